@@ -1,0 +1,288 @@
+"""``sitemap-plugins check``: check the sitemap files already in a site against the protocol.
+
+Independent of the writers on purpose: it parses what is on disk with the standard library's
+XML parser and checks namespaces, required elements and their order, the limits, W3C dates,
+the scope of every URL under the base URL, escaping (well-formedness), duplicates, that each
+listed URL is backed by a file, that ``.gz`` copies match, and the robots.txt line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import xml.etree.ElementTree as ET  # noqa: S405  # our own files, no external entities
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import unquote_to_bytes, urlsplit
+
+from sitemap_plugins.config import CHANGEFREQ_WORDS, PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
+from sitemap_plugins.errors import ScanError
+from sitemap_plugins.output import text_index_name
+from sitemap_plugins.urls import MAX_URL_LENGTH
+from sitemap_plugins.writers.robots import names_sitemap
+
+if TYPE_CHECKING:
+    from sitemap_plugins.config import SitemapConfig
+
+NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+_W3C_DATE = re.compile(
+    r"\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?\Z"
+)
+_PRIORITY = re.compile(r"(0(\.\d+)?|1(\.0+)?|\.\d+)\Z")
+_URL_CHARS = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]]|%[0-9A-Fa-f]{2})*\Z")
+_LANGUAGE_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
+_URL_ORDER = {f"{NS}loc": 0, f"{NS}lastmod": 1, f"{NS}changefreq": 2, f"{NS}priority": 3}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One protocol problem in one file."""
+
+    file: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.message}"
+
+
+class _Checker:
+    def __init__(self, site: Path, config: SitemapConfig) -> None:
+        self.site = site
+        self.base = str(config.base_url)
+        self.config = config
+        self.problems: list[Problem] = []
+        self.seen: dict[str, str] = {}
+
+    def problem(self, file: str, message: str) -> None:
+        self.problems.append(Problem(file, message))
+
+    def local_file(self, url: str) -> str | None:
+        """The site file that a URL under the base maps to, or None."""
+        rel_bytes = unquote_to_bytes(urlsplit(url[len(self.base) - 1 :]).path.lstrip("/"))
+        rel = os.fsdecode(rel_bytes)
+        candidates = [rel + "index.html", rel + "index.htm"] if rel.endswith("/") or not rel \
+            else [rel, rel + "/index.html"]
+        for candidate in candidates:
+            path = self.site / candidate
+            if path.is_file():
+                return candidate
+        return None
+
+    def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True) -> bool:
+        ok = True
+        if len(url) > MAX_URL_LENGTH:
+            self.problem(file, f"{where}: URL has {len(url):,} characters (at most 2,048)")
+            ok = False
+        if not _URL_CHARS.match(url):
+            self.problem(file, f"{where}: URL is not percent-encoded per RFC 3986: {url!r}")
+            ok = False
+        if not url.startswith(self.base):
+            self.problem(
+                file, f"{where}: URL {url!r} is not under the base URL {self.base!r} "
+                      "(same scheme, host, port and path)")
+            return False
+        if needs_file and self.local_file(url) is None:
+            self.problem(file, f"{where}: no file in the site serves {url!r}")
+            ok = False
+        return ok
+
+    def parse(self, name: str) -> ET.Element | None:
+        path = self.site / name
+        try:
+            raw = path.read_bytes()
+        except OSError as err:
+            self.problem(name, f"cannot be read: {err.strerror}")
+            return None
+        if len(raw) > PROTOCOL_MAX_BYTES:
+            self.problem(name, f"{len(raw):,} bytes uncompressed; the limit is 52,428,800")
+        if not raw.startswith(b"<?xml"):
+            self.problem(name, "does not start with the XML declaration at byte 0")
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.problem(name, "is not UTF-8")
+        try:
+            return ET.fromstring(raw)  # noqa: S314
+        except ET.ParseError as err:
+            self.problem(name, f"is not well-formed XML (unescaped '&' or '<'?): {err}")
+            return None
+
+    def check_gzip(self, name: str) -> None:
+        packed = self.site / (name + ".gz")
+        if not packed.exists():
+            return
+        try:
+            with gzip.open(packed, "rb") as handle:
+                data = handle.read()
+        except (OSError, EOFError) as err:
+            self.problem(name + ".gz", f"is not a valid gzip file: {err}")
+            return
+        if data != (self.site / name).read_bytes():
+            self.problem(name + ".gz", f"does not hold the same bytes as {name}")
+
+    def check_urlset(self, name: str, root: ET.Element) -> list[str]:
+        locs: list[str] = []
+        entries = list(root)
+        if len(entries) > PROTOCOL_MAX_URLS:
+            self.problem(name, f"{len(entries):,} URLs; the limit is 50,000")
+        if not entries:
+            self.problem(name, "lists no URL (the schema needs at least one)")
+        for number, url in enumerate(entries, start=1):
+            where = f"<url> #{number}"
+            if url.tag != f"{NS}url":
+                self.problem(name, f"{where}: unexpected element {url.tag}")
+                continue
+            self.check_url_children(name, where, url, locs)
+        return locs
+
+    def check_url_children(
+        self, name: str, where: str, url: ET.Element, locs: list[str]
+    ) -> None:
+        order = -1
+        loc = None
+        for child in url:
+            rank = _URL_ORDER.get(child.tag)
+            if rank is None:
+                if child.tag.startswith(NS):
+                    self.problem(name, f"{where}: unknown element {child.tag[len(NS):]}")
+                elif child.tag == f"{XHTML}link":
+                    self.check_alternate(name, where, child)
+                rank = 4
+            elif rank <= order and rank < 4:
+                self.problem(name, f"{where}: <{child.tag[len(NS):]}> is repeated or out of "
+                                   "order (loc, lastmod, changefreq, priority)")
+            order = max(order, rank)
+            text = (child.text or "").strip()
+            if child.tag == f"{NS}loc":
+                loc = text
+            elif child.tag == f"{NS}lastmod" and not _W3C_DATE.match(text):
+                self.problem(name, f"{where}: lastmod {text!r} is not a W3C datetime with a "
+                                   "time zone")
+            elif child.tag == f"{NS}changefreq" and text not in CHANGEFREQ_WORDS:
+                self.problem(name, f"{where}: changefreq {text!r} is not one of the seven words")
+            elif child.tag == f"{NS}priority" and not _PRIORITY.match(text):
+                self.problem(name, f"{where}: priority {text!r} is not a number from 0.0 to 1.0")
+        if loc is None:
+            self.problem(name, f"{where}: has no <loc>")
+            return
+        where = f"{where} ({loc})"
+        self.check_url(name, where, loc)
+        if loc in self.seen:
+            self.problem(name, f"{where}: duplicate URL, also in {self.seen[loc]}")
+        else:
+            self.seen[loc] = name
+        locs.append(loc)
+
+    def check_alternate(self, name: str, where: str, link: ET.Element) -> None:
+        if link.get("rel") != "alternate":
+            self.problem(name, f"{where}: xhtml:link without rel=\"alternate\"")
+        hreflang = link.get("hreflang", "")
+        if not _LANGUAGE_CODE.match(hreflang):
+            self.problem(name, f"{where}: hreflang {hreflang!r} is not a language code")
+        href = link.get("href", "")
+        if not re.match(r"https?://", href):
+            self.problem(name, f"{where}: alternate href {href!r} is not absolute")
+
+    def check_xml_set(self, name: str) -> list[str]:
+        root = self.parse(name)
+        if root is None:
+            return []
+        self.check_gzip(name)
+        if root.tag == f"{NS}urlset":
+            return self.check_urlset(name, root)
+        if root.tag != f"{NS}sitemapindex":
+            self.problem(name, f"root element is {root.tag}, not the sitemaps.org 0.9 urlset "
+                               "or sitemapindex")
+            return []
+        locs: list[str] = []
+        parts = list(root)
+        if len(parts) > PROTOCOL_MAX_URLS:
+            self.problem(name, f"the index names {len(parts):,} sitemaps; the limit is 50,000")
+        for number, part in enumerate(parts, start=1):
+            loc_element = part.find(f"{NS}loc")
+            if part.tag != f"{NS}sitemap" or loc_element is None:
+                self.problem(name, f"<sitemap> #{number}: malformed entry")
+                continue
+            loc = (loc_element.text or "").strip()
+            lastmod = part.find(f"{NS}lastmod")
+            if lastmod is not None and not _W3C_DATE.match((lastmod.text or "").strip()):
+                self.problem(name, f"<sitemap> #{number}: lastmod is not a W3C datetime")
+            if not self.check_url(name, f"<sitemap> #{number}", loc):
+                continue
+            part_name = loc[len(self.base):]
+            if "/" in part_name or not (self.site / part_name).is_file():
+                self.problem(name, f"<sitemap> #{number}: names {loc!r}, which is not in the "
+                                   "site folder")
+                continue
+            if part_name.endswith(".txt"):
+                locs.extend(self.check_text(part_name))
+                continue
+            part_root = self.parse(part_name)
+            if part_root is None:
+                continue
+            self.check_gzip(part_name)
+            if part_root.tag != f"{NS}urlset":
+                self.problem(part_name, "a sitemap named by the index must be a urlset")
+                continue
+            locs.extend(self.check_urlset(part_name, part_root))
+        return locs
+
+    def check_text(self, name: str) -> list[str]:
+        raw = (self.site / name).read_bytes()
+        if len(raw) > PROTOCOL_MAX_BYTES:
+            self.problem(name, f"{len(raw):,} bytes; the limit is 52,428,800")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.problem(name, "is not UTF-8")
+            return []
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if len(lines) > PROTOCOL_MAX_URLS:
+            self.problem(name, f"{len(lines):,} URLs; the limit is 50,000")
+        for number, line in enumerate(lines, start=1):
+            if line != line.strip() or not line:
+                self.problem(name, f"line {number}: must hold one URL and nothing else")
+                continue
+            self.check_url(name, f"line {number}", line)
+        return lines
+
+    def check_robots(self, sitemap_url: str) -> None:
+        robots = self.site / "robots.txt"
+        if self.config.base_url.has_path or not robots.is_file():
+            return
+        if not names_sitemap(robots.read_bytes(), sitemap_url):
+            self.problem("robots.txt", f"has no 'Sitemap: {sitemap_url}' line")
+
+
+def check_site(site_dir: str | os.PathLike[str], config: SitemapConfig) -> tuple[list[Problem], int]:
+    """Check the sitemap files in ``site_dir``; returns the problems and the URLs checked.
+
+    Raises:
+        ScanError: when the folder does not exist.
+    """
+    site = Path(site_dir)
+    if not site.is_dir():
+        raise ScanError(str(site), "is not a folder")
+    checker = _Checker(site, config)
+    name = config.sitemap_name
+    if not (site / f"{name}.xml").is_file():
+        checker.problem(f"{name}.xml", "is missing")
+        return checker.problems, 0
+    xml_locs = checker.check_xml_set(f"{name}.xml")
+    text_name = f"{name}.txt" if (site / f"{name}.txt").is_file() else None
+    if text_name is None and (site / text_index_name(name)).is_file():
+        text_name = text_index_name(name)
+    if text_name is not None:
+        checker.seen = {}
+        text_locs = (checker.check_text(text_name) if text_name.endswith(".txt")
+                     else checker.check_xml_set(text_name))
+        if set(text_locs) != set(xml_locs):
+            checker.problem(text_name, f"lists {len(set(text_locs)):,} URLs but the XML sitemap "
+                                       f"lists {len(set(xml_locs)):,}; they should match")
+    checker.check_robots(f"{config.base_url}{name}.xml")
+    return checker.problems, len(xml_locs)

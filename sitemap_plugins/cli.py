@@ -1,0 +1,208 @@
+"""The command line: ``sitemap-plugins build`` and ``sitemap-plugins check``.
+
+Every option of :class:`~sitemap_plugins.config.SitemapConfig` is a flag with the same name
+(``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
+Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import typing
+from dataclasses import fields
+from typing import Any
+
+from sitemap_plugins import __version__
+from sitemap_plugins.check import check_site
+from sitemap_plugins.config import SitemapConfig
+from sitemap_plugins.errors import ConfigError, Level, SitemapError
+from sitemap_plugins.generate import generate
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+_RULE_OPTIONS = ("changefreq", "priority")
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _add_config_flags(parser: argparse.ArgumentParser) -> None:
+    hints = typing.get_type_hints(SitemapConfig)
+    for spec in fields(SitemapConfig):
+        name = spec.name
+        doc = " ".join((_FIELD_DOCS.get(name) or "").split())
+        kind = hints[name]
+        if name == "base_url":
+            parser.add_argument("--base-url", dest=name, required=True, metavar="URL", help=doc)
+        elif kind is bool:
+            parser.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction,
+                                default=None, help=f"{doc} (default: {spec.default})")
+        elif name in _RULE_OPTIONS:
+            parser.add_argument(_flag(name), dest=name, action="append", default=None,
+                                metavar="GLOB=VALUE", help=f"{doc} Repeatable.")
+        elif kind == tuple[str, ...]:
+            singular = {"extensions": "--extension"}.get(name, _flag(name))
+            parser.add_argument(singular, dest=name, action="append", default=None,
+                                metavar="EXT" if name == "extensions" else "GLOB",
+                                help=f"{doc} Repeatable.")
+        elif kind is int:
+            parser.add_argument(_flag(name), dest=name, type=int, default=None, metavar="N",
+                                help=f"{doc} (default: {spec.default})")
+        else:
+            parser.add_argument(_flag(name), dest=name, default=None, metavar="VALUE",
+                                help=f"{doc} (default: {spec.default})")
+
+
+def _field_docs() -> dict[str, str]:
+    """Attribute docstrings of SitemapConfig, read from its source (they are the user docs)."""
+    import ast  # noqa: PLC0415
+    import inspect  # noqa: PLC0415
+
+    docs: dict[str, str] = {}
+    tree = ast.parse(inspect.getsource(SitemapConfig))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for node, following in itertools_pairwise(body):
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)):
+            docs[node.target.id] = str(following.value.value)
+    return docs
+
+
+def itertools_pairwise(items: list[Any]) -> list[tuple[Any, Any]]:
+    """Consecutive pairs (``itertools.pairwise`` for Python 3.9 readers of this code)."""
+    return list(zip(items, items[1:]))
+
+
+_FIELD_DOCS = _field_docs()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for both subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="sitemap-plugins",
+        description="Correct, complete and honest sitemaps for any built static site.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    build = commands.add_parser(
+        "build", help="write sitemap.xml, .gz, sitemap.txt and the robots.txt line",
+        description="Scan SITE_DIR and write the sitemap files into it.")
+    build.add_argument("site_dir", metavar="SITE_DIR")
+    _add_config_flags(build)
+    check = commands.add_parser(
+        "check", help="check the sitemap files in SITE_DIR against the protocol",
+        description="Check the sitemap files already in SITE_DIR; one line per problem.")
+    check.add_argument("site_dir", metavar="SITE_DIR")
+    check.add_argument("--base-url", required=True, metavar="URL")
+    check.add_argument("--sitemap-name", default="sitemap", metavar="NAME")
+    return parser
+
+
+def _parse_rules(option: str, values: list[str]) -> list[tuple[str, Any]]:
+    rules: list[tuple[str, Any]] = []
+    for value in values:
+        pattern, sep, setting = value.rpartition("=")
+        if not sep or not pattern:
+            raise ConfigError(option, f"Expected GLOB=VALUE but received: {value!r}")
+        if option == "priority":
+            try:
+                rules.append((pattern, float(setting)))
+            except ValueError:
+                raise ConfigError(
+                    option, f"Expected a number from 0.0 to 1.0 but received: {setting!r}"
+                ) from None
+        else:
+            rules.append((pattern, setting))
+    return rules
+
+
+def config_from_args(args: argparse.Namespace) -> SitemapConfig:
+    """Build the config mapping from the flags that were given and validate it."""
+    mapping: dict[str, Any] = {}
+    for spec in fields(SitemapConfig):
+        value = getattr(args, spec.name, None)
+        if value is None:
+            continue
+        if spec.name in _RULE_OPTIONS:
+            value = _parse_rules(spec.name, value)
+        mapping[spec.name] = value
+    return SitemapConfig.from_mapping(mapping)
+
+
+def _print(text: str, *, stream: typing.TextIO = sys.stdout) -> None:
+    # File names may hold anything; never let printing them fail.
+    encoding = stream.encoding or "utf-8"
+    stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    try:
+        config = config_from_args(args)
+    except ConfigError as err:
+        _print(f"error: {_flag(err.option)}: {err.message}", stream=sys.stderr)
+        return EXIT_USAGE
+    try:
+        result = generate(args.site_dir, config)
+    except SitemapError as err:
+        _print(f"error: {err}", stream=sys.stderr)
+        return EXIT_FAILED
+    for diagnostic in result.diagnostics:
+        if diagnostic.level is Level.WARNING or args.verbose:
+            _print(f"{diagnostic.level.value}: {diagnostic}", stream=sys.stderr)
+    if result.dropped_diagnostics:
+        _print(f"warning: {result.dropped_diagnostics:,} more diagnostics not shown",
+               stream=sys.stderr)
+    if not args.quiet:
+        _print(f"Listed {result.listed:,} URLs in {result.sitemap_url}"
+               + (" (sitemap index with numbered parts)" if result.split else ""))
+        if result.excluded:
+            _print("Left out:")
+            for reason, count in sorted(result.excluded.items()):
+                _print(f"  {count:>7,}  {reason}")
+        if result.files:
+            _print("Wrote: " + ", ".join(result.files))
+        if result.removed:
+            _print("Removed stale: " + ", ".join(result.removed))
+    return EXIT_OK
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    try:
+        config = SitemapConfig.from_mapping(
+            {"base_url": args.base_url, "sitemap_name": args.sitemap_name})
+    except ConfigError as err:
+        _print(f"error: {_flag(err.option)}: {err.message}", stream=sys.stderr)
+        return EXIT_USAGE
+    try:
+        problems, checked = check_site(args.site_dir, config)
+    except SitemapError as err:
+        _print(f"error: {err}", stream=sys.stderr)
+        return EXIT_FAILED
+    for problem in problems:
+        _print(str(problem))
+    if not args.quiet:
+        _print(f"Checked {checked:,} URLs: "
+               + (f"{len(problems):,} problems" if problems else "no problems"))
+    return EXIT_FAILED if problems else EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    if args.command == "build":
+        return _run_build(args)
+    return _run_check(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""W3C datetime parsing and formatting, and the build's notion of "now".
+
+Inside the core every lastmod is a ``date`` or a timezone-aware ``datetime``; the W3C text
+form (https://www.w3.org/TR/NOTE-datetime) is produced only when rendering.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date, datetime, timedelta, timezone
+
+Lastmod = date | datetime  # a datetime is always timezone-aware here
+
+_W3C = re.compile(
+    r"(?P<y>\d{4})(?:-(?P<m>\d{2})(?:-(?P<d>\d{2})"
+    r"(?:[T ](?P<H>\d{2}):(?P<M>\d{2})(?::(?P<S>\d{2})(?:[.,](?P<f>\d+))?)?"
+    r"\s*(?P<tz>Z|z|[+-]\d{2}:?\d{2}|UTC|GMT)?)?)?)?\Z"
+)
+
+
+def parse_w3c(text: str) -> Lastmod | None:
+    """Parse a W3C/ISO 8601 date or datetime; None when it is not one.
+
+    A time without a time zone is ambiguous (Google calls it invalid), so only its date is
+    kept. ``YYYY`` and ``YYYY-MM`` become the first day of that year or month.
+    """
+    match = _W3C.match(text.strip())
+    if not match:
+        return None
+    parts = match.groupdict()
+    try:
+        day = date(int(parts["y"]), int(parts["m"] or 1), int(parts["d"] or 1))
+        if parts["H"] is None or parts["tz"] is None:
+            return day
+        tz_text = parts["tz"]
+        if tz_text in ("Z", "z", "UTC", "GMT"):
+            tz = timezone.utc
+        else:
+            sign = -1 if tz_text[0] == "-" else 1
+            digits = tz_text[1:].replace(":", "")
+            tz = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+        micro = int((parts["f"] or "0")[:6].ljust(6, "0"))
+        return datetime(
+            day.year, day.month, day.day, int(parts["H"]), int(parts["M"]),
+            int(parts["S"] or 0), micro, tzinfo=tz,
+        )
+    except ValueError:
+        return None
+
+
+def coerce_lastmod(value: object) -> Lastmod | None:
+    """Turn what an adapter or front matter gives (date, datetime, string) into a lastmod.
+
+    A naive datetime keeps only its date, for the same reason as in :func:`parse_w3c`.
+    """
+    if isinstance(value, datetime):
+        return value if value.tzinfo is not None else value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        return parse_w3c(value)
+    return None
+
+
+def format_w3c(value: Lastmod) -> str:
+    """``YYYY-MM-DD`` for a date, ``YYYY-MM-DDThh:mm:ss±hh:mm`` (or ``Z``) for a datetime."""
+    if isinstance(value, datetime):
+        text = value.replace(microsecond=0).isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    return value.isoformat()
+
+
+def sort_key(value: Lastmod) -> datetime:
+    """A comparable instant: a date counts as midnight UTC (Google's reading of a bare date)."""
+    if isinstance(value, datetime):
+        return value
+    return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
+
+
+def build_time() -> datetime:
+    """The build's "now", to the second, in UTC; ``SOURCE_DATE_EPOCH`` wins when set."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch:
+        try:
+            return datetime.fromtimestamp(int(epoch), tz=timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            pass
+    return datetime.now(tz=timezone.utc).replace(microsecond=0)
+
+
+def file_time(mtime: float) -> datetime:
+    """A file modification time as an aware UTC datetime to the second."""
+    return datetime.fromtimestamp(int(mtime), tz=timezone.utc)

@@ -1,0 +1,303 @@
+"""Sitemap entries and the rules that decide whether, and how, a built page is listed.
+
+``evaluate_page`` is the single decision point: it takes a built file, what the host knows
+about it (``PageHints``) and the config, reads the page head when it needs to, and returns
+either an :class:`Entry` or an :class:`Exclusion` with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
+from sitemap_plugins.errors import Diagnostic, Level
+from sitemap_plugins.head import PageMeta, read_head
+from sitemap_plugins.urls import (
+    MAX_URL_LENGTH,
+    comparison_key,
+    is_within,
+    page_url,
+    resolve_href,
+)
+
+if TYPE_CHECKING:
+    from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.globs import GlobSet
+    from sitemap_plugins.robots_rules import RobotsRules
+    from sitemap_plugins.scan import BuiltFile
+
+REASON_HOST = "left out by the host"
+REASON_EXCLUDED = "excluded by config"
+REASON_NOT_INCLUDED = "not included by config"
+REASON_404 = "404 page"
+REASON_REDIRECT = "redirect stub"
+REASON_NOINDEX = "noindex"
+REASON_CANONICAL = "canonical elsewhere"
+REASON_OFF_SITE = "canonical off the site"
+REASON_ROBOTS = "disallowed by robots.txt"
+REASON_TOO_LONG = "URL longer than 2,048 characters"
+REASON_UNREADABLE = "unreadable"
+
+_HTML_EXTENSIONS = (".html", ".htm", ".xhtml")
+_NOT_FOUND_NAMES = ("404.html", "404.htm")
+# xhtml1-strict.xsd types hreflang as xs:language; "x-default" fits the same pattern.
+_LANGUAGE_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
+
+
+@dataclass(frozen=True, order=True)
+class Alternate:
+    """One ``xhtml:link rel="alternate"``: a language version of the page."""
+
+    hreflang: str
+    href: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ``<url>`` of a sitemap."""
+
+    loc: str
+    lastmod: Lastmod | None = None
+    changefreq: str | None = None
+    priority: float | None = None
+    alternates: tuple[Alternate, ...] = ()
+    rel_path: str = field(default="", compare=False)
+    """The file behind the URL, relative to the site root (not written to the sitemap)."""
+    lastmod_source: str = field(default="", compare=False)
+    """Where the lastmod came from: host, page, file time, manifest (for reports)."""
+
+    @property
+    def lastmod_w3c(self) -> str:
+        """The lastmod in W3C datetime form, or an empty string."""
+        return format_w3c(self.lastmod) if self.lastmod is not None else ""
+
+    @property
+    def priority_text(self) -> str:
+        """The priority with one decimal, as the protocol's examples write it."""
+        return f"{self.priority:.1f}" if self.priority is not None else ""
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """A built file that is not listed, and why."""
+
+    rel_path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PageHints:
+    """What a host (MkDocs, Pelican) knows about one built page; it wins over the page head."""
+
+    lastmod: Lastmod | None = None
+    changefreq: str | None = None
+    priority: float | None = None
+    exclude: str | None = None
+    """When set, the page is left out; the text is the reason shown to the user."""
+    alternates: tuple[tuple[str, str], ...] | None = None
+    """``(hreflang, absolute URL)`` pairs replacing the head's alternates; None keeps them."""
+    lastmod_source: str = "host"
+
+
+@dataclass
+class Outcome:
+    """The result of evaluating one page, with what the user should hear about it."""
+
+    result: Entry | Exclusion
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    meta: PageMeta | None = None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything ``evaluate_page`` needs besides the page itself, prepared once per run."""
+
+    config: SitemapConfig
+    include: GlobSet
+    exclude: GlobSet
+    changefreq: GlobSet
+    priority: GlobSet
+    robots: RobotsRules | None
+
+
+def _url_path(loc: str, base: str) -> str:
+    return loc[len(base) :]
+
+
+def evaluate_page(
+    built: BuiltFile, rules: Rules, hints: PageHints | None = None
+) -> Outcome:
+    """Decide whether ``built`` is listed and compute its entry."""
+    config = rules.config
+    rel = built.rel_path
+    base = str(config.base_url)
+    if hints is not None and hints.exclude:
+        return Outcome(Exclusion(rel, hints.exclude))
+    own_url = page_url(config.base_url, rel, directory_urls=config.directory_urls)
+    url_path = _url_path(own_url, base)
+    if rules.include and rules.include.first_match(rel, url_path) is None:
+        return Outcome(Exclusion(rel, REASON_NOT_INCLUDED))
+    if rules.exclude and rules.exclude.first_match(rel, url_path) is not None:
+        return Outcome(Exclusion(rel, REASON_EXCLUDED))
+    name = rel.rpartition("/")[2].lower()
+    if name in _NOT_FOUND_NAMES:
+        return Outcome(Exclusion(rel, REASON_404))
+    if rules.robots is not None and not rules.robots.allows(own_url):
+        return Outcome(Exclusion(rel, REASON_ROBOTS))
+
+    outcome = Outcome(Exclusion(rel, REASON_UNREADABLE))
+    meta = PageMeta()
+    if name.endswith(_HTML_EXTENSIONS):
+        try:
+            meta = read_head(built.abs_path)
+        except OSError as err:
+            outcome.diagnostics.append(
+                Diagnostic(rel, "unreadable", f"cannot be read: {err.strerror or err}")
+            )
+            return outcome
+        outcome.meta = meta
+        for code, message in meta.problems:
+            outcome.diagnostics.append(Diagnostic(rel, code, message))
+        if any(code == "binary" for code, _ in meta.problems):
+            return outcome
+    resolve_from = own_url
+    if meta.base_href:
+        resolve_from = resolve_href(meta.base_href, own_url) or own_url
+
+    if meta.refresh_url is not None:
+        target = resolve_href(meta.refresh_url, resolve_from)
+        if target is None or comparison_key(target) != comparison_key(own_url):
+            outcome.result = Exclusion(rel, REASON_REDIRECT)
+            return outcome
+    if meta.robots & {"noindex", "none"}:
+        outcome.result = Exclusion(rel, REASON_NOINDEX)
+        return outcome
+
+    loc = own_url
+    if meta.canonical is not None:
+        canonical = resolve_href(meta.canonical, resolve_from)
+        if canonical is None:
+            outcome.diagnostics.append(Diagnostic(
+                rel, "bad-canonical",
+                f"canonical link {meta.canonical!r} is not an http(s) URL; ignored", Level.INFO))
+        elif not is_within(canonical, config.base_url):
+            outcome.diagnostics.append(Diagnostic(
+                rel, "canonical-off-site",
+                f"canonical link points off the site ({canonical}); page left out"))
+            outcome.result = Exclusion(rel, REASON_OFF_SITE)
+            return outcome
+        elif _same_page(canonical, own_url):
+            loc = canonical  # the site's own spelling of its URL
+        else:
+            outcome.result = Exclusion(rel, REASON_CANONICAL)
+            return outcome
+    if len(loc) > MAX_URL_LENGTH:
+        outcome.diagnostics.append(Diagnostic(
+            rel, "url-too-long",
+            f"URL has {len(loc):,} characters; at most 2,048 are allowed"))
+        outcome.result = Exclusion(rel, REASON_TOO_LONG)
+        return outcome
+
+    lastmod, source = _lastmod(built, meta, hints, config.lastmod_file_time, outcome)
+    changefreq = hints.changefreq if hints is not None else None
+    if changefreq is None and rules.changefreq:
+        index = rules.changefreq.first_match(rel, url_path)
+        changefreq = config.changefreq[index][1] if index is not None else None
+    priority = hints.priority if hints is not None else None
+    if priority is None and rules.priority:
+        index = rules.priority.first_match(rel, url_path)
+        priority = config.priority[index][1] if index is not None else None
+    alternates: tuple[Alternate, ...] = ()
+    if config.hreflang:
+        pairs = hints.alternates if hints is not None and hints.alternates is not None else None
+        alternates = _alternates(
+            loc, meta, pairs, resolve_from, config, outcome, rel
+        )
+    outcome.result = Entry(
+        loc=loc, lastmod=lastmod, changefreq=changefreq, priority=priority,
+        alternates=alternates, rel_path=rel, lastmod_source=source,
+    )
+    return outcome
+
+
+def _same_page(canonical: str, own_url: str) -> bool:
+    key, own = comparison_key(canonical), comparison_key(own_url)
+    if key == own:
+        return True
+    # "a/" and "a/index.html" are one file on a static server.
+    for index in ("index.html", "index.htm"):
+        if key.endswith("/" + index) and key[: -len(index)] == own:
+            return True
+        if own.endswith("/" + index) and own[: -len(index)] == key:
+            return True
+    return False
+
+
+def _lastmod(
+    built: BuiltFile,
+    meta: PageMeta,
+    hints: PageHints | None,
+    use_file_time: bool,
+    outcome: Outcome,
+) -> tuple[Lastmod | None, str]:
+    if hints is not None and hints.lastmod is not None:
+        value = coerce_lastmod(hints.lastmod)
+        if value is not None:
+            return value, hints.lastmod_source
+    for raw, label in ((meta.modified, "modified"), (meta.published, "published")):
+        if raw is None:
+            continue
+        parsed = parse_w3c(raw)
+        if parsed is not None:
+            return parsed, "page"
+        outcome.diagnostics.append(Diagnostic(
+            built.rel_path, "bad-date",
+            f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
+    if use_file_time:
+        try:
+            return file_time(os.stat(built.abs_path).st_mtime), "file time"
+        except OSError:
+            pass
+    return None, ""
+
+
+def _alternates(
+    loc: str,
+    meta: PageMeta,
+    pairs: tuple[tuple[str, str], ...] | None,
+    resolve_from: str,
+    config: SitemapConfig,
+    outcome: Outcome,
+    rel: str,
+) -> tuple[Alternate, ...]:
+    raw = pairs if pairs is not None else tuple(meta.alternates)
+    if not raw:
+        return ()
+    found: dict[str, str] = {}
+    for hreflang, href in raw:
+        code = hreflang.strip()
+        if not _LANGUAGE_CODE.match(code):
+            outcome.diagnostics.append(Diagnostic(
+                rel, "bad-hreflang", f"hreflang {hreflang!r} is not a language code; ignored",
+                Level.INFO))
+            continue
+        url = resolve_href(href, resolve_from)
+        if url is None or not is_within(url, config.base_url):
+            outcome.diagnostics.append(Diagnostic(
+                rel, "alternate-off-site",
+                f"alternate {code} {href!r} is not on the site; not listed", Level.INFO))
+            continue
+        found.setdefault(code.lower() if code.lower() == "x-default" else code, url)
+    own_key = comparison_key(loc)
+    if not any(comparison_key(url) == own_key for url in found.values()):
+        lang = (meta.lang or "").strip()
+        if lang and _LANGUAGE_CODE.match(lang) and lang not in found:
+            found[lang] = loc
+    others = [code for code, url in found.items() if comparison_key(url) != own_key]
+    if not others or not any(comparison_key(url) == own_key for url in found.values()):
+        # A language group needs the page itself and at least one other version.
+        return ()
+    return tuple(sorted(Alternate(code, url) for code, url in found.items()))

@@ -1,0 +1,75 @@
+"""Errors the core raises and the diagnostics it reports back to its callers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class SitemapError(Exception):
+    """Base class of every error the core raises on purpose."""
+
+
+class ConfigError(SitemapError):
+    """An option has a bad value.
+
+    The message says what is wrong without naming the option; each caller adds the
+    location in its own words (``--base-url:``, ``Plugin 'sitemap' option 'base_url':``,
+    ``SITEMAP_PLUGINS['base_url']:``).
+    """
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(message)
+        self.option = option
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.option}: {self.message}"
+
+
+class ScanError(SitemapError):
+    """The site folder cannot be read at all (missing, not a folder)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class WriteError(SitemapError):
+    """A sitemap file could not be written; the old file, if any, is left whole."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class Level(str, Enum):
+    """How loudly a host should report a diagnostic."""
+
+    INFO = "info"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """Something a user should hear about: a page left out for a surprising reason, a bad file.
+
+    ``path`` is relative to the site root (POSIX style) or empty for site-wide notes.
+    """
+
+    path: str
+    code: str
+    message: str
+    level: Level = Level.WARNING
+
+    def __str__(self) -> str:
+        where = f"{self.path!r}: " if self.path else ""
+        return f"{where}{self.message}"

@@ -1,0 +1,236 @@
+"""The pipeline: scan the built site, evaluate each page, stream entries to the writers.
+
+Memory stays flat as the site grows: files are yielded one folder at a time, pages are read
+by a pool of worker processes in order (so the output does not depend on the worker count),
+and entries go straight to the part writers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import multiprocessing
+import os
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.entry import Entry, Exclusion, Outcome, PageHints, Rules, evaluate_page
+from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError
+from sitemap_plugins.globs import GlobSet
+from sitemap_plugins.output import install, remove_stale, update_robots
+from sitemap_plugins.robots_rules import RobotsRules
+from sitemap_plugins.scan import BuiltFile, scan_site
+from sitemap_plugins.writers import TextSitemapWriter, XmlSitemapWriter
+from sitemap_plugins.writers.atomic import remove_leftovers
+
+if TYPE_CHECKING:
+    from sitemap_plugins.config import SitemapConfig
+
+log = logging.getLogger(__name__)
+
+REASON_NOT_BUILT = "not written by this build"
+# Below this many pages a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 2_000
+_CHUNK = 256
+MAX_DIAGNOSTICS = 1_000
+
+
+@dataclass
+class Result:
+    """What a run did: URLs listed, pages left out by reason, files written, diagnostics."""
+
+    sitemap_url: str
+    listed: int = 0
+    excluded: Counter[str] = field(default_factory=Counter)
+    files: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    split: bool = False
+    dropped_diagnostics: int = 0
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        """The diagnostics a user should act on."""
+        return [d for d in self.diagnostics if d.level is Level.WARNING]
+
+    def add_diagnostic(self, diagnostic: Diagnostic) -> None:
+        """Keep a diagnostic, up to ``MAX_DIAGNOSTICS`` (the rest are counted)."""
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:
+            self.diagnostics.append(diagnostic)
+        else:
+            self.dropped_diagnostics += 1
+
+
+def make_rules(config: SitemapConfig, robots: RobotsRules | None) -> Rules:
+    """Compile the config's globs once per run."""
+    return Rules(
+        config=config,
+        include=GlobSet(config.include),
+        exclude=GlobSet(config.exclude),
+        changefreq=GlobSet(tuple(p for p, _ in config.changefreq)),
+        priority=GlobSet(tuple(p for p, _ in config.priority)),
+        robots=robots,
+    )
+
+
+def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRules | None:
+    if not config.respect_robots_txt:
+        return None
+    path = site / "robots.txt"
+    try:
+        real = Path(os.path.realpath(path))
+        if not real.is_file():
+            return None
+        if os.path.commonpath([real, os.path.realpath(site)]) != os.path.realpath(site):
+            return None
+        return RobotsRules.from_bytes(real.read_bytes())
+    except OSError as err:
+        result.add_diagnostic(Diagnostic(
+            "robots.txt", "unreadable", f"cannot be read ({err.strerror}); its rules are ignored"))
+        return None
+
+
+# Worker-process state, set once per worker by _init_worker.
+_worker_rules: Rules | None = None
+_worker_hints: Mapping[str, PageHints] = {}
+
+
+def _init_worker(rules: Rules, hints: Mapping[str, PageHints]) -> None:
+    global _worker_rules, _worker_hints  # noqa: PLW0603  # per-process state by design
+    _worker_rules, _worker_hints = rules, hints
+
+
+def _evaluate_in_worker(built: BuiltFile) -> Outcome:
+    assert _worker_rules is not None
+    outcome = evaluate_page(built, _worker_rules, _worker_hints.get(built.rel_path))
+    outcome.meta = None  # not needed by the parent; keeps the pickle small
+    return outcome
+
+
+def _worker_count(config: SitemapConfig) -> int:
+    if config.workers:
+        return config.workers
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def evaluate_site(
+    files: Iterable[BuiltFile],
+    rules: Rules,
+    hints: Mapping[str, PageHints],
+) -> Iterator[Outcome]:
+    """Evaluate every file, in scan order, in parallel once the site is large enough."""
+    iterator = iter(files)
+    head = list(itertools.islice(iterator, PARALLEL_THRESHOLD))
+    workers = _worker_count(rules.config)
+    if workers == 1 or len(head) < PARALLEL_THRESHOLD:
+        for built in itertools.chain(head, iterator):
+            yield evaluate_page(built, rules, hints.get(built.rel_path))
+        return
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with context.Pool(workers, initializer=_init_worker, initargs=(rules, hints)) as pool:
+        yield from pool.imap(_evaluate_in_worker, itertools.chain(head, iterator), _CHUNK)
+
+
+def generate(
+    site_dir: str | os.PathLike[str],
+    config: SitemapConfig,
+    *,
+    hints: Mapping[str, PageHints] | None = None,
+    only: Collection[str] | None = None,
+) -> Result:
+    """Write the sitemap files for the built site in ``site_dir``.
+
+    Args:
+        site_dir: the built site (MkDocs ``site_dir``, Pelican ``OUTPUT_PATH``, any folder).
+        config: validated options.
+        hints: what the host knows per page, keyed by path relative to the site root.
+        only: when given, only these relative paths may be listed (files written by this
+            build); anything else in the folder is stale and left out.
+
+    Raises:
+        ScanError: when ``site_dir`` is missing or not a folder.
+        SitemapError: when the sitemap cannot be written (old files are kept whole).
+    """
+    site = Path(site_dir)
+    if not site.is_dir():
+        raise ScanError(str(site), "is not a folder (build the site first?)")
+    hints = hints or {}
+    sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
+    result = Result(sitemap_url=sitemap_url)
+    for leftover in remove_leftovers(site):
+        log.debug("removed %s, left by an interrupted run", leftover)
+    rules = make_rules(config, _read_robots(site, config, result))
+
+    def on_skip(rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
+        result.excluded[reason] += 1
+        if diagnostic is not None:
+            result.add_diagnostic(diagnostic)
+
+    files: Iterable[BuiltFile] = scan_site(
+        str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
+        directory_urls=config.directory_urls, on_skip=on_skip,
+    )
+    if only is not None:
+        allowed = set(only)
+
+        def written(candidates: Iterable[BuiltFile]) -> Iterator[BuiltFile]:
+            for built in candidates:
+                if built.rel_path in allowed:
+                    yield built
+                else:
+                    result.excluded[REASON_NOT_BUILT] += 1
+
+        files = written(files)
+
+    xml_writer = XmlSitemapWriter(
+        site, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
+        xhtml=config.hreflang,
+    )
+    text_writer = (
+        TextSitemapWriter(site, config.sitemap_name, max_urls=config.max_urls,
+                          max_bytes=config.max_bytes)
+        if config.text else None
+    )
+    try:
+        for outcome in evaluate_site(files, rules, hints):
+            for diagnostic in outcome.diagnostics:
+                result.add_diagnostic(diagnostic)
+            entry = outcome.result
+            if isinstance(entry, Exclusion):
+                result.excluded[entry.reason] += 1
+                continue
+            xml_writer.add(entry)
+            if text_writer is not None:
+                text_writer.add(entry)
+            result.listed += 1
+        if result.listed == 0:
+            xml_writer.discard()
+            if text_writer is not None:
+                text_writer.discard()
+            result.removed = remove_stale(site, config.sitemap_name, set())
+            result.add_diagnostic(Diagnostic(
+                "", "nothing-listed", "no page can be listed, so no sitemap was written"))
+            return result
+        xml_parts = xml_writer.finish()
+        text_parts = text_writer.finish() if text_writer is not None else None
+    except BaseException:
+        xml_writer.discard()
+        if text_writer is not None:
+            text_writer.discard()
+        raise
+    installed = install(site, config, xml_parts, text_parts)
+    result.files.extend(installed.files)
+    result.removed = installed.removed
+    result.split = installed.split
+    robots = update_robots(site, config, sitemap_url)
+    result.files.extend(robots.files)
+    for diagnostic in robots.diagnostics:
+        result.add_diagnostic(diagnostic)
+    result.diagnostics.sort()
+    return result
+
+
+__all__ = ["Entry", "PageHints", "Result", "SitemapError", "generate"]

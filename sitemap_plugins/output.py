@@ -1,0 +1,198 @@
+"""Put the finished parts in place under their final names, and update robots.txt.
+
+Order matters for crash safety: numbered parts (and their ``.gz``) are moved into place
+first, the file that names them (``sitemap.xml`` as urlset or index) last, and only then are
+parts that the new index no longer names removed. A crash at any point leaves every file
+either the complete old one or the complete new one, and never an index naming a missing part.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.dates import format_w3c
+from sitemap_plugins.errors import Diagnostic, Level, SitemapError, WriteError
+from sitemap_plugins.writers import robots as robots_txt
+from sitemap_plugins.writers.atomic import commit, explain, temp_path_for, write_bytes_atomic
+from sitemap_plugins.writers.compress import gzip_file
+from sitemap_plugins.writers.sitemap_index import render_index
+
+if TYPE_CHECKING:
+    from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.writers import Part
+
+
+@dataclass
+class Installed:
+    """What was written where."""
+
+    files: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    split: bool = False
+
+
+def sitemap_file_pattern(name: str) -> re.Pattern[str]:
+    """Every file name the sitemap writers may produce for base name ``name``."""
+    escaped = re.escape(name)
+    return re.compile(rf"{escaped}(?:-\d+\.(?:xml|txt)|\.xml|\.txt|-txt-index\.xml)(?:\.gz)?\Z")
+
+
+def text_index_name(name: str) -> str:
+    """The index over text parts (the protocol has no text index format, so it is XML)."""
+    return f"{name}-txt-index.xml"
+
+
+def _stage_set(
+    site: Path, config: SitemapConfig, parts: list[Part], extension: str,
+    staged: list[tuple[Path, Path]], temps: list[Path],
+) -> bool:
+    """Stage one format's files in commit order; True when it was split into parts."""
+    name = config.sitemap_name
+    base = str(config.base_url)
+    main = site / (f"{name}.xml" if extension == "xml" else text_index_name(name))
+    if len(parts) == 1:
+        staged.append((parts[0].temp, site / f"{name}.{extension}"))
+        return False
+    if len(parts) > config.max_urls:
+        msg = (f"{len(parts):,} parts would pass the index limit of {config.max_urls:,} entries; "
+               f"raise max_urls or max_bytes")
+        raise SitemapError(msg)
+    listing: list[tuple[str, str]] = []
+    for number, part in enumerate(parts, start=1):
+        final = site / f"{name}-{number}.{extension}"
+        staged.append((part.temp, final))
+        listing.append((base + final.name, format_w3c(part.newest) if part.newest else ""))
+    index = render_index(listing).encode("utf-8")
+    if len(index) > config.max_bytes:
+        msg = f"the sitemap index would hold {len(index):,} bytes, past max_bytes"
+        raise SitemapError(msg)
+    temp = temp_path_for(main)
+    temps.append(temp)
+    temp.write_bytes(index)
+    staged.append((temp, main))
+    return True
+
+
+def install(
+    site: Path, config: SitemapConfig, xml_parts: list[Part], text_parts: list[Part] | None
+) -> Installed:
+    """Move parts into place, write the index and ``.gz`` copies, remove stale parts.
+
+    Raises:
+        SitemapError: when the index would pass the limits (nothing is changed then).
+        WriteError: when a file cannot be written (temporary files are removed).
+    """
+    installed = Installed()
+    staged: list[tuple[Path, Path]] = []
+    temps: list[Path] = [p.temp for p in xml_parts] + [p.temp for p in text_parts or []]
+    try:
+        installed.split = _stage_set(site, config, xml_parts, "xml", staged, temps)
+        if text_parts is not None:
+            _stage_set(site, config, text_parts, "txt", staged, temps)
+        if config.gzip:
+            with_gz: list[tuple[Path, Path]] = []
+            for temp, final in staged:
+                with_gz.append((temp, final))
+                if final.suffix == ".xml":
+                    packed = temp_path_for(final.with_name(final.name + ".gz"))
+                    temps.append(packed)
+                    gzip_file(temp, packed)
+                    with_gz.append((packed, final.with_name(final.name + ".gz")))
+            staged = with_gz
+    except OSError as err:
+        _discard(temps)
+        raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
+    except BaseException:
+        _discard(temps)
+        raise
+    # Parts first, then the files that name them: the main file of each set is staged last
+    # within its set, so an index never names a part that is not yet in place.
+    try:
+        for temp, final in staged:
+            commit(temp, final)
+            installed.files.append(final.name)
+    except BaseException:
+        _discard(temps)
+        raise
+    keep = set(installed.files)
+    if not config.text:
+        keep.add(f"{config.sitemap_name}.txt")  # may be the user's own file
+    installed.removed = remove_stale(site, config.sitemap_name, keep)
+    return installed
+
+
+def remove_stale(site: Path, name: str, keep: set[str]) -> list[str]:
+    """Remove sitemap files of ours from earlier runs that the new set does not include."""
+    pattern = sitemap_file_pattern(name)
+    removed: list[str] = []
+    try:
+        names = sorted(os.listdir(site))
+    except OSError:
+        return removed
+    for file_name in names:
+        if pattern.match(file_name) and file_name not in keep:
+            with contextlib.suppress(OSError):
+                (site / file_name).unlink()
+                removed.append(file_name)
+    return removed
+
+
+def _discard(temps: list[Path]) -> None:
+    for temp in temps:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+
+
+def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
+    """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says."""
+    result = Installed()
+    mode = config.robots_txt
+    if mode == "off":
+        return result
+    if config.base_url.has_path and mode != "fragment":
+        root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
+        result.diagnostics.append(Diagnostic(
+            "", "robots-below-root",
+            f"the site lives below the host root ({config.base_url.path}), so its robots.txt "
+            f"is not the one crawlers read at {root}robots.txt; wrote "
+            f"{robots_txt.FRAGMENT_NAME} with the Sitemap: line to add there", Level.INFO))
+        mode = "fragment"
+    if mode == "fragment":
+        root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
+        target = site / robots_txt.FRAGMENT_NAME
+        data = robots_txt.render_fragment(sitemap_url, root)
+        if not target.is_file() or target.read_bytes() != data:
+            write_bytes_atomic(target, data)
+        result.files.append(target.name)
+        return result
+    target = site / "robots.txt"
+    if target.is_symlink():
+        real = Path(os.path.realpath(target))
+        if os.path.commonpath([real, os.path.realpath(site)]) != os.path.realpath(site):
+            result.diagnostics.append(Diagnostic(
+                "robots.txt", "symlink-out",
+                "is a symlink that leaves the site folder; not read or changed"))
+            return result
+        target = real
+    if target.exists():
+        original = target.read_bytes()
+        merged = robots_txt.merge_sitemap_line(original, sitemap_url)
+        if merged != original:
+            write_bytes_atomic(target, merged)
+            result.files.append("robots.txt")
+        return result
+    if mode == "create":
+        write_bytes_atomic(target, robots_txt.create_robots(sitemap_url))
+        result.files.append("robots.txt")
+        return result
+    result.diagnostics.append(Diagnostic(
+        "", "no-robots-txt",
+        "the site has no robots.txt, so no Sitemap: line was added "
+        "(set robots_txt to 'create' to make one)", Level.INFO))
+    return result

@@ -1,0 +1,31 @@
+"""The site's own robots.txt rules, read with a real parser (Protego: Google's matching rules).
+
+Only the group that applies to every crawler (``User-agent: *``) is consulted: a URL that it
+disallows is not one the site wants indexed. Rules for named crawlers are theirs alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from protego import Protego  # type: ignore[import-untyped]
+
+ALL_AGENTS = "*"
+
+
+@dataclass(frozen=True)
+class RobotsRules:
+    """Parsed robots.txt; ``allows(url)`` answers for all agents."""
+
+    parser: Any
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> RobotsRules:
+        """Parse robots.txt bytes (UTF-8, BOM tolerated, other bytes replaced)."""
+        text = raw.decode("utf-8-sig", "replace")
+        return cls(Protego.parse(text))
+
+    def allows(self, url: str) -> bool:
+        """Whether crawlers in general may fetch ``url``."""
+        return bool(self.parser.can_fetch(url, ALL_AGENTS))

@@ -1,0 +1,159 @@
+"""Walk a built site folder and yield its candidate files in a stable order.
+
+The walk is iterative (10,000 nested folders do not hit the recursion limit), never leaves
+the site through a symlink, never loops, and skips hidden entries (``.git``, ``.well-known``).
+Each folder's listing is sorted by name, so the same tree always gives the same order.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from sitemap_plugins.errors import Diagnostic, Level
+
+SkipCallback = Callable[[str, str, "Diagnostic | None"], None]
+
+REASON_HIDDEN = "hidden"
+REASON_SYMLINK = "symlink out of the site"
+REASON_SITEMAP_FILE = "sitemap file"
+REASON_DUPLICATE = "duplicate URL"
+REASON_UNREADABLE = "unreadable"
+_INDEX_NAMES = ("index.html", "index.htm")
+
+
+@dataclass(frozen=True)
+class BuiltFile:
+    """One file of the built site that may be listed."""
+
+    rel_path: str
+    """POSIX path relative to the site root, e.g. ``guide/index.html``."""
+    abs_path: str
+
+
+def own_file_pattern(sitemap_name: str) -> re.Pattern[str]:
+    """Names of the files this tool writes at the site root (never listed as pages)."""
+    name = re.escape(sitemap_name)
+    return re.compile(
+        rf"(?:{name}(?:-\d+)?\.(?:xml|txt)|{name}-txt-index\.xml)(?:\.gz)?\Z|robots-sitemap\.txt\Z"
+    )
+
+
+def scan_site(
+    root: str,
+    *,
+    extensions: tuple[str, ...],
+    sitemap_name: str,
+    directory_urls: bool,
+    on_skip: SkipCallback,
+) -> Iterator[BuiltFile]:
+    """Yield the files under ``root`` whose extension is listed, in a stable order.
+
+    Files passed over for a reason worth counting (hidden, symlinks out, our own sitemap
+    files, a second index file for the same folder URL) are reported through ``on_skip``.
+    """
+    real_root = os.path.realpath(root)
+    own_files = own_file_pattern(sitemap_name)
+    root_stat = os.stat(real_root)
+    # (directory, its relative path, remaining sorted entries, its (dev, inode))
+    stack: list[tuple[str, list[os.DirEntry[str]], tuple[int, int]]] = []
+    ancestors: set[tuple[int, int]] = set()
+
+    def push(path: str, rel: str, ident: tuple[int, int]) -> None:
+        try:
+            with os.scandir(path) as listing:
+                entries = sorted(listing, key=_walk_order, reverse=True)
+        except OSError as err:
+            on_skip(rel or ".", REASON_UNREADABLE, Diagnostic(
+                rel or ".", "unreadable-folder", f"folder cannot be read: {err.strerror}"))
+            return
+        stack.append((rel, entries, ident))
+        ancestors.add(ident)
+
+    push(real_root, "", (root_stat.st_dev, root_stat.st_ino))
+    while stack:
+        rel_dir, entries, ident = stack[-1]
+        if not entries:
+            stack.pop()
+            ancestors.discard(ident)
+            continue
+        entry = entries.pop()
+        rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+        if entry.name.startswith("."):
+            on_skip(rel, REASON_HIDDEN, None)
+            continue
+        try:
+            is_link = entry.is_symlink()
+            is_dir = entry.is_dir()  # follows links
+        except OSError as err:
+            on_skip(rel, REASON_UNREADABLE, Diagnostic(rel, "unreadable", str(err.strerror)))
+            continue
+        path = entry.path
+        if is_link:
+            target = os.path.realpath(path)
+            if os.path.commonpath([target, real_root]) != real_root:
+                on_skip(rel, REASON_SYMLINK, Diagnostic(
+                    rel, "symlink-out", "is a symlink that leaves the site folder; not followed"))
+                continue
+            if not os.path.exists(target):
+                on_skip(rel, REASON_UNREADABLE, Diagnostic(
+                    rel, "broken-symlink", "is a symlink to nothing"))
+                continue
+        if is_dir:
+            try:
+                info = entry.stat()
+            except OSError as err:
+                on_skip(rel, REASON_UNREADABLE, Diagnostic(rel, "unreadable", str(err.strerror)))
+                continue
+            child = (info.st_dev, info.st_ino)
+            if child in ancestors:
+                on_skip(rel, REASON_SYMLINK, Diagnostic(
+                    rel, "symlink-loop", "is a symlink loop back to a parent folder; not followed",
+                    Level.INFO))
+                continue
+            push(path, rel, child)
+            continue
+        name = entry.name
+        dot = name.rfind(".")
+        if dot <= 0 or name[dot:].lower() not in extensions:
+            continue
+        if not rel_dir and own_files.match(name):
+            on_skip(rel, REASON_SITEMAP_FILE, None)
+            continue
+        lower = name.lower()
+        if directory_urls and lower in _INDEX_NAMES and _shadowed_index(name, entries, rel_dir):
+            on_skip(rel, REASON_DUPLICATE, Diagnostic(
+                rel, "duplicate-index",
+                f"has the same folder URL as another index file in {rel_dir or 'the root'!r}",
+                Level.INFO))
+            continue
+        yield BuiltFile(rel, path)
+
+
+def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
+    """A folder's index page first, then its other files, then its subfolders, by name.
+
+    The sitemap then reads like the site's tree: a section's page before the pages in it.
+    """
+    try:
+        is_dir = entry.is_dir()
+    except OSError:
+        is_dir = False
+    return (is_dir, entry.name.lower() not in _INDEX_NAMES, entry.name)
+
+
+def _shadowed_index(name: str, remaining: list[os.DirEntry[str]], rel_dir: str) -> bool:
+    """Whether a preferred index file (``index.html`` over ``index.htm``) is still to come.
+
+    ``remaining`` is the rest of the folder in reverse walk order; "index.htm" sorts before
+    "index.html", so the preferred one is always later in the walk.
+    """
+    del rel_dir
+    lower = name.lower()
+    for other in remaining:
+        other_lower = other.name.lower()
+        if other_lower in _INDEX_NAMES and (other_lower, other.name) > (lower, name):
+            return True
+    return False

@@ -1,0 +1,188 @@
+"""Absolute, percent-encoded URLs: the only place where URLs are built or compared.
+
+sitemaps.org requires every ``<loc>`` to be an absolute URL that follows RFC 3986, under the
+sitemap's own scheme, host, port and path ("Sitemap file location"). File names are taken
+literally: a ``%`` in a file name is a percent sign, not the start of an escape.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
+
+# RFC 3986 pchar minus "%": unreserved, sub-delims, ":" and "@" stay literal in a path, as
+# they do in the links Pelican and most generators write (``r&d.html``). Where a page's own
+# canonical spells its URL differently (MkDocs writes ``q%26a/``), the canonical's spelling is
+# listed instead, so the sitemap matches the site's links.
+_PATH_SAFE = "-._~!$&'()*+,;=:@/"
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+# A percent sign that does not start a valid escape, or any byte outside the URI character set.
+_NEEDS_ENCODING = re.compile(r"%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]%]")
+_HEX_ESCAPE = re.compile(r"%[0-9a-fA-F]{2}")
+MAX_URL_LENGTH = 2048
+
+
+@dataclass(frozen=True)
+class BaseUrl:
+    """The public URL of the site root: ``scheme://host[:port]/path/``, path ending in ``/``."""
+
+    scheme: str
+    netloc: str
+    path: str
+
+    def __str__(self) -> str:
+        return f"{self.scheme}://{self.netloc}{self.path}"
+
+    @property
+    def has_path(self) -> bool:
+        """Whether the site lives below the host root (its robots.txt is then not the host's)."""
+        return self.path != "/"
+
+
+def parse_base_url(text: str) -> BaseUrl:
+    """Validate and normalise a base URL.
+
+    Raises:
+        ValueError: with a message in the config-message grammar.
+    """
+    value = text.strip()
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError as err:
+        msg = f"Expected an absolute http(s) URL but received: {text!r} ({err})"
+        raise ValueError(msg) from err
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        msg = (
+            f"Expected an absolute http(s) URL such as 'https://example.org/' "
+            f"but received: {text!r}"
+        )
+        raise ValueError(msg)
+    if parts.query or parts.fragment:
+        msg = f"Expected a URL without query or fragment but received: {text!r}"
+        raise ValueError(msg)
+    if parts.username or parts.password:
+        msg = f"Expected a URL without user name or password but received: {text!r}"
+        raise ValueError(msg)
+    try:
+        host = parts.hostname.encode("idna").decode("ascii")
+    except UnicodeError as err:
+        msg = f"Expected a valid host name but received: {parts.hostname!r}"
+        raise ValueError(msg) from err
+    if ":" in host:  # an IPv6 literal
+        host = f"[{host}]"
+    netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    path = _encode_href_part(unquote_keep_reserved(parts.path or "/"))
+    if not path.endswith("/"):
+        path += "/"
+    return BaseUrl(scheme, netloc, path)
+
+
+def unquote_keep_reserved(path: str) -> str:
+    """Decode only escapes of unreserved characters, so that re-encoding is stable."""
+
+    def _decode(match: re.Match[str]) -> str:
+        char = chr(int(match.group(0)[1:], 16))
+        return char if char.isalnum() and char.isascii() or char in "-._~" else match.group(0)
+
+    return _HEX_ESCAPE.sub(_decode, path)
+
+
+def encode_path(rel_path: str) -> str:
+    """Percent-encode a file path taken literally (UTF-8, RFC 3986), keeping ``/``.
+
+    File names that are not valid UTF-8 reach Python as surrogate escapes; their original
+    bytes are encoded as they are.
+    """
+    try:
+        raw = rel_path.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = os.fsencode(rel_path)
+    return quote(raw, safe=_PATH_SAFE)
+
+
+def page_url(base: BaseUrl, rel_path: str, *, directory_urls: bool = True) -> str:
+    """The absolute URL of a built file.
+
+    With ``directory_urls``, ``a/b/index.html`` becomes ``a/b/`` (the server answers a
+    directory URL with its index file).
+    """
+    path = rel_path
+    if directory_urls:
+        head, _, name = path.rpartition("/")
+        if name.lower() in ("index.html", "index.htm"):
+            path = f"{head}/" if head else ""
+    return f"{base}{encode_path(path)}"
+
+
+def _encode_href_part(text: str) -> str:
+    encoded = _NEEDS_ENCODING.sub(lambda m: quote(m.group(0), safe=""), text)
+    # RFC 3986 section 6.2.2.1: escapes are compared upper-case; write them that way.
+    return _HEX_ESCAPE.sub(lambda m: m.group(0).upper(), encoded) if "%" in encoded else encoded
+
+
+def resolve_href(href: str, against: str) -> str | None:
+    """Resolve an ``href`` from a page against that page's URL and percent-encode it.
+
+    Existing valid escapes are kept as they are (no double encoding); the fragment is
+    dropped. Returns None for hrefs that are not http(s) URLs.
+    """
+    text = href.strip()
+    if not text:
+        return None
+    try:
+        joined = urljoin(against, text)
+        parts = urlsplit(joined)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    try:
+        host = parts.hostname.encode("idna").decode("ascii")
+    except UnicodeError:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    path = _encode_href_part(_remove_dot_segments(parts.path or "/"))
+    query = _encode_href_part(parts.query)
+    return urlunsplit((scheme, netloc, path, query, ""))
+
+
+def _remove_dot_segments(path: str) -> str:
+    # urljoin leaves "a/../b" alone when the href is absolute (Pelican i18n writes those).
+    if "/." not in path and not path.startswith("."):
+        return path
+    output: list[str] = []
+    for segment in path.split("/"):
+        if segment == "..":
+            if len(output) > 1:
+                output.pop()
+        elif segment != ".":
+            output.append(segment)
+    result = "/".join(output)
+    if path.endswith(("/.", "/..")):
+        result += "/"
+    return result if result.startswith("/") else "/" + result
+
+
+def is_within(url: str, base: BaseUrl) -> bool:
+    """Whether ``url`` (already resolved) is under the base's scheme, host, port and path."""
+    return url.startswith(str(base))
+
+
+def comparison_key(url: str) -> str:
+    """A form of ``url`` in which equivalent spellings compare equal.
+
+    Percent-escapes are decoded and the fragment dropped, so that a canonical written as
+    ``caf%C3%A9/`` matches the page ``café/`` and ``a%26b`` matches ``a&b``.
+    """
+    parts = urlsplit(url)
+    return urlunsplit(
+        (parts.scheme.lower(), parts.netloc.lower(), unquote(parts.path), parts.query, "")
+    )

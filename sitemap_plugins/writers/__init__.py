@@ -1,0 +1,150 @@
+"""Writers: streamed, size-aware sitemap files, plus the index, gzip and robots.txt edits.
+
+Each writer in ``WRITERS`` renders entries into numbered temporary part files, starting a new
+part before either protocol limit (URL count, uncompressed bytes) would be passed. Naming and
+moving the parts into place is done by :mod:`sitemap_plugins.output`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Protocol
+
+from sitemap_plugins.dates import Lastmod, sort_key
+from sitemap_plugins.writers.atomic import temp_path_for
+from sitemap_plugins.writers.text_sitemap import render_line
+from sitemap_plugins.writers.xml_sitemap import render_footer, render_header, render_url
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sitemap_plugins.entry import Entry
+
+_BUFFER = 1 << 20
+
+
+@dataclass
+class Part:
+    """One finished (or growing) temporary part file."""
+
+    temp: Path
+    count: int = 0
+    size: int = 0
+    newest: Lastmod | None = None
+    handle: IO[bytes] | None = field(default=None, repr=False)
+
+
+class Writer(Protocol):
+    """Turns a stream of entries into part files."""
+
+    extension: str
+    """``xml`` or ``txt``: the final files are ``<name>.<extension>`` or numbered parts."""
+
+    def add(self, entry: Entry) -> None:
+        """Append one entry, starting a new part first if a limit would be passed."""
+
+    def finish(self) -> list[Part]:
+        """Close the last part and return all parts in order."""
+
+    def discard(self) -> None:
+        """Delete every temporary file (after an error)."""
+
+
+class _PartWriter:
+    """Shared machinery: limits, rolling over to a new part, newest lastmod per part."""
+
+    extension = ""
+
+    def __init__(
+        self, folder: Path, name: str, *, max_urls: int, max_bytes: int,
+        header: str, footer: str, render: Callable[[Entry], str],
+    ) -> None:
+        self._folder = folder
+        self._name = name
+        self._max_urls = max_urls
+        self._max_bytes = max_bytes
+        self._header = header.encode("utf-8")
+        self._footer = footer.encode("utf-8")
+        self._render = render
+        self._parts: list[Part] = []
+
+    def _start_part(self) -> Part:
+        self._close_current()
+        part = Part(temp_path_for(self._folder / f"{self._name}-{len(self._parts) + 1}.part"))
+        part.handle = part.temp.open("wb", buffering=_BUFFER)
+        part.handle.write(self._header)
+        part.size = len(self._header)
+        self._parts.append(part)
+        return part
+
+    def _close_current(self) -> None:
+        if self._parts and self._parts[-1].handle is not None:
+            part = self._parts[-1]
+            assert part.handle is not None
+            part.handle.write(self._footer)
+            part.size += len(self._footer)
+            part.handle.close()
+            part.handle = None
+
+    def add(self, entry: Entry) -> None:
+        data = self._render(entry).encode("utf-8")
+        part = self._parts[-1] if self._parts else None
+        if (
+            part is None
+            or part.count >= self._max_urls
+            or (part.count and part.size + len(data) + len(self._footer) > self._max_bytes)
+        ):
+            part = self._start_part()
+        if part.size + len(data) + len(self._footer) > self._max_bytes:
+            msg = f"one entry ({len(data):,} bytes) does not fit in max_bytes"
+            raise ValueError(msg)
+        assert part.handle is not None
+        part.handle.write(data)
+        part.size += len(data)
+        part.count += 1
+        if entry.lastmod is not None and (
+            part.newest is None or sort_key(entry.lastmod) > sort_key(part.newest)
+        ):
+            part.newest = entry.lastmod
+
+    def finish(self) -> list[Part]:
+        if not self._parts:
+            self._start_part()
+        self._close_current()
+        return self._parts
+
+    def discard(self) -> None:
+        for part in self._parts:
+            if part.handle is not None:
+                part.handle.close()
+                part.handle = None
+            with contextlib.suppress(OSError):
+                part.temp.unlink()
+
+
+class XmlSitemapWriter(_PartWriter):
+    """``<urlset>`` parts."""
+
+    extension = "xml"
+
+    def __init__(
+        self, folder: Path, name: str, *, max_urls: int, max_bytes: int, xhtml: bool
+    ) -> None:
+        super().__init__(
+            folder, name, max_urls=max_urls, max_bytes=max_bytes,
+            header=render_header(xhtml=xhtml), footer=render_footer(), render=render_url,
+        )
+
+
+class TextSitemapWriter(_PartWriter):
+    """Plain-text parts, one URL a line."""
+
+    extension = "txt"
+
+    def __init__(self, folder: Path, name: str, *, max_urls: int, max_bytes: int) -> None:
+        super().__init__(
+            folder, name, max_urls=max_urls, max_bytes=max_bytes,
+            header="", footer="", render=render_line,
+        )

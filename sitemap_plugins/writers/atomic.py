@@ -1,0 +1,81 @@
+"""Atomic file replacement: write a temporary file beside the target, then rename.
+
+A crash at any point leaves the old file whole. Temporary files carry a recognisable hidden
+name so that the scanner never lists them and the next run removes any that a killed run
+left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+from pathlib import Path
+
+from sitemap_plugins.errors import WriteError
+
+TEMP_PREFIX = ".sitemap-plugins-tmp-"
+
+
+def temp_path_for(target: Path) -> Path:
+    """A fresh hidden temporary name in the target's folder (same file system)."""
+    return target.parent / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{target.name}"
+
+
+def explain(err: OSError) -> str:
+    """A user-facing explanation of a write failure."""
+    if err.errno == errno.ENOSPC:
+        return "the disk is full; the previous file was kept"
+    if err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"permission denied ({err.strerror}); the previous file was kept"
+    return f"{err.strerror or err}; the previous file was kept"
+
+
+def write_bytes_atomic(target: Path, data: bytes) -> None:
+    """Replace ``target`` with ``data`` atomically, keeping the old file's permissions.
+
+    Raises:
+        WriteError: with the target path and a clear reason; the old file is untouched.
+    """
+    temp = temp_path_for(target)
+    try:
+        with temp.open("wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temp, os.stat(target).st_mode & 0o7777)  # noqa: PTH101
+        os.replace(temp, target)
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise WriteError(str(target), explain(err)) from err
+
+
+def commit(temp: Path, target: Path) -> None:
+    """Move a finished temporary file into place.
+
+    Raises:
+        WriteError: when the rename fails.
+    """
+    try:
+        os.replace(temp, target)
+    except OSError as err:
+        raise WriteError(str(target), explain(err)) from err
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Delete temporary files that a killed earlier run left in ``folder``."""
+    removed: list[Path] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        if name.startswith(TEMP_PREFIX):
+            path = folder / name
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+    return removed

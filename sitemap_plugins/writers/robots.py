@@ -1,0 +1,77 @@
+"""Add a ``Sitemap:`` line to a robots.txt without changing any other byte of it.
+
+The file is handled as bytes: a byte-order mark, CRLF or CR line ends, bytes that are not
+UTF-8, trailing spaces and a missing final newline all survive. The line is appended once;
+a file that already names the sitemap (in any letter case of the directive, scheme or host,
+with or without the default port) is left exactly as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_SITEMAP_LINE = re.compile(rb"^[ \t]*sitemap[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE)
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+FRAGMENT_NAME = "robots-sitemap.txt"
+
+
+def _url_key(url: str) -> tuple[str, str, int | None, str, str] | None:
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if port == _DEFAULT_PORTS.get(scheme):
+        port = None
+    return (scheme, (parts.hostname or "").lower(), port, parts.path or "/", parts.query)
+
+
+def sitemap_urls(robots: bytes) -> list[str]:
+    """The URLs of the ``Sitemap:`` lines in ``robots`` (BOM and any line ends tolerated)."""
+    body = robots[3:] if robots.startswith(b"\xef\xbb\xbf") else robots
+    urls: list[str] = []
+    for line in _LINE_BREAK.split(body):
+        match = _SITEMAP_LINE.match(line)
+        if match:
+            urls.append(match.group(1).decode("utf-8", "replace"))
+    return urls
+
+
+def names_sitemap(robots: bytes, sitemap_url: str) -> bool:
+    """Whether ``robots`` already has a ``Sitemap:`` line for ``sitemap_url``."""
+    wanted = _url_key(sitemap_url)
+    return any(_url_key(url) == wanted for url in sitemap_urls(robots))
+
+
+def merge_sitemap_line(robots: bytes, sitemap_url: str) -> bytes:
+    """``robots`` with ``Sitemap: <url>`` appended, or unchanged if it names the URL already.
+
+    The new line uses the file's own line end (the first one found; LF in a file without
+    any), and a line end is added first when the file does not end with one.
+    """
+    if names_sitemap(robots, sitemap_url):
+        return robots
+    found = _LINE_BREAK.search(robots)
+    newline = found.group(0) if found else b"\n"
+    body = robots[3:] if robots.startswith(b"\xef\xbb\xbf") else robots
+    prefix = robots
+    if body and not body.endswith((b"\n", b"\r")):
+        prefix += newline
+    return prefix + b"Sitemap: " + sitemap_url.encode("ascii") + newline
+
+
+def create_robots(sitemap_url: str) -> bytes:
+    """A new robots.txt that allows everything and names the sitemap."""
+    return f"User-agent: *\nDisallow:\n\nSitemap: {sitemap_url}\n".encode("ascii")
+
+
+def render_fragment(sitemap_url: str, host_root: str) -> bytes:
+    """The fragment to merge into the host's robots.txt when the site lives below the root."""
+    return (
+        f"# Add this line to the robots.txt at {host_root}robots.txt:\n"
+        f"# crawlers read robots.txt only at the root of a host.\n"
+        f"Sitemap: {sitemap_url}\n"
+    ).encode("ascii")

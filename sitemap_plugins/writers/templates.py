@@ -1,0 +1,40 @@
+"""The Jinja2 environment for the XML templates.
+
+The templates live in the project's top-level ``templates/`` folder and are mapped into the
+wheel as ``sitemap_plugins/templates`` (hatch ``force-include``); a source checkout finds them
+beside the package instead.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+TEMPLATE_DIRS = (_PACKAGE_DIR / "templates", _PACKAGE_DIR.parent / "templates")
+
+
+@cache
+def template_module(name: str) -> Any:  # noqa: ANN401  # Jinja's TemplateModule is untyped
+    """The macros of template ``name`` (``urlset.xml``, ``sitemapindex.xml``)."""
+    for folder in TEMPLATE_DIRS:
+        if (folder / name).is_file():
+            break
+    else:
+        searched = ", ".join(str(d) for d in TEMPLATE_DIRS)
+        msg = f"template {name!r} is missing from the installation (looked in {searched})"
+        raise FileNotFoundError(msg)
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(d) for d in TEMPLATE_DIRS]),
+        # XML only: escape everything. select_autoescape() would go by file suffix.
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+        auto_reload=False,
+    )
+    return environment.get_template(name).module

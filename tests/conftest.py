@@ -1,0 +1,179 @@
+"""Shared fixtures: XSD validation against ../shared/schemas and independent read-back.
+
+The schemas are read from the shared folder beside the project (never copied into it). If
+they are missing the tests fail with a clear message instead of skipping.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import xml.dom.minidom
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMAS = Path(os.environ.get("SITEMAP_SCHEMAS_DIR", ROOT.parent / "shared" / "schemas"))
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+_REMOTE = {
+    "http://www.w3.org/2001/xml.xsd": "xml.xsd",
+    "http://www.sitemaps.org/schemas/sitemap/0.9/sitemap.xsd": "sitemap.xsd",
+    "http://www.w3.org/2002/08/xhtml/xhtml1-strict.xsd": "xhtml1-strict.xsd",
+}
+
+
+class _LocalSchemas(etree.Resolver):
+    """Maps the official remote schema URLs to the local copies; refuses any other URL."""
+
+    def resolve(self, system_url, public_id, context):  # type: ignore[no-untyped-def]
+        if system_url in _REMOTE:
+            return self.resolve_filename(str(SCHEMAS / _REMOTE[system_url]), context)
+        if system_url.startswith(("http://", "https://")):
+            msg = f"refusing to fetch {system_url} during schema validation"
+            raise OSError(msg)
+        return None
+
+
+def _load_schema(main: str, *, with_xhtml: bool) -> etree.XMLSchema:
+    missing = [n for n in ("sitemap.xsd", "siteindex.xsd", "xhtml1-strict.xsd", "xml.xsd")
+               if not (SCHEMAS / n).is_file()]
+    if missing:
+        pytest.fail(
+            f"The official sitemap schemas are missing from {SCHEMAS} ({', '.join(missing)}). "
+            "Check out the shared folder beside the project (../shared/schemas) or set "
+            "SITEMAP_SCHEMAS_DIR.", pytrace=False)
+    parser = etree.XMLParser(no_network=True)
+    parser.resolvers.add(_LocalSchemas())
+    imports = [f'<xs:import namespace="{SITEMAP_NS}" schemaLocation="{(SCHEMAS / main).as_uri()}"/>']
+    if with_xhtml:
+        imports.append('<xs:import namespace="http://www.w3.org/1999/xhtml" '
+                       f'schemaLocation="{(SCHEMAS / "xhtml1-strict.xsd").as_uri()}"/>')
+    wrapper = ('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">'
+               + "".join(imports) + "</xs:schema>")
+    return etree.XMLSchema(etree.fromstring(wrapper.encode(), parser))
+
+
+@pytest.fixture(scope="session")
+def xsd() -> dict[str, etree.XMLSchema]:
+    """The urlset schema (with xhtml:link) and the sitemap index schema."""
+    return {
+        "urlset": _load_schema("sitemap.xsd", with_xhtml=True),
+        "sitemapindex": _load_schema("siteindex.xsd", with_xhtml=False),
+    }
+
+
+def _locs_minidom(data: bytes, tag: str) -> list[str]:
+    document = xml.dom.minidom.parseString(data)  # noqa: S318  # our own test output
+    return [
+        "".join(node.data for node in loc.childNodes if node.nodeType == node.TEXT_NODE).strip()
+        for loc in document.getElementsByTagNameNS(SITEMAP_NS, "loc")
+        if loc.parentNode.localName == tag
+    ]
+
+
+def validate_sitemap_file(path: Path, xsd: dict[str, etree.XMLSchema]) -> tuple[str, list[str]]:
+    """Validate one XML sitemap file; return its kind and its locs, read by two parsers."""
+    data = path.read_bytes()
+    assert data.startswith(b'<?xml version="1.0" encoding="UTF-8"?>\n'), path
+    document = etree.fromstring(data, etree.XMLParser(no_network=True, resolve_entities=False))
+    kind = etree.QName(document).localname
+    assert kind in xsd, f"{path.name}: unexpected root {kind}"
+    schema = xsd[kind]
+    assert schema.validate(document), f"{path.name}: {schema.error_log}"
+    child = "url" if kind == "urlset" else "sitemap"
+    by_lxml = [e.text for e in document.iterfind(f"{{{SITEMAP_NS}}}{child}/{{{SITEMAP_NS}}}loc")]
+    by_minidom = _locs_minidom(data, child)
+    assert by_lxml == by_minidom, f"{path.name}: lxml and minidom disagree"
+    packed = path.with_name(path.name + ".gz")
+    if packed.exists():
+        assert gzip.decompress(packed.read_bytes()) == data, f"{packed.name} differs"
+    return kind, [str(u) for u in by_lxml]
+
+
+def read_sitemap(site: Path, xsd: dict[str, etree.XMLSchema], name: str = "sitemap") -> list[str]:
+    """Validate every sitemap file of ``site`` and return the listed URLs in order.
+
+    Follows an index to its parts, checks the ``.gz`` copies, and checks that the text
+    sitemap (single file or parts) lists the same URLs in the same order.
+    """
+    kind, locs = validate_sitemap_file(site / f"{name}.xml", xsd)
+    urls: list[str] = []
+    if kind == "urlset":
+        urls = locs
+    else:
+        for loc in locs:
+            part_kind, part_locs = validate_sitemap_file(site / loc.rsplit("/", 1)[1], xsd)
+            assert part_kind == "urlset"
+            urls.extend(part_locs)
+    for extra in sorted(site.glob(f"{name}*.xml")):
+        validate_sitemap_file(extra, xsd)
+    text_file = site / f"{name}.txt"
+    text_index = site / f"{name}-txt-index.xml"
+    if text_file.exists():
+        assert text_file.read_bytes().decode("utf-8").splitlines() == urls
+    elif text_index.exists():
+        _, parts = validate_sitemap_file(text_index, xsd)
+        lines: list[str] = []
+        for loc in parts:
+            lines.extend((site / loc.rsplit("/", 1)[1]).read_text("utf-8").splitlines())
+        assert lines == urls
+    return urls
+
+
+@pytest.fixture
+def sitemap_urls(xsd: dict[str, etree.XMLSchema]) -> Callable[..., list[str]]:
+    """``sitemap_urls(site_dir)``: validate all sitemap files and return the URLs listed."""
+
+    def read(site: Path | str, name: str = "sitemap") -> list[str]:
+        return read_sitemap(Path(site), xsd, name)
+
+    return read
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` with its bytes, for byte-identical comparisons."""
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()
+    }
+
+
+@pytest.fixture
+def snapshot() -> Callable[[Path], dict[str, bytes]]:
+    """``snapshot(folder)``: all files and their bytes."""
+    return tree_bytes
+
+
+UPDATE_GOLDENS = os.environ.get("SITEMAP_UPDATE_GOLDENS") == "1"
+
+
+@pytest.fixture
+def golden() -> Callable[[Path, Path, list[str]], None]:
+    """``golden(actual_dir, expected_dir, names)``: compare files byte for byte.
+
+    With ``SITEMAP_UPDATE_GOLDENS=1`` the expected files are rewritten instead; review the
+    diff like code. Regenerate all goldens with:
+    ``SITEMAP_UPDATE_GOLDENS=1 python -m pytest -m golden``.
+    """
+
+    def compare(actual_dir: Path, expected_dir: Path, names: list[str]) -> None:
+        if UPDATE_GOLDENS:
+            expected_dir.mkdir(parents=True, exist_ok=True)
+            for old in expected_dir.iterdir():
+                if old.is_file() and old.name not in names:
+                    old.unlink()
+        for name in names:
+            actual = (actual_dir / name).read_bytes()
+            target = expected_dir / name
+            if UPDATE_GOLDENS:
+                target.write_bytes(actual)
+                continue
+            assert target.exists(), f"no golden {target}; run SITEMAP_UPDATE_GOLDENS=1"
+            assert actual == target.read_bytes(), (
+                f"{name} differs from the golden {target} "
+                "(if the change is intended: SITEMAP_UPDATE_GOLDENS=1 python -m pytest -m golden)")
+
+    return compare
