@@ -12,7 +12,14 @@ __version__ = "0.1.0"
 
 from sitemap_plugins.config import DEFAULTS, SitemapConfig
 from sitemap_plugins.entry import Alternate, Entry, PageHints
-from sitemap_plugins.errors import ConfigError, Diagnostic, Level, ScanError, SitemapError, WriteError
+from sitemap_plugins.errors import (
+    ConfigError,
+    Diagnostic,
+    Level,
+    ScanError,
+    SitemapError,
+    WriteError,
+)
 from sitemap_plugins.generate import Result, generate
 
 __all__ = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
-import xml.etree.ElementTree as ET  # noqa: S405  # our own files, no external entities
+import xml.etree.ElementTree as ET  # our own files, no external entities
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +35,7 @@ _PRIORITY = re.compile(r"(0(\.\d+)?|1(\.0+)?|\.\d+)\Z")
 _URL_CHARS = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]]|%[0-9A-Fa-f]{2})*\Z")
 _LANGUAGE_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
 _URL_ORDER = {f"{NS}loc": 0, f"{NS}lastmod": 1, f"{NS}changefreq": 2, f"{NS}priority": 3}
+_EXTENSION_RANK = 4  # elements of other namespaces come after the four sitemap elements
 
 
 @dataclass(frozen=True)
@@ -150,8 +151,8 @@ class _Checker:
                     self.problem(name, f"{where}: unknown element {child.tag[len(NS):]}")
                 elif child.tag == f"{XHTML}link":
                     self.check_alternate(name, where, child)
-                rank = 4
-            elif rank <= order and rank < 4:
+                rank = _EXTENSION_RANK
+            elif rank <= order:
                 self.problem(name, f"{where}: <{child.tag[len(NS):]}> is repeated or out of "
                                    "order (loc, lastmod, changefreq, priority)")
             order = max(order, rank)
@@ -178,7 +179,7 @@ class _Checker:
 
     def check_alternate(self, name: str, where: str, link: ET.Element) -> None:
         if link.get("rel") != "alternate":
-            self.problem(name, f"{where}: xhtml:link without rel=\"alternate\"")
+            self.problem(name, f'{where}: xhtml:link without rel="alternate"')
         hreflang = link.get("hreflang", "")
         if not _LANGUAGE_CODE.match(hreflang):
             self.problem(name, f"{where}: hreflang {hreflang!r} is not a language code")
@@ -259,11 +260,14 @@ class _Checker:
             self.problem("robots.txt", f"has no 'Sitemap: {sitemap_url}' line")
 
 
-def check_site(site_dir: str | os.PathLike[str], config: SitemapConfig) -> tuple[list[Problem], int]:
+def check_site(
+    site_dir: str | os.PathLike[str], config: SitemapConfig
+) -> tuple[list[Problem], int]:
     """Check the sitemap files in ``site_dir``; returns the problems and the URLs checked.
 
     Raises:
         ScanError: when the folder does not exist.
+
     """
     site = Path(site_dir)
     if not site.is_dir():

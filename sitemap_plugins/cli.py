@@ -8,6 +8,7 @@ Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration err
 from __future__ import annotations
 
 import argparse
+import itertools
 import logging
 import sys
 import typing
@@ -73,7 +74,7 @@ def _field_docs() -> dict[str, str]:
 
 def itertools_pairwise(items: list[Any]) -> list[tuple[Any, Any]]:
     """Consecutive pairs (``itertools.pairwise`` for Python 3.9 readers of this code)."""
-    return list(zip(items, items[1:]))
+    return list(itertools.pairwise(items))
 
 
 _FIELD_DOCS = _field_docs()
@@ -134,8 +135,9 @@ def config_from_args(args: argparse.Namespace) -> SitemapConfig:
     return SitemapConfig.from_mapping(mapping)
 
 
-def _print(text: str, *, stream: typing.TextIO = sys.stdout) -> None:
+def _print(text: str, *, stream: typing.TextIO | None = None) -> None:
     # File names may hold anything; never let printing them fail.
+    stream = stream or sys.stdout
     encoding = stream.encoding or "utf-8"
     stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
 

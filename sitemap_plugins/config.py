@@ -107,6 +107,7 @@ class SitemapConfig:
 
         Raises:
             ConfigError: naming the first bad option; unknown keys get a close-match hint.
+
         """
         known = {f.name for f in fields(cls)}
         for key in data:
@@ -212,9 +213,9 @@ def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
                     f"Key {pattern!r}: expected one of: {words} but received: "
                     f"{_received(rule_value)}",
                 )
+            rules.append((pattern, rule_value))
         else:
-            rule_value = check_priority(option, rule_value, where=f"Key {pattern!r}: ")
-        rules.append((pattern, rule_value))
+            rules.append((pattern, check_priority(option, rule_value, where=f"Key {pattern!r}: ")))
     return tuple(rules)
 
 

@@ -201,7 +201,8 @@ def evaluate_page(
         outcome.result = Exclusion(rel, REASON_TOO_LONG)
         return outcome
 
-    lastmod, source = _lastmod(built, meta, hints, config.lastmod_file_time, outcome)
+    lastmod, source = _lastmod(
+        built, meta, hints, outcome, use_file_time=config.lastmod_file_time)
     changefreq = hints.changefreq if hints is not None else None
     if changefreq is None and rules.changefreq:
         index = rules.changefreq.first_match(rel, url_path)
@@ -240,8 +241,9 @@ def _lastmod(
     built: BuiltFile,
     meta: PageMeta,
     hints: PageHints | None,
-    use_file_time: bool,
     outcome: Outcome,
+    *,
+    use_file_time: bool,
 ) -> tuple[Lastmod | None, str]:
     if hints is not None and hints.lastmod is not None:
         value = coerce_lastmod(hints.lastmod)

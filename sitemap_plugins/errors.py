@@ -23,9 +23,6 @@ class ConfigError(SitemapError):
         self.option = option
         self.message = message
 
-    def __str__(self) -> str:
-        return f"{self.option}: {self.message}"
-
 
 class ScanError(SitemapError):
     """The site folder cannot be read at all (missing, not a folder)."""

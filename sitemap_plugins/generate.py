@@ -12,21 +12,22 @@ import logging
 import multiprocessing
 import os
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.entry import Entry, Exclusion, Outcome, PageHints, Rules, evaluate_page
-from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError
+from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
 from sitemap_plugins.globs import GlobSet
-from sitemap_plugins.output import install, remove_stale, update_robots
+from sitemap_plugins.output import Installed, install, remove_stale, update_robots
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, scan_site
-from sitemap_plugins.writers import TextSitemapWriter, XmlSitemapWriter
-from sitemap_plugins.writers.atomic import remove_leftovers
+from sitemap_plugins.writers import TextSitemapWriter, Writer, XmlSitemapWriter
+from sitemap_plugins.writers.atomic import explain, remove_leftovers
 
 if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Iterator, Mapping
+
     from sitemap_plugins.config import SitemapConfig
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ _worker_hints: Mapping[str, PageHints] = {}
 
 
 def _init_worker(rules: Rules, hints: Mapping[str, PageHints]) -> None:
-    global _worker_rules, _worker_hints  # noqa: PLW0603  # per-process state by design
+    global _worker_rules, _worker_hints  # per-process state by design
     _worker_rules, _worker_hints = rules, hints
 
 
@@ -134,6 +135,48 @@ def evaluate_site(
         yield from pool.imap(_evaluate_in_worker, itertools.chain(head, iterator), _CHUNK)
 
 
+def write_entries(
+    site: Path, config: SitemapConfig, entries: Iterable[Entry]
+) -> Installed | None:
+    """Stream entries into sitemap files in ``site``; None when there was no entry.
+
+    Raises:
+        SitemapError: when the files cannot be written (old files are kept whole).
+
+    """
+    xml_writer = XmlSitemapWriter(
+        site, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
+        xhtml=config.hreflang,
+    )
+    text_writer = (
+        TextSitemapWriter(site, config.sitemap_name, max_urls=config.max_urls,
+                          max_bytes=config.max_bytes)
+        if config.text else None
+    )
+    writers: list[Writer] = [xml_writer] if text_writer is None else [xml_writer, text_writer]
+    count = 0
+    try:
+        for entry in entries:
+            for writer in writers:
+                writer.add(entry)
+            count += 1
+        if count == 0:
+            for writer in writers:
+                writer.discard()
+            return None
+        xml_parts = xml_writer.finish()
+        text_parts = text_writer.finish() if text_writer is not None else None
+    except OSError as err:
+        for writer in writers:
+            writer.discard()
+        raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
+    except BaseException:
+        for writer in writers:
+            writer.discard()
+        raise
+    return install(site, config, xml_parts, text_parts)
+
+
 def generate(
     site_dir: str | os.PathLike[str],
     config: SitemapConfig,
@@ -153,6 +196,7 @@ def generate(
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
         SitemapError: when the sitemap cannot be written (old files are kept whole).
+
     """
     site = Path(site_dir)
     if not site.is_dir():
@@ -164,7 +208,7 @@ def generate(
         log.debug("removed %s, left by an interrupted run", leftover)
     rules = make_rules(config, _read_robots(site, config, result))
 
-    def on_skip(rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
+    def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
         result.excluded[reason] += 1
         if diagnostic is not None:
             result.add_diagnostic(diagnostic)
@@ -185,43 +229,22 @@ def generate(
 
         files = written(files)
 
-    xml_writer = XmlSitemapWriter(
-        site, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
-        xhtml=config.hreflang,
-    )
-    text_writer = (
-        TextSitemapWriter(site, config.sitemap_name, max_urls=config.max_urls,
-                          max_bytes=config.max_bytes)
-        if config.text else None
-    )
-    try:
-        for outcome in evaluate_site(files, rules, hints):
+    def listed(outcomes: Iterable[Outcome]) -> Iterator[Entry]:
+        for outcome in outcomes:
             for diagnostic in outcome.diagnostics:
                 result.add_diagnostic(diagnostic)
-            entry = outcome.result
-            if isinstance(entry, Exclusion):
-                result.excluded[entry.reason] += 1
-                continue
-            xml_writer.add(entry)
-            if text_writer is not None:
-                text_writer.add(entry)
-            result.listed += 1
-        if result.listed == 0:
-            xml_writer.discard()
-            if text_writer is not None:
-                text_writer.discard()
-            result.removed = remove_stale(site, config.sitemap_name, set())
-            result.add_diagnostic(Diagnostic(
-                "", "nothing-listed", "no page can be listed, so no sitemap was written"))
-            return result
-        xml_parts = xml_writer.finish()
-        text_parts = text_writer.finish() if text_writer is not None else None
-    except BaseException:
-        xml_writer.discard()
-        if text_writer is not None:
-            text_writer.discard()
-        raise
-    installed = install(site, config, xml_parts, text_parts)
+            if isinstance(outcome.result, Exclusion):
+                result.excluded[outcome.result.reason] += 1
+            else:
+                result.listed += 1
+                yield outcome.result
+
+    installed = write_entries(site, config, listed(evaluate_site(files, rules, hints)))
+    if installed is None:
+        result.removed = remove_stale(site, config.sitemap_name, set())
+        result.add_diagnostic(Diagnostic(
+            "", "nothing-listed", "no page can be listed, so no sitemap was written"))
+        return result
     result.files.extend(installed.files)
     result.removed = installed.removed
     result.split = installed.split

@@ -52,6 +52,7 @@ def compile_glob(pattern: str) -> re.Pattern[str]:
 
     Raises:
         ValueError: if the pattern is empty or not a valid glob.
+
     """
     text = pattern.strip().lstrip("/")
     if not text:

@@ -64,6 +64,7 @@ class HeadParser(HTMLParser):
         self._canonicals: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        """Collect from ``link``, ``meta``, ``html`` and ``base``; stop at ``body``."""
         if tag == "body":
             raise _HeadDone
         if tag not in ("link", "meta", "html", "base"):
@@ -81,9 +82,11 @@ class HeadParser(HTMLParser):
             self.meta.base_href = values["href"].strip()
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        """Treat ``<link/>`` like ``<link>``."""
         self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
+        """Stop at ``</head>``."""
         if tag == "head":
             raise _HeadDone
 
@@ -121,8 +124,8 @@ class HeadParser(HTMLParser):
             if len(set(self._canonicals)) > 1:
                 self.meta.problems.append(
                     ("conflicting-canonicals",
-                     f"has {len(self._canonicals)} different canonical links; "
-                     f"the first, {self._canonicals[0]!r}, is used")
+                     (f"has {len(self._canonicals)} different canonical links; "
+                     f"the first, {self._canonicals[0]!r}, is used"))
                 )
         return self.meta
 
@@ -153,10 +156,12 @@ def _declared_encoding(raw: bytes) -> str | None:
     return "utf-8" if name.startswith("utf-16") else name
 
 
-def decode_html(raw: bytes) -> tuple[str, tuple[str, str] | None]:
+def decode_html(raw: bytes, *, truncated: bool = False) -> tuple[str, tuple[str, str] | None]:
     """Decode page bytes: BOM, then a declared charset, then UTF-8, then Windows-1252.
 
-    Returns the text and a ``(code, message)`` problem when the bytes had to be guessed.
+    ``truncated`` says the bytes are the start of a longer file, so a multi-byte character
+    cut at the very end is not an error. Returns the text and a ``(code, message)`` problem
+    when the bytes had to be guessed.
     """
     for bom, encoding in _BOMS:
         if raw.startswith(bom):
@@ -164,11 +169,11 @@ def decode_html(raw: bytes) -> tuple[str, tuple[str, str] | None]:
     declared = _declared_encoding(raw)
     if declared and declared != "utf-8":
         return raw.decode(declared, "replace"), None
-    decoder = codecs.getincrementaldecoder("utf-8")()
     try:
-        # final=False: a multi-byte character cut by the read limit is not an error.
-        return decoder.decode(raw, final=False), None
-    except UnicodeDecodeError:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        if truncated and err.start >= len(raw) - 3 and err.reason == "unexpected end of data":
+            return raw[: err.start].decode("utf-8"), None
         how = "declares UTF-8 but" if declared else "declares no charset and"
         problem = ("not-utf8", f"{how} is not valid UTF-8; read as Windows-1252")
         return raw.decode("cp1252", "replace"), problem
@@ -179,26 +184,26 @@ def read_head(path: str) -> PageMeta:
 
     Raises:
         OSError: when the file cannot be opened or read.
+
     """
-    with open(path, "rb") as handle:  # noqa: PTH123  # hot path: plain open is cheapest
+    with open(path, "rb") as handle:  # hot path: plain open is cheapest
         raw = handle.read(READ_CHUNK)
-        complete = False
-        while True:
+        complete = at_eof = len(raw) < READ_CHUNK
+        while not complete:
             if _HEAD_END.search(raw):
                 complete = True
                 break
             if len(raw) >= MAX_HEAD_BYTES:
                 break
             more = handle.read(READ_CHUNK * 4)
-            if not more:
-                complete = True
-                break
             raw += more
+            if len(more) < READ_CHUNK * 4:
+                complete = at_eof = True
     if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         meta = PageMeta()
         meta.problems.append(("binary", "is not an HTML text file (it holds NUL bytes)"))
         return meta
-    text, problem = decode_html(raw)
+    text, problem = decode_html(raw, truncated=not at_eof)
     meta = parse_head(text)
     if problem:
         meta.problems.append(problem)

@@ -87,6 +87,7 @@ def install(
     Raises:
         SitemapError: when the index would pass the limits (nothing is changed then).
         WriteError: when a file cannot be written (temporary files are removed).
+
     """
     installed = Installed()
     staged: list[tuple[Path, Path]] = []

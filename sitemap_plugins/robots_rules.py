@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from protego import Protego  # type: ignore[import-untyped]
+from protego import Protego
 
 ALL_AGENTS = "*"
 

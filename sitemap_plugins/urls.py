@@ -46,6 +46,7 @@ def parse_base_url(text: str) -> BaseUrl:
 
     Raises:
         ValueError: with a message in the config-message grammar.
+
     """
     value = text.strip()
     try:
@@ -86,7 +87,7 @@ def unquote_keep_reserved(path: str) -> str:
 
     def _decode(match: re.Match[str]) -> str:
         char = chr(int(match.group(0)[1:], 16))
-        return char if char.isalnum() and char.isascii() or char in "-._~" else match.group(0)
+        return char if (char.isalnum() and char.isascii()) or char in "-._~" else match.group(0)
 
     return _HEX_ESCAPE.sub(_decode, path)
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 import gzip
 import os
 import xml.dom.minidom
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from lxml import etree
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = Path(os.environ.get("SITEMAP_SCHEMAS_DIR", ROOT.parent / "shared" / "schemas"))
@@ -66,7 +69,7 @@ def xsd() -> dict[str, etree.XMLSchema]:
 
 
 def _locs_minidom(data: bytes, tag: str) -> list[str]:
-    document = xml.dom.minidom.parseString(data)  # noqa: S318  # our own test output
+    document = xml.dom.minidom.parseString(data)  # our own test output
     return [
         "".join(node.data for node in loc.childNodes if node.nodeType == node.TEXT_NODE).strip()
         for loc in document.getElementsByTagNameNS(SITEMAP_NS, "loc")

@@ -41,6 +41,7 @@ BASE = "https://example.org/"
 # 200 'a' plus one of 207 'a' (each followed by "/") bring the URL to exactly 2,047.
 LONG_2047 = ["long", "2047", *(["a" * 200] * 9), "a" * 207]
 LONG_2048 = ["long", "2048", *(["a" * 200] * 9), "a" * 208]
+LONG_2049 = ["long", "2049", *(["a" * 200] * 9), "a" * 209]
 # 4 folders of 100 x "é": 200 bytes on disk each (under the 255-byte limit), 600 characters
 # each once encoded (%C3%A9).  Only 437 characters as an IRI, 2,437 as a URI.
 LONG_ENCODED = ["long", "encoded", *(["\u00e9" * 100] * 4)]
@@ -370,7 +371,10 @@ def build_files() -> dict[str, bytes]:
         "URL of 2,047 characters", "", "Kept: the URL is 2,047 characters, just under the limit."
     )
     f["/".join([*LONG_2048, "index.html"])] = page(
-        "URL of 2,048 characters", "", "Left out with a warning: the URL must be under 2,048."
+        "URL of 2,048 characters", "", "Kept: the URL is 2,048 characters, the schema's maximum."
+    )
+    f["/".join([*LONG_2049, "index.html"])] = page(
+        "URL of 2,049 characters", "", "Left out with a warning: at most 2,048 characters."
     )
     f["/".join([*LONG_ENCODED, "index.html"])] = page(
         "Long once encoded",

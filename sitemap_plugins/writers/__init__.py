@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Protocol
 
 from sitemap_plugins.dates import Lastmod, sort_key
@@ -19,6 +18,7 @@ from sitemap_plugins.writers.xml_sitemap import render_footer, render_header, re
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from sitemap_plugins.entry import Entry
 

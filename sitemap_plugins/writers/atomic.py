@@ -11,9 +11,12 @@ import contextlib
 import errno
 import os
 import secrets
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemap_plugins.errors import WriteError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TEMP_PREFIX = ".sitemap-plugins-tmp-"
 
@@ -37,6 +40,7 @@ def write_bytes_atomic(target: Path, data: bytes) -> None:
 
     Raises:
         WriteError: with the target path and a clear reason; the old file is untouched.
+
     """
     temp = temp_path_for(target)
     try:
@@ -45,7 +49,7 @@ def write_bytes_atomic(target: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(FileNotFoundError):
-            os.chmod(temp, os.stat(target).st_mode & 0o7777)  # noqa: PTH101
+            os.chmod(temp, os.stat(target).st_mode & 0o7777)
         os.replace(temp, target)
     except OSError as err:
         with contextlib.suppress(OSError):
@@ -58,6 +62,7 @@ def commit(temp: Path, target: Path) -> None:
 
     Raises:
         WriteError: when the rename fails.
+
     """
     try:
         os.replace(temp, target)

@@ -9,7 +9,10 @@ from __future__ import annotations
 import gzip
 import os
 import shutil
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 COMPRESS_LEVEL = 9
 

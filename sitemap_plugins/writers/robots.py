@@ -50,7 +50,9 @@ def merge_sitemap_line(robots: bytes, sitemap_url: str) -> bytes:
     """``robots`` with ``Sitemap: <url>`` appended, or unchanged if it names the URL already.
 
     The new line uses the file's own line end (the first one found; LF in a file without
-    any), and a line end is added first when the file does not end with one.
+    any). A line end is added first when the file does not end with one, and a blank line
+    when the last line has content, so that no reader takes the directive for part of the
+    last ``User-agent`` group (it belongs to none).
     """
     if names_sitemap(robots, sitemap_url):
         return robots
@@ -58,8 +60,12 @@ def merge_sitemap_line(robots: bytes, sitemap_url: str) -> bytes:
     newline = found.group(0) if found else b"\n"
     body = robots[3:] if robots.startswith(b"\xef\xbb\xbf") else robots
     prefix = robots
-    if body and not body.endswith((b"\n", b"\r")):
-        prefix += newline
+    if body.strip():
+        if not body.endswith((b"\n", b"\r")):
+            prefix += newline
+        last_line = _LINE_BREAK.split(re.sub(rb"(?:\r\n|\r|\n)\Z", b"", body))[-1]
+        if last_line.strip():
+            prefix += newline
     return prefix + b"Sitemap: " + sitemap_url.encode("ascii") + newline
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from sitemap_plugins.writers.templates import template_module
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 def render_index(parts: Iterable[tuple[str, str]]) -> str:

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The main job on the sample sites: build each with its real host (or the command line),
+# print the sitemap it got, and check it against the protocol.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+bin=.venv/bin
+
+echo "== Trap site (command line) =="
+rm -rf sample_sites/traps/out
+$bin/python sample_sites/traps/make_site.py --out sample_sites/traps/out >/dev/null
+$bin/sitemap-plugins build sample_sites/traps/out --base-url https://example.org/
+$bin/sitemap-plugins check sample_sites/traps/out --base-url https://example.org/
+
+if [ -f sample_sites/mkdocs/source/mkdocs.yml ] && $bin/python -c "import sitemap_plugins.mkdocs" 2>/dev/null; then
+  echo; echo "== MkDocs sample site (mkdocs build) =="
+  rm -rf sample_sites/mkdocs/out
+  $bin/mkdocs build --strict -q -f sample_sites/mkdocs/source/mkdocs.yml -d ../out
+  cat sample_sites/mkdocs/out/sitemap.xml
+  $bin/sitemap-plugins check sample_sites/mkdocs/out --base-url https://example.org/project/
+fi
+
+if [ -f sample_sites/pelican/source/pelicanconf.py ] && $bin/python -c "import sitemap_plugins.pelican" 2>/dev/null; then
+  echo; echo "== Pelican sample site (pelican) =="
+  rm -rf sample_sites/pelican/out
+  (cd sample_sites/pelican/source && ../../../$bin/pelican content -s pelicanconf.py -o ../out --fatal warnings -q)
+  cat sample_sites/pelican/out/sitemap.xml
+  $bin/sitemap-plugins check sample_sites/pelican/out --base-url https://blog.example.org/
+fi

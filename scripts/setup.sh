@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Creates .venv beside the project (if missing) and installs the package with both hosts
+# and the test tools. Sourced by demo.sh and test.sh; needs only Python 3.10+ and pip.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+# pip >= 25.1 reads [dependency-groups]; the machine's own pip may be older.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=25.1"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[mkdocs,pelican]" --group test
+export NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true

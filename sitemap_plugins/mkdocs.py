@@ -1,0 +1,526 @@
+"""MkDocs plugin: ``plugins: [sitemap]`` replaces the built-in sitemap.
+
+MkDocs renders ``sitemap.xml`` from a theme template before any page exists, with the build
+date as every lastmod. This plugin empties that template (so MkDocs writes neither
+``sitemap.xml`` nor ``sitemap.xml.gz``) and, once everything else has written the site,
+scans ``site_dir`` with the core and writes the real files. What only MkDocs knows (front
+matter, i18n translations and fallback copies, git dates, raw HTML copied from ``docs_dir``)
+goes to the core as :class:`~sitemap_plugins.entry.PageHints`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.utils.meta import get_data
+
+from sitemap_plugins.config import DEFAULTS, ROBOTS_TXT_MODES, SitemapConfig, check_changefreq
+from sitemap_plugins.config import check_priority as _check_priority
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
+from sitemap_plugins.entry import PageHints
+from sitemap_plugins.errors import ConfigError, Level, SitemapError
+from sitemap_plugins.generate import generate
+from sitemap_plugins.urls import resolve_href
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    import jinja2
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.nav import Navigation
+    from mkdocs.structure.pages import Page
+    from mkdocs.utils.templates import TemplateContext
+
+    from sitemap_plugins.generate import Result
+
+log = get_plugin_logger(__name__)
+
+REASON_FRONT_MATTER = "front matter sitemap: false"
+REASON_FALLBACK = "i18n fallback copy of an untranslated page"
+REASON_STATIC_HTML = "static HTML copied from docs_dir"
+REASON_THEME_PAGE = "theme page (not documentation)"
+# Run after every other plugin's on_post_build: mkdocs-redirects writes its stubs at 0,
+# mkdocs-static-i18n builds the other languages at -100.
+_LATE = -150
+_HTML = (".html", ".htm", ".xhtml")
+_FRONT_MATTER_KEYS = ("lastmod", "changefreq", "priority")
+_GIT_PLUGIN = "git-revision-date-localized"
+_GIT_META = "git_revision_date_localized"
+_GIT_TIMEOUT = 300
+
+
+class _PluginConfig(base.Config):
+    """The core's options under the same names, with the core's defaults, plus ``static_html``.
+
+    Values are checked once more by :meth:`SitemapConfig.from_mapping` in ``on_config``.
+    """
+
+    base_url = c.Optional(c.Type(str))
+    """Public URL of the site root; None: ``site_url``."""
+    directory_urls = c.Optional(c.Type(bool))
+    """None: follow ``use_directory_urls``."""
+    extensions = c.ListOfItems(c.Type(str), default=DEFAULTS["extensions"])
+    include = c.ListOfItems(c.Type(str), default=DEFAULTS["include"])
+    exclude = c.ListOfItems(c.Type(str), default=DEFAULTS["exclude"])
+    changefreq = c.DictOfItems(c.Type(str), default=DEFAULTS["changefreq"])
+    priority = c.DictOfItems(c.Type((int, float)), default=DEFAULTS["priority"])
+    lastmod_file_time = c.Type(bool, default=DEFAULTS["lastmod_file_time"])
+    gzip = c.Type(bool, default=DEFAULTS["gzip"])
+    text = c.Type(bool, default=DEFAULTS["text"])
+    hreflang = c.Type(bool, default=DEFAULTS["hreflang"])
+    respect_robots_txt = c.Type(bool, default=DEFAULTS["respect_robots_txt"])
+    robots_txt = c.Choice(ROBOTS_TXT_MODES, default=DEFAULTS["robots_txt"])
+    sitemap_name = c.Type(str, default=DEFAULTS["sitemap_name"])
+    max_urls = c.Type(int, default=DEFAULTS["max_urls"])
+    max_bytes = c.Type(int, default=DEFAULTS["max_bytes"])
+    cache_dir = c.Optional(c.Dir(exists=False))
+    """Relative to mkdocs.yml; None: ``.sitemap-cache`` beside mkdocs.yml."""
+    workers = c.Type(int, default=DEFAULTS["workers"])
+    fingerprint = c.Type(bool, default=DEFAULTS["fingerprint"])
+    changes_file = c.Optional(c.File(exists=False))
+    """Relative to mkdocs.yml."""
+    static_html = c.Type(bool, default=False)
+    """List raw ``.html`` files copied from ``docs_dir`` (not rendered from Markdown)."""
+
+
+# Options whose value MkDocs supplies when the plugin option is left unset.
+_FROM_HOST = ("base_url", "directory_urls")
+
+
+@dataclass(frozen=True)
+class _FrontMatter:
+    """A page's own sitemap values: ``sitemap: false`` or ``sitemap: {...}``, and ``date``."""
+
+    exclude: bool = False
+    lastmod: Lastmod | None = None
+    changefreq: str | None = None
+    priority: float | None = None
+
+
+@dataclass
+class _PageRecord:
+    """What one build knows about one documentation page, keyed by its ``dest_uri``."""
+
+    src_uri: str | None
+    """Path relative to ``docs_dir``; None for pages generated by plugins."""
+    abs_src_path: str | None
+    fallback: bool = False
+    alternates: tuple[tuple[str, str, str], ...] | None = None
+    """``(hreflang, dest_uri, url)`` of the real translations; None when i18n is off."""
+    front: _FrontMatter | None = None
+    """From the front matter; None until ``on_page_context`` (``--dirty`` skips pages)."""
+    git_plugin_date: Lastmod | None = None
+
+
+@dataclass
+class _BuildState:
+    """Everything collected from the first ``on_pre_build`` to the last ``on_post_build``."""
+
+    pages: dict[str, _PageRecord] = field(default_factory=dict)
+    static_html: set[str] = field(default_factory=set)
+    theme_pages: set[str] = field(default_factory=set)
+
+
+class SitemapPlugin(BasePlugin[_PluginConfig]):
+    """Write ``sitemap.xml`` (and ``.gz``, ``.txt``, robots line) from the built site."""
+
+    def __init__(self) -> None:
+        self._command: str | None = None
+        self._depth = 0
+        self._name = "sitemap"
+        self._sitemap: SitemapConfig | None = None
+        self._docs_dir = ""
+        self._git_timezone: str | None = None
+        self._i18n_default: str | None = None
+        self._state = _BuildState()
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        """Remember the command: under ``serve`` no sitemap is written."""
+        del dirty
+        self._command = command
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        """Validate the options through the core; warn once when there is no site URL."""
+        if self._depth > 0:
+            return None  # a nested build (mkdocs-static-i18n): keep the outer build's settings
+        self._name = next((k for k, v in config.plugins.items() if v is self), self._name)
+        self._docs_dir = config.docs_dir
+        git_plugin = config.plugins.get(_GIT_PLUGIN)
+        self._git_timezone = git_plugin.config.get("timezone") if git_plugin else None
+        default_language = getattr(config.plugins.get("i18n"), "default_language", None)
+        self._i18n_default = default_language if isinstance(default_language, str) else None
+        self._sitemap = None
+        options = {key: self.config[key] for key in DEFAULTS}
+        options["directory_urls"] = (
+            config.use_directory_urls if self.config.directory_urls is None
+            else self.config.directory_urls
+        )
+        if options["cache_dir"] is None:
+            config_dir = os.path.dirname(config.config_file_path or os.path.join(".", "x"))
+            options["cache_dir"] = os.path.join(os.path.abspath(config_dir), ".sitemap-cache")
+        options["base_url"] = self.config.base_url or config.site_url or "https://placeholder/"
+        try:
+            sitemap = SitemapConfig.from_mapping(options)
+        except ConfigError as err:
+            msg = f"Plugin '{self._name}' option '{err.option}': {err.message}"
+            raise PluginError(msg) from err
+        if self._command == "serve":
+            log.debug("serve: no sitemap is written (the dev server's URLs are not the site's)")
+        elif self.config.base_url or config.site_url:
+            self._sitemap = sitemap
+        else:
+            log.warning(
+                "No sitemap written: 'site_url' is not set in the config file, and a sitemap "
+                "must list absolute URLs. Set 'site_url' to the public URL of the site, "
+                "e.g. 'site_url: https://example.org/docs/'."
+            )
+        return None
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Count nested builds; start collecting at the outermost one."""
+        del config
+        if self._depth == 0:
+            self._state = _BuildState()
+        self._depth += 1
+
+    @event_priority(_LATE)
+    def on_env(
+        self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment | None:
+        """Note every page this build writes, and which HTML files are not documentation."""
+        docs_dir = os.path.abspath(config.docs_dir)
+        for file in files:
+            dest = file.dest_uri
+            if file.is_documentation_page():
+                if not file.inclusion.is_included():
+                    continue
+                record = self._state.pages.get(dest)
+                if record is None:
+                    record = _PageRecord(file.src_uri, file.abs_src_path)
+                    self._state.pages[dest] = record
+                self._read_i18n(file, record)
+            elif dest.lower().endswith(_HTML) and file.abs_src_path and _is_inside(
+                file.abs_src_path, docs_dir
+            ):
+                self._state.static_html.add(dest)
+        for name in config.theme.static_templates:
+            if name.lower().endswith(_HTML) and name.rpartition("/")[2].lower() != "404.html":
+                self._state.theme_pages.add(name)
+        return None
+
+    def on_page_context(
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext | None:
+        """Keep the page's front matter (checked now, so a bad value names the page)."""
+        del config, nav
+        record = self._state.pages.get(page.file.dest_uri)
+        if record is None:  # not a page this plugin saw in on_env; nothing to add
+            return None
+        record.front = _front_matter(page.meta, record.src_uri)
+        record.git_plugin_date = self._git_plugin_date(page.meta)
+        return None
+
+    @event_priority(_LATE)
+    def on_post_template(
+        self, output_content: str, /, *, template_name: str, config: MkDocsConfig
+    ) -> str | None:
+        """Empty the built-in ``sitemap.xml`` template, so MkDocs writes neither file."""
+        del config
+        if template_name == "sitemap.xml":
+            return ""
+        return output_content
+
+    @event_priority(_LATE)
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Write the sitemap once, after the outermost build (and every language) is done."""
+        self._depth = max(0, self._depth - 1)
+        if self._depth > 0 or self._sitemap is None:
+            return
+        hints = self._hints()
+        try:
+            result = generate(config.site_dir, self._sitemap, hints=hints)
+        except SitemapError as err:
+            raise PluginError(f"Cannot write the sitemap: {err}") from err
+        _report(result)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """Reset the nesting count, so the next ``serve`` rebuild starts clean."""
+        del error
+        self._depth = 0
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _read_i18n(self, file: File, record: _PageRecord) -> None:
+        """Fallback copy or translation, and its real translations (mkdocs-static-i18n)."""
+        locale = getattr(file, "locale", None)
+        build_locale = getattr(file, "locale_alternate_of", None)
+        alternates = getattr(file, "alternates", None)
+        if locale is None or build_locale is None or not isinstance(alternates, dict):
+            if self._i18n_default is not None:
+                record.alternates = ()  # i18n site, page without languages: claim none
+            return
+        # A page copied into another language's folder because it has no translation.
+        record.fallback = locale != build_locale
+        found: list[tuple[str, str, str]] = []
+        default_file: File | None = None
+        for language, other in sorted(alternates.items()):
+            if getattr(other, "locale", None) != language:
+                continue  # the default-language page standing in for a missing translation
+            found.append((_hreflang(language), other.dest_uri, other.url))
+            if language == self._i18n_default:
+                default_file = other
+        if default_file is not None:
+            found.append(("x-default", default_file.dest_uri, default_file.url))
+        record.alternates = tuple(found)
+
+    def _git_plugin_date(self, meta: dict[str, Any]) -> Lastmod | None:
+        """The last-commit date that mkdocs-git-revision-date-localized put in the meta.
+
+        That plugin stamps the current time, with an empty hash, on pages git knows nothing
+        about (new files, generated pages, ``fallback_to_build_date``); those are skipped.
+        """
+        if self._git_timezone is None or meta.get(f"{_GIT_META}_hash") == "":
+            return None
+        raw = meta.get(f"{_GIT_META}_raw_iso_datetime")
+        if isinstance(raw, str):
+            try:
+                zone = ZoneInfo(self._git_timezone)
+                return datetime.fromisoformat(raw).replace(tzinfo=zone)
+            except (ValueError, ZoneInfoNotFoundError):
+                pass
+        raw = meta.get(f"{_GIT_META}_raw_iso_date")
+        return parse_w3c(raw) if isinstance(raw, str) else None
+
+    def _hints(self) -> dict[str, PageHints]:
+        """Turn what the builds collected into the core's per-page hints."""
+        state = self._state
+        hints: dict[str, PageHints] = {}
+        for dest in sorted(state.static_html):
+            if not self.config.static_html:
+                hints[dest] = PageHints(exclude=REASON_STATIC_HTML)
+        for dest in sorted(state.theme_pages):
+            hints[dest] = PageHints(exclude=REASON_THEME_PAGE)
+        listed: dict[str, _PageRecord] = {}
+        for dest, record in sorted(state.pages.items()):
+            if record.front is None:  # --dirty: the page was not read this time
+                meta = _read_front_matter(record.abs_src_path)
+                record.front = _front_matter(meta, record.src_uri)
+            if record.fallback:
+                hints[dest] = PageHints(exclude=REASON_FALLBACK)
+            elif record.front.exclude:
+                hints[dest] = PageHints(exclude=REASON_FRONT_MATTER)
+            else:
+                listed[dest] = record
+        git_dates = self._git_dates(listed.values())
+        for dest, record in listed.items():
+            front = record.front or _FrontMatter()
+            lastmod, source = front.lastmod, "front matter"
+            if lastmod is None and record.git_plugin_date is not None:
+                lastmod, source = record.git_plugin_date, _GIT_PLUGIN
+            if lastmod is None and record.src_uri is not None:
+                lastmod, source = git_dates.get(record.src_uri), "git"
+            alternates = None
+            if record.alternates is not None:
+                alternates = tuple(
+                    (code, url)
+                    for code, other, href in record.alternates
+                    if other in listed and (url := self._absolute(href)) is not None
+                )
+            hints[dest] = PageHints(
+                lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
+                alternates=alternates, lastmod_source=source if lastmod is not None else "host",
+            )
+        return hints
+
+    def _absolute(self, href: str) -> str | None:
+        assert self._sitemap is not None
+        return resolve_href(href or "./", str(self._sitemap.base_url))
+
+    def _git_dates(self, records: Iterable[_PageRecord]) -> dict[str, Lastmod]:
+        """Git dates for the pages that have no better date, from one ``git log``."""
+        needed = [
+            r for r in records
+            if r.src_uri is not None and r.git_plugin_date is None
+            and (r.front is None or r.front.lastmod is None)
+        ]
+        if not needed:
+            return {}
+        dates, shallow = read_git_dates(self._docs_dir)
+        if shallow:
+            log.warning(
+                "No git dates used for lastmod: the git clone is shallow, so the last commit of "
+                "most pages is missing. Fetch the full history (for example 'fetch-depth: 0' "
+                "with actions/checkout)."
+            )
+        return dates
+
+
+def _front_matter(meta: dict[str, Any], src_uri: str | None) -> _FrontMatter:
+    """Read the page's ``sitemap:`` key and ``date``.
+
+    Raises:
+        PluginError: naming the page and the key, when a ``sitemap:`` value is invalid.
+    """
+    where = src_uri or "(generated page)"
+    value = meta.get("sitemap", True)
+    if value is True or value is None:
+        value = {}
+    if value is False:
+        return _FrontMatter(exclude=True)
+    if not isinstance(value, dict):
+        msg = (
+            f"Page '{where}' front matter 'sitemap': Expected false, true or a mapping with "
+            f"lastmod, changefreq or priority but received: {value!r} ({type(value).__name__})"
+        )
+        raise PluginError(msg)
+    for key in value:
+        if key not in _FRONT_MATTER_KEYS:
+            close = difflib.get_close_matches(str(key), _FRONT_MATTER_KEYS, n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            raise PluginError(f"Page '{where}' front matter 'sitemap.{key}': Unrecognised key.{hint}")
+    try:
+        changefreq = value.get("changefreq")
+        if changefreq is not None:
+            changefreq = check_changefreq("changefreq", changefreq)
+        priority = value.get("priority")
+        if priority is not None:
+            priority = _check_priority("priority", priority)
+    except ConfigError as err:
+        msg = f"Page '{where}' front matter 'sitemap.{err.option}': {err.message}"
+        raise PluginError(msg) from err
+    lastmod: Lastmod | None = None
+    if "lastmod" in value:
+        lastmod = coerce_lastmod(value["lastmod"])
+        if lastmod is None:
+            raw = value["lastmod"]
+            msg = (
+                f"Page '{where}' front matter 'sitemap.lastmod': Expected a date such as "
+                f"2024-05-06 or 2024-05-06T10:00:00+02:00 but received: {raw!r} "
+                f"({type(raw).__name__})"
+            )
+            raise PluginError(msg)
+    else:
+        lastmod = _page_date(meta.get("date"), where)
+    return _FrontMatter(False, lastmod, changefreq, priority)
+
+
+def _page_date(value: object, where: str) -> Lastmod | None:
+    """``date`` in front matter: a date, a datetime, or Material blog's created/updated."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        value = value.get("updated") or value.get("created")
+        if value is None:
+            return None
+    if isinstance(value, list):
+        return None
+    lastmod = coerce_lastmod(value) if isinstance(value, (str, date)) else None
+    if lastmod is None:
+        log.info("Page '%s': front matter date %r is not a date; not used as lastmod", where, value)
+    return lastmod
+
+
+def _read_front_matter(path: str | None) -> dict[str, Any]:
+    """The front matter of a source file that this build did not read (``--dirty``)."""
+    if path is None:
+        return {}
+    try:
+        with open(path, encoding="utf-8-sig", errors="strict") as handle:
+            return dict(get_data(handle.read())[1])
+    except (OSError, UnicodeDecodeError) as err:
+        log.debug("cannot read the front matter of %s: %s", path, err)
+        return {}
+
+
+def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
+    """The author date of the last commit of every file under ``docs_dir``.
+
+    One ``git log`` for the whole folder; paths come back relative to ``docs_dir``, as
+    MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
+    because its oldest commit stands in for all the history it lacks. No git, or a folder
+    outside any repository, yields no dates and no message above debug level.
+    """
+    git = shutil.which("git")
+    if git is None:
+        log.debug("git is not installed: no git dates for lastmod")
+        return {}, False
+    probe = _run_git(git, docs_dir, "rev-parse", "--is-shallow-repository")
+    if probe is None:
+        return {}, False
+    if probe.strip() == "true":
+        return {}, True
+    # %aI: the author date in strict ISO 8601, as mkdocs-git-revision-date-localized uses the
+    # author date too (a rebase keeps it). -z: paths exactly as stored, never quoted.
+    output = _run_git(
+        git, docs_dir, "log", "--no-show-signature", "--format=%x01%aI", "--name-only", "-z",
+        "--relative", "--", ".",
+    )
+    if output is None:
+        return {}, False
+    dates: dict[str, Lastmod] = {}
+    current: Lastmod | None = None
+    for token in output.split("\0"):
+        name = token.lstrip("\n")  # the first path after a commit header follows a newline
+        if name.startswith("\x01"):
+            current = parse_w3c(name[1:])
+        elif name and current is not None:
+            dates.setdefault(name, current)  # newest commit first: keep the first seen
+    log.debug("git dates for %d files under %s", len(dates), docs_dir)
+    return dates, False
+
+
+def _run_git(git: str, cwd: str, *args: str) -> str | None:
+    try:
+        done = subprocess.run(  # noqa: S603  # fixed arguments, no shell
+            [git, *args], cwd=cwd, capture_output=True, check=False, timeout=_GIT_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as err:
+        log.debug("git %s failed: %s", args[0], err)
+        return None
+    if done.returncode != 0:
+        log.debug("git %s: %s", args[0], done.stderr.decode("utf-8", "replace").strip())
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def _hreflang(locale: str) -> str:
+    """``pt_BR`` (a common i18n locale spelling) as the hreflang ``pt-BR``."""
+    return locale.replace("_", "-")
+
+
+def _is_inside(path: str, folder: str) -> bool:
+    try:
+        return os.path.commonpath([os.path.abspath(path), folder]) == folder
+    except ValueError:  # different drives on Windows
+        return False
+
+
+def _report(result: Result) -> None:
+    """Log what the core did: warnings as warnings (``--strict`` counts them), the rest as info."""
+    for diagnostic in result.diagnostics:
+        if diagnostic.level is Level.WARNING:
+            log.warning("%s", diagnostic)
+        elif diagnostic.path:
+            log.debug("%s", diagnostic)
+        else:
+            log.info("%s", diagnostic)
+    if result.dropped_diagnostics:
+        log.info("%d more notes not shown", result.dropped_diagnostics)
+    left_out = ", ".join(f"{count} {reason}" for reason, count in sorted(result.excluded.items()))
+    written = ", ".join(result.files) or "nothing"
+    log.info(
+        "Sitemap: %d URLs listed (%s); wrote %s", result.listed,
+        f"left out: {left_out}" if left_out else "none left out", written,
+    )

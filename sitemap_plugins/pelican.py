@@ -1,0 +1,764 @@
+"""Pelican adapter: ``PLUGINS = ["sitemap_plugins.pelican"]`` in ``pelicanconf.py``.
+
+Settings live in one dict, ``SITEMAP_PLUGINS``, whose keys are the core's option names plus
+``static_html``. pelican-sitemap's ``SITEMAP`` dict is read too, so that switching plugins
+takes one line. Pelican's signals drive everything:
+
+* ``initialized``: check the settings (a bad one stops the build) and warn when
+  pelican-sitemap is enabled as well.
+* ``get_generators``: the first Pelican instance seen is the main site; i18n_subsites runs its
+  sub-sites as nested instances inside that run, so their pages join the main sitemap.
+* ``content_written``: note what Pelican knows about every page it writes (status, dates,
+  translations, opt-outs). Only these files are listed: stale files left in ``OUTPUT_PATH``
+  by earlier builds are not.
+* ``static_generator_finalized``: note the static files copied by this run.
+* ``finalized`` (main instance only): hand the notes to :func:`sitemap_plugins.generate`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import logging
+import os
+import re
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from datetime import date, datetime, timezone
+from pathlib import Path, PurePath
+from typing import Any
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+# Import Pelican before creating the logger: Pelican installs its logger class on import,
+# which is what makes `pelican --fatal warnings` count our warnings.
+from pelican.plugins import signals
+
+from sitemap_plugins.config import SitemapConfig, check_changefreq, check_priority
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
+from sitemap_plugins.entry import PageHints
+from sitemap_plugins.errors import ConfigError, Level
+from sitemap_plugins.generate import Result, generate
+from sitemap_plugins.globs import GlobSet
+from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
+
+log = logging.getLogger(__name__)
+
+SETTING = "SITEMAP_PLUGINS"
+LEGACY_SETTING = "SITEMAP"
+ADAPTER_DEFAULTS: dict[str, Any] = {"static_html": False}
+"""Options only the Pelican adapter knows. ``static_html``: also list the HTML files among
+the static files (``STATIC_PATHS``); other static files are listed when their extension is in
+``extensions``."""
+CACHE_DIR_NAME = ".sitemap-cache"
+
+# Plugins that write sitemap.xml themselves: only one plugin should own the file.
+COMPETING_PLUGINS = {
+    "pelican.plugins.sitemap": "pelican-sitemap",
+    "extended_sitemap": "pelican-extended-sitemap",
+}
+_LEGACY_KEYS = ("format", "priorities", "changefreqs", "exclude")
+_LEGACY_KINDS = ("articles", "pages", "indexes")
+_LEGACY_FORMATS = ("xml", "txt")
+_INDEX_NAMES = ("index.html", "index.htm")
+_HTML_EXTENSIONS = (".html", ".htm")
+# Values of the `Sitemap:` and `Private:` metadata, compared lower-case.
+_YES = frozenset({"true", "yes", "on", "1"})
+_NO = frozenset({"false", "no", "off", "0"})
+_PLACEHOLDER_BASE = "https://example.invalid/"
+
+REASON_DRAFT = "draft"
+REASON_HIDDEN = "hidden"
+REASON_STATUS = "not published"
+REASON_OPT_OUT = "Sitemap: false metadata"
+REASON_PRIVATE = "Private: True metadata"
+REASON_LEGACY_EXCLUDE = "excluded by SITEMAP['exclude']"
+REASON_STATIC_HTML = "static HTML (static_html is off)"
+REASON_OTHER_URL = "i18n sub-site served from another URL"
+
+
+class SettingsError(ConfigError):
+    """A setting the plugin reads has a bad value; it stops the build.
+
+    Pelican shows it as ``CRITICAL SettingsError: SITEMAP_PLUGINS['gzip']: Expected ...``.
+    """
+
+    def __init__(self, location: str, message: str) -> None:
+        super().__init__(location, message)
+        self.location = location
+
+
+@dataclass(frozen=True)
+class _Legacy:
+    """pelican-sitemap's ``SITEMAP`` dict, checked, in the terms of this plugin."""
+
+    priorities: Mapping[str, float] = field(default_factory=dict)
+    changefreqs: Mapping[str, str] = field(default_factory=dict)
+    exclude: tuple[re.Pattern[str], ...] = ()
+    notes: tuple[str, ...] = ()
+    """What was translated, for the log (info)."""
+    dead_patterns: tuple[str, ...] = ()
+    """``exclude`` patterns that can never match (they expect a leading slash)."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything the run needs from the main site's settings, checked once."""
+
+    config: SitemapConfig
+    base: BaseUrl | None
+    """None when SITEURL is empty or relative: no sitemap can be written then."""
+    siteurl: str
+    static_html: bool
+    use_source_time: bool
+    """``lastmod_file_time`` as Pelican users mean it: the source file's time (every output
+    file is rewritten by each build, so its own time is always "now")."""
+    legacy: _Legacy
+    default_lang: str
+    timezone_name: str
+    priority_rules: GlobSet
+    changefreq_rules: GlobSet
+
+
+@dataclass(frozen=True)
+class _Site:
+    """One Pelican instance of the current run: the main site or an i18n sub-site."""
+
+    instance_id: int
+    base: BaseUrl | None
+    output: str
+    """Its OUTPUT_PATH, with symlinks resolved."""
+    offset: str | None
+    """Its OUTPUT_PATH relative to the main one (POSIX, "" for the main site), or None."""
+    served_at_offset: bool
+    """Whether its SITEURL is the main SITEURL plus ``offset``, so its files' URLs follow."""
+
+
+@dataclass
+class _Run:
+    """Per-run state, reset when the main instance starts a run (autoreload reuses it)."""
+
+    main: weakref.ref[Any] | None = None
+    plan: _Plan | None = None
+    main_output: str = ""
+    sites: list[_Site] = field(default_factory=list)
+    pages: dict[str, tuple[PageHints | None, bool]] = field(default_factory=dict)
+    """Written file (relative to the main OUTPUT_PATH) -> (hints, written with override)."""
+    outside: int = 0
+
+    def main_instance(self) -> Any:  # noqa: ANN401  # a Pelican object
+        return self.main() if self.main is not None else None
+
+
+_RUN = _Run()
+
+
+# --- Settings -----------------------------------------------------------------------------
+
+
+def _received(value: object) -> str:
+    return f"{value!r} ({type(value).__name__})"
+
+
+def _capitalised(message: str) -> str:
+    return message[:1].upper() + message[1:]
+
+
+def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
+    """The site's base URL, or None when SITEURL is empty or relative (a dev build).
+
+    Raises:
+        SettingsError: when SITEURL is absolute but not a usable http(s) URL.
+
+    """
+    if not isinstance(siteurl, str):
+        msg = f"Expected a URL string but received: {_received(siteurl)}"
+        raise SettingsError("SITEURL", msg)
+    text = siteurl.strip()
+    if not urlsplit(text).scheme:
+        return None
+    try:
+        return parse_base_url(text)
+    except ValueError as err:
+        raise SettingsError("SITEURL", str(err)) from err
+
+
+def _split_options(raw: object) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split ``SITEMAP_PLUGINS`` into core options and adapter options."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        msg = f"Expected a dict of sitemap options but received: {_received(raw)}"
+        raise SettingsError(SETTING, msg)
+    core_names = {f.name for f in fields(SitemapConfig)} - {"base_url"}
+    known = core_names | set(ADAPTER_DEFAULTS)
+    core: dict[str, Any] = {}
+    adapter = dict(ADAPTER_DEFAULTS)
+    for key, value in raw.items():
+        where = f"{SETTING}[{key!r}]"
+        if key == "base_url":
+            msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
+            raise SettingsError(where, msg)
+        if key not in known:
+            close = difflib.get_close_matches(str(key), sorted(known), n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            raise SettingsError(where, f"Unrecognised option.{hint}")
+        if key in ADAPTER_DEFAULTS:
+            if not isinstance(value, bool):
+                raise SettingsError(where, f"Expected a boolean but received: {_received(value)}")
+            adapter[key] = value
+        else:
+            core[key] = value
+    return core, adapter
+
+
+def _read_legacy(raw: object) -> _Legacy:
+    """Check pelican-sitemap's ``SITEMAP`` dict and translate it."""
+    if raw is None:
+        return _Legacy()
+    if not isinstance(raw, Mapping):
+        msg = f"Expected a dict (pelican-sitemap's setting) but received: {_received(raw)}"
+        raise SettingsError(LEGACY_SETTING, msg)
+    notes: list[str] = []
+    for key in raw:
+        if key not in _LEGACY_KEYS:
+            close = difflib.get_close_matches(str(key), _LEGACY_KEYS, n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            where = f"{LEGACY_SETTING}[{key!r}]"
+            raise SettingsError(where, f"Unrecognised pelican-sitemap key.{hint}")
+    if "format" in raw:
+        fmt = raw["format"]
+        if fmt not in _LEGACY_FORMATS:
+            msg = f"Expected 'xml' or 'txt' but received: {_received(fmt)}"
+            raise SettingsError(f"{LEGACY_SETTING}['format']", msg)
+        notes.append(
+            f"{LEGACY_SETTING}['format'] = {fmt!r}: both formats are written anyway "
+            f"(sitemap.xml, and sitemap.txt unless {SETTING}['text'] is False)"
+        )
+    priorities: dict[str, Any] = {}
+    changefreqs: dict[str, Any] = {}
+    for key, target in (("priorities", priorities), ("changefreqs", changefreqs)):
+        if key not in raw:
+            continue
+        value = raw[key]
+        where = f"{LEGACY_SETTING}[{key!r}]"
+        if not isinstance(value, Mapping):
+            msg = "Expected a dict with keys 'articles', 'pages', 'indexes' but received: "
+            raise SettingsError(where, msg + _received(value))
+        for kind, setting in value.items():
+            item = f"{where}[{kind!r}]"
+            if kind not in _LEGACY_KINDS:
+                close = difflib.get_close_matches(str(kind), _LEGACY_KINDS, n=1)
+                hint = f" Did you mean '{close[0]}'?" if close else ""
+                msg = f"Unrecognised kind of page; expected 'articles', 'pages' or 'indexes'.{hint}"
+                raise SettingsError(item, msg)
+            try:
+                if key == "priorities":
+                    target[kind] = check_priority(item, setting)
+                else:
+                    target[kind] = check_changefreq(item, setting)
+            except ConfigError as err:
+                raise SettingsError(item, _capitalised(err.message)) from err
+        if target:
+            listed = ", ".join(f"{kind} {target[kind]}" for kind in _LEGACY_KINDS if kind in target)
+            element, metadata = ("<priority>", "Priority")
+            if key == "changefreqs":
+                element, metadata = ("<changefreq>", "ChangeFreq")
+            notes.append(
+                f"{where} = {listed}: written as each page's {element} ({metadata}: metadata "
+                f"and {SETTING} rules win; pelican-sitemap's defaults for kinds not set here "
+                f"are not written)"
+            )
+    patterns: list[re.Pattern[str]] = []
+    dead: list[str] = []
+    if "exclude" in raw:
+        value = raw["exclude"]
+        where = f"{LEGACY_SETTING}['exclude']"
+        if isinstance(value, str) or not isinstance(value, (list, tuple)):
+            msg = f"Expected a list of regular expressions but received: {_received(value)}"
+            raise SettingsError(where, msg)
+        for index, pattern in enumerate(value):
+            if not isinstance(pattern, str):
+                msg = f"Expected a regular expression but received: {_received(pattern)}"
+                raise SettingsError(f"{where}[{index}]", msg)
+            try:
+                patterns.append(re.compile(pattern))
+            except re.error as err:
+                msg = f"Expected a regular expression but received: {pattern!r} ({err})"
+                raise SettingsError(f"{where}[{index}]", msg) from err
+            if pattern.startswith("^/"):
+                dead.append(pattern)
+        notes.append(
+            f"{where}: {len(patterns)} pattern(s) matched with re.search against each URL "
+            f"relative to SITEURL, without a leading slash (e.g. 'tag/python.html'), as "
+            f"pelican-sitemap does; matching pages are left out"
+        )
+    return _Legacy(
+        priorities=priorities, changefreqs=changefreqs, exclude=tuple(patterns),
+        notes=tuple(notes), dead_patterns=tuple(dead),
+    )
+
+
+def _default_cache_dir(settings: Mapping[str, Any]) -> str:
+    """``.sitemap-cache`` in the folder that holds the content folder.
+
+    Pelican does not keep the settings file's path; ``pelicanconf.py`` normally sits beside
+    the content folder, in PATH's parent.
+    """
+    content = Path(str(settings.get("PATH") or os.curdir)).resolve()
+    return str(content.parent / CACHE_DIR_NAME)
+
+
+def read_plan(settings: Mapping[str, Any]) -> _Plan:
+    """Check the plugin's settings and turn them into a plan for the run.
+
+    Raises:
+        SettingsError: naming the setting (``SITEMAP_PLUGINS['key']``, ``SITEMAP[...]`` or
+            ``SITEURL``) and what is wrong with it.
+
+    """
+    core, adapter = _split_options(settings.get(SETTING))
+    legacy = _read_legacy(settings.get(LEGACY_SETTING))
+    siteurl = settings.get("SITEURL", "")
+    base = _base_from_siteurl(siteurl)
+    mapping = dict(core)
+    mapping.setdefault("cache_dir", _default_cache_dir(settings))
+    use_source_time = bool(mapping.get("lastmod_file_time", False))
+    try:
+        config = SitemapConfig.from_mapping(
+            {**mapping, "base_url": str(base) if base is not None else _PLACEHOLDER_BASE}
+        )
+    except ConfigError as err:
+        raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
+    if use_source_time:
+        # Output files are all rewritten by each build: their time would say "built now".
+        config = dataclasses.replace(config, lastmod_file_time=False)
+    return _Plan(
+        config=config,
+        base=base,
+        siteurl=str(siteurl),
+        static_html=bool(adapter["static_html"]),
+        use_source_time=use_source_time,
+        legacy=legacy,
+        default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
+        timezone_name=str(settings.get("TIMEZONE") or "UTC"),
+        priority_rules=GlobSet(tuple(p for p, _ in config.priority)),
+        changefreq_rules=GlobSet(tuple(p for p, _ in config.changefreq)),
+    )
+
+
+# --- Signal receivers (module level: blinker holds weak references) ------------------------
+
+
+def register() -> None:
+    """Connect the plugin to Pelican's signals. Safe to call more than once."""
+    signals.initialized.connect(on_initialized)
+    signals.get_generators.connect(on_get_generators)
+    signals.content_written.connect(on_content_written)
+    signals.static_generator_finalized.connect(on_static_finalized)
+    signals.finalized.connect(on_finalized)
+
+
+def _nested() -> bool:
+    """Whether a run is under way, so a new Pelican instance is an i18n sub-site."""
+    return _RUN.main_instance() is not None and bool(_RUN.sites)
+
+
+def on_initialized(pelican: Any) -> None:  # noqa: ANN401
+    """Check the settings (a bad one stops the build); warn about competing plugins."""
+    plan = read_plan(pelican.settings)
+    if _nested():
+        return  # an i18n sub-site: the main instance already said all this
+    enabled = pelican.settings.get("PLUGINS") or []
+    for name, label in COMPETING_PLUGINS.items():
+        if name in enabled:
+            log.warning(
+                "%s (%s) is enabled too: both plugins write sitemap.xml and the last to run "
+                "wins. Remove it from PLUGINS: sitemap_plugins.pelican replaces it and reads "
+                "its SITEMAP setting.", label, name,
+            )
+    for note in plan.legacy.notes:
+        log.info("Sitemap: translated pelican-sitemap's %s", note)
+    for pattern in plan.legacy.dead_patterns:
+        log.warning(
+            "%s['exclude'] pattern %r never matches: URLs are matched without a leading "
+            "slash (write %r)", LEGACY_SETTING, pattern, "^" + pattern[2:],
+        )
+
+
+def on_get_generators(pelican: Any) -> None:  # noqa: ANN401
+    """Start a run for the main instance; remember an i18n sub-site inside it."""
+    main = _RUN.main_instance()
+    if main is None or main is pelican:
+        _RUN.main = weakref.ref(pelican)
+        _RUN.plan = read_plan(pelican.settings)
+        _RUN.main_output = _real_dir(pelican.settings["OUTPUT_PATH"])
+        _RUN.sites = []
+        _RUN.pages = {}
+        _RUN.outside = 0
+    _RUN.sites.append(_site_for(pelican))
+
+
+def _site_for(pelican: Any) -> _Site:  # noqa: ANN401
+    output = _real_dir(pelican.settings["OUTPUT_PATH"])
+    offset = _relative(output, _RUN.main_output)
+    try:
+        base = _base_from_siteurl(pelican.settings.get("SITEURL", ""))
+    except SettingsError:
+        base = None
+    served = False
+    plan = _RUN.plan
+    if plan is not None and plan.base is not None and base is not None and offset is not None:
+        expected = parse_base_url(page_url(plan.base, f"{offset}/" if offset else ""))
+        served = expected == base
+    return _Site(id(pelican), base, output, offset, served)
+
+
+def _real_dir(path: object) -> str:
+    return os.path.realpath(os.fspath(str(path)))
+
+
+def _relative(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` in POSIX form, or None when it lies outside."""
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:  # another drive on Windows
+        return None
+    if rel == os.curdir:
+        return ""
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return None
+    return PurePath(rel).as_posix()
+
+
+def _written_rel(path: str) -> str | None:
+    """A written file's path relative to the main OUTPUT_PATH, or None when outside it.
+
+    Links are resolved in the folder part only: with STATIC_CREATE_LINKS the file itself is a
+    link into the sources.
+    """
+    head, name = os.path.split(os.path.abspath(path))
+    folder = _relative(os.path.realpath(head), _RUN.main_output)
+    if folder is None:
+        return None
+    return f"{folder}/{name}" if folder else name
+
+
+def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> None:
+    """Note a page Pelican wrote.
+
+    The first writer of a path wins, unless a later one overrides it by ``save_as``: Pelican
+    then really writes the later one and sends the other writes to /dev/null.
+    """
+    plan = _RUN.plan
+    if plan is None or not _RUN.sites:
+        return
+    rel = _written_rel(path)
+    if rel is None:
+        _RUN.outside += 1
+        return
+    context = context or {}
+    obj = context.get("article")
+    if obj is None:
+        obj = context.get("page")
+    override = _is_override(obj, context)
+    known = _RUN.pages.get(rel)
+    if known is not None and (known[1] or not override):
+        return  # Pelican wrote this one to /dev/null (or it repeats the same page)
+    site = _RUN.sites[-1]
+    hints = _page_hints(plan, site, rel, obj, context) if plan.base is not None else None
+    _RUN.pages[rel] = (hints, override)
+
+
+def _is_override(obj: Any, context: Mapping[str, Any]) -> bool:  # noqa: ANN401
+    """Whether Pelican wrote this file with ``override_output`` (it then wins the path)."""
+    if obj is not None:
+        return hasattr(obj, "override_save_as")
+    # TEMPLATE_PAGES are written with override_output=True and have no content object.
+    template_pages = context.get("TEMPLATE_PAGES") or {}
+    return context.get("output_file") in set(template_pages.values())
+
+
+def on_static_finalized(generator: Any) -> None:  # noqa: ANN401
+    """Note the static files of this run that the sitemap may list."""
+    plan = _RUN.plan
+    if plan is None or not _RUN.sites:
+        return
+    output_path = generator.output_path
+    extensions = plan.config.extensions
+    for static in getattr(generator, "staticfiles", ()):
+        save_as = getattr(static, "save_as", None)
+        if not save_as:
+            continue
+        suffix = PurePath(save_as).suffix.lower()
+        if suffix not in extensions:
+            continue
+        rel = _written_rel(os.path.join(output_path, save_as))
+        if rel is None:
+            _RUN.outside += 1
+            continue
+        if rel in _RUN.pages:
+            continue
+        if suffix in _HTML_EXTENSIONS and not plan.static_html:
+            _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
+            continue
+        lastmod = _source_time(static) if plan.use_source_time else None
+        hints = PageHints(lastmod=lastmod, lastmod_source="source file time") if lastmod else None
+        _RUN.pages[rel] = (hints, False)
+
+
+def on_finalized(pelican: Any) -> None:  # noqa: ANN401
+    """Write the sitemap once the main instance (and every i18n sub-site) is done."""
+    if _RUN.sites and _RUN.sites[-1].instance_id == id(pelican):
+        _RUN.sites.pop()
+    if _RUN.main_instance() is not pelican:
+        return
+    plan, pages, outside = _RUN.plan, _RUN.pages, _RUN.outside
+    _RUN.main, _RUN.plan, _RUN.sites, _RUN.pages, _RUN.outside = None, None, [], {}, 0
+    if plan is None:
+        return
+    if plan.base is None:
+        log.warning(
+            "SITEURL %r is not an absolute URL, so no sitemap was written: a sitemap lists "
+            "absolute URLs. Set SITEURL to the public URL of the site (usually in "
+            "publishconf.py).", plan.siteurl,
+        )
+        return
+    if outside:
+        log.info(
+            "Sitemap: %d files were written outside OUTPUT_PATH (an i18n sub-site with its "
+            "own OUTPUT_PATH?) and are not listed", outside,
+        )
+    hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
+    result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages))
+    _report(result)
+
+
+def _report(result: Result) -> None:
+    for diagnostic in result.diagnostics:
+        if diagnostic.level is Level.WARNING:
+            log.warning("Sitemap: %s", diagnostic)
+        else:
+            log.info("Sitemap: %s", diagnostic)
+    if result.dropped_diagnostics:
+        log.warning("Sitemap: %d more diagnostics not shown", result.dropped_diagnostics)
+    left_out = ", ".join(f"{count} {reason}" for reason, count in sorted(result.excluded.items()))
+    log.info(
+        "Sitemap: listed %d URLs in %s%s", result.listed, result.sitemap_url,
+        f" (left out: {left_out})" if left_out else "",
+    )
+
+
+# --- What Pelican knows about a page --------------------------------------------------------
+
+
+def _page_hints(
+    plan: _Plan, site: _Site, rel: str, obj: Any, context: Mapping[str, Any],  # noqa: ANN401
+) -> PageHints:
+    assert plan.base is not None
+    if not site.served_at_offset:
+        return PageHints(exclude=REASON_OTHER_URL)
+    reason = _opt_out(obj) if obj is not None else None
+    if reason is not None:
+        return PageHints(exclude=reason)
+    config = plan.config
+    own_url = page_url(plan.base, rel, directory_urls=config.directory_urls)
+    url_path = own_url[len(str(plan.base)):]
+    if plan.legacy.exclude and _legacy_excluded(plan, rel, obj, config.directory_urls):
+        return PageHints(exclude=REASON_LEGACY_EXCLUDE)
+    kind = "articles" if context.get("article") is not None else (
+        "pages" if obj is not None else "indexes")
+
+    priority = _metadata_priority(obj, rel)
+    if priority is None and plan.priority_rules.first_match(rel, url_path) is None:
+        priority = plan.legacy.priorities.get(kind)
+    changefreq = _metadata_changefreq(obj, rel)
+    if changefreq is None and plan.changefreq_rules.first_match(rel, url_path) is None:
+        changefreq = plan.legacy.changefreqs.get(kind)
+
+    alternates = None
+    source = "Pelican date"
+    if obj is not None:
+        lastmod = _content_lastmod(obj, plan.timezone_name)
+        if lastmod is None and plan.use_source_time:
+            lastmod, source = _source_time(obj), "source file time"
+        alternates = _translations(plan, site, obj, own_url)
+    else:
+        lastmod, source = _listing_lastmod(context, plan.timezone_name), "newest article"
+    return PageHints(
+        lastmod=lastmod, changefreq=changefreq, priority=priority,
+        alternates=alternates, lastmod_source=source,
+    )
+
+
+def _opt_out(obj: Any) -> str | None:  # noqa: ANN401
+    status = str(getattr(obj, "status", "published") or "published").lower()
+    if status != "published":
+        return {"draft": REASON_DRAFT, "hidden": REASON_HIDDEN}.get(status, REASON_STATUS)
+    flag = _flag(obj, "sitemap")
+    if flag is False:
+        return REASON_OPT_OUT
+    if _flag(obj, "private") is True:
+        return REASON_PRIVATE
+    return None
+
+
+def _flag(obj: Any, name: str) -> bool | None:  # noqa: ANN401
+    """A yes/no metadata value (``Sitemap: false``, ``Private: True``); None when unset."""
+    value = getattr(obj, name, None)
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    log.warning(
+        "%s: %s metadata %r is not a yes/no value (true/false); ignored",
+        _source_name(obj), name.capitalize(), value,
+    )
+    return None
+
+
+def _source_name(obj: Any) -> str:  # noqa: ANN401
+    return str(getattr(obj, "relative_source_path", None) or getattr(obj, "source_path", "?"))
+
+
+def _metadata_priority(obj: Any, rel: str) -> float | None:  # noqa: ANN401
+    """pelican-sitemap's ``Priority:`` metadata."""
+    value = getattr(obj, "priority", None) if obj is not None else None
+    if value is None:
+        return None
+    try:
+        number = float(value) if isinstance(value, str) else value
+        return check_priority("priority", number)
+    except (ValueError, ConfigError):
+        log.warning(
+            "%s: Priority metadata %r is not a number from 0.0 to 1.0; ignored (%s)",
+            _source_name(obj), value, rel,
+        )
+        return None
+
+
+def _metadata_changefreq(obj: Any, rel: str) -> str | None:  # noqa: ANN401
+    """pelican-sitemap's ``ChangeFreq:`` metadata."""
+    value = getattr(obj, "changefreq", None) if obj is not None else None
+    if value is None:
+        return None
+    try:
+        return check_changefreq("changefreq", str(value).strip().lower())
+    except ConfigError:
+        log.warning(
+            "%s: ChangeFreq metadata %r is not one of always, hourly, daily, weekly, monthly, "
+            "yearly, never; ignored (%s)", _source_name(obj), value, rel,
+        )
+        return None
+
+
+def _legacy_excluded(plan: _Plan, rel: str, obj: Any, directory_urls: bool) -> bool:  # noqa: ANN401, FBT001
+    """pelican-sitemap's test: ``re.search`` on the URL relative to SITEURL, no leading slash.
+
+    Both the listed path and, for articles and pages, their own ``url`` are tried, so patterns
+    written for pelican-sitemap keep matching (it used ``url``) and i18n prefixes can be used.
+    """
+    candidates = {_strip_index(rel) if directory_urls else rel}
+    if obj is not None:
+        url = str(getattr(obj, "url", "") or "")
+        candidates.add(_strip_index(url.lstrip("/")))
+    return any(p.search(c) for p in plan.legacy.exclude for c in candidates)
+
+
+def _strip_index(path: str) -> str:
+    head, _, name = path.rpartition("/")
+    if name.lower() in _INDEX_NAMES:
+        return f"{head}/" if head else ""
+    return path
+
+
+def _aware(value: object, timezone_name: str) -> Lastmod | None:
+    """A Pelican date as a plain, timezone-aware datetime (TIMEZONE for a naive one)."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            try:
+                zone: Any = ZoneInfo(timezone_name)
+            except (ZoneInfoNotFoundError, ValueError):
+                zone = timezone.utc
+            value = value.replace(tzinfo=zone)
+        # Pelican's SafeDatetime subclass becomes a plain datetime (cheap to pickle).
+        return datetime(
+            value.year, value.month, value.day, value.hour, value.minute, value.second,
+            tzinfo=value.tzinfo,
+        )
+    if isinstance(value, date):
+        return date(value.year, value.month, value.day)
+    return coerce_lastmod(value)
+
+
+def _content_lastmod(obj: Any, timezone_name: str) -> Lastmod | None:  # noqa: ANN401
+    """An article's or page's ``modified``, else its ``date``."""
+    for name in ("modified", "date"):
+        value = getattr(obj, name, None)
+        if value is not None:
+            lastmod = _aware(value, timezone_name)
+            if lastmod is not None:
+                return lastmod
+    return None
+
+
+def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod | None:
+    """The newest article a listing page shows (just this page's, when paginated)."""
+    page = context.get("articles_page")
+    articles = getattr(page, "object_list", None) if page is not None else None
+    if articles is None:
+        articles = context.get("articles") or context.get("dates") or ()
+    newest: Lastmod | None = None
+    for article in articles:
+        lastmod = _content_lastmod(article, timezone_name)
+        if lastmod is not None and (newest is None or sort_key(lastmod) > sort_key(newest)):
+            newest = lastmod
+    return newest
+
+
+def _source_time(obj: Any) -> Lastmod | None:  # noqa: ANN401
+    source = getattr(obj, "source_path", None)
+    if not source:
+        return None
+    try:
+        return file_time(os.stat(source).st_mtime)
+    except OSError:
+        return None
+
+
+def _lang_code(lang: object) -> str:
+    """Pelican language names as hreflang codes (``pt_BR`` -> ``pt-BR``)."""
+    return str(lang or "").strip().replace("_", "-")
+
+
+def _translations(
+    plan: _Plan, site: _Site, obj: Any, own_url: str,  # noqa: ANN401
+) -> tuple[tuple[str, str], ...] | None:
+    """The page's language group: itself, its published translations and ``x-default``.
+
+    URLs come from SITEURL in the settings of the instance that wrote the page (with
+    RELATIVE_URLS the page context holds a relative one) and each translation's ``url``
+    (i18n_subsites makes those relative to the sub-site, e.g. ``../post.html``).
+    """
+    translations = [
+        t for t in getattr(obj, "translations", None) or ()
+        if str(getattr(t, "status", "published")).lower() == "published"
+    ]
+    if not translations or site.base is None:
+        return None
+    pairs = [(_lang_code(getattr(obj, "lang", "")), own_url)]
+    for translation in translations:
+        url = resolve_href(str(getattr(translation, "url", "") or "./"), str(site.base))
+        if url is not None:
+            pairs.append((_lang_code(getattr(translation, "lang", "")), url))
+    default = next((url for code, url in pairs if code == plan.default_lang), None)
+    if default is not None:
+        pairs.append(("x-default", default))
+    return tuple(pairs)
+
+
+__all__ = ["ADAPTER_DEFAULTS", "SETTING", "SettingsError", "read_plan", "register"]

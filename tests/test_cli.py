@@ -1,0 +1,189 @@
+"""The command line on the trap site: URL set, goldens, determinism, summary, check, errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+TRAPS = ROOT / "sample_sites" / "traps"
+BASE = "https://example.org/"
+OUTPUTS = ["sitemap.xml", "sitemap.txt", "robots.txt"]
+
+
+def make_traps(folder: Path) -> Path:
+    """Build the trap site (odd names, non-UTF-8 bytes, .git) into ``folder``."""
+    subprocess.run([sys.executable, str(TRAPS / "make_site.py"), "--out", str(folder)],
+                   check=True, capture_output=True)
+    return folder
+
+
+@pytest.fixture
+def traps(tmp_path: Path) -> Path:
+    return make_traps(tmp_path / "site")
+
+
+def test_build_lists_exactly_the_expected_urls(traps: Path, sitemap_urls, capsys) -> None:
+    """The trap site gives exactly the hand-computed URL set, schema-valid."""
+    assert main(["build", str(traps), "--base-url", BASE]) == 0
+    urls = sitemap_urls(traps)
+    expected = (TRAPS / "expected_urls.txt").read_text("utf-8").splitlines()
+    assert sorted(urls) == expected
+    assert len(urls) == len(set(urls))
+    out, err = capsys.readouterr()
+    assert f"Listed {len(expected)} URLs in https://example.org/sitemap.xml" in out
+    for line in ("2  404 page", "2  canonical elsewhere", "1  canonical off the site",
+                 "1  disallowed by robots.txt", "2  redirect stub", "3  noindex",
+                 "2  URL longer than 2,048 characters"):
+        assert line in out
+    assert "canonical link points off the site (https://other.example.net/x/)" in err
+    assert "URL has 2,049 characters; at most 2,048 are allowed" in err
+    assert "is not valid UTF-8" not in err  # the latin-1 page declares its charset
+
+
+@pytest.mark.golden
+def test_build_matches_goldens(traps: Path, golden) -> None:
+    """sitemap.xml, sitemap.txt and the merged robots.txt match the reviewed goldens."""
+    assert main(["-q", "build", str(traps), "--base-url", BASE]) == 0
+    golden(traps, TRAPS / "expected", OUTPUTS)
+
+
+def test_build_is_byte_identical_and_loses_nothing(tmp_path: Path, snapshot) -> None:
+    """Two builds give identical bytes; only sitemap files and robots.txt change."""
+    first, second = make_traps(tmp_path / "a"), make_traps(tmp_path / "b")
+    before = snapshot(first)
+    for site in (first, second):
+        assert main(["-q", "build", str(site), "--base-url", BASE]) == 0
+    after_first, after_second = snapshot(first), snapshot(second)
+    assert after_first == after_second
+    changed = {name for name in after_first if before.get(name) != after_first[name]}
+    assert changed == {"sitemap.xml", "sitemap.xml.gz", "sitemap.txt", "robots.txt"}
+    assert after_first["robots.txt"].startswith(before["robots.txt"])
+    assert main(["-q", "build", str(first), "--base-url", BASE]) == 0
+    assert snapshot(first) == after_first
+
+
+def test_python_m_is_the_same_program(traps: Path) -> None:
+    """``python -m sitemap_plugins`` runs the CLI with the same exit codes."""
+    done = subprocess.run(
+        [sys.executable, "-m", "sitemap_plugins", "build", str(traps), "--base-url", "ftp://x"],
+        capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr == ("error: --base-url: Expected an absolute http(s) URL such as "
+                           "'https://example.org/' but received: 'ftp://x'\n")
+    assert not (traps / "sitemap.xml").exists()
+
+
+def test_check_passes_on_our_output_and_reports_problems(traps: Path, capsys) -> None:
+    """check accepts a fresh build and names each planted problem on its own line."""
+    assert main(["-q", "build", str(traps), "--base-url", BASE]) == 0
+    assert main(["check", str(traps), "--base-url", BASE]) == 0
+    assert "no problems" in capsys.readouterr().out
+    sitemap = traps / "sitemap.xml"
+    text = sitemap.read_text("utf-8")
+    text = text.replace("<loc>https://example.org/about.html</loc>",
+                        "<loc>https://example.org/about.html</loc><lastmod>2024-01-02T10:00</lastmod>", 1)
+    text = text.replace("<loc>https://example.org/q&amp;a.html</loc>",
+                        "<loc>https://other.example/q.html</loc>", 1)
+    sitemap.write_text(text, "utf-8")
+    (traps / "robots.txt").write_text("User-agent: *\n", "utf-8")
+    assert main(["check", str(traps), "--base-url", BASE]) == 1
+    out = capsys.readouterr().out
+    assert "sitemap.xml: <url> #3 (https://example.org/about.html): lastmod '2024-01-02T10:00' is not a W3C datetime with a time zone" not in out
+    assert "lastmod '2024-01-02T10:00' is not a W3C datetime with a time zone" in out
+    assert "URL 'https://other.example/q.html' is not under the base URL 'https://example.org/'" in out
+    assert "sitemap.xml.gz: does not hold the same bytes as sitemap.xml" in out
+    assert "robots.txt: has no 'Sitemap: https://example.org/sitemap.xml' line" in out
+    assert "sitemap.txt: lists" in out
+
+
+def test_check_detects_unescaped_ampersand(tmp_path: Path, capsys) -> None:
+    """A raw '&' makes the file not well-formed, and check says so."""
+    (tmp_path / "a.html").write_text("<html></html>")
+    (tmp_path / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/'
+        'sitemap/0.9"><url><loc>https://example.org/a.html?x=1&y=2</loc></url></urlset>\n')
+    assert main(["check", str(tmp_path), "--base-url", BASE]) == 1
+    assert "is not well-formed XML" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--max-urls", "0"], 2, "error: --max-urls: Expected a whole number from 1 to 50,000 but received: 0 (int)"),
+        (["--changefreq", "**=sometimes"], 2, "error: --changefreq: Key '**': expected one of: 'always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)"),
+        (["--priority", "**=high"], 2, "error: --priority: Expected a number from 0.0 to 1.0 but received: 'high'"),
+        (["--priority", "nothing"], 2, "error: --priority: Expected GLOB=VALUE but received: 'nothing'"),
+        (["--robots-txt", "maybe"], 2, "error: --robots-txt: Expected one of: 'merge', 'create', 'fragment', 'off' but received: 'maybe' (str)"),
+    ],
+    ids=["max-urls", "changefreq", "priority", "rule-syntax", "robots"],
+)
+def test_bad_flags(traps: Path, capsys, args: list[str], code: int, message: str) -> None:
+    """Bad option values exit 2 with one line naming the flag."""
+    assert main(["build", str(traps), "--base-url", BASE, *args]) == code
+    assert capsys.readouterr().err.strip() == message
+
+
+def test_missing_site_dir(tmp_path: Path, capsys) -> None:
+    """A missing folder is a clear error, exit 1."""
+    assert main(["build", str(tmp_path / "nope"), "--base-url", BASE]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"error: {tmp_path / 'nope'}: is not a folder (build the site first?)")
+
+
+def test_base_url_with_path_writes_fragment(traps: Path) -> None:
+    """Below the host root, robots.txt is left alone and a fragment is written."""
+    robots = (traps / "robots.txt").read_bytes()
+    assert main(["-q", "build", str(traps), "--base-url", "https://example.org/sub/"]) == 0
+    assert (traps / "robots.txt").read_bytes() == robots
+    assert (traps / "robots-sitemap.txt").read_text() == (
+        "# Add this line to the robots.txt at https://example.org/robots.txt:\n"
+        "# crawlers read robots.txt only at the root of a host.\n"
+        "Sitemap: https://example.org/sub/sitemap.xml\n")
+
+
+def test_rules_pdf_and_file_times(traps: Path, sitemap_urls) -> None:
+    """Configured extensions, changefreq/priority rules and file times reach the sitemap."""
+    assert main(["-q", "build", str(traps), "--base-url", BASE, "--extension", ".html",
+                 "--extension", ".htm", "--extension", ".pdf", "--changefreq", "blog/**=weekly",
+                 "--priority", "blog/**=0.9", "--priority", "**=0.4", "--lastmod-file-time",
+                 "--exclude", "long/"]) == 0
+    urls = sitemap_urls(traps)
+    assert "https://example.org/assets/manual.pdf" in urls
+    assert not any("/long/" in url for url in urls)
+    text = (traps / "sitemap.xml").read_text("utf-8")
+    hello = text.split("<loc>https://example.org/blog/2024/hello.htm</loc>")[1].split("</url>")[0]
+    assert "<lastmod>2024-03-05T10:20:30+01:00</lastmod>" in hello  # the page's own date wins
+    assert "<changefreq>weekly</changefreq>" in hello
+    assert "<priority>0.9</priority>" in hello
+    about = text.split("<loc>https://example.org/about.html</loc>")[1].split("</url>")[0]
+    assert "<lastmod>2024-06-01T00:00:00Z</lastmod>" in about  # file time, set by make_site
+    assert "<priority>0.4</priority>" in about
+    assert "changefreq" not in about
+
+
+def test_no_pages_writes_no_sitemap(tmp_path: Path, capsys) -> None:
+    """A folder with nothing to list gets a warning and no (empty, invalid) sitemap."""
+    (tmp_path / "404.html").write_text("<html></html>")
+    assert main(["build", str(tmp_path), "--base-url", BASE]) == 0
+    assert "no page can be listed, so no sitemap was written" in capsys.readouterr().err
+    assert not (tmp_path / "sitemap.xml").exists()
+
+
+def test_source_date_epoch_does_not_leak_build_time(traps: Path) -> None:
+    """No build time appears anywhere: the same tree built at two 'times' is identical."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1"}
+    subprocess.run([sys.executable, "-m", "sitemap_plugins", "-q", "build", str(traps),
+                    "--base-url", BASE], check=True, env=env)
+    first = (traps / "sitemap.xml.gz").read_bytes()
+    env["SOURCE_DATE_EPOCH"] = "1"
+    subprocess.run([sys.executable, "-m", "sitemap_plugins", "-q", "build", str(traps),
+                    "--base-url", BASE], check=True, env=env)
+    assert (traps / "sitemap.xml.gz").read_bytes() == first
+    assert b"1970" not in (traps / "sitemap.xml").read_bytes()

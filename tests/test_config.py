@@ -1,0 +1,80 @@
+"""Option validation: one message per bad value, in the MkDocs message grammar."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sitemap_plugins.config import DEFAULTS, SitemapConfig
+from sitemap_plugins.errors import ConfigError
+
+BASE = {"base_url": "https://example.org/"}
+
+
+def test_defaults_round_trip() -> None:
+    """Every default passes validation unchanged."""
+    config = SitemapConfig.from_mapping({**BASE, **DEFAULTS})
+    assert config == SitemapConfig.from_mapping(BASE)
+    assert config.changefreq == ()
+    assert config.priority == ()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("gzip", "yes", "Expected a boolean but received: 'yes' (str)"),
+        ("exclude", "docs/*", "Expected a list of glob patterns but received: 'docs/*' (str)"),
+        ("exclude", ["ok/*", 3], "Item 1: expected a glob pattern but received: 3 (int)"),
+        ("exclude", [""], "Item 0: Expected a non-empty glob pattern but received: ''"),
+        ("extensions", ["html"], "Item 0: expected an extension starting with '.' but received: 'html' (str)"),
+        ("extensions", [], "Expected a non-empty list of file extensions such as ['.html', '.pdf'] but received: [] (list)"),
+        ("changefreq", {"*": "sometimes"}, "Key '*': expected one of: 'always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)"),
+        ("changefreq", "daily", "Expected a mapping of glob pattern to value but received: 'daily' (str)"),
+        ("priority", {"blog/**": 1.5}, "Key 'blog/**': expected a number from 0.0 to 1.0 but received: 1.5 (float)"),
+        ("priority", {"blog/**": "high"}, "Key 'blog/**': expected a number from 0.0 to 1.0 but received: 'high' (str)"),
+        ("priority", {"blog/**": True}, "Key 'blog/**': expected a number from 0.0 to 1.0 but received: True (bool)"),
+        ("robots_txt", "append", "Expected one of: 'merge', 'create', 'fragment', 'off' but received: 'append' (str)"),
+        ("max_urls", 50_001, "Expected a whole number from 1 to 50,000 but received: 50001 (int)"),
+        ("max_urls", "10", "Expected a whole number from 1 to 50,000 but received: '10' (str)"),
+        ("max_bytes", 100, "Expected a whole number from 16,384 to 52,428,800 but received: 100 (int)"),
+        ("sitemap_name", "site map", "Expected a plain file name without extension such as 'sitemap' but received: 'site map' (str)"),
+        ("sitemap_name", "../x", "Expected a plain file name without extension such as 'sitemap' but received: '../x' (str)"),
+        ("workers", -1, "Expected a whole number from 0 to 64 but received: -1 (int)"),
+        ("cache_dir", "", "Expected a folder path but received: '' (str)"),
+        ("base_url", "example.org", "Expected an absolute http(s) URL such as 'https://example.org/' but received: 'example.org'"),
+        ("base_url", 42, "Expected a URL string but received: 42 (int)"),
+    ],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 20 else None,
+)
+def test_bad_values_are_config_errors(key: str, value: object, message: str) -> None:
+    """A bad value raises ConfigError naming the option, with a pinned message."""
+    with pytest.raises(ConfigError, match="^" + re.escape(message) + "$") as caught:
+        SitemapConfig.from_mapping({**BASE, key: value})
+    assert caught.value.option == key
+
+
+def test_unknown_key_suggests_close_match() -> None:
+    """A misspelt option is an error with a suggestion."""
+    with pytest.raises(ConfigError, match=r"^Unrecognised option\. Did you mean 'exclude'\?$"):
+        SitemapConfig.from_mapping({**BASE, "exclud": []})
+
+
+def test_base_url_required() -> None:
+    """Without a base URL there is nothing to build absolute URLs from."""
+    with pytest.raises(ConfigError, match=r"^Required: the public URL of the site root\.$"):
+        SitemapConfig.from_mapping({})
+
+
+def test_rules_keep_order_and_accept_pairs() -> None:
+    """Rules are ordered: the first matching glob wins, so order is kept."""
+    config = SitemapConfig.from_mapping(
+        {**BASE, "priority": [("blog/**", 0.8), ("**", 0.5)], "changefreq": {"news/**": "daily"}})
+    assert config.priority == (("blog/**", 0.8), ("**", 0.5))
+    assert config.changefreq == (("news/**", "daily"),)
+
+
+def test_extensions_are_normalised() -> None:
+    """Extensions are compared case-insensitively and de-duplicated."""
+    config = SitemapConfig.from_mapping({**BASE, "extensions": [".HTML", ".html", ".pdf"]})
+    assert config.extensions == (".html", ".pdf")

@@ -1,0 +1,70 @@
+"""The wheel ships the templates and works without MkDocs or Pelican installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_core_import_leaves_hosts_out() -> None:
+    """Importing the core and the CLI does not import mkdocs or pelican."""
+    code = ("import sys, sitemap_plugins, sitemap_plugins.cli; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'pelican')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.integration
+def test_wheel_installs_and_runs(tmp_path: Path) -> None:
+    """A wheel built from the tree, in a fresh venv without hosts, builds the trap site."""
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist),
+                    str(ROOT)], check=True)
+    wheel = next(dist.glob("sitemap_plugins-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "sitemap_plugins/templates/urlset.xml" in names
+    assert "sitemap_plugins/templates/sitemapindex.xml" in names
+    assert "sitemap_plugins/py.typed" in names
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    str(wheel)], check=True)
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, str(ROOT / "sample_sites" / "traps" / "make_site.py"),
+                    "--out", str(site)], check=True, capture_output=True)
+    # Run from an empty folder so that the source tree cannot be imported by accident.
+    done = subprocess.run(
+        [str(env_dir / "bin" / "sitemap-plugins"), "build", str(site), "--base-url",
+         "https://example.org/"], capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Listed 36 URLs" in done.stdout
+    expected = (ROOT / "sample_sites" / "traps" / "expected" / "sitemap.xml").read_bytes()
+    assert (site / "sitemap.xml").read_bytes() == expected
+    check = subprocess.run(
+        [str(python), "-c", "import sys, sitemap_plugins; "
+         "assert 'mkdocs' not in sys.modules and 'pelican' not in sys.modules; "
+         "import importlib.util as u; print(u.find_spec('mkdocs'), u.find_spec('pelican'))"],
+        capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert check.stdout.strip() == "None None"
+
+
+def test_readme_documents_every_option() -> None:
+    """The README's options table has a row for every core option, and no stale one."""
+    from dataclasses import fields  # noqa: PLC0415
+
+    from sitemap_plugins.config import SitemapConfig  # noqa: PLC0415
+
+    rows = {line.split("|")[1].strip().strip("`") for line in
+            (ROOT / "README.md").read_text("utf-8").splitlines()
+            if line.startswith("| `") and line.count("|") >= 5}
+    options = {f.name for f in fields(SitemapConfig)}
+    assert options <= rows
+    assert not {r for r in rows if r.islower() and "_" in r} - options

@@ -1,0 +1,160 @@
+"""Writers: splitting at the protocol limits, index, gzip determinism, robots.txt merging."""
+
+from __future__ import annotations
+
+import gzip
+from datetime import date, datetime, timezone
+from typing import TYPE_CHECKING
+
+import pytest
+
+from sitemap_plugins.config import PROTOCOL_MAX_BYTES, SitemapConfig
+from sitemap_plugins.entry import Alternate, Entry
+from sitemap_plugins.generate import write_entries
+from sitemap_plugins.writers.robots import create_robots, merge_sitemap_line, names_sitemap
+from sitemap_plugins.writers.xml_sitemap import render_url
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+BASE = "https://example.org/"
+
+
+def _entries(count: int, *, pad: int = 0) -> list[Entry]:
+    return [Entry(loc=f"{BASE}p{n:06d}{'x' * pad}.html") for n in range(count)]
+
+
+def _config(**options: object) -> SitemapConfig:
+    return SitemapConfig.from_mapping({"base_url": BASE, **options})
+
+
+def test_render_url_escapes_and_orders(tmp_path: Path) -> None:
+    """Values are XML-escaped once and children follow the schema order."""
+    entry = Entry(
+        loc="https://example.org/q&a.html?x=<1>", lastmod=date(2024, 1, 2), changefreq="weekly",
+        priority=0.8, alternates=(Alternate("fr", "https://example.org/fr/q&a.html"),))
+    assert render_url(entry) == (
+        "  <url>\n"
+        "    <loc>https://example.org/q&amp;a.html?x=&lt;1&gt;</loc>\n"
+        "    <lastmod>2024-01-02</lastmod>\n"
+        "    <changefreq>weekly</changefreq>\n"
+        "    <priority>0.8</priority>\n"
+        '    <xhtml:link rel="alternate" hreflang="fr" href="https://example.org/fr/q&amp;a.html"/>\n'
+        "  </url>\n")
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (date(2024, 1, 2), "2024-01-02"),
+        (datetime(2024, 1, 2, 3, 4, 5, 678, tzinfo=timezone.utc), "2024-01-02T03:04:05Z"),
+    ],
+    ids=["date", "datetime-utc"],
+)
+def test_lastmod_w3c(value: date, text: str) -> None:
+    """Dates render as W3C datetime; UTC as Z; no microseconds."""
+    assert Entry(loc=BASE, lastmod=value).lastmod_w3c == text
+
+
+def test_50000_urls_give_one_file(tmp_path: Path, sitemap_urls) -> None:
+    """Exactly at the URL limit there is one urlset and no index."""
+    installed = write_entries(tmp_path, _config(gzip=False), _entries(50_000))
+    assert installed is not None
+    assert not installed.split
+    assert sorted(installed.files) == ["sitemap.txt", "sitemap.xml"]
+    assert len(sitemap_urls(tmp_path)) == 50_000
+
+
+def test_50001_urls_give_index_and_two_parts(tmp_path: Path, sitemap_urls) -> None:
+    """One URL past the limit gives an index over two parts, for XML and text."""
+    installed = write_entries(tmp_path, _config(gzip=False), _entries(50_001))
+    assert installed is not None
+    assert installed.split
+    assert sorted(installed.files) == [
+        "sitemap-1.txt", "sitemap-1.xml", "sitemap-2.txt", "sitemap-2.xml",
+        "sitemap-txt-index.xml", "sitemap.xml"]
+    urls = sitemap_urls(tmp_path)
+    assert len(urls) == 50_001
+    assert (tmp_path / "sitemap-2.xml").read_text().count("<url>") == 1
+    assert "<sitemapindex" in (tmp_path / "sitemap.xml").read_text()
+
+
+def test_part_past_50_mib_splits(tmp_path: Path, sitemap_urls) -> None:
+    """A part that would pass 50 MiB uncompressed is split even under 50,000 URLs."""
+    entries = _entries(27_000, pad=1_950)
+    installed = write_entries(tmp_path, _config(gzip=False, text=False), entries)
+    assert installed is not None
+    assert installed.split
+    sizes = [(tmp_path / f"sitemap-{n}.xml").stat().st_size for n in (1, 2)]
+    assert max(sizes) <= PROTOCOL_MAX_BYTES
+    assert sizes[0] > PROTOCOL_MAX_BYTES - 3_000
+    assert len(sitemap_urls(tmp_path)) == 27_000
+
+
+def test_lowered_limits_and_stale_parts_removed(tmp_path: Path, sitemap_urls) -> None:
+    """Limits can be lowered; a later, smaller run removes the parts it no longer needs."""
+    write_entries(tmp_path, _config(max_urls=10), _entries(35))
+    assert (tmp_path / "sitemap-4.xml.gz").exists()
+    index = (tmp_path / "sitemap.xml").read_text()
+    assert [f"{BASE}sitemap-{n}.xml" in index for n in (1, 2, 3, 4)] == [True] * 4
+    installed = write_entries(tmp_path, _config(max_urls=10), _entries(15))
+    assert installed is not None
+    assert installed.removed == [
+        "sitemap-3.txt", "sitemap-3.xml", "sitemap-3.xml.gz", "sitemap-4.txt", "sitemap-4.xml",
+        "sitemap-4.xml.gz"]
+    assert len(sitemap_urls(tmp_path)) == 15
+    write_entries(tmp_path, _config(max_urls=10), _entries(3))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sitemap.txt", "sitemap.xml", "sitemap.xml.gz"]
+
+
+def test_index_lastmod_is_newest_in_part(tmp_path: Path) -> None:
+    """Each index entry carries the newest lastmod of its part."""
+    entries = [Entry(loc=f"{BASE}{n}.html", lastmod=date(2020, 1, n + 1)) for n in range(4)]
+    write_entries(tmp_path, _config(max_urls=2), entries)
+    index = (tmp_path / "sitemap.xml").read_text()
+    assert "<lastmod>2020-01-02</lastmod>" in index
+    assert "<lastmod>2020-01-04</lastmod>" in index
+
+
+def test_gzip_is_deterministic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The .gz has no name and a fixed time: 0, or SOURCE_DATE_EPOCH when set."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    write_entries(tmp_path, _config(), _entries(3))
+    packed = (tmp_path / "sitemap.xml.gz").read_bytes()
+    assert packed[3] & 0x08 == 0  # no FNAME
+    assert packed[4:8] == b"\x00\x00\x00\x00"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    write_entries(tmp_path, _config(), _entries(3))
+    stamped = (tmp_path / "sitemap.xml.gz").read_bytes()
+    assert int.from_bytes(stamped[4:8], "little") == 1_700_000_000
+    assert gzip.decompress(stamped) == (tmp_path / "sitemap.xml").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("original", "merged"),
+    [
+        (b"", b"Sitemap: https://example.org/sitemap.xml\n"),
+        (b"User-agent: *\nDisallow: /x", b"User-agent: *\nDisallow: /x\n\nSitemap: https://example.org/sitemap.xml\n"),
+        (b"User-agent: *\r\nDisallow:\r\n", b"User-agent: *\r\nDisallow:\r\n\r\nSitemap: https://example.org/sitemap.xml\r\n"),
+        (b"\xef\xbb\xbfUser-agent: *\n", b"\xef\xbb\xbfUser-agent: *\n\nSitemap: https://example.org/sitemap.xml\n"),
+        (b"Sitemap: https://example.org/old.xml\n", b"Sitemap: https://example.org/old.xml\n\nSitemap: https://example.org/sitemap.xml\n"),
+        (b"User-agent: *\n\n", b"User-agent: *\n\nSitemap: https://example.org/sitemap.xml\n"),
+        (b"sitemap:HTTPS://Example.org:443/sitemap.xml  \n", b"sitemap:HTTPS://Example.org:443/sitemap.xml  \n"),
+        (b"# Sitemap: https://example.org/sitemap.xml\n", b"# Sitemap: https://example.org/sitemap.xml\n\nSitemap: https://example.org/sitemap.xml\n"),
+        (b"Disallow: /caf\xe9\r", b"Disallow: /caf\xe9\r\rSitemap: https://example.org/sitemap.xml\r"),
+    ],
+    ids=["empty", "no-final-newline", "crlf", "bom", "other-sitemap", "blank-last",
+         "present-variant", "commented", "latin1-cr"],
+)
+def test_merge_sitemap_line(original: bytes, merged: bytes) -> None:
+    """The line is appended once, in the file's own line-end style; nothing else changes."""
+    url = "https://example.org/sitemap.xml"
+    assert merge_sitemap_line(original, url) == merged
+    assert merge_sitemap_line(merged, url) == merged
+    assert names_sitemap(merged, url)
+
+
+def test_create_robots_allows_all() -> None:
+    """A created robots.txt allows everything and names the sitemap."""
+    assert create_robots("https://example.org/sitemap.xml") == (
+        b"User-agent: *\nDisallow:\n\nSitemap: https://example.org/sitemap.xml\n")
