@@ -112,14 +112,22 @@ class _TreeSampler(threading.Thread):
             self.stop.wait(self.interval)
 
 
+_GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
 def run_timed(cmd: list[str], *, env: dict[str, str] | None = None,
               cwd: str | Path | None = None, check: bool = True) -> Measure:
-    """Run ``cmd`` in a fresh process; wall time, peak memory, output."""
-    out_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}.out"
-    err_file = out_file.with_suffix(".err")
+    """Run ``cmd`` in a fresh process; wall time, peak memory, output.
+
+    Peak RSS comes from ``/usr/bin/time -f %M`` when it exists: a child forked straight from
+    this runner would report the runner's own RSS as its peak when that is larger.
+    """
+    scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}"
+    out_file, err_file, rss_file = (scratch.with_suffix(s) for s in (".out", ".err", ".rss"))
+    full = [_GNU_TIME, "-f", "%M", "-o", str(rss_file), *cmd] if _GNU_TIME else cmd
     with out_file.open("w+b") as out, err_file.open("w+b") as err:
         started = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)  # noqa: S603
+        proc = subprocess.Popen(full, stdout=out, stderr=err, env=env, cwd=cwd)  # noqa: S603
         sampler = _TreeSampler(proc.pid)
         sampler.start()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -131,9 +139,14 @@ def run_timed(cmd: list[str], *, env: dict[str, str] | None = None,
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
+    maxrss_kb = usage.ru_maxrss
+    if _GNU_TIME:
+        lines = rss_file.read_text().split() if rss_file.exists() else []
+        maxrss_kb = int(lines[-1]) if lines and lines[-1].isdigit() else maxrss_kb
+        rss_file.unlink(missing_ok=True)
     out_file.unlink()
     err_file.unlink()
-    measure = Measure(wall, usage.ru_maxrss / 1024, sampler.peak_kb / 1024, proc.returncode,
+    measure = Measure(wall, maxrss_kb / 1024, sampler.peak_kb / 1024, proc.returncode,
                       stdout, stderr)
     if check and proc.returncode != 0:
         msg = f"command failed ({proc.returncode}): {' '.join(cmd)}\n{stderr[-2000:]}"
@@ -408,7 +421,7 @@ def bench_hosts(workdir: Path, python: str, runs: int, pages: int) -> dict[str, 
             continue
         root = workdir / f"host-{name}-{pages}"
         stamp = root / "project.json"
-        wanted = {"pages": pages, "runner": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}
+        wanted = {"pages": pages, "project_version": 1}
         if not (stamp.is_file() and json.loads(stamp.read_text()) == wanted):
             root.mkdir(parents=True, exist_ok=True)
             make_project(root, pages)

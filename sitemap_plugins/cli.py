@@ -156,6 +156,8 @@ def _run_build(args: argparse.Namespace) -> int:
     for diagnostic in result.diagnostics:
         if diagnostic.level is Level.WARNING or args.verbose:
             _print(f"{diagnostic.level.value}: {diagnostic}", stream=sys.stderr)
+        elif not diagnostic.path and not args.quiet:
+            _print(f"note: {diagnostic}", stream=sys.stderr)
     if result.dropped_diagnostics:
         _print(f"warning: {result.dropped_diagnostics:,} more diagnostics not shown",
                stream=sys.stderr)
@@ -170,6 +172,10 @@ def _run_build(args: argparse.Namespace) -> int:
             _print("Wrote: " + ", ".join(result.files))
         if result.removed:
             _print("Removed stale: " + ", ".join(result.removed))
+        if result.changes is not None and result.changes.baseline:
+            changes = result.changes
+            _print(f"Since the last build: {len(changes.added):,} added, "
+                   f"{len(changes.changed):,} changed, {len(changes.removed):,} removed")
     return EXIT_OK
 
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level
-from sitemap_plugins.head import PageMeta, read_head
+from sitemap_plugins.fingerprint import MAX_PARSED_BYTES, fingerprint_file, fingerprint_html
+from sitemap_plugins.head import PageMeta, read_page
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -68,6 +69,8 @@ class Entry:
     """The file behind the URL, relative to the site root (not written to the sitemap)."""
     lastmod_source: str = field(default="", compare=False)
     """Where the lastmod came from: host, page, file time, manifest (for reports)."""
+    fingerprint: str = field(default="", compare=False)
+    """What the reader sees, hashed (see :mod:`sitemap_plugins.fingerprint`); empty when off."""
 
     @property
     def lastmod_w3c(self) -> str:
@@ -150,9 +153,14 @@ def evaluate_page(
 
     outcome = Outcome(Exclusion(rel, REASON_UNREADABLE))
     meta = PageMeta()
+    fingerprint = ""
     if name.endswith(_HTML_EXTENSIONS):
         try:
-            meta = read_head(built.abs_path)
+            meta, text = read_page(
+                built.abs_path, whole=config.fingerprint, max_bytes=MAX_PARSED_BYTES)
+            if config.fingerprint:
+                fingerprint = (fingerprint_html(text) if text is not None
+                               else fingerprint_file(built.abs_path))
         except OSError as err:
             outcome.diagnostics.append(
                 Diagnostic(rel, "unreadable", f"cannot be read: {err.strerror or err}")
@@ -162,6 +170,14 @@ def evaluate_page(
         for code, message in meta.problems:
             outcome.diagnostics.append(Diagnostic(rel, code, message))
         if any(code == "binary" for code, _ in meta.problems):
+            return outcome
+    elif config.fingerprint:
+        try:
+            fingerprint = fingerprint_file(built.abs_path)
+        except OSError as err:
+            outcome.diagnostics.append(
+                Diagnostic(rel, "unreadable", f"cannot be read: {err.strerror or err}")
+            )
             return outcome
     resolve_from = own_url
     if meta.base_href:
@@ -219,7 +235,7 @@ def evaluate_page(
         )
     outcome.result = Entry(
         loc=loc, lastmod=lastmod, changefreq=changefreq, priority=priority,
-        alternates=alternates, rel_path=rel, lastmod_source=source,
+        alternates=alternates, rel_path=rel, lastmod_source=source, fingerprint=fingerprint,
     )
     return outcome
 

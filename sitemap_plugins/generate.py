@@ -12,13 +12,15 @@ import logging
 import multiprocessing
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sitemap_plugins.dates import build_time
 from sitemap_plugins.entry import Entry, Exclusion, Outcome, PageHints, Rules, evaluate_page
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
 from sitemap_plugins.globs import GlobSet
+from sitemap_plugins.manifest import Changes, Manifest, write_changes
 from sitemap_plugins.output import Installed, install, remove_stale, update_robots
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, scan_site
@@ -51,6 +53,8 @@ class Result:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     split: bool = False
     dropped_diagnostics: int = 0
+    changes: Changes | None = None
+    """URLs added, changed and removed since the last build (with ``fingerprint``)."""
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -177,6 +181,26 @@ def write_entries(
     return install(site, config, xml_parts, text_parts)
 
 
+def cache_folder(site: Path, config: SitemapConfig) -> Path:
+    """Where the manifest lives: ``cache_dir``, or ``.sitemap-cache`` beside the site.
+
+    Raises:
+        SitemapError: when that folder is inside the published site.
+    """
+    default = site.resolve().parent / ".sitemap-cache"
+    folder = Path(config.cache_dir) if config.cache_dir else default
+    real_site, real_folder = os.path.realpath(site), os.path.realpath(folder)
+    if os.path.commonpath([real_site, real_folder]) == real_site:
+        msg = (f"cache_dir {str(folder)!r} is inside the published site {str(site)!r}; "
+               "choose a folder outside it so the manifest is never published")
+        raise SitemapError(msg)
+    return folder
+
+
+def _open_manifest(site: Path, config: SitemapConfig) -> Manifest:
+    return Manifest(cache_folder(site, config), str(config.base_url), build_time())
+
+
 def generate(
     site_dir: str | os.PathLike[str],
     config: SitemapConfig,
@@ -229,17 +253,35 @@ def generate(
 
         files = written(files)
 
+    manifest = _open_manifest(site, config) if config.fingerprint else None
+
     def listed(outcomes: Iterable[Outcome]) -> Iterator[Entry]:
         for outcome in outcomes:
             for diagnostic in outcome.diagnostics:
                 result.add_diagnostic(diagnostic)
-            if isinstance(outcome.result, Exclusion):
-                result.excluded[outcome.result.reason] += 1
-            else:
-                result.listed += 1
-                yield outcome.result
+            entry = outcome.result
+            if isinstance(entry, Exclusion):
+                result.excluded[entry.reason] += 1
+                continue
+            if manifest is not None:
+                lastmod, source = manifest.settle(entry)
+                entry = replace(entry, lastmod=lastmod, lastmod_source=source)
+            result.listed += 1
+            yield entry
 
-    installed = write_entries(site, config, listed(evaluate_site(files, rules, hints)))
+    try:
+        installed = write_entries(site, config, listed(evaluate_site(files, rules, hints)))
+        if manifest is not None:
+            for diagnostic in manifest.diagnostics:
+                result.add_diagnostic(diagnostic)
+            result.changes = manifest.changes()
+            if config.changes_file:
+                write_changes(Path(config.changes_file), result.changes)
+            manifest.save()
+    except BaseException:
+        if manifest is not None:
+            manifest.discard()
+        raise
     if installed is None:
         result.removed = remove_stale(site, config.sitemap_name, set())
         result.add_diagnostic(Diagnostic(

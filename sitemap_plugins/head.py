@@ -180,15 +180,34 @@ def decode_html(raw: bytes, *, truncated: bool = False) -> tuple[str, tuple[str,
 
 
 def read_head(path: str) -> PageMeta:
-    """Read and parse the head of the page at ``path``.
+    """Read and parse the head of the page at ``path`` (at most ``MAX_HEAD_BYTES``).
 
     Raises:
         OSError: when the file cannot be opened or read.
-
     """
-    with open(path, "rb") as handle:  # hot path: plain open is cheapest
-        raw = handle.read(READ_CHUNK)
-        complete = at_eof = len(raw) < READ_CHUNK
+    return read_page(path, whole=False)[0]
+
+
+def read_page(
+    path: str, *, whole: bool, max_bytes: int = 8 * 1024 * 1024
+) -> tuple[PageMeta, str | None]:
+    """Read a page's head, and with ``whole`` also return the whole decoded text.
+
+    The text is None when the page was not read whole: not asked for, not text, or larger
+    than ``max_bytes`` (then only the head is read, so memory stays bounded).
+
+    Raises:
+        OSError: when the file cannot be opened or read.
+    """
+    with open(path, "rb") as handle:
+        raw = handle.read(max_bytes + 1 if whole else READ_CHUNK)
+        if whole and len(raw) <= max_bytes:
+            complete = at_eof = True
+        else:
+            whole = False
+            raw = raw[: max(READ_CHUNK, min(len(raw), MAX_HEAD_BYTES))]
+            handle.seek(len(raw))
+            complete = at_eof = len(raw) < READ_CHUNK
         while not complete:
             if _HEAD_END.search(raw):
                 complete = True
@@ -202,7 +221,7 @@ def read_head(path: str) -> PageMeta:
     if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         meta = PageMeta()
         meta.problems.append(("binary", "is not an HTML text file (it holds NUL bytes)"))
-        return meta
+        return meta, None
     text, problem = decode_html(raw, truncated=not at_eof)
     meta = parse_head(text)
     if problem:
@@ -212,4 +231,4 @@ def read_head(path: str) -> PageMeta:
             ("head-too-long",
              f"head does not end within {MAX_HEAD_BYTES:,} bytes; only that much was read")
         )
-    return meta
+    return meta, text if whole else None

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+from mkdocs.config.base import ValidationError
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
@@ -34,7 +35,7 @@ from sitemap_plugins.generate import generate
 from sitemap_plugins.urls import resolve_href
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     import jinja2
     from mkdocs.config.defaults import MkDocsConfig
@@ -59,9 +60,10 @@ _FRONT_MATTER_KEYS = ("lastmod", "changefreq", "priority")
 _GIT_PLUGIN = "git-revision-date-localized"
 _GIT_META = "git_revision_date_localized"
 _GIT_TIMEOUT = 300
+_PLACEHOLDER_URL = "https://example.invalid/"
 
 
-class _PluginConfig(base.Config):
+class _PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' hook
     """The core's options under the same names, with the core's defaults, plus ``static_html``.
 
     Values are checked once more by :meth:`SitemapConfig.from_mapping` in ``on_config``.
@@ -94,9 +96,15 @@ class _PluginConfig(base.Config):
     static_html = c.Type(bool, default=False)
     """List raw ``.html`` files copied from ``docs_dir`` (not rendered from Markdown)."""
 
-
-# Options whose value MkDocs supplies when the plugin option is left unset.
-_FROM_HOST = ("base_url", "directory_urls")
+    def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
+        """Validate; an unknown option is an error with a close match, not just a warning."""
+        failed, warnings = super().validate()
+        known = sorted(name for name, _ in self._schema)
+        for key in sorted(set(self.keys()) - set(known)):
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            failed.append((key, ValidationError(f"Unrecognised option.{hint}")))
+        return failed, [(key, message) for key, message in warnings if key in known]
 
 
 @dataclass(frozen=True)
@@ -133,7 +141,7 @@ class _BuildState:
     theme_pages: set[str] = field(default_factory=set)
 
 
-class SitemapPlugin(BasePlugin[_PluginConfig]):
+class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
     """Write ``sitemap.xml`` (and ``.gz``, ``.txt``, robots line) from the built site."""
 
     def __init__(self) -> None:
@@ -170,15 +178,19 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):
         if options["cache_dir"] is None:
             config_dir = os.path.dirname(config.config_file_path or os.path.join(".", "x"))
             options["cache_dir"] = os.path.join(os.path.abspath(config_dir), ".sitemap-cache")
-        options["base_url"] = self.config.base_url or config.site_url or "https://placeholder/"
+        base_url = self.config.base_url or config.site_url
+        # The options are checked even when no sitemap will be written (no site_url).
+        options["base_url"] = base_url or _PLACEHOLDER_URL
         try:
             sitemap = SitemapConfig.from_mapping(options)
         except ConfigError as err:
-            msg = f"Plugin '{self._name}' option '{err.option}': {err.message}"
-            raise PluginError(msg) from err
+            where = f"Plugin '{self._name}' option '{err.option}'"
+            if err.option == "base_url" and not self.config.base_url:
+                where = "Config value 'site_url'"
+            raise PluginError(f"{where}: {err.message}") from err
         if self._command == "serve":
             log.debug("serve: no sitemap is written (the dev server's URLs are not the site's)")
-        elif self.config.base_url or config.site_url:
+        elif base_url:
             self._sitemap = sitemap
         else:
             log.warning(
@@ -200,18 +212,15 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):
         self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment | None:
         """Note every page this build writes, and which HTML files are not documentation."""
+        del env
+        for file in files.documentation_pages():
+            record = _PageRecord(file.src_uri, file.abs_src_path)
+            self._read_i18n(file, record)
+            self._state.pages[file.dest_uri] = record
         docs_dir = os.path.abspath(config.docs_dir)
-        for file in files:
+        for file in files.static_pages():
             dest = file.dest_uri
-            if file.is_documentation_page():
-                if not file.inclusion.is_included():
-                    continue
-                record = self._state.pages.get(dest)
-                if record is None:
-                    record = _PageRecord(file.src_uri, file.abs_src_path)
-                    self._state.pages[dest] = record
-                self._read_i18n(file, record)
-            elif dest.lower().endswith(_HTML) and file.abs_src_path and _is_inside(
+            if dest.lower().endswith(_HTML) and file.abs_src_path and _is_inside(
                 file.abs_src_path, docs_dir
             ):
                 self._state.static_html.add(dest)
@@ -224,7 +233,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext | None:
         """Keep the page's front matter (checked now, so a bad value names the page)."""
-        del config, nav
+        del context, config, nav
         record = self._state.pages.get(page.file.dest_uri)
         if record is None:  # not a page this plugin saw in on_env; nothing to add
             return None
@@ -285,7 +294,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):
             found.append(("x-default", default_file.dest_uri, default_file.url))
         record.alternates = tuple(found)
 
-    def _git_plugin_date(self, meta: dict[str, Any]) -> Lastmod | None:
+    def _git_plugin_date(self, meta: Mapping[str, Any]) -> Lastmod | None:
         """The last-commit date that mkdocs-git-revision-date-localized put in the meta.
 
         That plugin stamps the current time, with an empty hash, on pages git knows nothing
@@ -326,11 +335,11 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):
         git_dates = self._git_dates(listed.values())
         for dest, record in listed.items():
             front = record.front or _FrontMatter()
-            lastmod, source = front.lastmod, "front matter"
-            if lastmod is None and record.git_plugin_date is not None:
-                lastmod, source = record.git_plugin_date, _GIT_PLUGIN
+            # The order of evidence: the page's own front matter, then the git plugin's date,
+            # then our one git log. All are "host" dates: the core's manifest keeps them.
+            lastmod = front.lastmod or record.git_plugin_date
             if lastmod is None and record.src_uri is not None:
-                lastmod, source = git_dates.get(record.src_uri), "git"
+                lastmod = git_dates.get(record.src_uri)
             alternates = None
             if record.alternates is not None:
                 alternates = tuple(
@@ -340,7 +349,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):
                 )
             hints[dest] = PageHints(
                 lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
-                alternates=alternates, lastmod_source=source if lastmod is not None else "host",
+                alternates=alternates,
             )
         return hints
 
@@ -367,11 +376,12 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):
         return dates
 
 
-def _front_matter(meta: dict[str, Any], src_uri: str | None) -> _FrontMatter:
+def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
     """Read the page's ``sitemap:`` key and ``date``.
 
     Raises:
         PluginError: naming the page and the key, when a ``sitemap:`` value is invalid.
+
     """
     where = src_uri or "(generated page)"
     value = meta.get("sitemap", True)
@@ -389,7 +399,8 @@ def _front_matter(meta: dict[str, Any], src_uri: str | None) -> _FrontMatter:
         if key not in _FRONT_MATTER_KEYS:
             close = difflib.get_close_matches(str(key), _FRONT_MATTER_KEYS, n=1)
             hint = f" Did you mean '{close[0]}'?" if close else ""
-            raise PluginError(f"Page '{where}' front matter 'sitemap.{key}': Unrecognised key.{hint}")
+            msg = f"Page '{where}' front matter 'sitemap.{key}': Unrecognised key.{hint}"
+            raise PluginError(msg)
     try:
         changefreq = value.get("changefreq")
         if changefreq is not None:
@@ -413,7 +424,7 @@ def _front_matter(meta: dict[str, Any], src_uri: str | None) -> _FrontMatter:
             raise PluginError(msg)
     else:
         lastmod = _page_date(meta.get("date"), where)
-    return _FrontMatter(False, lastmod, changefreq, priority)
+    return _FrontMatter(lastmod=lastmod, changefreq=changefreq, priority=priority)
 
 
 def _page_date(value: object, where: str) -> Lastmod | None:
@@ -521,6 +532,6 @@ def _report(result: Result) -> None:
     left_out = ", ".join(f"{count} {reason}" for reason, count in sorted(result.excluded.items()))
     written = ", ".join(result.files) or "nothing"
     log.info(
-        "Sitemap: %d URLs listed (%s); wrote %s", result.listed,
+        "Sitemap: %d URL%s listed (%s); wrote %s", result.listed, "" if result.listed == 1 else "s",
         f"left out: {left_out}" if left_out else "none left out", written,
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.dates import format_w3c
+from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
 from sitemap_plugins.errors import Diagnostic, Level, SitemapError, WriteError
 from sitemap_plugins.writers import robots as robots_txt
 from sitemap_plugins.writers.atomic import commit, explain, temp_path_for, write_bytes_atomic
@@ -48,16 +48,21 @@ def text_index_name(name: str) -> str:
     return f"{name}-txt-index.xml"
 
 
+def _newest(parts: list[Part]) -> Lastmod | None:
+    dated = [p.newest for p in parts if p.newest is not None]
+    return max(dated, key=sort_key) if dated else None
+
+
 def _stage_set(
     site: Path, config: SitemapConfig, parts: list[Part], extension: str,
-    staged: list[tuple[Path, Path]], temps: list[Path],
+    staged: list[tuple[Path, Path, Lastmod | None]], temps: list[Path],
 ) -> bool:
     """Stage one format's files in commit order; True when it was split into parts."""
     name = config.sitemap_name
     base = str(config.base_url)
     main = site / (f"{name}.xml" if extension == "xml" else text_index_name(name))
     if len(parts) == 1:
-        staged.append((parts[0].temp, site / f"{name}.{extension}"))
+        staged.append((parts[0].temp, site / f"{name}.{extension}", parts[0].newest))
         return False
     if len(parts) > config.max_urls:
         msg = (f"{len(parts):,} parts would pass the index limit of {config.max_urls:,} entries; "
@@ -66,7 +71,7 @@ def _stage_set(
     listing: list[tuple[str, str]] = []
     for number, part in enumerate(parts, start=1):
         final = site / f"{name}-{number}.{extension}"
-        staged.append((part.temp, final))
+        staged.append((part.temp, final, part.newest))
         listing.append((base + final.name, format_w3c(part.newest) if part.newest else ""))
     index = render_index(listing).encode("utf-8")
     if len(index) > config.max_bytes:
@@ -75,7 +80,7 @@ def _stage_set(
     temp = temp_path_for(main)
     temps.append(temp)
     temp.write_bytes(index)
-    staged.append((temp, main))
+    staged.append((temp, main, _newest(parts)))
     return True
 
 
@@ -90,21 +95,21 @@ def install(
 
     """
     installed = Installed()
-    staged: list[tuple[Path, Path]] = []
+    staged: list[tuple[Path, Path, Lastmod | None]] = []
     temps: list[Path] = [p.temp for p in xml_parts] + [p.temp for p in text_parts or []]
     try:
         installed.split = _stage_set(site, config, xml_parts, "xml", staged, temps)
         if text_parts is not None:
             _stage_set(site, config, text_parts, "txt", staged, temps)
         if config.gzip:
-            with_gz: list[tuple[Path, Path]] = []
-            for temp, final in staged:
-                with_gz.append((temp, final))
+            with_gz: list[tuple[Path, Path, Lastmod | None]] = []
+            for temp, final, newest in staged:
+                with_gz.append((temp, final, newest))
                 if final.suffix == ".xml":
                     packed = temp_path_for(final.with_name(final.name + ".gz"))
                     temps.append(packed)
-                    gzip_file(temp, packed)
-                    with_gz.append((packed, final.with_name(final.name + ".gz")))
+                    gzip_file(temp, packed, newest)
+                    with_gz.append((packed, final.with_name(final.name + ".gz"), newest))
             staged = with_gz
     except OSError as err:
         _discard(temps)
@@ -115,7 +120,7 @@ def install(
     # Parts first, then the files that name them: the main file of each set is staged last
     # within its set, so an index never names a part that is not yet in place.
     try:
-        for temp, final in staged:
+        for temp, final, _ in staged:
             commit(temp, final)
             installed.files.append(final.name)
     except BaseException:

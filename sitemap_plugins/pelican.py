@@ -88,6 +88,9 @@ class SettingsError(ConfigError):
         super().__init__(location, message)
         self.location = location
 
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
 
 @dataclass(frozen=True)
 class _Legacy:
@@ -374,7 +377,7 @@ def on_initialized(pelican: Any) -> None:  # noqa: ANN401
     for name, label in COMPETING_PLUGINS.items():
         if name in enabled:
             log.warning(
-                "%s (%s) is enabled too: both plugins write sitemap.xml and the last to run "
+                "Sitemap: %s (%s) is enabled too: both plugins write sitemap.xml and the last to run "
                 "wins. Remove it from PLUGINS: sitemap_plugins.pelican replaces it and reads "
                 "its SITEMAP setting.", label, name,
             )
@@ -382,7 +385,7 @@ def on_initialized(pelican: Any) -> None:  # noqa: ANN401
         log.info("Sitemap: translated pelican-sitemap's %s", note)
     for pattern in plan.legacy.dead_patterns:
         log.warning(
-            "%s['exclude'] pattern %r never matches: URLs are matched without a leading "
+            "Sitemap: %s['exclude'] pattern %r never matches: URLs are matched without a leading "
             "slash (write %r)", LEGACY_SETTING, pattern, "^" + pattern[2:],
         )
 
@@ -520,7 +523,7 @@ def on_finalized(pelican: Any) -> None:  # noqa: ANN401
         return
     if plan.base is None:
         log.warning(
-            "SITEURL %r is not an absolute URL, so no sitemap was written: a sitemap lists "
+            "Sitemap: SITEURL %r is not an absolute URL, so no sitemap was written: a sitemap lists "
             "absolute URLs. Set SITEURL to the public URL of the site (usually in "
             "publishconf.py).", plan.siteurl,
         )
@@ -543,7 +546,10 @@ def _report(result: Result) -> None:
             log.info("Sitemap: %s", diagnostic)
     if result.dropped_diagnostics:
         log.warning("Sitemap: %d more diagnostics not shown", result.dropped_diagnostics)
-    left_out = ", ".join(f"{count} {reason}" for reason, count in sorted(result.excluded.items()))
+    left_out = ", ".join(
+        f"{count} {reason}"
+        for reason, count in sorted(result.excluded.items(), key=lambda item: item[0].lower())
+    )
     log.info(
         "Sitemap: listed %d URLs in %s%s", result.listed, result.sitemap_url,
         f" (left out: {left_out})" if left_out else "",
@@ -615,7 +621,7 @@ def _flag(obj: Any, name: str) -> bool | None:  # noqa: ANN401
     if text in _NO:
         return False
     log.warning(
-        "%s: %s metadata %r is not a yes/no value (true/false); ignored",
+        "Sitemap: %s: %s metadata %r is not a yes/no value (true/false); ignored",
         _source_name(obj), name.capitalize(), value,
     )
     return None
@@ -635,7 +641,7 @@ def _metadata_priority(obj: Any, rel: str) -> float | None:  # noqa: ANN401
         return check_priority("priority", number)
     except (ValueError, ConfigError):
         log.warning(
-            "%s: Priority metadata %r is not a number from 0.0 to 1.0; ignored (%s)",
+            "Sitemap: %s: Priority metadata %r is not a number from 0.0 to 1.0; ignored (%s)",
             _source_name(obj), value, rel,
         )
         return None
@@ -650,7 +656,7 @@ def _metadata_changefreq(obj: Any, rel: str) -> str | None:  # noqa: ANN401
         return check_changefreq("changefreq", str(value).strip().lower())
     except ConfigError:
         log.warning(
-            "%s: ChangeFreq metadata %r is not one of always, hourly, daily, weekly, monthly, "
+            "Sitemap: %s: ChangeFreq metadata %r is not one of always, hourly, daily, weekly, monthly, "
             "yearly, never; ignored (%s)", _source_name(obj), value, rel,
         )
         return None

@@ -35,11 +35,15 @@ MENUITEMS = (("Blog", "/blog/"),)
 
 # Static files: images, downloads, and a robots.txt copied to the output root.
 STATIC_PATHS = ["images", "extra/robots.txt", "downloads"]
+# downloads/ holds a static HTML file (slides.html): keep Pelican's HTML reader from
+# taking it for an article, so it is copied as it is.
+ARTICLE_EXCLUDES = ["downloads"]
 EXTRA_PATH_METADATA = {
     "extra/robots.txt": {"path": "robots.txt"},
 }
 
 PLUGINS = ["sitemap_plugins.pelican"]
 
-# Settings for our plugin (all defaults for now).
+# Settings for our plugin: all defaults. Static HTML (downloads/slides.html) is not
+# listed unless "static_html": True.
 SITEMAP_PLUGINS = {}

@@ -1,0 +1,155 @@
+"""A narrow, fast reader for page heads, with ``html.parser`` as the fallback.
+
+:func:`parse_head_fast` gives exactly what :func:`sitemap_plugins.head.parse_head` gives, or
+None when the markup is anything but plain, so that the caller parses it the slow way. Only
+the tokenising is new: the tags that matter (``link``, ``meta``, ``html``, ``base``, ``body``
+and ``</head>``) go to the same :class:`~sitemap_plugins.head.HeadParser` handlers, so the
+rules (canonical, robots, refresh, hreflang, dates) live in one place.
+
+"Plain" is deliberately strict, so that the answer does not depend on the Python version's
+``html.parser`` (3.13 and 3.14 changed how it ends comments and scripts, which elements hold
+raw text, and how it reads some attribute values). The fast path gives up on:
+
+* a ``<`` before a letter, ``/``, ``!`` or ``?`` that does not start a well-formed tag,
+  comment, doctype or processing instruction: attributes separated by ASCII whitespace, names
+  of ASCII letters, digits and ``-_:.``, values double-quoted, single-quoted or bare (no
+  whitespace, quotes, ``=``, ``<``, ``>`` or backtick);
+* comments that start with ``>`` or ``->`` or hold ``--!>``, ``--`` + space + ``>`` variants;
+* ``<script>``/``<style>`` that are self-closing, never end, hold ``<!--``, or end with
+  anything but ``</script>`` (ASCII whitespace allowed before ``>``);
+* ``<title>``/``<textarea>`` holding a ``<``; any ``<template>``, ``<xmp>``, ``<iframe>``,
+  ``<noembed>``, ``<noframes>``, ``<plaintext>``, ``<![CDATA[``, or other ``<!`` declaration;
+* an ``&`` in an attribute value that does not start a complete ``&name;``, ``&#N;`` or
+  ``&#xH;`` reference, and any NUL character.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from sitemap_plugins.head import HeadParser, PageMeta, _HeadDone
+
+_WS = "[ \\t\\n\\r\\f]"
+# One token starting at "<". Group "start" holds a whole start tag; "end" an end tag's name.
+_TOKEN = re.compile(
+    rf"""<(?:
+        (?P<start>[a-zA-Z][a-zA-Z0-9-]*)
+        (?P<attrs>(?:{_WS}+[a-zA-Z_:][-a-zA-Z0-9_:.]*
+            (?:{_WS}*={_WS}*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)
+        {_WS}*(?P<slash>/?)>
+      | /(?P<end>[a-zA-Z][-.a-zA-Z0-9:_]*){_WS}*>
+      | (?P<comment>!--)
+      | ![dD][oO][cC][tT][yY][pP][eE][^<>]*>
+      | \?[^<>]*>
+      | (?P<bad>[a-zA-Z/!?])
+    )""",
+    re.VERBOSE,
+)
+_ATTR = re.compile(
+    rf"""{_WS}+([a-zA-Z_:][-a-zA-Z0-9_:.]*)
+        (?:{_WS}*={_WS}*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""",
+    re.VERBOSE,
+)
+# Well-formed character references; any other "&" makes the value version-dependent.
+_BAD_AMPERSAND = re.compile(r"&(?![a-zA-Z][a-zA-Z0-9]*;|#[0-9]+;|#[xX][0-9a-fA-F]+;)")
+_COMMENT_END = re.compile(r"--!?\s*>")
+_RAW_END = {
+    "script": re.compile(r"</\s*script|<!--", re.IGNORECASE),
+    "style": re.compile(r"</\s*style|<!--", re.IGNORECASE),
+}
+_RAW_CLOSE = {
+    "script": re.compile(rf"</script{_WS}*>", re.IGNORECASE),
+    "style": re.compile(rf"</style{_WS}*>", re.IGNORECASE),
+}
+_TEXT_CLOSE = {
+    "title": re.compile(rf"</title{_WS}*>", re.IGNORECASE),
+    "textarea": re.compile(rf"</textarea{_WS}*>", re.IGNORECASE),
+}
+# What HeadParser looks at; every other start tag is only stepped over.
+_WANTED = frozenset({"link", "meta", "html", "base", "body"})
+# Elements whose content some html.parser versions read as raw text, or that the HTML
+# standard parses in a way html.parser does not (template contents).
+_GIVE_UP = frozenset({"template", "xmp", "iframe", "noembed", "noframes", "plaintext"})
+
+
+def _attributes(raw: str) -> list[tuple[str, str | None]] | None:
+    attrs: list[tuple[str, str | None]] = []
+    for match in _ATTR.finditer(raw):
+        name, double, single, bare = match.groups()
+        value = double if double is not None else single if single is not None else bare
+        if value and "&" in value:
+            if _BAD_AMPERSAND.search(value):
+                return None
+            value = unescape(value)
+        attrs.append((name.lower(), value))
+    return attrs
+
+
+def _scan(text: str, parser: HeadParser) -> bool:
+    """Feed the head's tags to ``parser``; False when the markup is not plain.
+
+    Raises:
+        _HeadDone: from the parser, at ``<body>`` or ``</head>``.
+    """
+    search = _TOKEN.search
+    pos = 0
+    while True:
+        match = search(text, pos)
+        if match is None:
+            return True
+        pos = match.end()
+        name = match.group("start")
+        if name is not None:
+            tag = name.lower()
+            if tag in _WANTED:
+                attrs = _attributes(match.group("attrs"))
+                if attrs is None:
+                    return False
+                parser.handle_starttag(tag, attrs)
+            elif tag in _RAW_END:
+                if match.group("slash"):
+                    return False
+                end = _RAW_END[tag].search(text, pos)
+                if end is None or not _RAW_CLOSE[tag].match(text, end.start()):
+                    return False
+                pos = end.start()
+            elif tag in _TEXT_CLOSE:
+                lt = text.find("<", pos)
+                if lt < 0 or not _TEXT_CLOSE[tag].match(text, lt):
+                    return False
+            elif tag in _GIVE_UP:
+                return False
+            continue
+        end_name = match.group("end")
+        if end_name is not None:
+            if end_name.lower() == "head":
+                parser.handle_endtag("head")
+            continue
+        if match.group("comment") is not None:
+            if text.startswith((">", "->"), pos):
+                return False
+            close = _COMMENT_END.search(text, pos)
+            if close is None or close.group() != "-->":
+                return False
+            pos = close.end()
+            continue
+        if match.group("bad") is not None:
+            return False
+
+
+def parse_head_fast(text: str) -> PageMeta | None:
+    """What :func:`~sitemap_plugins.head.parse_head` returns for ``text``, or None.
+
+    None means the markup is not plain enough for the fast path (see the module docstring);
+    parse it with :func:`~sitemap_plugins.head.parse_head` then.
+    """
+    if "\x00" in text:
+        return None
+    parser = HeadParser()
+    try:
+        if not _scan(text, parser):
+            return None
+    except _HeadDone:
+        pass
+    return parser.finish()

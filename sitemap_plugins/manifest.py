@@ -1,0 +1,199 @@
+"""Honest lastmod across rebuilds: a manifest of page fingerprints kept between builds.
+
+Static builds rewrite every file, so file times say "built today" for every page. The
+manifest remembers, per URL, the fingerprint of what the reader sees and the lastmod given
+last time. On the next build an unchanged fingerprint keeps its lastmod; a changed one, or a
+URL that is new since the last manifest, takes the build's time: only then is "now" honest,
+because the manifest saw the change happen between two builds. Without a manifest (first
+build, deleted cache) there is no such evidence and dates come from the host, the page or
+nowhere.
+
+The manifest is an SQLite file in the cache folder (outside the published site), rebuilt
+each run into a temporary file and renamed into place, so it is never half-written and memory
+stays flat for a million pages. A missing, corrupt, old-format or other-site manifest is
+reported and ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c
+from sitemap_plugins.errors import Diagnostic, Level, WriteError
+from sitemap_plugins.writers.atomic import explain, temp_path_for, write_bytes_atomic
+
+if TYPE_CHECKING:
+    from datetime import datetime
+    from pathlib import Path
+
+    from sitemap_plugins.entry import Entry
+
+FORMAT_VERSION = "1"
+MANIFEST_NAME = "lastmod-manifest.sqlite"
+# Sources that are about the page itself and win over the manifest's evidence.
+AUTHORITATIVE_SOURCES = frozenset({"host", "page"})
+_BATCH = 2_000
+
+
+@dataclass
+class Changes:
+    """URLs added, changed and removed since the previous build (sorted)."""
+
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    baseline: bool = False
+    """True when there was a previous manifest to compare with."""
+
+    def as_json(self) -> bytes:
+        """The report written by ``changes_file``."""
+        data = {"baseline": self.baseline, "added": self.added, "changed": self.changed,
+                "removed": self.removed}
+        return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+class Manifest:
+    """One run's view of the manifest: the previous one (read) and the next one (written)."""
+
+    def __init__(self, cache_dir: Path, base_url: str, now: datetime) -> None:
+        self.cache_dir = cache_dir
+        self.path = cache_dir / MANIFEST_NAME
+        self.base_url = base_url
+        self.now = now
+        self.diagnostics: list[Diagnostic] = []
+        self.previous: sqlite3.Connection | None = None
+        self._pending: list[tuple[str, str, str, str]] = []
+        self._open_previous()
+        try:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            self._temp = temp_path_for(self.path)
+            self.next = sqlite3.connect(self._temp)
+            self.next.executescript(
+                "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+                "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
+                " source TEXT);")
+            self.next.executemany("INSERT INTO meta VALUES (?, ?)",
+                                  [("version", FORMAT_VERSION), ("base_url", base_url)])
+        except (OSError, sqlite3.Error) as err:
+            raise WriteError(str(cache_dir), f"cannot write the lastmod manifest: {err}") from err
+
+    @property
+    def has_baseline(self) -> bool:
+        """Whether an earlier build's manifest is there to compare with."""
+        return self.previous is not None
+
+    def _note(self, code: str, message: str) -> None:
+        self.diagnostics.append(Diagnostic("", code, message, Level.INFO))
+
+    def _open_previous(self) -> None:
+        if not self.path.is_file():
+            self._note(
+                "no-manifest",
+                f"no lastmod manifest from an earlier build in {self.cache_dir} (first build, "
+                "or the cache was deleted): dates come only from the host and the pages this "
+                "time; keep that folder between builds for honest dates")
+            return
+        try:
+            previous = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
+            meta = dict(previous.execute("SELECT key, value FROM meta").fetchall())
+            previous.execute("SELECT url, fingerprint, lastmod FROM pages LIMIT 1").fetchall()
+        except sqlite3.Error as err:
+            self._note("bad-manifest", f"the lastmod manifest {self.path} cannot be read "
+                                       f"({err}); starting a new one")
+            return
+        if meta.get("version") != FORMAT_VERSION:
+            previous.close()
+            self._note("old-manifest", f"the lastmod manifest {self.path} has format "
+                                       f"{meta.get('version')!r}, not {FORMAT_VERSION!r}; "
+                                       "starting a new one")
+            return
+        if meta.get("base_url") != self.base_url:
+            previous.close()
+            self._note("other-site-manifest",
+                       f"the lastmod manifest {self.path} belongs to {meta.get('base_url')!r}, "
+                       f"not {self.base_url!r}; starting a new one")
+            return
+        self.previous = previous
+
+    def settle(self, entry: Entry) -> tuple[Lastmod | None, str]:
+        """The honest lastmod of ``entry`` and its source; records it for the next build."""
+        lastmod, source = entry.lastmod, entry.lastmod_source
+        if source not in AUTHORITATIVE_SOURCES and self.previous is not None:
+            row = self.previous.execute(
+                "SELECT fingerprint, lastmod, source FROM pages WHERE url = ?", (entry.loc,)
+            ).fetchone()
+            if row is None:
+                lastmod, source = self.now, "manifest: new page"
+            elif row[0] != entry.fingerprint:
+                lastmod, source = self.now, "manifest: changed"
+            elif row[1]:
+                lastmod, source = parse_w3c(row[1]), row[2] or "manifest"
+            else:
+                lastmod, source = None, ""
+        self._pending.append(
+            (entry.loc, entry.fingerprint, format_w3c(lastmod) if lastmod else "", source))
+        if len(self._pending) >= _BATCH:
+            self._flush()
+        return lastmod, source
+
+    def _flush(self) -> None:
+        self.next.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", self._pending)
+        self._pending.clear()
+
+    def changes(self) -> Changes:
+        """Compare this build with the previous manifest."""
+        self._flush()
+        if self.previous is None:
+            added = [r[0] for r in self.next.execute("SELECT url FROM pages ORDER BY url")]
+            return Changes(added=added)
+        self.next.commit()
+        self.next.execute("ATTACH DATABASE ? AS old", (f"{self.path.as_uri()}?mode=ro",))
+        query = self.next.execute
+        changes = Changes(
+            added=[r[0] for r in query(
+                "SELECT url FROM pages WHERE url NOT IN (SELECT url FROM old.pages) ORDER BY url")],
+            changed=[r[0] for r in query(
+                "SELECT p.url FROM pages p JOIN old.pages o ON o.url = p.url "
+                "WHERE o.fingerprint IS NOT p.fingerprint ORDER BY p.url")],
+            removed=[r[0] for r in query(
+                "SELECT url FROM old.pages WHERE url NOT IN (SELECT url FROM main.pages) "
+                "ORDER BY url")],
+            baseline=True,
+        )
+        self.next.execute("DETACH DATABASE old")
+        return changes
+
+    def save(self) -> None:
+        """Put the new manifest in place of the old one (atomically)."""
+        try:
+            self._flush()
+            self.next.commit()
+            self.next.close()
+            if self.previous is not None:
+                self.previous.close()
+            os.replace(self._temp, self.path)
+        except (OSError, sqlite3.Error) as err:
+            self.discard()
+            reason = explain(err) if isinstance(err, OSError) else str(err)
+            raise WriteError(str(self.path), f"cannot save the lastmod manifest: {reason}") from err
+
+    def discard(self) -> None:
+        """Drop the new manifest (after an error); the old one stays as it was."""
+        with contextlib.suppress(sqlite3.Error):
+            self.next.close()
+        if self.previous is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.previous.close()
+        with contextlib.suppress(OSError):
+            self._temp.unlink()
+
+
+def write_changes(path: Path, changes: Changes) -> None:
+    """Write the added/changed/removed report atomically."""
+    write_bytes_atomic(path, changes.as_json())

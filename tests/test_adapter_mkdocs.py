@@ -1,0 +1,667 @@
+"""The MkDocs plugin, driven through real ``mkdocs build`` (and ``properdocs build``) runs.
+
+Every scenario builds once into ``tmp_path`` and is shared through module-scoped fixtures.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from lxml import etree
+
+pytest.importorskip("mkdocs")
+
+from sitemap_plugins.config import DEFAULTS, SitemapConfig  # noqa: E402
+from sitemap_plugins.mkdocs import _PluginConfig  # noqa: E402
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_sites" / "mkdocs"
+BASE = "https://example.org/project/"
+NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+CAFE = "r%C3%A9f%C3%A9rence/caf%C3%A9/"
+# The sample site's sitemap, by hand: 9 English pages, 3 real French translations.
+SAMPLE_URLS = {
+    BASE,
+    f"{BASE}about/",
+    f"{BASE}guide/",
+    f"{BASE}guide/install/",
+    f"{BASE}guide/advanced/",
+    f"{BASE}guide/advanced/tuning/",
+    f"{BASE}news/",
+    f"{BASE}q%26a/",
+    f"{BASE}{CAFE}",
+    f"{BASE}fr/",
+    f"{BASE}fr/guide/",
+    f"{BASE}fr/{CAFE}",
+}
+OUTPUT_FILES = ["sitemap.xml", "sitemap.xml.gz", "sitemap.txt", "robots-sitemap.txt"]
+GOLDEN_FILES = ["sitemap.xml", "sitemap.txt", "robots-sitemap.txt"]
+GIT_ENV = {
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.org",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.org",
+}
+
+
+@dataclass
+class Build:
+    """One finished host run: its project folder, output folder, exit code and log."""
+
+    project: Path
+    site: Path
+    returncode: int
+    log: str
+
+    @property
+    def warnings(self) -> list[str]:
+        return [line for line in self.log.splitlines() if line.startswith("WARNING")]
+
+    def lastmods(self) -> dict[str, str | None]:
+        root = etree.parse(str(self.site / "sitemap.xml")).getroot()
+        return {
+            url.findtext("s:loc", namespaces=NS): url.findtext("s:lastmod", namespaces=NS)
+            for url in root.iterfind("s:url", NS)
+        }
+
+    def url_element(self, loc: str) -> etree._Element:
+        root = etree.parse(str(self.site / "sitemap.xml")).getroot()
+        for url in root.iterfind("s:url", NS):
+            if url.findtext("s:loc", namespaces=NS) == loc:
+                return url
+        pytest.fail(f"{loc} is not in {self.site / 'sitemap.xml'}")
+
+
+def _env(base_temp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    env.update(GIT_ENV)
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    env["DISABLE_MKDOCS_2_WARNING"] = "true"
+    # Never pick up a repository around the temporary folder: git dates only where a test
+    # makes its own repository.
+    env["GIT_CEILING_DIRECTORIES"] = str(base_temp)
+    return env
+
+
+def run_host(
+    project: Path, *args: str, tool: str = "mkdocs", site: str = "site", command: str = "build"
+) -> Build:
+    """Run ``python -m <tool> build`` on ``project`` and return what it did."""
+    done = subprocess.run(
+        [sys.executable, "-m", tool, command, "-f", "mkdocs.yml", "-d", site, *args],
+        cwd=project, env=_env(project.parent), capture_output=True, text=True, timeout=180,
+        check=False,
+    )
+    return Build(project, project / site, done.returncode, done.stdout + done.stderr)
+
+
+def copy_sample(target: Path, *, edit: Callable[[str], str] | None = None) -> Path:
+    """A copy of the sample project, with ``edit`` applied to its mkdocs.yml."""
+    shutil.copytree(SAMPLE / "source", target, ignore=shutil.ignore_patterns("site"))
+    if edit is not None:
+        config = target / "mkdocs.yml"
+        config.write_text(edit(config.read_text("utf-8")), "utf-8")
+    return target
+
+
+def make_site(target: Path, config: str, pages: dict[str, str]) -> Path:
+    """A small MkDocs project: ``mkdocs.yml`` text and ``docs/`` files."""
+    target.mkdir(parents=True)
+    (target / "mkdocs.yml").write_text(config, "utf-8")
+    for name, text in pages.items():
+        path = target / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    return target
+
+
+def git(repo: Path, *args: str, when: str | None = None) -> None:
+    env = {**os.environ, **GIT_ENV}
+    if when is not None:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = when
+    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+
+
+# -- shared builds --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The sample site (Material, i18n, redirects), built with --strict."""
+    project = copy_sample(tmp_path_factory.mktemp("sample") / "project")
+    return run_host(project, "--strict")
+
+
+@pytest.fixture(scope="module")
+def sample_again(sample: Build) -> Build:
+    """The same project built a second time, into another folder."""
+    return run_host(sample.project, "--strict", site="site-again")
+
+
+@pytest.fixture(scope="module")
+def builtin(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The sample site without our plugin: what MkDocs (and i18n's template) write."""
+    project = copy_sample(
+        tmp_path_factory.mktemp("builtin") / "project",
+        edit=lambda text: text.replace("  - sitemap\n", ""),
+    )
+    return run_host(project)
+
+
+@pytest.fixture(scope="module")
+def flat(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The sample site with use_directory_urls: false."""
+    project = copy_sample(
+        tmp_path_factory.mktemp("flat") / "project",
+        edit=lambda text: text.replace("use_directory_urls: true", "use_directory_urls: false"),
+    )
+    return run_host(project, "--strict")
+
+
+@pytest.fixture(scope="module")
+def properdocs(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The sample site built by ``properdocs build``."""
+    pytest.importorskip("properdocs")
+    project = copy_sample(tmp_path_factory.mktemp("properdocs") / "project")
+    return run_host(project, "--strict", tool="properdocs")
+
+
+def _simple_config(theme: str, *, site_url: str | None = "https://docs.example.org/",
+                   plugin: str = "  - sitemap\n") -> str:
+    url = f"site_url: {site_url}\n" if site_url else ""
+    return f"site_name: Simple\n{url}theme: {theme}\nplugins:\n  - search\n{plugin}"
+
+
+SIMPLE_PAGES = {
+    "index.md": "# Home\n",
+    "guide.md": "---\nsitemap:\n  priority: 0.3\n---\n# Guide\n",
+    "hidden.md": "---\nsitemap: false\n---\n# Hidden\n",
+    "static/report.html": "<!DOCTYPE html><html><head><title>R</title></head><body></body></html>\n",
+}
+
+
+@pytest.fixture(scope="module")
+def themes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Build]:
+    """A small site built with each of MkDocs' own themes."""
+    base = tmp_path_factory.mktemp("themes")
+    return {
+        theme: run_host(make_site(base / theme, _simple_config(theme), SIMPLE_PAGES), "--strict")
+        for theme in ("mkdocs", "readthedocs")
+    }
+
+
+# -- options ------------------------------------------------------------------------------
+
+
+def test_plugin_options_are_the_core_options_with_the_core_defaults():
+    """Every core option is a plugin option of the same name and default, plus static_html."""
+    schema = dict(_PluginConfig._schema)
+    core_names = {spec.name for spec in fields(SitemapConfig)}
+    assert set(schema) == core_names | {"static_html"}
+    defaults = {name: option.default for name, option in schema.items()}
+    # Supplied by MkDocs when unset: site_url and use_directory_urls.
+    assert defaults.pop("base_url") is None
+    assert defaults.pop("directory_urls") is None
+    assert defaults.pop("static_html") is False
+    assert defaults == {name: value for name, value in DEFAULTS.items() if name != "directory_urls"}
+
+
+# -- the sample site ------------------------------------------------------------------------
+
+
+def test_sample_builds_strict_without_warnings(sample: Build):
+    """The sample site passes ``mkdocs build --strict`` with no warning at all."""
+    assert sample.returncode == 0, sample.log
+    assert sample.warnings == []
+
+
+def test_sample_lists_exactly_the_expected_urls(sample: Build, sitemap_urls):
+    """Every sitemap file is schema-valid and lists exactly the pages that should be found."""
+    urls = sitemap_urls(sample.site)
+    assert len(urls) == len(set(urls))
+    assert set(urls) == SAMPLE_URLS
+
+
+@pytest.mark.golden
+def test_sample_matches_goldens(sample: Build, golden):
+    """The sample's sitemap files equal the reviewed goldens byte for byte."""
+    golden(sample.site, SAMPLE / "expected", GOLDEN_FILES)
+
+
+def test_sample_builds_are_byte_identical(sample: Build, sample_again: Build):
+    """Two builds of the same project write the same bytes, .gz included."""
+    assert sample_again.returncode == 0, sample_again.log
+    for name in OUTPUT_FILES:
+        assert (sample.site / name).read_bytes() == (sample_again.site / name).read_bytes(), name
+
+
+def test_sample_sitemap_is_a_urlset_for_material(sample: Build):
+    """Material's instant navigation reads sitemap.xml: it stays a <urlset> within limits."""
+    root = etree.parse(str(sample.site / "sitemap.xml")).getroot()
+    assert etree.QName(root).localname == "urlset"
+    assert not list(sample.site.glob("sitemap-*.xml"))
+
+
+def test_builtin_sitemap_is_replaced_not_copied(sample: Build, builtin: Build):
+    """MkDocs writes no sitemap of its own: no raw template, no stale file, the .gz is ours."""
+    assert "Template skipped: 'sitemap.xml' generated empty output." in sample.log
+    ours = (sample.site / "sitemap.xml").read_bytes()
+    theirs = (builtin.site / "sitemap.xml").read_bytes()
+    assert b"{%" not in ours
+    assert b"<changefreq>daily</changefreq>" in theirs
+    assert b"daily" not in ours
+    assert ours != theirs
+    assert gzip.decompress((sample.site / "sitemap.xml.gz").read_bytes()) == ours
+
+
+def test_sample_front_matter_values_are_listed(sample: Build):
+    """Front matter sets lastmod, changefreq and priority; a plain ``date`` sets lastmod."""
+    tuning = sample.url_element(f"{BASE}guide/advanced/tuning/")
+    assert tuning.findtext("s:lastmod", namespaces=NS) == "2023-12-24"
+    assert tuning.findtext("s:changefreq", namespaces=NS) == "monthly"
+    assert tuning.findtext("s:priority", namespaces=NS) == "0.8"
+    assert sample.lastmods()[f"{BASE}news/"] == "2024-05-06"
+
+
+def test_sample_pages_without_a_date_have_no_lastmod(sample: Build):
+    """Outside git, undated pages get no lastmod: never the build date."""
+    dated = {f"{BASE}guide/advanced/tuning/", f"{BASE}news/"}
+    assert {loc for loc, lastmod in sample.lastmods().items() if lastmod} == dated
+
+
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        ("hidden/", "front matter sitemap: false"),
+        ("private/", "noindex"),
+        ("drafts/plan/", "robots.txt disallows it"),
+        ("setup/", "redirect stub"),
+        ("guide/old-tuning/", "redirect stub"),
+        ("static/report.html", "static HTML, not opted in"),
+        ("404.html", "404 page"),
+        ("fr/guide/install/", "i18n fallback copy"),
+        ("fr/about/", "i18n fallback copy"),
+        ("fr/q%26a/", "i18n fallback copy"),
+    ],
+    ids=lambda value: value,
+)
+def test_sample_leaves_out(sample: Build, path: str, why: str):
+    """Pages that must not be listed are absent (though built)."""
+    assert f"{BASE}{path}" not in (sample.site / "sitemap.txt").read_text("utf-8").splitlines()
+
+
+def test_sample_reports_why_pages_were_left_out(sample: Build):
+    """The build log counts the pages left out, by reason."""
+    assert (
+        "Sitemap: 12 URLs listed (left out: 1 404 page, 1 disallowed by robots.txt, "
+        "1 front matter sitemap: false, 9 i18n fallback copy of an untranslated page, "
+        "1 noindex, 2 redirect stub, 1 static HTML copied from docs_dir)"
+    ) in sample.log
+
+
+def test_sample_translations_list_each_other_and_x_default(sample: Build):
+    """A translated page lists itself, its translation and x-default (the English page)."""
+    for loc in (f"{BASE}{CAFE}", f"{BASE}fr/{CAFE}"):
+        links = {
+            link.get("hreflang"): link.get("href")
+            for link in sample.url_element(loc).iterfind("x:link", NS)
+        }
+        assert links == {
+            "en": f"{BASE}{CAFE}", "fr": f"{BASE}fr/{CAFE}", "x-default": f"{BASE}{CAFE}",
+        }
+
+
+def test_sample_untranslated_pages_claim_no_translation(sample: Build):
+    """An untranslated page is not linked to its fallback copy as if that were French."""
+    text = (sample.site / "sitemap.xml").read_text("utf-8")
+    assert f'href="{BASE}fr/guide/install/"' not in text
+    assert sample.url_element(f"{BASE}guide/install/").find("x:link", NS) is None
+
+
+def test_sample_robots_txt_is_kept_and_a_fragment_written(sample: Build):
+    """The site lives under /project/: its robots.txt is untouched and a fragment is written."""
+    source = SAMPLE / "source" / "docs" / "robots.txt"
+    assert (sample.site / "robots.txt").read_bytes() == source.read_bytes()
+    assert f"Sitemap: {BASE}sitemap.xml" in (sample.site / "robots-sitemap.txt").read_text()
+
+
+# -- variants -------------------------------------------------------------------------------
+
+
+def test_flat_urls_variant(flat: Build, sitemap_urls):
+    """With use_directory_urls: false every URL names its .html file."""
+    assert flat.returncode == 0, flat.log
+    assert flat.warnings == []
+    expected = {
+        f"{BASE}index.html", f"{BASE}about.html", f"{BASE}guide/index.html",
+        f"{BASE}guide/install.html", f"{BASE}guide/advanced/index.html",
+        f"{BASE}guide/advanced/tuning.html", f"{BASE}news.html", f"{BASE}q%26a.html",
+        f"{BASE}r%C3%A9f%C3%A9rence/caf%C3%A9.html", f"{BASE}fr/index.html",
+        f"{BASE}fr/guide/index.html", f"{BASE}fr/r%C3%A9f%C3%A9rence/caf%C3%A9.html",
+    }
+    assert set(sitemap_urls(flat.site)) == expected
+    links = {link.get("hreflang"): link.get("href")
+             for link in flat.url_element(f"{BASE}fr/index.html").iterfind("x:link", NS)}
+    assert links == {"en": f"{BASE}index.html", "fr": f"{BASE}fr/index.html",
+                     "x-default": f"{BASE}index.html"}
+
+
+def test_properdocs_writes_the_same_files(properdocs: Build, sample: Build):
+    """``properdocs build`` runs the plugin the same way and writes the same bytes."""
+    assert properdocs.returncode == 0, properdocs.log
+    assert properdocs.warnings == []
+    for name in OUTPUT_FILES:
+        assert (properdocs.site / name).read_bytes() == (sample.site / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "readthedocs"])
+def test_mkdocs_own_themes(themes: dict[str, Build], theme: str, sitemap_urls):
+    """With MkDocs' own themes, pages are listed and theme pages (search.html) are not."""
+    build = themes[theme]
+    assert build.returncode == 0, build.log
+    assert build.warnings == []
+    assert sitemap_urls(build.site) == [
+        "https://docs.example.org/", "https://docs.example.org/guide/",
+    ]
+    assert build.url_element("https://docs.example.org/guide/").findtext(
+        "s:priority", namespaces=NS) == "0.3"
+    if theme == "readthedocs":
+        assert (build.site / "search.html").exists()
+        assert "1 theme page (not documentation)" in build.log
+
+
+def test_static_html_is_listed_when_opted_in(tmp_path: Path, sitemap_urls):
+    """``static_html: true`` lists raw HTML copied from docs_dir."""
+    config = _simple_config("mkdocs", plugin="  - sitemap:\n      static_html: true\n")
+    build = run_host(make_site(tmp_path / "p", config, SIMPLE_PAGES), "--strict")
+    assert build.returncode == 0, build.log
+    assert "https://docs.example.org/static/report.html" in sitemap_urls(build.site)
+
+
+def test_base_url_option_overrides_site_url(tmp_path: Path, sitemap_urls):
+    """The plugin's ``base_url`` is used when given, with or without site_url."""
+    config = _simple_config(
+        "mkdocs", site_url=None, plugin="  - sitemap:\n      base_url: https://other.example/x/\n")
+    build = run_host(make_site(tmp_path / "p", config, SIMPLE_PAGES), "--strict")
+    assert build.returncode == 0, build.log
+    assert sitemap_urls(build.site) == ["https://other.example/x/", "https://other.example/x/guide/"]
+
+
+def test_dirty_build_still_reads_front_matter(tmp_path: Path, sitemap_urls):
+    """``--dirty`` skips unchanged pages, yet ``sitemap: false`` still holds for them."""
+    project = make_site(tmp_path / "p", _simple_config("mkdocs"), SIMPLE_PAGES)
+    first = run_host(project)
+    again = run_host(project, "--dirty")
+    assert first.returncode == again.returncode == 0, again.log
+    assert sitemap_urls(again.site) == [
+        "https://docs.example.org/", "https://docs.example.org/guide/",
+    ]
+
+
+# -- missing site_url, strict mode, invalid values -----------------------------------------
+
+
+NO_URL_WARNING = (
+    "WARNING -  sitemap_plugins: No sitemap written: 'site_url' is not set in the config file, "
+    "and a sitemap must list absolute URLs. Set 'site_url' to the public URL of the site, "
+    "e.g. 'site_url: https://example.org/docs/'."
+)
+
+
+@pytest.fixture(scope="module")
+def no_url(tmp_path_factory: pytest.TempPathFactory) -> tuple[Build, Build]:
+    """A site without site_url, built normally and with --strict."""
+    project = make_site(tmp_path_factory.mktemp("no-url") / "p",
+                        _simple_config("mkdocs", site_url=None), SIMPLE_PAGES)
+    return run_host(project), run_host(project, "--strict", site="site-strict")
+
+
+def test_missing_site_url_gives_one_warning_and_no_sitemap(no_url: tuple[Build, Build]):
+    """Without site_url: exactly one clear warning, and no sitemap file at all."""
+    build, _ = no_url
+    assert build.returncode == 0, build.log
+    assert build.warnings == [NO_URL_WARNING]
+    assert (build.site / "index.html").exists()
+    assert not [p.name for p in build.site.iterdir() if p.name.startswith("sitemap")]
+
+
+def test_missing_site_url_fails_strict(no_url: tuple[Build, Build]):
+    """``--strict`` fails on the missing site_url, and only on that."""
+    _, strict = no_url
+    assert strict.returncode == 1
+    assert strict.warnings == [NO_URL_WARNING]
+    assert "Aborted with 1 warnings in strict mode!" in strict.log
+
+
+@pytest.mark.parametrize(
+    ("plugin", "message"),
+    [
+        (
+            "  - sitemap:\n      robots_txt: sometimes\n",
+            "ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'robots_txt': Expected one "
+            "of: ('merge', 'create', 'fragment', 'off') but received: 'sometimes'",
+        ),
+        (
+            "  - sitemap:\n      prority: {'a/*': 0.5}\n",
+            "ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'prority': Unrecognised "
+            "option. Did you mean 'priority'?",
+        ),
+        (
+            "  - sitemap:\n      priority: {'a/*': 1.5}\n",
+            "ERROR   -  Plugin 'sitemap' option 'priority': Key 'a/*': expected a number from 0.0 "
+            "to 1.0 but received: 1.5 (float)",
+        ),
+        (
+            "  - sitemap:\n      max_urls: 60000\n",
+            "ERROR   -  Plugin 'sitemap' option 'max_urls': Expected a whole number from 1 to "
+            "50,000 but received: 60000 (int)",
+        ),
+        (
+            "  - sitemap:\n      include: ['']\n",
+            "ERROR   -  Plugin 'sitemap' option 'include': Item 0: Expected a non-empty glob "
+            "pattern but received: ''",
+        ),
+    ],
+    ids=["choice", "unknown", "priority-range", "max-urls", "bad-glob"],
+)
+def test_invalid_option_stops_the_build(tmp_path: Path, plugin: str, message: str):
+    """A bad option value stops the build with MkDocs' usual message naming the option."""
+    build = run_host(make_site(tmp_path / "p", _simple_config("mkdocs", plugin=plugin),
+                               {"index.md": "# Home\n"}))
+    assert build.returncode == 1
+    assert message in build.log
+    assert not (build.site / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize(
+    ("front", "message"),
+    [
+        ("sitemap:\n  priority: 2\n",
+         "Page 'bad.md' front matter 'sitemap.priority': expected a number from 0.0 to 1.0 "
+         "but received: 2 (int)"),
+        ("sitemap:\n  changefreq: sometimes\n",
+         "Page 'bad.md' front matter 'sitemap.changefreq': Expected one of: 'always', 'hourly', "
+         "'daily', 'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)"),
+        ("sitemap:\n  lastmod: soon\n",
+         "Page 'bad.md' front matter 'sitemap.lastmod': Expected a date such as 2024-05-06 or "
+         "2024-05-06T10:00:00+02:00 but received: 'soon' (str)"),
+        ("sitemap:\n  prio: 0.5\n",
+         "Page 'bad.md' front matter 'sitemap.prio': Unrecognised key. Did you mean 'priority'?"),
+        ("sitemap: maybe\n",
+         "Page 'bad.md' front matter 'sitemap': Expected false, true or a mapping with lastmod, "
+         "changefreq or priority but received: 'maybe' (str)"),
+    ],
+    ids=["priority", "changefreq", "lastmod", "unknown-key", "not-a-mapping"],
+)
+def test_invalid_front_matter_stops_the_build(tmp_path: Path, front: str, message: str):
+    """A bad ``sitemap:`` front-matter value is a build error naming the page."""
+    pages = {"index.md": "# Home\n", "bad.md": f"---\n{front}---\n# Bad\n"}
+    build = run_host(make_site(tmp_path / "p", _simple_config("mkdocs"), pages))
+    assert build.returncode == 1
+    assert f"ERROR   -  {message}\n" in build.log
+    assert "Aborted with a BuildError!" in build.log
+
+
+# -- serve --------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310  # local server
+            return int(response.status)
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """``mkdocs serve`` on a site without site_url, stopped after the test."""
+    project = make_site(tmp_path / "p", _simple_config("mkdocs", site_url=None), SIMPLE_PAGES)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--no-livereload"],
+        cwd=project, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                if _status(f"http://127.0.0.1:{port}/") == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield port, server
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def test_serve_writes_no_sitemap_and_no_warning(served: tuple[int, subprocess.Popen[str]]):
+    """Under ``mkdocs serve`` nothing lists the dev server's URLs, and nothing warns."""
+    port, server = served
+    assert _status(f"http://127.0.0.1:{port}/") == 200
+    assert _status(f"http://127.0.0.1:{port}/sitemap.xml") == 404
+    assert _status(f"http://127.0.0.1:{port}/sitemap.txt") == 404
+    server.terminate()
+    output, _ = server.communicate(timeout=10)
+    assert "sitemap_plugins" not in output
+    assert "Template skipped: 'sitemap.xml' generated empty output." in output
+
+
+# -- git dates ----------------------------------------------------------------------------
+
+
+GIT_PAGES = {
+    "index.md": "# Home\n",
+    "changed.md": "# Changed\n",
+    "dated.md": "---\ndate: 2020-01-01\n---\n# Dated\n",
+    "café.md": "# Café\n",
+}
+FIRST = "2023-01-02T03:04:05+00:00"
+SECOND = "2023-03-04T05:06:07+02:00"
+SITE = "https://docs.example.org/"
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git repository holding a small site, with two commits at fixed dates."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    project = make_site(tmp_path_factory.mktemp("git") / "repo", _simple_config("mkdocs"),
+                        GIT_PAGES)
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "first", when=FIRST)
+    (project / "docs" / "changed.md").write_text("# Changed\n\nAgain.\n", "utf-8")
+    git(project, "commit", "-q", "-am", "second", when=SECOND)
+    (project / "docs" / "new.md").write_text("# New, not committed\n", "utf-8")
+    return project
+
+
+def test_git_dates_give_lastmod(repo: Path):
+    """Each page's lastmod is its last commit; front matter wins; uncommitted pages get none."""
+    build = run_host(repo, "--strict", site="site-git")
+    assert build.returncode == 0, build.log
+    assert build.lastmods() == {
+        SITE: "2023-01-02T03:04:05Z",
+        f"{SITE}caf%C3%A9/": "2023-01-02T03:04:05Z",
+        f"{SITE}changed/": "2023-03-04T05:06:07+02:00",
+        f"{SITE}dated/": "2020-01-01",
+        f"{SITE}new/": None,
+    }
+
+
+def test_git_revision_date_plugin_dates_are_used(repo: Path):
+    """With mkdocs-git-revision-date-localized on, its date (in its time zone) is the lastmod."""
+    pytest.importorskip("mkdocs_git_revision_date_localized_plugin")
+    config = repo / "mkdocs-git-plugin.yml"
+    config.write_text(_simple_config(
+        "mkdocs",
+        plugin="  - git-revision-date-localized:\n      timezone: Europe/Paris\n"
+               "  - sitemap:\n      cache_dir: .cache-git-plugin\n",
+    ), "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-f", config.name, "-d", "site-git-plugin"],
+        cwd=repo, env=_env(repo.parent), capture_output=True, text=True, timeout=180, check=False,
+    )
+    build = Build(repo, repo / "site-git-plugin", done.returncode, done.stdout + done.stderr)
+    assert build.returncode == 0, build.log
+    assert build.lastmods() == {
+        SITE: "2023-01-02T04:04:05+01:00",
+        f"{SITE}caf%C3%A9/": "2023-01-02T04:04:05+01:00",
+        f"{SITE}changed/": "2023-03-04T04:06:07+01:00",
+        f"{SITE}dated/": "2020-01-01",
+        f"{SITE}new/": None,  # the plugin stamps "now" on it; that is not used
+    }
+
+
+SHALLOW_WARNING = (
+    "WARNING -  sitemap_plugins: No git dates used for lastmod: the git clone is shallow, so the "
+    "last commit of most pages is missing. Fetch the full history (for example "
+    "'fetch-depth: 0' with actions/checkout)."
+)
+
+
+def test_shallow_clone_warns_once_and_uses_no_git_dates(repo: Path, tmp_path: Path):
+    """In a shallow clone git dates are wrong: one warning, none used; --strict fails on it."""
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", repo.as_uri(), str(clone))
+    build = run_host(clone)
+    assert build.returncode == 0, build.log
+    assert build.warnings == [SHALLOW_WARNING]
+    assert {loc: lastmod for loc, lastmod in build.lastmods().items() if lastmod} == {
+        f"{SITE}dated/": "2020-01-01",
+    }
+    strict = run_host(clone, "--strict", site="site-strict")
+    assert strict.returncode == 1
+    assert strict.warnings == [SHALLOW_WARNING]

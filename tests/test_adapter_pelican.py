@@ -1,0 +1,634 @@
+"""The Pelican adapter, run through the real ``pelican`` command on the sample site.
+
+Each scenario builds ``sample_sites/pelican/source`` (copied to a temporary folder) with
+``python -m pelican``; module-scoped fixtures share the builds between tests. The settings
+checks and the receivers are also tested in-process, where they are cheap.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from lxml import etree
+
+pytest.importorskip("pelican")
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_sites" / "pelican"
+EXPECTED = SAMPLE / "expected"
+BASE = "https://blog.example.org/"
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML_LINK = "{http://www.w3.org/1999/xhtml}link"
+OUTPUTS = ["sitemap.xml", "sitemap.txt", "robots.txt"]
+SITEMAP_FILES = ["sitemap.xml", "sitemap.xml.gz", "sitemap.txt", "robots.txt"]
+
+# Every page of the sample site a search engine should see, by hand (README: 46 HTML files
+# minus the draft, the hidden page, "Private: True" and "Sitemap: false").
+CONTENT = [
+    "", "a-weekend-in-lyon.html", "caf%C3%A9-cr%C3%A8me.html", "caf%C3%A9-cr%C3%A8me-fr.html",
+    "croissant-recipe.html", "hello-pelican.html", "hello-pelican-fr.html", "r&d-notes.html",
+    "sitemaps-explained.html", "pages/about.html", "pages/about-fr.html", "pages/contact.html",
+    "tag/python.html",  # the page that overrides the generated tag page
+]
+LISTINGS = [
+    "archives.html", "authors.html", "categories.html", "tags.html",
+    "blog/", "blog/page/2/", "blog/page/3/", "blog/page/4/",
+    "author/alice-martin.html", "author/alice-martin/page/2/",
+    "author/bruno-lefevre.html", "author/bruno-lefevre/page/2/",
+    "category/code.html", "category/code/page/2/", "category/food-drink.html",
+    "category/travel.html", "category/travel/page/2/",
+    "tag/baking.html", "tag/coffee.html", "tag/paris.html", "tag/paris/page/2/",
+    "tag/patisserie.html", "tag/pelican.html", "tag/python/page/2/", "tag/research.html",
+    "tag/seo.html", "tag/sitemaps.html", "tag/trains.html", "tag/trains/page/2/",
+]
+EXPECTED_URLS = {BASE + path for path in CONTENT + LISTINGS}
+DATELESS = ["", "pages/contact.html", "tag/python.html"]
+NEWEST = "2024-11-20T06:05:00+01:00"  # private-travel-notes: on the blog, not in the sitemap
+
+
+# --- Running Pelican ------------------------------------------------------------------------
+
+
+@dataclass
+class Build:
+    """One ``pelican`` run: its output folder, exit code and console log."""
+
+    out: Path
+    returncode: int
+    log: str
+
+    def messages(self, level: str) -> list[str]:
+        """The log messages of one level (Pelican's console handler, one per line)."""
+        pattern = re.compile(rf"\b{level}\s+(.*?\S)\s+[\w.]+\.py:\d+\s*$")
+        return [m.group(1) for line in self.log.splitlines() if (m := pattern.search(line))]
+
+    def ours(self, level: str) -> list[str]:
+        return [m for m in self.messages(level) if m.startswith("Sitemap: ")]
+
+
+def copy_site(folder: Path) -> Path:
+    """A fresh copy of the sample site's sources."""
+    shutil.copytree(SAMPLE / "source", folder, ignore=shutil.ignore_patterns(
+        "output", "__pycache__", ".sitemap-cache", "cache"))
+    return folder
+
+
+def pelican(site: Path, out: Path, *settings: str, fatal: bool = True,
+            verbose: bool = False) -> Build:
+    """Run the real ``pelican`` command on ``site`` with ``-e`` overrides."""
+    command = [sys.executable, "-m", "pelican", "content", "-s", "pelicanconf.py",
+               "-o", str(out)]
+    if fatal:
+        command += ["--fatal", "warnings"]
+    if verbose:
+        command.append("--verbose")
+    if settings:
+        command += ["-e", *settings]
+    env = {**os.environ, "COLUMNS": "1000", "PYTHONPATH": os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    env.pop("SOURCE_DATE_EPOCH", None)
+    proc = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    return Build(out, proc.returncode, proc.stdout + proc.stderr)
+
+
+def built(build: Build) -> Build:
+    assert build.returncode == 0, build.log
+    return build
+
+
+def entries(site: Path) -> dict[str, dict[str, object]]:
+    """Our sitemap.xml as ``loc -> {lastmod, changefreq, priority, alternates}``."""
+    root = etree.parse(str(site / "sitemap.xml")).getroot()
+    result: dict[str, dict[str, object]] = {}
+    for url in root.iter(f"{SM}url"):
+        result[url.findtext(f"{SM}loc")] = {
+            "lastmod": url.findtext(f"{SM}lastmod"),
+            "changefreq": url.findtext(f"{SM}changefreq"),
+            "priority": url.findtext(f"{SM}priority"),
+            "alternates": {link.get("hreflang"): link.get("href")
+                           for link in url.iter(XHTML_LINK)},
+        }
+    return result
+
+
+def sitemap_bytes(out: Path) -> dict[str, bytes]:
+    return {name: (out / name).read_bytes() for name in SITEMAP_FILES}
+
+
+# --- Shared builds --------------------------------------------------------------------------
+
+
+@dataclass
+class MainBuilds:
+    first: Build
+    second: Build
+    first_files: dict[str, bytes]
+
+
+@pytest.fixture(scope="module")
+def main_builds(tmp_path_factory: pytest.TempPathFactory) -> MainBuilds:
+    """The sample site built twice into one folder that holds stale pages from before."""
+    folder = tmp_path_factory.mktemp("main")
+    site = copy_site(folder / "site")
+    out = folder / "out"
+    (out / "tag").mkdir(parents=True)
+    stale = "<!DOCTYPE html><html lang='en'><head><title>Old</title></head></html>"
+    (out / "stale-post.html").write_text(stale, encoding="utf-8")
+    (out / "tag" / "retired.html").write_text(stale, encoding="utf-8")
+    first = built(pelican(site, out, verbose=True))
+    first_files = sitemap_bytes(out)
+    second = built(pelican(site, out, verbose=True))
+    return MainBuilds(first, second, first_files)
+
+
+@pytest.fixture(scope="module")
+def main_build(main_builds: MainBuilds) -> Build:
+    return main_builds.second
+
+
+@pytest.fixture(scope="module")
+def baseline_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The same site with pelican-sitemap 1.2.x instead of this plugin."""
+    pytest.importorskip("pelican.plugins.sitemap")
+    folder = tmp_path_factory.mktemp("baseline")
+    site = copy_site(folder / "site")
+    return built(pelican(site, folder / "out", 'PLUGINS=["pelican.plugins.sitemap"]',
+                         'SITEMAP={"format": "xml"}', fatal=False))
+
+
+# --- The main build -------------------------------------------------------------------------
+
+
+def test_lists_exactly_the_expected_urls(main_build: Build, sitemap_urls) -> None:
+    """Every page a reader can reach is listed once; opt-outs, drafts and hidden pages are not."""
+    urls = sitemap_urls(main_build.out)
+    assert len(urls) == len(set(urls))
+    assert set(urls) == EXPECTED_URLS
+
+
+def test_build_passes_fatal_warnings_and_reports(main_build: Build) -> None:
+    """The sample site builds under ``--fatal warnings``; the summary names each left-out kind."""
+    assert main_build.messages("WARNING") == []
+    assert main_build.ours("INFO")[-1] == (
+        f"Sitemap: listed 42 URLs in {BASE}sitemap.xml (left out: 1 draft, 1 hidden, "
+        "2 not written by this build, 1 Private: True metadata, 1 Sitemap: false metadata, "
+        "1 static HTML (static_html is off))"
+    )
+
+
+def test_stale_files_in_output_are_not_listed(main_build: Build) -> None:
+    """Pages left in OUTPUT_PATH by earlier builds (not written by this one) are not listed."""
+    assert (main_build.out / "stale-post.html").exists()
+    text = (main_build.out / "sitemap.txt").read_text("utf-8")
+    assert "stale-post" not in text
+    assert "retired" not in text
+
+
+def test_two_builds_are_byte_identical(main_builds: MainBuilds) -> None:
+    """Building twice gives the same sitemap, .gz and robots.txt bytes."""
+    assert sitemap_bytes(main_builds.second.out) == main_builds.first_files
+
+
+@pytest.mark.golden
+def test_matches_goldens(main_build: Build, golden) -> None:
+    """sitemap.xml, sitemap.txt and the merged robots.txt match the reviewed goldens."""
+    golden(main_build.out, EXPECTED, OUTPUTS)
+
+
+def test_robots_txt_gets_the_sitemap_line(main_build: Build) -> None:
+    """The static robots.txt keeps its rules and gains one absolute Sitemap: line."""
+    robots = (main_build.out / "robots.txt").read_text("utf-8")
+    assert robots.count("Sitemap:") == 1
+    assert f"Sitemap: {BASE}sitemap.xml" in robots
+    assert "Disallow: /drafts/" in robots
+
+
+def test_content_lastmod_is_modified_else_date(main_build: Build) -> None:
+    """Articles and pages carry ``Modified:``, else ``Date:``, in TIMEZONE's offset."""
+    found = entries(main_build.out)
+    assert found[BASE + "hello-pelican.html"]["lastmod"] == "2024-06-01T18:30:00+02:00"
+    assert found[BASE + "sitemaps-explained.html"]["lastmod"] == "2024-11-03T09:00:00+01:00"
+    assert found[BASE + "a-weekend-in-lyon.html"]["lastmod"] == "2024-09-07T11:00:00+02:00"
+    assert found[BASE + "caf%C3%A9-cr%C3%A8me.html"]["lastmod"] == "2024-05-01T00:00:00+02:00"
+    assert found[BASE + "pages/about.html"]["lastmod"] == "2024-09-01T12:00:00+02:00"
+    for path in DATELESS:
+        assert found[BASE + path]["lastmod"] is None, path
+
+
+@pytest.mark.parametrize(("path", "lastmod"), [
+    ("blog/", NEWEST),
+    ("blog/page/4/", "2024-11-03T09:00:00+01:00"),
+    ("archives.html", NEWEST),
+    ("tags.html", NEWEST),
+    ("category/code.html", "2024-11-03T09:00:00+01:00"),
+    ("category/food-drink.html", "2024-08-10T16:20:00+02:00"),
+    ("author/bruno-lefevre/page/2/", "2024-05-01T00:00:00+02:00"),
+    ("tag/python/page/2/", "2024-06-01T18:30:00+02:00"),
+    ("tag/trains.html", NEWEST),
+], ids=lambda value: value.strip("/") or "root")
+def test_listing_lastmod_is_newest_listed_article(main_build: Build, path: str,
+                                                   lastmod: str) -> None:
+    """A listing page (and each pagination page) takes its newest listed article's date."""
+    assert entries(main_build.out)[BASE + path]["lastmod"] == lastmod
+
+
+def test_no_lastmod_is_the_build_time(main_build: Build) -> None:
+    """Every listing page has a lastmod and none is later than the newest content (2024)."""
+    found = entries(main_build.out)
+    for path in LISTINGS:
+        value = found[BASE + path]["lastmod"]
+        assert isinstance(value, str), path
+        assert value.startswith("2024-"), (path, value)
+
+
+def test_metadata_priority_and_changefreq(main_build: Build) -> None:
+    """pelican-sitemap's ``Priority:``/``ChangeFreq:`` metadata still work; nothing else
+    gets them by default."""
+    found = entries(main_build.out)
+    assert found[BASE + "sitemaps-explained.html"]["priority"] == "0.8"
+    assert found[BASE + "sitemaps-explained.html"]["changefreq"] == "yearly"
+    others = [e for loc, e in found.items() if not loc.endswith("sitemaps-explained.html")]
+    assert {(e["priority"], e["changefreq"]) for e in others} == {(None, None)}
+
+
+@pytest.mark.parametrize(("path", "group"), [
+    ("hello-pelican.html", ("hello-pelican.html", "hello-pelican-fr.html")),
+    ("hello-pelican-fr.html", ("hello-pelican.html", "hello-pelican-fr.html")),
+    ("caf%C3%A9-cr%C3%A8me-fr.html", ("caf%C3%A9-cr%C3%A8me.html", "caf%C3%A9-cr%C3%A8me-fr.html")),
+    ("pages/about.html", ("pages/about.html", "pages/about-fr.html")),
+], ids=["article", "translation", "non-ascii", "page"])
+def test_translations_have_hreflang_and_x_default(main_build: Build, path: str,
+                                                   group: tuple[str, str]) -> None:
+    """Each translated page lists itself, its translation and x-default (the DEFAULT_LANG one)."""
+    english, french = (BASE + p for p in group)
+    assert entries(main_build.out)[BASE + path]["alternates"] == {
+        "en": english, "fr": french, "x-default": english}
+
+
+def test_alternates_point_at_listed_pages(main_build: Build) -> None:
+    """Every alternate is itself listed, and only translated pages have alternates."""
+    found = entries(main_build.out)
+    with_alternates = {loc for loc, e in found.items() if e["alternates"]}
+    assert len(with_alternates) == 6
+    for loc in with_alternates:
+        alternates = found[loc]["alternates"]
+        assert isinstance(alternates, dict)
+        assert loc in alternates.values()
+        assert set(alternates.values()) <= set(found)
+
+
+# --- Other settings -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def variant_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The simple theme, RELATIVE_URLS and a SITEURL with a path."""
+    folder = tmp_path_factory.mktemp("variant")
+    site = copy_site(folder / "site")
+    return built(pelican(site, folder / "out", 'THEME="simple"', "RELATIVE_URLS=true",
+                         'SITEURL="https://example.org/blog"', verbose=True))
+
+
+def test_simple_theme_relative_urls_and_path(main_build: Build, variant_build: Build,
+                                             sitemap_urls) -> None:
+    """Theme, RELATIVE_URLS and a SITEURL path change only the base of each URL."""
+    moved = "https://example.org/blog/"
+    expected = (main_build.out / "sitemap.xml").read_text("utf-8").replace(BASE, moved)
+    assert (variant_build.out / "sitemap.xml").read_text("utf-8") == expected
+    assert set(sitemap_urls(variant_build.out)) == {
+        url.replace(BASE, moved) for url in EXPECTED_URLS}
+    # robots.txt below the host root is not the host's: a fragment is written instead.
+    assert "Sitemap:" not in (variant_build.out / "robots.txt").read_text("utf-8")
+    fragment = (variant_build.out / "robots-sitemap.txt").read_text("utf-8")
+    assert f"Sitemap: {moved}sitemap.xml" in fragment
+
+
+@pytest.fixture(scope="module")
+def static_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """``static_html``, a PDF extension and ``lastmod_file_time`` (source file times)."""
+    folder = tmp_path_factory.mktemp("static")
+    site = copy_site(folder / "site")
+    for name in ("downloads/slides.html", "downloads/cheatsheet.pdf", "pages/contact.md"):
+        os.utime(site / "content" / name, (1_700_000_000, 1_700_000_000))
+    return built(pelican(site, folder / "out", 'SITEMAP_PLUGINS={"static_html": true, '
+                         '"extensions": [".html", ".pdf"], "lastmod_file_time": true}'))
+
+
+def test_static_html_and_source_file_times(static_build: Build, sitemap_urls) -> None:
+    """Static HTML and PDFs are listed on request; file times are the sources', not output's."""
+    extra = {BASE + "downloads/slides.html", BASE + "downloads/cheatsheet.pdf"}
+    assert set(sitemap_urls(static_build.out)) == EXPECTED_URLS | extra
+    found = entries(static_build.out)
+    for url in (*extra, BASE + "pages/contact.html"):
+        assert found[url]["lastmod"] == "2023-11-14T22:13:20Z", url
+    assert found[BASE + "blog/"]["lastmod"] == NEWEST
+    assert found[BASE + "hello-pelican.html"]["lastmod"] == "2024-06-01T18:30:00+02:00"
+    assert found[BASE]["lastmod"] != "2023-11-14T22:13:20Z"  # home.md keeps its own time
+
+
+@pytest.fixture(scope="module")
+def i18n_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The i18n_subsites plugin with a French sub-site at /fr/."""
+    pytest.importorskip("pelican.plugins.i18n_subsites")
+    folder = tmp_path_factory.mktemp("i18n")
+    site = copy_site(folder / "site")
+    return built(pelican(
+        site, folder / "out", 'PLUGINS=["sitemap_plugins.pelican", '
+        '"pelican.plugins.i18n_subsites"]', 'I18N_SUBSITES={"fr": {}}', verbose=True))
+
+
+FRENCH = [
+    "fr/archives.html", "fr/authors.html", "fr/caf%C3%A9-cr%C3%A8me.html", "fr/categories.html",
+    "fr/hello-pelican.html", "fr/tags.html", "fr/author/alice-martin.html",
+    "fr/author/bruno-lefevre.html", "fr/blog/", "fr/category/code.html",
+    "fr/category/food-drink.html", "fr/pages/about.html", "fr/tag/coffee.html",
+    "fr/tag/paris.html", "fr/tag/pelican.html",
+]
+
+
+def test_i18n_subsites_share_one_sitemap(i18n_build: Build, sitemap_urls) -> None:
+    """Sub-site pages are listed with their /fr/ prefix in the one sitemap at the root."""
+    moved = {BASE + p for p in ("hello-pelican-fr.html", "caf%C3%A9-cr%C3%A8me-fr.html",
+                                "pages/about-fr.html")}
+    urls = sitemap_urls(i18n_build.out)
+    assert len(urls) == len(set(urls))
+    assert set(urls) == (EXPECTED_URLS - moved) | {BASE + p for p in FRENCH}
+    assert not (i18n_build.out / "fr" / "sitemap.xml").exists()
+    assert i18n_build.messages("WARNING") == []
+
+
+def test_i18n_subsites_alternates(i18n_build: Build) -> None:
+    """Translations point across sites, with clean absolute URLs and x-default."""
+    found = entries(i18n_build.out)
+    group = {"en": BASE + "hello-pelican.html", "fr": BASE + "fr/hello-pelican.html",
+             "x-default": BASE + "hello-pelican.html"}
+    assert found[BASE + "hello-pelican.html"]["alternates"] == group
+    assert found[BASE + "fr/hello-pelican.html"]["alternates"] == group
+    assert found[BASE + "fr/pages/about.html"]["alternates"] == {
+        "en": BASE + "pages/about.html", "fr": BASE + "fr/pages/about.html",
+        "x-default": BASE + "pages/about.html"}
+
+
+@pytest.mark.golden
+def test_i18n_subsites_golden(i18n_build: Build, golden) -> None:
+    """The i18n_subsites sitemap matches its reviewed golden."""
+    golden(i18n_build.out, EXPECTED / "i18n_subsites", ["sitemap.xml", "sitemap.txt"])
+
+
+@pytest.mark.parametrize("i18n", [False, True], ids=["plain", "i18n_subsites"])
+def test_empty_siteurl_warns_once_and_writes_nothing(tmp_path: Path, i18n: bool) -> None:
+    """With the dev default SITEURL = "" there is one clear warning and no sitemap."""
+    if i18n:
+        pytest.importorskip("pelican.plugins.i18n_subsites")
+    site = copy_site(tmp_path / "site")
+    extra = ['PLUGINS=["sitemap_plugins.pelican", "pelican.plugins.i18n_subsites"]',
+             'I18N_SUBSITES={"fr": {}}'] if i18n else []
+    build = built(pelican(site, tmp_path / "out", 'SITEURL=""', *extra, fatal=False))
+    assert build.ours("WARNING") == [
+        "Sitemap: SITEURL '' is not an absolute URL, so no sitemap was written: a sitemap "
+        "lists absolute URLs. Set SITEURL to the public URL of the site (usually in "
+        "publishconf.py)."
+    ]
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+    assert "Sitemap:" not in (tmp_path / "out" / "robots.txt").read_text("utf-8")
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ('SITEMAP_PLUGINS={"gzip": "yes"}',
+     "SITEMAP_PLUGINS['gzip']: Expected a boolean but received: 'yes' (str)"),
+    ('SITEMAP_PLUGINS={"sitemap_nmae": "map"}',
+     "SITEMAP_PLUGINS['sitemap_nmae']: Unrecognised option. Did you mean 'sitemap_name'?"),
+    ('SITEMAP={"format": "html"}',
+     "SITEMAP['format']: Expected 'xml' or 'txt' but received: 'html' (str)"),
+], ids=["type", "typo", "legacy"])
+def test_bad_settings_stop_the_build(tmp_path: Path, setting: str, message: str) -> None:
+    """A bad setting stops Pelican with one message naming the setting."""
+    site = copy_site(tmp_path / "site")
+    build = pelican(site, tmp_path / "out", setting)
+    assert build.returncode == 1
+    assert build.messages("CRITICAL") == [f"SettingsError: {message}"]
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+def test_both_plugins_enabled_warns(tmp_path: Path, sitemap_urls) -> None:
+    """With pelican-sitemap enabled as well, one warning says to remove it."""
+    pytest.importorskip("pelican.plugins.sitemap")
+    site = copy_site(tmp_path / "site")
+    build = built(pelican(site, tmp_path / "out",
+                          'PLUGINS=["pelican.plugins.sitemap", "sitemap_plugins.pelican"]',
+                          fatal=False))
+    assert build.ours("WARNING") == [
+        "Sitemap: pelican-sitemap (pelican.plugins.sitemap) is enabled too: both plugins "
+        "write sitemap.xml and the last to run wins. Remove it from PLUGINS: "
+        "sitemap_plugins.pelican replaces it and reads its SITEMAP setting."
+    ]
+    assert set(sitemap_urls(tmp_path / "out")) == EXPECTED_URLS  # ours ran last
+
+
+@pytest.fixture(scope="module")
+def legacy_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """pelican-sitemap's SITEMAP dict, left in place when switching plugins."""
+    folder = tmp_path_factory.mktemp("legacy")
+    site = copy_site(folder / "site")
+    return built(pelican(site, folder / "out", 'SITEMAP={"format": "txt", '
+                         '"priorities": {"articles": 0.7, "indexes": 0.3}, '
+                         '"changefreqs": {"pages": "yearly"}, '
+                         '"exclude": ["^tag/", "^/author/"]}', fatal=False, verbose=True))
+
+
+def test_legacy_sitemap_setting_is_translated(legacy_build: Build, sitemap_urls) -> None:
+    """``format``, ``priorities``, ``changefreqs`` and ``exclude`` keep their meaning."""
+    urls = set(sitemap_urls(legacy_build.out))
+    tags = {url for url in EXPECTED_URLS if url.startswith(BASE + "tag/")}
+    assert urls == EXPECTED_URLS - tags
+    found = entries(legacy_build.out)
+    assert found[BASE + "hello-pelican.html"]["priority"] == "0.7"
+    assert found[BASE + "sitemaps-explained.html"]["priority"] == "0.8"  # metadata wins
+    assert found[BASE + "blog/page/2/"]["priority"] == "0.3"
+    assert found[BASE + "pages/contact.html"]["priority"] is None
+    assert found[BASE + "pages/contact.html"]["changefreq"] == "yearly"
+    assert found[BASE + "hello-pelican.html"]["changefreq"] is None
+    assert (legacy_build.out / "sitemap.txt").exists()
+
+
+def test_legacy_sitemap_translation_is_logged(legacy_build: Build) -> None:
+    """The log says what was translated (info) and flags a pattern that can never match."""
+    pattern = re.compile(r"Sitemap: translated pelican-sitemap's (SITEMAP\['\w+'\])")
+    infos = [m for m in legacy_build.ours("INFO") if pattern.match(m)]
+    assert [pattern.match(m).group(1) for m in infos] == [  # type: ignore[union-attr]
+        "SITEMAP['format']", "SITEMAP['priorities']", "SITEMAP['changefreqs']",
+        "SITEMAP['exclude']",
+    ]
+    assert "both formats are written anyway" in infos[0]
+    assert legacy_build.ours("WARNING") == [
+        "Sitemap: SITEMAP['exclude'] pattern '^/author/' never matches: URLs are matched "
+        "without a leading slash (write '^author/')"
+    ]
+
+
+# --- Against pelican-sitemap ----------------------------------------------------------------
+
+_THEIR_URL = re.compile(
+    r"<url>\s*<loc>(?P<loc>.*?)</loc>\s*<lastmod>(?P<lastmod>.*?)</lastmod>.*?"
+    r"(?P<links>(?:<xhtml:link[^>]*>\s*)*)</url>", re.DOTALL)
+_THEIR_LINK = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]+)" ref="([^"]+)"/>')
+
+
+def _differences(theirs_xml: str, ours: dict[str, dict[str, object]]) -> dict[str, set[str]]:
+    """URL (relative, decoded) -> what pelican-sitemap does differently from us there."""
+    theirs: dict[str, list[re.Match[str]]] = {}
+    for match in _THEIR_URL.finditer(theirs_xml):
+        theirs.setdefault(unquote(match["loc"])[len(BASE):], []).append(match)
+    mine = {unquote(loc)[len(BASE):]: entry for loc, entry in ours.items()}
+    found: dict[str, set[str]] = {}
+    for key in sorted(set(theirs) | set(mine)):
+        codes: set[str] = set()
+        if key not in mine:
+            codes.add("listed by them only")
+        if key not in theirs:
+            codes.add("listed by us only")
+        for match in theirs.get(key, []):
+            if len(theirs[key]) > 1:
+                codes.add("listed twice by them")
+            raw = match["loc"]
+            if "&" in raw and "&amp;" not in raw:
+                codes.add("unescaped & (not well-formed XML)")
+            if not raw.isascii():
+                codes.add("raw non-ASCII URL")
+            if key in mine and match["lastmod"] != mine[key]["lastmod"]:
+                assert match["lastmod"].endswith("-00:00"), (key, match["lastmod"])
+                codes.add("build time as lastmod")
+            if match["links"]:
+                links = dict(_THEIR_LINK.findall(match["links"]))
+                assert links, match["links"]  # every one of their links uses ref=
+                codes.add("ref= instead of href=, no self or x-default")
+        if codes:
+            found[key] = codes
+    return found
+
+
+def test_differences_from_pelican_sitemap(baseline_build: Build, main_build: Build) -> None:
+    """URL by URL, where pelican-sitemap 1.2 goes wrong on this site and this plugin does not.
+
+    Not asserted: pelican-sitemap also writes priority 0.5 and monthly/daily everywhere,
+    values search engines ignore; this plugin writes them only when asked.
+    """
+    theirs = (baseline_build.out / "sitemap.xml").read_text("utf-8")
+    with pytest.raises(etree.XMLSyntaxError):
+        etree.fromstring(theirs.encode())
+    expected: dict[str, set[str]] = {path: {"build time as lastmod"} for path in LISTINGS}
+    expected.update({
+        "": {"build time as lastmod"},  # no date: they print the build time, we print none
+        "pages/contact.html": {"build time as lastmod"},
+        "tag/python.html": {"listed twice by them", "build time as lastmod"},
+        "night-train-to-vienna.html": {"listed by them only"},  # Sitemap: false ignored
+        "r&d-notes.html": {"unescaped & (not well-formed XML)"},
+        "hello-pelican.html": {"ref= instead of href=, no self or x-default"},
+        "hello-pelican-fr.html": {"ref= instead of href=, no self or x-default"},
+        "pages/about.html": {"ref= instead of href=, no self or x-default"},
+        "pages/about-fr.html": {"ref= instead of href=, no self or x-default"},
+        "café-crème.html": {"raw non-ASCII URL", "ref= instead of href=, no self or x-default"},
+        "café-crème-fr.html": {"raw non-ASCII URL",
+                               "ref= instead of href=, no self or x-default"},
+    })
+    assert _differences(theirs, entries(main_build.out)) == expected
+    # Their lastmods for listing pages are one naive build time, not a content date.
+    stamps = {m["lastmod"] for m in _THEIR_URL.finditer(theirs) if m["lastmod"].endswith("-00:00")}
+    assert len(stamps) == 1
+    assert stamps.pop() > "2025"
+
+
+# --- In-process: settings checks and registration -------------------------------------------
+
+SETTINGS = {"SITEURL": "https://blog.example.org", "DEFAULT_LANG": "en",
+            "TIMEZONE": "Europe/Paris"}
+
+
+@pytest.mark.parametrize(("settings", "message"), [
+    ({"SITEMAP_PLUGINS": ["gzip"]},
+     "SITEMAP_PLUGINS: Expected a dict of sitemap options but received: ['gzip'] (list)"),
+    ({"SITEMAP_PLUGINS": {"base_url": "https://x.org/"}},
+     "SITEMAP_PLUGINS['base_url']: Not a setting here: the base URL is SITEURL. Set SITEURL "
+     "instead."),
+    ({"SITEMAP_PLUGINS": {"static_htm": True}},
+     "SITEMAP_PLUGINS['static_htm']: Unrecognised option. Did you mean 'static_html'?"),
+    ({"SITEMAP_PLUGINS": {"static_html": "yes"}},
+     "SITEMAP_PLUGINS['static_html']: Expected a boolean but received: 'yes' (str)"),
+    ({"SITEMAP_PLUGINS": {"priority": {"blog/**": 2}}},
+     "SITEMAP_PLUGINS['priority']: Key 'blog/**': expected a number from 0.0 to 1.0 but "
+     "received: 2 (int)"),
+    ({"SITEURL": "ftp://example.org"},
+     "SITEURL: Expected an absolute http(s) URL such as 'https://example.org/' but received: "
+     "'ftp://example.org'"),
+    ({"SITEMAP": "xml"},
+     "SITEMAP: Expected a dict (pelican-sitemap's setting) but received: 'xml' (str)"),
+    ({"SITEMAP": {"formats": "xml"}},
+     "SITEMAP['formats']: Unrecognised pelican-sitemap key. Did you mean 'format'?"),
+    ({"SITEMAP": {"priorities": {"article": 0.5}}},
+     "SITEMAP['priorities']['article']: Unrecognised kind of page; expected 'articles', "
+     "'pages' or 'indexes'. Did you mean 'articles'?"),
+    ({"SITEMAP": {"priorities": {"pages": "high"}}},
+     "SITEMAP['priorities']['pages']: Expected a number from 0.0 to 1.0 but received: "
+     "'high' (str)"),
+    ({"SITEMAP": {"changefreqs": {"pages": "sometimes"}}},
+     "SITEMAP['changefreqs']['pages']: Expected one of: 'always', 'hourly', 'daily', "
+     "'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)"),
+    ({"SITEMAP": {"exclude": "^tag/"}},
+     "SITEMAP['exclude']: Expected a list of regular expressions but received: '^tag/' (str)"),
+    ({"SITEMAP": {"exclude": ["("]}},
+     "SITEMAP['exclude'][0]: Expected a regular expression but received: '(' (missing ), "
+     "unterminated subpattern at position 0)"),
+], ids=["not-dict", "base-url", "typo", "static-type", "rule", "siteurl", "legacy-not-dict",
+        "legacy-key", "legacy-kind", "legacy-priority", "legacy-changefreq", "legacy-str",
+        "legacy-regex"])
+def test_read_plan_messages(tmp_path: Path, settings: dict[str, object], message: str) -> None:
+    """Each bad setting gives one exact message that names it."""
+    from sitemap_plugins.pelican import SettingsError, read_plan  # noqa: PLC0415
+
+    with pytest.raises(SettingsError) as caught:
+        read_plan({**SETTINGS, "PATH": str(tmp_path / "content"), **settings})
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(("siteurl", "usable"), [
+    ("", False), ("/blog", False), ("//blog.example.org", False),
+    ("https://blog.example.org", True), ("http://localhost:8000/site", True),
+], ids=["empty", "root-relative", "scheme-relative", "absolute", "path"])
+def test_read_plan_siteurl(tmp_path: Path, siteurl: str, usable: bool) -> None:
+    """An empty or relative SITEURL is no error (dev builds) but leaves no base URL."""
+    from sitemap_plugins.pelican import read_plan  # noqa: PLC0415
+
+    plan = read_plan({**SETTINGS, "SITEURL": siteurl, "PATH": str(tmp_path / "content")})
+    assert (plan.base is not None) is usable
+    assert plan.config.cache_dir == str(tmp_path.resolve() / ".sitemap-cache")
+
+
+def test_register_is_idempotent() -> None:
+    """Registering twice (i18n sub-sites, tests) connects each receiver once."""
+    from pelican.plugins import signals  # noqa: PLC0415
+
+    from sitemap_plugins import pelican as adapter  # noqa: PLC0415
+
+    adapter.register()
+    adapter.register()
+    pairs = [(signals.initialized, adapter.on_initialized),
+             (signals.get_generators, adapter.on_get_generators),
+             (signals.content_written, adapter.on_content_written),
+             (signals.static_generator_finalized, adapter.on_static_finalized),
+             (signals.finalized, adapter.on_finalized)]
+    for signal, receiver in pairs:
+        connected = [ref for ref in signal.receivers.values()
+                     if (ref() if isinstance(ref, weakref.ref) else ref) is receiver]
+        assert len(connected) == 1, signal.name

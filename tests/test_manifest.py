@@ -1,0 +1,199 @@
+"""Honest lastmod across rebuilds (the manifest), through the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.cli import main
+from sitemap_plugins.fingerprint import content_text, fingerprint_html
+
+BASE = "https://example.org/"
+T1, T2, T3 = 1_700_000_000, 1_700_086_400, 1_700_172_800  # three builds, a day apart
+W3C = {T1: "2023-11-14T22:13:20Z", T2: "2023-11-15T22:13:20Z", T3: "2023-11-16T22:13:20Z"}
+
+
+def _page(title: str, body: str, nav: list[str], stamp: str) -> str:
+    links = "".join(f'<li><a href="/{n}/">{n}</a></li>' for n in nav)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<title>{title}</title><link rel="stylesheet" href="/assets/main.{stamp}.css">'
+        f'<script src="/assets/app.{stamp}.js"></script></head><body>'
+        f'<header>Site <span>built {stamp}</span></header>'
+        f'<main><nav class="md-nav"><ul>{links}</ul><nav class="toc"><a href="#a">a</a></nav></nav>'
+        f"<article><h1>{title}</h1><p>{body}</p><img src=\"/img/{title}.png\"></article></main>"
+        f"<footer>Built at {stamp}</footer></body></html>")
+
+
+def write_site(site: Path, pages: dict[str, str], stamp: str) -> None:
+    """(Re)write every page, as a static build does: new bytes around the same content."""
+    nav = sorted(pages)
+    for name, body in pages.items():
+        target = site / name / "index.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_page(name, body, nav, stamp), "utf-8")
+    for old in site.iterdir():
+        if old.is_dir() and old.name not in pages:
+            for f in old.iterdir():
+                f.unlink()
+            old.rmdir()
+
+
+def build(site: Path, when: int, monkeypatch: pytest.MonkeyPatch, *extra: str) -> dict[str, str]:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(when))
+    assert main(["build", str(site), "--base-url", BASE, *extra]) == 0
+    return lastmods(site)
+
+
+def lastmods(site: Path) -> dict[str, str]:
+    """URL -> lastmod text ('' when none), parsed from sitemap.xml."""
+    import xml.etree.ElementTree as ET  # noqa: PLC0415
+
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    root = ET.parse(site / "sitemap.xml").getroot()  # noqa: S314
+    return {u.findtext("s:loc", namespaces=ns): u.findtext("s:lastmod", "", ns)
+            for u in root.findall("s:url", ns)}
+
+
+PAGES = {"alpha": "First page.", "beta": "Second page.", "gamma": "Third page."}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    folder = tmp_path / "site"
+    folder.mkdir()
+    write_site(folder, PAGES, "aaa111")
+    return folder
+
+
+def test_rebuild_without_change_is_byte_identical(site: Path, monkeypatch, sitemap_urls) -> None:
+    """Every file rewritten with new stamps and mtimes: the sitemap files do not change."""
+    first = build(site, T1, monkeypatch)
+    assert set(first.values()) == {""}  # first build: no evidence, no date
+    files = {n: (site / n).read_bytes() for n in ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt")}
+    write_site(site, PAGES, "bbb222")
+    os.utime(site / "alpha" / "index.html", (T3, T3))
+    assert build(site, T2, monkeypatch) == first
+    assert {n: (site / n).read_bytes() for n in files} == files
+    assert len(sitemap_urls(site)) == 3
+
+
+def test_changed_text_moves_only_that_page(site: Path, monkeypatch) -> None:
+    """Only the page whose text changed gets the build's time; the others keep theirs."""
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "beta": "Second page, rewritten."}, "bbb222")
+    second = build(site, T2, monkeypatch)
+    assert second == {f"{BASE}alpha/": "", f"{BASE}beta/": W3C[T2], f"{BASE}gamma/": ""}
+    write_site(site, {**PAGES, "beta": "Second page, rewritten.", "gamma": "New gamma."}, "ccc")
+    third = build(site, T3, monkeypatch)
+    assert third == {f"{BASE}alpha/": "", f"{BASE}beta/": W3C[T2], f"{BASE}gamma/": W3C[T3]}
+
+
+def test_new_page_in_nav_moves_nothing_else(site: Path, monkeypatch, tmp_path: Path) -> None:
+    """Adding a page changes every page's navigation; only the new page is new."""
+    build(site, T1, monkeypatch)
+    changes = tmp_path / "changes.json"
+    write_site(site, {**PAGES, "delta": "Fourth page."}, "bbb222")
+    second = build(site, T2, monkeypatch, "--changes-file", str(changes))
+    assert second == {f"{BASE}alpha/": "", f"{BASE}beta/": "", f"{BASE}delta/": W3C[T2],
+                      f"{BASE}gamma/": ""}
+    assert json.loads(changes.read_text()) == {
+        "baseline": True, "added": [f"{BASE}delta/"], "changed": [], "removed": []}
+    write_site(site, {"alpha": "First page.", "delta": "Fourth page, edited."}, "ccc")
+    build(site, T3, monkeypatch, "--changes-file", str(changes))
+    assert json.loads(changes.read_text()) == {
+        "baseline": True, "added": [], "changed": [f"{BASE}delta/"],
+        "removed": [f"{BASE}beta/", f"{BASE}gamma/"]}
+
+
+def test_deleted_cache_falls_back_and_says_why(site: Path, monkeypatch, capsys) -> None:
+    """Without the cache the build works, dates fall back, and a note says why."""
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "beta": "Changed."}, "bbb")
+    assert build(site, T2, monkeypatch)[f"{BASE}beta/"] == W3C[T2]
+    cache = site.parent / ".sitemap-cache"
+    for f in cache.iterdir():
+        f.unlink()
+    capsys.readouterr()
+    assert set(build(site, T3, monkeypatch).values()) == {""}
+    err = capsys.readouterr().err
+    assert "note: no lastmod manifest from an earlier build in" in err
+    assert "(first build, or the cache was deleted)" in err
+
+
+@pytest.mark.parametrize(
+    ("damage", "note"),
+    [
+        (lambda p: p.write_bytes(b"not a database at all" * 100), "cannot be read"),
+        (lambda p: _set_meta(p, "version", "0"), "has format '0', not '1'"),
+        (lambda p: _set_meta(p, "base_url", "https://other.example/"), "belongs to 'https://other.example/'"),
+    ],
+    ids=["corrupt", "old-version", "other-site"],
+)
+def test_bad_manifest_is_reported_and_replaced(site: Path, monkeypatch, capsys, damage, note) -> None:
+    """A corrupt, old or foreign manifest is reported, ignored and replaced; no crash."""
+    build(site, T1, monkeypatch)
+    manifest = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    damage(manifest)
+    capsys.readouterr()
+    write_site(site, {**PAGES, "beta": "Changed."}, "bbb")
+    assert set(build(site, T2, monkeypatch).values()) == {""}
+    assert note in capsys.readouterr().err
+    write_site(site, {**PAGES, "beta": "Changed again."}, "ccc")
+    assert build(site, T3, monkeypatch)[f"{BASE}beta/"] == W3C[T3]
+
+
+def _set_meta(path: Path, key: str, value: str) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+
+
+def test_cache_is_never_published(site: Path, monkeypatch, capsys) -> None:
+    """The manifest lives outside the site; a cache_dir inside it is refused clearly."""
+    build(site, T1, monkeypatch)
+    assert not [p for p in site.rglob("*") if "manifest" in p.name or p.suffix == ".sqlite"]
+    assert main(["-q", "build", str(site), "--base-url", BASE, "--cache-dir",
+                 str(site / "cache")]) == 1
+    assert "is inside the published site" in capsys.readouterr().err
+    assert not (site / "cache").exists()
+
+
+def test_page_dates_win_over_the_manifest(tmp_path: Path, monkeypatch) -> None:
+    """A page's own date meta is about the page, so it wins over the build's time."""
+    site = tmp_path / "s"
+    site.mkdir()
+    dated = '<head><meta property="article:modified_time" content="2020-02-02"></head><main>{}</main>'
+    (site / "a.html").write_text(dated.format("one"))
+    build(site, T1, monkeypatch)
+    (site / "a.html").write_text(dated.format("two"))
+    assert build(site, T2, monkeypatch) == {f"{BASE}a.html": "2020-02-02"}
+
+
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        ("<body><header>h</header><main><nav><nav>x</nav>y</nav><p>Hi &amp; bye</p></main></body>",
+         "Hi & bye\n"),
+        ("<body><article><p>A</p><footer>f</footer></article><aside>s</aside><article>B</article></body>",
+         "A B\n"),
+        ('<body><div role="main"><div><p>C</p></div></div><div>footer</div></body>', "C\n"),
+        ("<body><p>D <a href='/x/'>x</a><script>var t='<p>no</p>'</script></p></body>", "D x\n/x/"),
+        ("<p>E<!-- built 2024 --></p>", "E\n"),
+    ],
+    ids=["main-nested-nav", "articles", "role-main", "body-links-script", "no-body"],
+)
+def test_content_text(html: str, text: str) -> None:
+    """The fingerprinted text is the main region without navigation, scripts or comments."""
+    assert content_text(html) == text
+
+
+def test_fingerprint_ignores_asset_hashes() -> None:
+    """A new asset hash in the content region is not a content change."""
+    a = '<main><p>x</p><link href="/a.1f2e.css"><script src="/b.9a.js"></script></main>'
+    b = '<main><p>x</p><link href="/a.77aa.css"><script src="/b.00.js"></script></main>'
+    assert fingerprint_html(a) == fingerprint_html(b)
+    assert fingerprint_html(a) != fingerprint_html(a.replace("<p>x</p>", "<p>y</p>"))
