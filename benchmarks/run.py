@@ -59,6 +59,10 @@ class Measure:
     returncode: int
     stdout: str = ""
     stderr: str = ""
+    cpu: float = 0.0
+    """User + system CPU seconds of the whole process tree."""
+    disk_read_mb: float = 0.0
+    """Bytes read from the block device (0 when the page cache was warm)."""
 
 
 def _descendants(pid: int) -> list[int]:
@@ -147,7 +151,8 @@ def run_timed(cmd: list[str], *, env: dict[str, str] | None = None,
     out_file.unlink()
     err_file.unlink()
     measure = Measure(wall, maxrss_kb / 1024, sampler.peak_kb / 1024, proc.returncode,
-                      stdout, stderr)
+                      stdout, stderr, cpu=usage.ru_utime + usage.ru_stime,
+                      disk_read_mb=usage.ru_inblock * 512 / 1e6)
     if check and proc.returncode != 0:
         msg = f"command failed ({proc.returncode}): {' '.join(cmd)}\n{stderr[-2000:]}"
         raise RuntimeError(msg)
@@ -166,6 +171,14 @@ class Series:
         return statistics.median(m.wall for m in self.runs)
 
     @property
+    def cpu(self) -> float:
+        return statistics.median(m.cpu for m in self.runs)
+
+    @property
+    def disk_read_mb(self) -> float:
+        return max(m.disk_read_mb for m in self.runs)
+
+    @property
     def maxrss_mb(self) -> float:
         return max(m.maxrss_mb for m in self.runs)
 
@@ -176,6 +189,8 @@ class Series:
     def summary(self) -> dict[str, object]:
         return {"label": self.label, "median_wall_s": round(self.wall, 4),
                 "walls_s": [round(m.wall, 4) for m in self.runs],
+                "median_cpu_s": round(self.cpu, 4),
+                "max_disk_read_mb": round(self.disk_read_mb, 1),
                 "peak_rss_largest_process_mb": round(self.maxrss_mb, 1),
                 "peak_pss_all_processes_mb": round(self.tree_pss_mb, 1)}
 
@@ -201,14 +216,18 @@ def ensure_site(workdir: Path, pages: int, body_kb: float) -> Path:
     return site
 
 
-def warm_cache(site: Path) -> float:
-    """Read every file once so that every timed run starts from a warm page cache."""
+def warm_cache(site: Path, size: int = 65_536) -> float:
+    """Read the start of every file (all that any timed command reads) into the page cache.
+
+    Called right before every timed command, not once: some machines page out file pages that
+    sat idle for a while (this one runs DAMON reclaim: idle for 30 s or more). The disk-read
+    column shows whether a run still had to go to the disk.
+    """
     started = time.perf_counter()
     for folder, _, files in os.walk(site):
         for name in files:
             with open(os.path.join(folder, name), "rb", buffering=0) as handle:
-                while handle.read(1 << 20):
-                    pass
+                handle.read(size)
     return time.perf_counter() - started
 
 
@@ -257,14 +276,16 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
     build2 = Series("build --workers 2")
     build1 = Series("build --workers 1")
     warm = warm_cache(site)
-    print(f"  page cache warmed in {warm:.1f} s", flush=True)
+    print(f"  page cache warmed in {warm:.1f} s (repeated before every timed run)", flush=True)
     floor_cmd = [python, str(HERE / "floor.py"), str(site)]
     run_timed(floor_cmd, env=env)  # one untimed pass
     digests: dict[str, dict[str, str]] = {}
     listed = ""
     for round_ in range(runs):
+        warm_cache(site)
         floor.runs.append(run_timed(floor_cmd, env=env))
         for workers, series in ((2, build2), (1, build1)):
+            warm_cache(site)
             measure = run_timed([*cli, "build", str(site), "--base-url", BASE_URL,
                                  "--workers", str(workers)], env=env)
             series.runs.append(measure)
@@ -273,7 +294,8 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
             if digests[f"w{workers}"] != digest:
                 digests[f"w{workers}-run{round_}"] = digest
         print(f"  round {round_ + 1}/{runs}: floor {floor.runs[-1].wall:.2f} s, "
-              f"w2 {build2.runs[-1].wall:.2f} s, w1 {build1.runs[-1].wall:.2f} s", flush=True)
+              f"w2 {build2.runs[-1].wall:.2f} s, w1 {build1.runs[-1].wall:.2f} s "
+              f"(load average {os.getloadavg()[0]:.1f})", flush=True)
     listed = build2.runs[-1].stdout.strip()
     found = int(floor.runs[-1].stdout.split()[0])
     if found != pages + 2:  # the generator adds index.html and 404.html
@@ -287,13 +309,15 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
 def print_size(res: SizeResult) -> None:
     print(f"\n== N = {res.pages:,} pages  ({res.site}"
           + (f", {res.site_mb:,.0f} MB of HTML" if res.site_mb else "") + ") ==")
-    print(f"  {'':38} {'wall s':>8} {'pages/s':>9} {'µs/page':>8} {'x floor':>8} "
-          f"{'RSS MB':>7} {'PSS MB':>7}")
+    print(f"  {'':38} {'wall s':>7} {'cpu s':>7} {'pages/s':>8} {'µs/page':>8} "
+          f"{'x floor':>7} {'RSS MB':>7} {'PSS MB':>7} {'disk MB':>7}")
     for series in (res.floor, res.build2, res.build1):
-        print(f"  {series.label:38} {series.wall:8.2f} {res.pages / series.wall:9,.0f} "
-              f"{res.per_page_us(series):8.1f} {series.wall / res.floor.wall:8.2f} "
-              f"{series.maxrss_mb:7.1f} {series.tree_pss_mb:7.1f}")
-    print("  (RSS: largest single process, exact; PSS: parent + workers summed, sampled)")
+        print(f"  {series.label:38} {series.wall:7.2f} {series.cpu:7.2f} "
+              f"{res.pages / series.wall:8,.0f} {res.per_page_us(series):8.1f} "
+              f"{series.wall / res.floor.wall:7.2f} {series.maxrss_mb:7.1f} "
+              f"{series.tree_pss_mb:7.1f} {series.disk_read_mb:7.1f}")
+    print("  (medians; RSS: largest single process; PSS: parent + workers summed, sampled "
+          "every 50 ms;\n   disk MB: read from the device by the slowest run, 0 = warm cache)")
     verdict = "yes" if res.identical else "NO"
     print(f"  sitemap bytes identical for --workers 1 and --workers 2 (every run): {verdict}")
     for line in res.listed.splitlines():
@@ -528,6 +552,7 @@ def bench_peers(workdir: Path, site: Path, pages: int, ours: Series, runs: int,
         series = Series(name)
         failed = None
         for _ in range(runs):
+            warm_cache(site)
             measure = run_timed(cmd, env=peer_env, cwd=out, check=False)
             if measure.returncode != 0:
                 failed = (measure.stderr.strip().splitlines() or ["?"])[-1]
@@ -608,7 +633,8 @@ def main(argv: list[str] | None = None) -> int:
                            capture_output=True, text=True, check=False).stdout.strip()
     print(f"sitemap-plugins benchmark: Python {platform.python_version()}, "
           f"{os.cpu_count()} cores, commit {commit or '?'}{' + local changes' if dirty else ''}, "
-          f"{args.runs} runs per figure (median), workdir {args.workdir}")
+          f"{args.runs} runs per figure (median), workdir {args.workdir}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     free = shutil.disk_usage(args.workdir).free / 1e9
     print(f"free disk in the workdir: {free:,.0f} GB")
     results: dict[int, SizeResult] = {}

@@ -223,7 +223,9 @@ def check_priority(option: str, value: object, *, where: str = "") -> float:
     """Validate one priority value (sitemaps.org: 0.0 to 1.0)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         raise ConfigError(
-            option, f"{where}expected a number from 0.0 to 1.0 but received: {_received(value)}"
+            option,
+            f"{where}{'e' if where else 'E'}xpected a number from 0.0 to 1.0 but received: "
+            f"{_received(value)}",
         )
     return float(value)
 

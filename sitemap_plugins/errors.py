@@ -24,28 +24,24 @@ class ConfigError(SitemapError):
         self.message = message
 
 
-class ScanError(SitemapError):
+class PathError(SitemapError):
+    """An error about one file or folder; ``path`` says which."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class ScanError(PathError):
     """The site folder cannot be read at all (missing, not a folder)."""
 
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(message)
-        self.path = path
-        self.message = message
 
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
-
-
-class WriteError(SitemapError):
+class WriteError(PathError):
     """A sitemap file could not be written; the old file, if any, is left whole."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(message)
-        self.path = path
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
 
 
 class Level(str, Enum):

@@ -28,7 +28,13 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from sitemap_plugins.head import HeadParser, PageMeta, _HeadDone
+from sitemap_plugins.head import (
+    _MODIFIED_KEYS,
+    _PUBLISHED_KEYS,
+    HeadParser,
+    PageMeta,
+    _HeadDone,
+)
 
 _WS = "[ \\t\\n\\r\\f]"
 # One token starting at "<". Group "start" holds a whole start tag; "end" an end tag's name.
@@ -53,6 +59,7 @@ _ATTR = re.compile(
 )
 # Well-formed character references; any other "&" makes the value version-dependent.
 _BAD_AMPERSAND = re.compile(r"&(?![a-zA-Z][a-zA-Z0-9]*;|#[0-9]+;|#[xX][0-9a-fA-F]+;)")
+_MARKUP = re.compile(r"<[a-zA-Z/!?]")
 _COMMENT_END = re.compile(r"--!?\s*>")
 _RAW_END = {
     "script": re.compile(r"</\s*script|<!--", re.IGNORECASE),
@@ -66,8 +73,17 @@ _TEXT_CLOSE = {
     "title": re.compile(rf"</title{_WS}*>", re.IGNORECASE),
     "textarea": re.compile(rf"</textarea{_WS}*>", re.IGNORECASE),
 }
-# What HeadParser looks at; every other start tag is only stepped over.
-_WANTED = frozenset({"link", "meta", "html", "base", "body"})
+# The start tags HeadParser looks at (every other one is only stepped over), each with the
+# words at least one of which its attributes must hold to matter: a link is read only as a
+# canonical or an hreflang alternate, a meta only for robots, refresh and the date keys.
+# Keep these in step with HeadParser when it learns to read more.
+_WANTED: dict[str, tuple[str, ...]] = {
+    "link": ("canonical", "hreflang"),
+    "meta": ("robots", "googlebot", "refresh", *sorted(_MODIFIED_KEYS | _PUBLISHED_KEYS)),
+    "html": (),
+    "base": (),
+    "body": (),
+}
 # Elements whose content some html.parser versions read as raw text, or that the HTML
 # standard parses in a way html.parser does not (template contents).
 _GIVE_UP = frozenset({"template", "xmp", "iframe", "noembed", "noframes", "plaintext"})
@@ -99,11 +115,17 @@ def _scan(text: str, parser: HeadParser) -> bool:
         if match is None:
             return True
         pos = match.end()
-        name = match.group("start")
-        if name is not None:
-            tag = name.lower()
+        kind = match.lastgroup
+        if kind == "slash":  # a start tag (its last group is the optional "/")
+            tag = match.group("start").lower()
             if tag in _WANTED:
-                attrs = _attributes(match.group("attrs"))
+                raw = match.group("attrs")
+                words = _WANTED[tag]
+                if words and "&" not in raw:
+                    low = raw.lower()
+                    if not any(word in low for word in words):
+                        continue  # a stylesheet, an icon, a viewport...: nothing to read
+                attrs = _attributes(raw)
                 if attrs is None:
                     return False
                 parser.handle_starttag(tag, attrs)
@@ -115,27 +137,25 @@ def _scan(text: str, parser: HeadParser) -> bool:
                     return False
                 pos = end.start()
             elif tag in _TEXT_CLOSE:
-                lt = text.find("<", pos)
-                if lt < 0 or not _TEXT_CLOSE[tag].match(text, lt):
+                # Plain text up to the end tag: nothing a parser could read as markup.
+                markup = _MARKUP.search(text, pos)
+                if markup is None or not _TEXT_CLOSE[tag].match(text, markup.start()):
                     return False
             elif tag in _GIVE_UP:
                 return False
-            continue
-        end_name = match.group("end")
-        if end_name is not None:
-            if end_name.lower() == "head":
+        elif kind == "end":
+            if match.group("end").lower() == "head":
                 parser.handle_endtag("head")
-            continue
-        if match.group("comment") is not None:
+        elif kind == "comment":
             if text.startswith((">", "->"), pos):
                 return False
             close = _COMMENT_END.search(text, pos)
             if close is None or close.group() != "-->":
                 return False
             pos = close.end()
-            continue
-        if match.group("bad") is not None:
+        elif kind == "bad":
             return False
+        # else a doctype or a processing instruction: nothing to read
 
 
 def parse_head_fast(text: str) -> PageMeta | None:

@@ -10,15 +10,22 @@ from __future__ import annotations
 
 import codecs
 import re
+import warnings
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 READ_CHUNK = 16_384
 MAX_HEAD_BYTES = 1_048_576
+# HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
+# no-break space or U+3000 that starts or ends a file name written as an IRI.
+URL_SPACE = " \t\n\r\f"
 _HEAD_END = re.compile(rb"</head\s*>|<body[\s>/]", re.IGNORECASE)
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
 )
+# Markup-significant ASCII (and escape-like sequences) that an ASCII-compatible encoding
+# must decode unchanged.
+_ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\r\n \\x41 \\u0041 +AGEA- ~{"
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF16_LE, "utf-16-le"),
@@ -78,8 +85,8 @@ class HeadParser(HTMLParser):
             lang = values.get("lang", "").strip()
             if lang:
                 self.meta.lang = lang
-        elif self.meta.base_href is None and values.get("href", "").strip():
-            self.meta.base_href = values["href"].strip()
+        elif self.meta.base_href is None and values.get("href", "").strip(URL_SPACE):
+            self.meta.base_href = values["href"].strip(URL_SPACE)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         """Treat ``<link/>`` like ``<link>``."""
@@ -92,7 +99,7 @@ class HeadParser(HTMLParser):
 
     def _link(self, values: dict[str, str]) -> None:
         rels = values.get("rel", "").lower().split()
-        href = values.get("href", "").strip()
+        href = values.get("href", "").strip(URL_SPACE)
         if not href:
             return
         if "canonical" in rels:
@@ -134,8 +141,11 @@ def parse_head(text: str) -> PageMeta:
     """Parse head markup (any HTML text; parsing stops at ``</head>`` or ``<body>``)."""
     parser = HeadParser()
     try:
+        # feed() only, no close(): close() re-scans every unterminated construct to the end
+        # of the text, which is quadratic on CPython before 3.13.4 / 3.12.11 (gh-135462,
+        # CVE-2025-6069): a 1 MB head of "</</</..." took 74 s. What close() would still
+        # flush is an unterminated tag or text, which holds no link or meta we could use.
         parser.feed(text)
-        parser.close()
     except _HeadDone:
         pass
     except Exception as err:  # noqa: BLE001  # html.parser may still trip on odd markup
@@ -149,11 +159,25 @@ def _declared_encoding(raw: bytes) -> str | None:
         return None
     label = match.group(1).decode("ascii", "replace").lower()
     try:
-        name = codecs.lookup(label).name
+        info = codecs.lookup(label)
     except LookupError:
         return None
     # HTML: a meta tag can only declare an ASCII-compatible encoding; utf-16 means utf-8.
-    return "utf-8" if name.startswith("utf-16") else name
+    if info.name.startswith("utf-16"):
+        return "utf-8"
+    # Python also knows byte-to-byte codecs ("hex", "base64": decoding raises LookupError)
+    # and codecs that are not ASCII-compatible ("utf-7", "cp037", "unicode_escape"); a page
+    # declaring one is read as if it declared nothing, instead of crashing or being garbled.
+    if not getattr(info, "_is_text_encoding", True):
+        return None
+    try:
+        with warnings.catch_warnings():  # unicode_escape warns about "\]" in the probe
+            warnings.simplefilter("ignore")
+            if _ASCII_PROBE.decode(info.name) != _ASCII_PROBE.decode("ascii"):
+                return None
+    except (UnicodeError, LookupError):
+        return None
+    return info.name
 
 
 def decode_html(raw: bytes, *, truncated: bool = False) -> tuple[str, tuple[str, str] | None]:
@@ -168,7 +192,10 @@ def decode_html(raw: bytes, *, truncated: bool = False) -> tuple[str, tuple[str,
             return raw[len(bom) :].decode(encoding, "replace"), None
     declared = _declared_encoding(raw)
     if declared and declared != "utf-8":
-        return raw.decode(declared, "replace"), None
+        try:
+            return raw.decode(declared, "replace"), None
+        except (UnicodeError, LookupError):  # a codec that cannot "replace" (e.g. idna)
+            declared = None
     try:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as err:

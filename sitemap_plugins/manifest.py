@@ -35,8 +35,10 @@ if TYPE_CHECKING:
 
 FORMAT_VERSION = "1"
 MANIFEST_NAME = "lastmod-manifest.sqlite"
-# Sources that are about the page itself and win over the manifest's evidence.
-AUTHORITATIVE_SOURCES = frozenset({"host", "page"})
+# Lastmod sources that are no evidence about the page: the manifest's verdict replaces them.
+# Every other source (the host's metadata, the page's own date tags) is about the page
+# itself and wins over the manifest.
+WEAK_SOURCES = frozenset({"", "file time"})
 _BATCH = 2_000
 
 
@@ -124,7 +126,7 @@ class Manifest:
     def settle(self, entry: Entry) -> tuple[Lastmod | None, str]:
         """The honest lastmod of ``entry`` and its source; records it for the next build."""
         lastmod, source = entry.lastmod, entry.lastmod_source
-        if source not in AUTHORITATIVE_SOURCES and self.previous is not None:
+        if source in WEAK_SOURCES and self.previous is not None:
             row = self.previous.execute(
                 "SELECT fingerprint, lastmod, source FROM pages WHERE url = ?", (entry.loc,)
             ).fetchone()

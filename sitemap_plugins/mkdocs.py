@@ -15,7 +15,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -26,8 +26,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
-from sitemap_plugins.config import DEFAULTS, ROBOTS_TXT_MODES, SitemapConfig, check_changefreq
-from sitemap_plugins.config import check_priority as _check_priority
+from sitemap_plugins.config import (
+    DEFAULTS,
+    ROBOTS_TXT_MODES,
+    SitemapConfig,
+    check_changefreq,
+    check_priority,
+)
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
@@ -366,7 +371,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         ]
         if not needed:
             return {}
-        dates, shallow = read_git_dates(self._docs_dir)
+        dates, shallow = _read_git_dates(self._docs_dir)
         if shallow:
             log.warning(
                 "No git dates used for lastmod: the git clone is shallow, so the last commit of "
@@ -407,7 +412,7 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
             changefreq = check_changefreq("changefreq", changefreq)
         priority = value.get("priority")
         if priority is not None:
-            priority = _check_priority("priority", priority)
+            priority = check_priority("priority", priority)
     except ConfigError as err:
         msg = f"Page '{where}' front matter 'sitemap.{err.option}': {err.message}"
         raise PluginError(msg) from err
@@ -435,6 +440,11 @@ def _page_date(value: object, where: str) -> Lastmod | None:
         value = value.get("updated") or value.get("created")
         if value is None:
             return None
+        # Material's blog turns a bare date into midnight UTC in place; it was a date.
+        if isinstance(value, datetime) and value.utcoffset() == timedelta(0) and (
+            value.time() == time(0)
+        ):
+            value = value.date()
     if isinstance(value, list):
         return None
     lastmod = coerce_lastmod(value) if isinstance(value, (str, date)) else None
@@ -455,7 +465,7 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
         return {}
 
 
-def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
+def _read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
     """The author date of the last commit of every file under ``docs_dir``.
 
     One ``git log`` for the whole folder; paths come back relative to ``docs_dir``, as

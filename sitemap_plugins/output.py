@@ -141,6 +141,12 @@ def remove_stale(site: Path, name: str, keep: set[str]) -> list[str]:
         names = sorted(os.listdir(site))
     except OSError:
         return removed
+    # Files that name parts (``sitemap.xml`` as an index, the text index, their .gz) go
+    # before the parts: plain name order would delete ``sitemap-1.txt`` first, and a crash
+    # right then would leave an index naming a missing part.
+    indexes = {f"{name}.xml", f"{name}.xml.gz", text_index_name(name),
+               text_index_name(name) + ".gz"}
+    names.sort(key=lambda file_name: file_name not in indexes)
     for file_name in names:
         if pattern.match(file_name) and file_name not in keep:
             with contextlib.suppress(OSError):
@@ -187,7 +193,14 @@ def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Instal
             return result
         target = real
     if target.exists():
-        original = target.read_bytes()
+        # A folder named robots.txt or an unreadable file is reported, never a traceback.
+        try:
+            original = target.read_bytes()
+        except OSError as err:
+            result.diagnostics.append(Diagnostic(
+                "robots.txt", "unreadable",
+                f"cannot be read ({err.strerror}); no Sitemap: line was added"))
+            return result
         merged = robots_txt.merge_sitemap_line(original, sitemap_url)
         if merged != original:
             write_bytes_atomic(target, merged)

@@ -25,9 +25,9 @@ import re
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timezone, tzinfo
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -76,6 +76,19 @@ REASON_PRIVATE = "Private: True metadata"
 REASON_LEGACY_EXCLUDE = "excluded by SITEMAP['exclude']"
 REASON_STATIC_HTML = "static HTML (static_html is off)"
 REASON_OTHER_URL = "i18n sub-site served from another URL"
+
+
+class _Pelican(Protocol):
+    """What the plugin reads from a ``pelican.Pelican`` instance."""
+
+    settings: dict[str, Any]
+
+
+class _StaticGenerator(Protocol):
+    """What the plugin reads from Pelican's ``StaticGenerator``."""
+
+    output_path: str
+    staticfiles: list[Any]
 
 
 class SettingsError(ConfigError):
@@ -142,7 +155,7 @@ class _Site:
 class _Run:
     """Per-run state, reset when the main instance starts a run (autoreload reuses it)."""
 
-    main: weakref.ref[Any] | None = None
+    main: weakref.ref[_Pelican] | None = None
     plan: _Plan | None = None
     main_output: str = ""
     sites: list[_Site] = field(default_factory=list)
@@ -150,7 +163,7 @@ class _Run:
     """Written file (relative to the main OUTPUT_PATH) -> (hints, written with override)."""
     outside: int = 0
 
-    def main_instance(self) -> Any:  # noqa: ANN401  # a Pelican object
+    def main_instance(self) -> _Pelican | None:
         return self.main() if self.main is not None else None
 
 
@@ -298,8 +311,11 @@ def _read_legacy(raw: object) -> _Legacy:
             f"pelican-sitemap does; matching pages are left out"
         )
     return _Legacy(
-        priorities=priorities, changefreqs=changefreqs, exclude=tuple(patterns),
-        notes=tuple(notes), dead_patterns=tuple(dead),
+        priorities=priorities,
+        changefreqs=changefreqs,
+        exclude=tuple(patterns),
+        notes=tuple(notes),
+        dead_patterns=tuple(dead),
     )
 
 
@@ -363,37 +379,49 @@ def register() -> None:
     signals.finalized.connect(on_finalized)
 
 
-def _nested() -> bool:
-    """Whether a run is under way, so a new Pelican instance is an i18n sub-site."""
-    return _RUN.main_instance() is not None and bool(_RUN.sites)
+def _nested(pelican: _Pelican) -> bool:
+    """Whether ``pelican`` is an i18n sub-site inside the main instance's run.
+
+    It is when another instance's run is under way and it writes elsewhere. An instance
+    writing to the main OUTPUT_PATH is a new main site instead: autoreload makes one when the
+    settings file changes, possibly after a run that failed half-way.
+    """
+    main = _RUN.main_instance()
+    if main is None or main is pelican or not _RUN.sites:
+        return False
+    return _real_dir(pelican.settings["OUTPUT_PATH"]) != _RUN.main_output
 
 
-def on_initialized(pelican: Any) -> None:  # noqa: ANN401
+def on_initialized(pelican: _Pelican) -> None:
     """Check the settings (a bad one stops the build); warn about competing plugins."""
     plan = read_plan(pelican.settings)
-    if _nested():
+    if _nested(pelican):
         return  # an i18n sub-site: the main instance already said all this
     enabled = pelican.settings.get("PLUGINS") or []
     for name, label in COMPETING_PLUGINS.items():
         if name in enabled:
             log.warning(
-                "Sitemap: %s (%s) is enabled too: both plugins write sitemap.xml and the last to run "
-                "wins. Remove it from PLUGINS: sitemap_plugins.pelican replaces it and reads "
-                "its SITEMAP setting.", label, name,
+                "Sitemap: %s (%s) is enabled too: both plugins write sitemap.xml and the last "
+                "to run wins. Remove it from PLUGINS: sitemap_plugins.pelican replaces it and "
+                "reads its SITEMAP setting.",
+                label,
+                name,
             )
     for note in plan.legacy.notes:
         log.info("Sitemap: translated pelican-sitemap's %s", note)
     for pattern in plan.legacy.dead_patterns:
         log.warning(
             "Sitemap: %s['exclude'] pattern %r never matches: URLs are matched without a leading "
-            "slash (write %r)", LEGACY_SETTING, pattern, "^" + pattern[2:],
+            "slash (write %r)",
+            LEGACY_SETTING,
+            pattern,
+            "^" + pattern[2:],
         )
 
 
-def on_get_generators(pelican: Any) -> None:  # noqa: ANN401
+def on_get_generators(pelican: _Pelican) -> None:
     """Start a run for the main instance; remember an i18n sub-site inside it."""
-    main = _RUN.main_instance()
-    if main is None or main is pelican:
+    if not _nested(pelican):
         _RUN.main = weakref.ref(pelican)
         _RUN.plan = read_plan(pelican.settings)
         _RUN.main_output = _real_dir(pelican.settings["OUTPUT_PATH"])
@@ -403,7 +431,7 @@ def on_get_generators(pelican: Any) -> None:  # noqa: ANN401
     _RUN.sites.append(_site_for(pelican))
 
 
-def _site_for(pelican: Any) -> _Site:  # noqa: ANN401
+def _site_for(pelican: _Pelican) -> _Site:
     output = _real_dir(pelican.settings["OUTPUT_PATH"])
     offset = _relative(output, _RUN.main_output)
     try:
@@ -474,16 +502,20 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     _RUN.pages[rel] = (hints, override)
 
 
-def _is_override(obj: Any, context: Mapping[str, Any]) -> bool:  # noqa: ANN401
+def _is_override(obj: object, context: Mapping[str, Any]) -> bool:
     """Whether Pelican wrote this file with ``override_output`` (it then wins the path)."""
     if obj is not None:
         return hasattr(obj, "override_save_as")
     # TEMPLATE_PAGES are written with override_output=True and have no content object.
+    return _is_template_page(context)
+
+
+def _is_template_page(context: Mapping[str, Any]) -> bool:
     template_pages = context.get("TEMPLATE_PAGES") or {}
     return context.get("output_file") in set(template_pages.values())
 
 
-def on_static_finalized(generator: Any) -> None:  # noqa: ANN401
+def on_static_finalized(generator: _StaticGenerator) -> None:
     """Note the static files of this run that the sitemap may list."""
     plan = _RUN.plan
     if plan is None or not _RUN.sites:
@@ -507,11 +539,11 @@ def on_static_finalized(generator: Any) -> None:  # noqa: ANN401
             _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
             continue
         lastmod = _source_time(static) if plan.use_source_time else None
-        hints = PageHints(lastmod=lastmod, lastmod_source="source file time") if lastmod else None
+        hints = PageHints(lastmod=lastmod) if lastmod else None
         _RUN.pages[rel] = (hints, False)
 
 
-def on_finalized(pelican: Any) -> None:  # noqa: ANN401
+def on_finalized(pelican: _Pelican) -> None:
     """Write the sitemap once the main instance (and every i18n sub-site) is done."""
     if _RUN.sites and _RUN.sites[-1].instance_id == id(pelican):
         _RUN.sites.pop()
@@ -523,15 +555,17 @@ def on_finalized(pelican: Any) -> None:  # noqa: ANN401
         return
     if plan.base is None:
         log.warning(
-            "Sitemap: SITEURL %r is not an absolute URL, so no sitemap was written: a sitemap lists "
-            "absolute URLs. Set SITEURL to the public URL of the site (usually in "
-            "publishconf.py).", plan.siteurl,
+            "Sitemap: SITEURL %r is not an absolute URL, so no sitemap was written: a sitemap "
+            "lists absolute URLs. Set SITEURL to the public URL of the site (usually in "
+            "publishconf.py).",
+            plan.siteurl,
         )
         return
     if outside:
         log.info(
             "Sitemap: %d files were written outside OUTPUT_PATH (an i18n sub-site with its "
-            "own OUTPUT_PATH?) and are not listed", outside,
+            "own OUTPUT_PATH?) and are not listed",
+            outside,
         )
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages))
@@ -551,7 +585,9 @@ def _report(result: Result) -> None:
         for reason, count in sorted(result.excluded.items(), key=lambda item: item[0].lower())
     )
     log.info(
-        "Sitemap: listed %d URLs in %s%s", result.listed, result.sitemap_url,
+        "Sitemap: listed %d URLs in %s%s",
+        result.listed,
+        result.sitemap_url,
         f" (left out: {left_out})" if left_out else "",
     )
 
@@ -560,7 +596,11 @@ def _report(result: Result) -> None:
 
 
 def _page_hints(
-    plan: _Plan, site: _Site, rel: str, obj: Any, context: Mapping[str, Any],  # noqa: ANN401
+    plan: _Plan,
+    site: _Site,
+    rel: str,
+    obj: object,
+    context: Mapping[str, Any],
 ) -> PageHints:
     assert plan.base is not None
     if not site.served_at_offset:
@@ -570,11 +610,16 @@ def _page_hints(
         return PageHints(exclude=reason)
     config = plan.config
     own_url = page_url(plan.base, rel, directory_urls=config.directory_urls)
-    url_path = own_url[len(str(plan.base)):]
-    if plan.legacy.exclude and _legacy_excluded(plan, rel, obj, config.directory_urls):
+    url_path = own_url[len(str(plan.base)) :]
+    if plan.legacy.exclude and _legacy_excluded(
+        plan, rel, obj, directory_urls=config.directory_urls
+    ):
         return PageHints(exclude=REASON_LEGACY_EXCLUDE)
-    kind = "articles" if context.get("article") is not None else (
-        "pages" if obj is not None else "indexes")
+    kind = (
+        "articles"
+        if context.get("article") is not None
+        else ("pages" if obj is not None else "indexes")
+    )
 
     priority = _metadata_priority(obj, rel)
     if priority is None and plan.priority_rules.first_match(rel, url_path) is None:
@@ -583,22 +628,24 @@ def _page_hints(
     if changefreq is None and plan.changefreq_rules.first_match(rel, url_path) is None:
         changefreq = plan.legacy.changefreqs.get(kind)
 
+    # Every lastmod below is Pelican's own knowledge (lastmod_source "host"), so the core's
+    # fingerprint manifest keeps it instead of putting the build time on new or changed pages.
     alternates = None
-    source = "Pelican date"
     if obj is not None:
         lastmod = _content_lastmod(obj, plan.timezone_name)
         if lastmod is None and plan.use_source_time:
-            lastmod, source = _source_time(obj), "source file time"
+            lastmod = _source_time(obj)
         alternates = _translations(plan, site, obj, own_url)
+    elif not _is_template_page(context):
+        lastmod = _listing_lastmod(context, plan.timezone_name)
     else:
-        lastmod, source = _listing_lastmod(context, plan.timezone_name), "newest article"
+        lastmod = None  # a TEMPLATE_PAGES page shows anything; its date is unknown
     return PageHints(
-        lastmod=lastmod, changefreq=changefreq, priority=priority,
-        alternates=alternates, lastmod_source=source,
+        lastmod=lastmod, changefreq=changefreq, priority=priority, alternates=alternates
     )
 
 
-def _opt_out(obj: Any) -> str | None:  # noqa: ANN401
+def _opt_out(obj: object) -> str | None:
     status = str(getattr(obj, "status", "published") or "published").lower()
     if status != "published":
         return {"draft": REASON_DRAFT, "hidden": REASON_HIDDEN}.get(status, REASON_STATUS)
@@ -610,7 +657,7 @@ def _opt_out(obj: Any) -> str | None:  # noqa: ANN401
     return None
 
 
-def _flag(obj: Any, name: str) -> bool | None:  # noqa: ANN401
+def _flag(obj: object, name: str) -> bool | None:
     """A yes/no metadata value (``Sitemap: false``, ``Private: True``); None when unset."""
     value = getattr(obj, name, None)
     if value is None or isinstance(value, bool):
@@ -622,16 +669,18 @@ def _flag(obj: Any, name: str) -> bool | None:  # noqa: ANN401
         return False
     log.warning(
         "Sitemap: %s: %s metadata %r is not a yes/no value (true/false); ignored",
-        _source_name(obj), name.capitalize(), value,
+        _source_name(obj),
+        name.capitalize(),
+        value,
     )
     return None
 
 
-def _source_name(obj: Any) -> str:  # noqa: ANN401
+def _source_name(obj: object) -> str:
     return str(getattr(obj, "relative_source_path", None) or getattr(obj, "source_path", "?"))
 
 
-def _metadata_priority(obj: Any, rel: str) -> float | None:  # noqa: ANN401
+def _metadata_priority(obj: object, rel: str) -> float | None:
     """pelican-sitemap's ``Priority:`` metadata."""
     value = getattr(obj, "priority", None) if obj is not None else None
     if value is None:
@@ -642,12 +691,14 @@ def _metadata_priority(obj: Any, rel: str) -> float | None:  # noqa: ANN401
     except (ValueError, ConfigError):
         log.warning(
             "Sitemap: %s: Priority metadata %r is not a number from 0.0 to 1.0; ignored (%s)",
-            _source_name(obj), value, rel,
+            _source_name(obj),
+            value,
+            rel,
         )
         return None
 
 
-def _metadata_changefreq(obj: Any, rel: str) -> str | None:  # noqa: ANN401
+def _metadata_changefreq(obj: object, rel: str) -> str | None:
     """pelican-sitemap's ``ChangeFreq:`` metadata."""
     value = getattr(obj, "changefreq", None) if obj is not None else None
     if value is None:
@@ -656,13 +707,16 @@ def _metadata_changefreq(obj: Any, rel: str) -> str | None:  # noqa: ANN401
         return check_changefreq("changefreq", str(value).strip().lower())
     except ConfigError:
         log.warning(
-            "Sitemap: %s: ChangeFreq metadata %r is not one of always, hourly, daily, weekly, monthly, "
-            "yearly, never; ignored (%s)", _source_name(obj), value, rel,
+            "Sitemap: %s: ChangeFreq metadata %r is not one of always, hourly, daily, weekly, "
+            "monthly, yearly, never; ignored (%s)",
+            _source_name(obj),
+            value,
+            rel,
         )
         return None
 
 
-def _legacy_excluded(plan: _Plan, rel: str, obj: Any, directory_urls: bool) -> bool:  # noqa: ANN401, FBT001
+def _legacy_excluded(plan: _Plan, rel: str, obj: object, *, directory_urls: bool) -> bool:
     """pelican-sitemap's test: ``re.search`` on the URL relative to SITEURL, no leading slash.
 
     Both the listed path and, for articles and pages, their own ``url`` are tried, so patterns
@@ -687,13 +741,18 @@ def _aware(value: object, timezone_name: str) -> Lastmod | None:
     if isinstance(value, datetime):
         if value.tzinfo is None:
             try:
-                zone: Any = ZoneInfo(timezone_name)
+                zone: tzinfo = ZoneInfo(timezone_name)
             except (ZoneInfoNotFoundError, ValueError):
                 zone = timezone.utc
             value = value.replace(tzinfo=zone)
         # Pelican's SafeDatetime subclass becomes a plain datetime (cheap to pickle).
         return datetime(
-            value.year, value.month, value.day, value.hour, value.minute, value.second,
+            value.year,
+            value.month,
+            value.day,
+            value.hour,
+            value.minute,
+            value.second,
             tzinfo=value.tzinfo,
         )
     if isinstance(value, date):
@@ -701,7 +760,7 @@ def _aware(value: object, timezone_name: str) -> Lastmod | None:
     return coerce_lastmod(value)
 
 
-def _content_lastmod(obj: Any, timezone_name: str) -> Lastmod | None:  # noqa: ANN401
+def _content_lastmod(obj: object, timezone_name: str) -> Lastmod | None:
     """An article's or page's ``modified``, else its ``date``."""
     for name in ("modified", "date"):
         value = getattr(obj, name, None)
@@ -726,7 +785,7 @@ def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod 
     return newest
 
 
-def _source_time(obj: Any) -> Lastmod | None:  # noqa: ANN401
+def _source_time(obj: object) -> Lastmod | None:
     source = getattr(obj, "source_path", None)
     if not source:
         return None
@@ -742,7 +801,10 @@ def _lang_code(lang: object) -> str:
 
 
 def _translations(
-    plan: _Plan, site: _Site, obj: Any, own_url: str,  # noqa: ANN401
+    plan: _Plan,
+    site: _Site,
+    obj: object,
+    own_url: str,
 ) -> tuple[tuple[str, str], ...] | None:
     """The page's language group: itself, its published translations and ``x-default``.
 
@@ -751,7 +813,8 @@ def _translations(
     (i18n_subsites makes those relative to the sub-site, e.g. ``../post.html``).
     """
     translations = [
-        t for t in getattr(obj, "translations", None) or ()
+        t
+        for t in getattr(obj, "translations", None) or ()
         if str(getattr(t, "status", "published")).lower() == "published"
     ]
     if not translations or site.base is None:

@@ -122,6 +122,16 @@ def scan_site(
         if not rel_dir and own_files.match(name):
             on_skip(rel, REASON_SITEMAP_FILE, None)
             continue
+        # A named pipe called "x.html" would block the reader forever (open() waits for a
+        # writer); sockets and devices are not pages either. is_file() follows symlinks.
+        try:
+            is_file = entry.is_file()
+        except OSError:
+            is_file = False
+        if not is_file:
+            on_skip(rel, REASON_UNREADABLE, Diagnostic(
+                rel, "not-a-file", "is not a regular file (a pipe, socket or device); not read"))
+            continue
         lower = name.lower()
         if directory_urls and lower in _INDEX_NAMES and _shadowed_index(name, entries, rel_dir):
             on_skip(rel, REASON_DUPLICATE, Diagnostic(

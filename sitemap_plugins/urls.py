@@ -7,6 +7,7 @@ literally: a ``%`` in a file name is a percent sign, not the start of an escape.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
@@ -19,7 +20,15 @@ from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 _PATH_SAFE = "-._~!$&'()*+,;=:@/"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 # A percent sign that does not start a valid escape, or any byte outside the URI character set.
-_NEEDS_ENCODING = re.compile(r"%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]%]")
+# "[" and "]" are encoded too: RFC 3986 allows them only around an IPv6 host, never in a
+# path or query (this pattern is only applied to those).
+_NEEDS_ENCODING = re.compile(r"%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]")
+# A host name after IDNA: dot-separated labels of letters, digits, "-" and "_" (seen on real
+# intranet hosts), with an optional final dot. Anything else (space, "<", '"', "%", "\\")
+# would make every <loc> an invalid URI.
+_HOST_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?\Z")
+# sitemap.xsd: a <loc> has 12 to 2,048 characters; the base URL is the root page's <loc>.
+MIN_URL_LENGTH = 12
 _HEX_ESCAPE = re.compile(r"%[0-9a-fA-F]{2}")
 MAX_URL_LENGTH = 2048
 
@@ -73,13 +82,34 @@ def parse_base_url(text: str) -> BaseUrl:
     except UnicodeError as err:
         msg = f"Expected a valid host name but received: {parts.hostname!r}"
         raise ValueError(msg) from err
-    if ":" in host:  # an IPv6 literal
+    if "[" in parts.netloc:  # an IP literal: only IPv6 (not "[v1.x]", not a zone "%eth0")
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError as err:
+            msg = f"Expected a valid host name but received: {parts.hostname!r}"
+            raise ValueError(msg) from err
+        if "%" in host:
+            msg = f"Expected a valid host name but received: {parts.hostname!r}"
+            raise ValueError(msg)
         host = f"[{host}]"
+    elif not _HOST_NAME.match(host):
+        msg = f"Expected a valid host name but received: {parts.hostname!r}"
+        raise ValueError(msg)
+    if port == 0:
+        msg = f"Expected a port from 1 to 65535 but received: {text!r}"
+        raise ValueError(msg)
     netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    path = _encode_href_part(unquote_keep_reserved(parts.path or "/"))
+    # Dot segments are removed (RFC 3986 section 5.2.4) so that page URLs and resolved
+    # canonicals, which never hold them, compare equal with the base.
+    path = _encode_href_part(_remove_dot_segments(unquote_keep_reserved(parts.path or "/")))
     if not path.endswith("/"):
         path += "/"
-    return BaseUrl(scheme, netloc, path)
+    base = BaseUrl(scheme, netloc, path)
+    if len(str(base)) < MIN_URL_LENGTH:
+        msg = (f"Expected a base URL of at least {MIN_URL_LENGTH} characters (sitemap.xsd: "
+               f"the shortest <loc>) but received: {text!r}")
+        raise ValueError(msg)
+    return base
 
 
 def unquote_keep_reserved(path: str) -> str:
@@ -131,7 +161,7 @@ def resolve_href(href: str, against: str) -> str | None:
     Existing valid escapes are kept as they are (no double encoding); the fragment is
     dropped. Returns None for hrefs that are not http(s) URLs.
     """
-    text = href.strip()
+    text = href.strip(" \t\n\r\f")  # ASCII whitespace only, as HTML does
     if not text:
         return None
     try:

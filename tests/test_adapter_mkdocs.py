@@ -15,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, fields
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,8 +24,9 @@ from lxml import etree
 
 pytest.importorskip("mkdocs")
 
-from sitemap_plugins.config import DEFAULTS, SitemapConfig  # noqa: E402
-from sitemap_plugins.mkdocs import _PluginConfig  # noqa: E402
+from sitemap_plugins.config import DEFAULTS, SitemapConfig
+from sitemap_plugins.dates import format_w3c
+from sitemap_plugins.mkdocs import _front_matter, _PluginConfig
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -103,11 +105,11 @@ def _env(base_temp: Path) -> dict[str, str]:
 
 
 def run_host(
-    project: Path, *args: str, tool: str = "mkdocs", site: str = "site", command: str = "build"
+    project: Path, *args: str, tool: str = "mkdocs", site: str = "site", config: str = "mkdocs.yml"
 ) -> Build:
     """Run ``python -m <tool> build`` on ``project`` and return what it did."""
     done = subprocess.run(
-        [sys.executable, "-m", tool, command, "-f", "mkdocs.yml", "-d", site, *args],
+        [sys.executable, "-m", tool, "build", "-f", config, "-d", site, *args],
         cwd=project, env=_env(project.parent), capture_output=True, text=True, timeout=180,
         check=False,
     )
@@ -116,7 +118,9 @@ def run_host(
 
 def copy_sample(target: Path, *, edit: Callable[[str], str] | None = None) -> Path:
     """A copy of the sample project, with ``edit`` applied to its mkdocs.yml."""
-    shutil.copytree(SAMPLE / "source", target, ignore=shutil.ignore_patterns("site"))
+    # A local build of the sample leaves site/ and a manifest behind; neither is source.
+    shutil.copytree(SAMPLE / "source", target,
+                    ignore=shutil.ignore_patterns("site", ".sitemap-cache"))
     if edit is not None:
         config = target / "mkdocs.yml"
         config.write_text(edit(config.read_text("utf-8")), "utf-8")
@@ -309,6 +313,16 @@ def test_sample_leaves_out(sample: Build, path: str, why: str):
     assert f"{BASE}{path}" not in (sample.site / "sitemap.txt").read_text("utf-8").splitlines()
 
 
+def test_sample_sitemap_is_written_once_after_every_language(sample: Build):
+    """i18n builds French inside the English build; the sitemap is written once, at the end."""
+    assert sample.log.count("sitemap_plugins: Sitemap:") == 1
+    assert sample.log.rindex("Building 'fr' documentation") < sample.log.index(
+        "sitemap_plugins: Sitemap:")
+    # The manifest goes beside mkdocs.yml, never into the published site.
+    assert (sample.project / ".sitemap-cache").is_dir()
+    assert not list(sample.site.rglob("*.sqlite"))
+
+
 def test_sample_reports_why_pages_were_left_out(sample: Build):
     """The build log counts the pages left out, by reason."""
     assert (
@@ -417,6 +431,58 @@ def test_dirty_build_still_reads_front_matter(tmp_path: Path, sitemap_urls):
     ]
 
 
+BLOG_PAGES = {
+    "index.md": "# Home\n",
+    "blog/index.md": "# Blog\n",
+    "blog/posts/first.md": (
+        "---\ndate:\n  created: 2024-01-10\n  updated: 2024-02-11\ncategories: [News]\n---\n"
+        "# First post\n\nHello.\n"
+    ),
+    "blog/posts/second.md": "---\ndate: 2024-03-01 09:30:00+02:00\n---\n# Second post\n\nHi.\n",
+}
+
+
+def test_material_blog_dates(tmp_path: Path, sitemap_urls):
+    """Material blog posts take lastmod from ``date`` (``updated`` first); views are listed."""
+    config = ("site_name: Blog\nsite_url: https://blog.example/\ntheme: material\n"
+              "plugins:\n  - blog\n  - sitemap\n")
+    build = run_host(make_site(tmp_path / "p", config, BLOG_PAGES), "--strict")
+    assert build.returncode == 0, build.log
+    assert build.warnings == []
+    assert sitemap_urls(build.site)
+    assert build.lastmods() == {
+        "https://blog.example/": None,
+        "https://blog.example/blog/": None,
+        "https://blog.example/blog/2024/01/10/first-post/": "2024-02-11",
+        "https://blog.example/blog/2024/03/01/second-post/": "2024-03-01T09:30:00+02:00",
+        "https://blog.example/blog/archive/2024/": None,
+        "https://blog.example/blog/category/news/": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("meta", "lastmod"),
+    [
+        ({"date": date(2024, 5, 6)}, "2024-05-06"),
+        # YAML gives a naive datetime for a time without a zone: only its date is sure.
+        ({"date": datetime(2024, 5, 6, 10, 0)}, "2024-05-06"),  # noqa: DTZ001
+        ({"date": datetime(2024, 5, 6, 10, 0, tzinfo=timezone.utc)}, "2024-05-06T10:00:00Z"),
+        ({"date": "2024-05-06"}, "2024-05-06"),
+        ({"date": {"created": date(2024, 1, 1), "updated": date(2024, 2, 1)}}, "2024-02-01"),
+        ({"date": {"created": datetime(2024, 1, 1, tzinfo=timezone.utc)}}, "2024-01-01"),
+        ({"date": "spring"}, None),
+        ({"sitemap": {"lastmod": "2023-12-24"}, "date": date(2020, 1, 1)}, "2023-12-24"),
+        ({}, None),
+    ],
+    ids=["date", "naive-datetime", "aware-datetime", "string", "blog-updated", "blog-midnight",
+         "not-a-date", "sitemap-lastmod-wins", "none"],
+)
+def test_front_matter_dates(meta: dict[str, object], lastmod: str | None):
+    """Front-matter dates become W3C dates, and datetimes only when their zone is known."""
+    found = _front_matter(meta, "page.md").lastmod
+    assert (format_w3c(found) if found is not None else None) == lastmod
+
+
 # -- missing site_url, strict mode, invalid values -----------------------------------------
 
 
@@ -457,28 +523,28 @@ def test_missing_site_url_fails_strict(no_url: tuple[Build, Build]):
     [
         (
             "  - sitemap:\n      robots_txt: sometimes\n",
-            "ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'robots_txt': Expected one "
-            "of: ('merge', 'create', 'fragment', 'off') but received: 'sometimes'",
+            ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'robots_txt': Expected one "
+             "of: ('merge', 'create', 'fragment', 'off') but received: 'sometimes'"),
         ),
         (
             "  - sitemap:\n      prority: {'a/*': 0.5}\n",
-            "ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'prority': Unrecognised "
-            "option. Did you mean 'priority'?",
+            ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'prority': Unrecognised "
+             "option. Did you mean 'priority'?"),
         ),
         (
             "  - sitemap:\n      priority: {'a/*': 1.5}\n",
-            "ERROR   -  Plugin 'sitemap' option 'priority': Key 'a/*': expected a number from 0.0 "
-            "to 1.0 but received: 1.5 (float)",
+            ("ERROR   -  Plugin 'sitemap' option 'priority': Key 'a/*': expected a number from 0.0 "
+             "to 1.0 but received: 1.5 (float)"),
         ),
         (
             "  - sitemap:\n      max_urls: 60000\n",
-            "ERROR   -  Plugin 'sitemap' option 'max_urls': Expected a whole number from 1 to "
-            "50,000 but received: 60000 (int)",
+            ("ERROR   -  Plugin 'sitemap' option 'max_urls': Expected a whole number from 1 to "
+             "50,000 but received: 60000 (int)"),
         ),
         (
             "  - sitemap:\n      include: ['']\n",
-            "ERROR   -  Plugin 'sitemap' option 'include': Item 0: Expected a non-empty glob "
-            "pattern but received: ''",
+            ("ERROR   -  Plugin 'sitemap' option 'include': Item 0: Expected a non-empty glob "
+             "pattern but received: ''"),
         ),
     ],
     ids=["choice", "unknown", "priority-range", "max-urls", "bad-glob"],
@@ -496,19 +562,19 @@ def test_invalid_option_stops_the_build(tmp_path: Path, plugin: str, message: st
     ("front", "message"),
     [
         ("sitemap:\n  priority: 2\n",
-         "Page 'bad.md' front matter 'sitemap.priority': expected a number from 0.0 to 1.0 "
-         "but received: 2 (int)"),
+         ("Page 'bad.md' front matter 'sitemap.priority': Expected a number from 0.0 to 1.0 "
+          "but received: 2 (int)")),
         ("sitemap:\n  changefreq: sometimes\n",
-         "Page 'bad.md' front matter 'sitemap.changefreq': Expected one of: 'always', 'hourly', "
-         "'daily', 'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)"),
+         ("Page 'bad.md' front matter 'sitemap.changefreq': Expected one of: 'always', 'hourly', "
+          "'daily', 'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)")),
         ("sitemap:\n  lastmod: soon\n",
-         "Page 'bad.md' front matter 'sitemap.lastmod': Expected a date such as 2024-05-06 or "
-         "2024-05-06T10:00:00+02:00 but received: 'soon' (str)"),
+         ("Page 'bad.md' front matter 'sitemap.lastmod': Expected a date such as 2024-05-06 or "
+          "2024-05-06T10:00:00+02:00 but received: 'soon' (str)")),
         ("sitemap:\n  prio: 0.5\n",
          "Page 'bad.md' front matter 'sitemap.prio': Unrecognised key. Did you mean 'priority'?"),
         ("sitemap: maybe\n",
-         "Page 'bad.md' front matter 'sitemap': Expected false, true or a mapping with lastmod, "
-         "changefreq or priority but received: 'maybe' (str)"),
+         ("Page 'bad.md' front matter 'sitemap': Expected false, true or a mapping with lastmod, "
+          "changefreq or priority but received: 'maybe' (str)")),
     ],
     ids=["priority", "changefreq", "lastmod", "unknown-key", "not-a-mapping"],
 )
@@ -532,7 +598,7 @@ def _free_port() -> int:
 
 def _status(url: str) -> int:
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310  # local server
+        with urllib.request.urlopen(url, timeout=5) as response:  # local server
             return int(response.status)
     except urllib.error.HTTPError as err:
         return err.code
@@ -630,12 +696,9 @@ def test_git_revision_date_plugin_dates_are_used(repo: Path):
         plugin="  - git-revision-date-localized:\n      timezone: Europe/Paris\n"
                "  - sitemap:\n      cache_dir: .cache-git-plugin\n",
     ), "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", config.name, "-d", "site-git-plugin"],
-        cwd=repo, env=_env(repo.parent), capture_output=True, text=True, timeout=180, check=False,
-    )
-    build = Build(repo, repo / "site-git-plugin", done.returncode, done.stdout + done.stderr)
+    build = run_host(repo, config=config.name, site="site-git-plugin")
     assert build.returncode == 0, build.log
+    assert (repo / ".cache-git-plugin").is_dir()
     assert build.lastmods() == {
         SITE: "2023-01-02T04:04:05+01:00",
         f"{SITE}caf%C3%A9/": "2023-01-02T04:04:05+01:00",

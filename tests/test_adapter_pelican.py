@@ -36,21 +36,50 @@ SITEMAP_FILES = ["sitemap.xml", "sitemap.xml.gz", "sitemap.txt", "robots.txt"]
 # Every page of the sample site a search engine should see, by hand (README: 46 HTML files
 # minus the draft, the hidden page, "Private: True" and "Sitemap: false").
 CONTENT = [
-    "", "a-weekend-in-lyon.html", "caf%C3%A9-cr%C3%A8me.html", "caf%C3%A9-cr%C3%A8me-fr.html",
-    "croissant-recipe.html", "hello-pelican.html", "hello-pelican-fr.html", "r&d-notes.html",
-    "sitemaps-explained.html", "pages/about.html", "pages/about-fr.html", "pages/contact.html",
+    "",
+    "a-weekend-in-lyon.html",
+    "caf%C3%A9-cr%C3%A8me.html",
+    "caf%C3%A9-cr%C3%A8me-fr.html",
+    "croissant-recipe.html",
+    "hello-pelican.html",
+    "hello-pelican-fr.html",
+    "r&d-notes.html",
+    "sitemaps-explained.html",
+    "pages/about.html",
+    "pages/about-fr.html",
+    "pages/contact.html",
     "tag/python.html",  # the page that overrides the generated tag page
 ]
 LISTINGS = [
-    "archives.html", "authors.html", "categories.html", "tags.html",
-    "blog/", "blog/page/2/", "blog/page/3/", "blog/page/4/",
-    "author/alice-martin.html", "author/alice-martin/page/2/",
-    "author/bruno-lefevre.html", "author/bruno-lefevre/page/2/",
-    "category/code.html", "category/code/page/2/", "category/food-drink.html",
-    "category/travel.html", "category/travel/page/2/",
-    "tag/baking.html", "tag/coffee.html", "tag/paris.html", "tag/paris/page/2/",
-    "tag/patisserie.html", "tag/pelican.html", "tag/python/page/2/", "tag/research.html",
-    "tag/seo.html", "tag/sitemaps.html", "tag/trains.html", "tag/trains/page/2/",
+    "archives.html",
+    "authors.html",
+    "categories.html",
+    "tags.html",
+    "blog/",
+    "blog/page/2/",
+    "blog/page/3/",
+    "blog/page/4/",
+    "author/alice-martin.html",
+    "author/alice-martin/page/2/",
+    "author/bruno-lefevre.html",
+    "author/bruno-lefevre/page/2/",
+    "category/code.html",
+    "category/code/page/2/",
+    "category/food-drink.html",
+    "category/travel.html",
+    "category/travel/page/2/",
+    "tag/baking.html",
+    "tag/coffee.html",
+    "tag/paris.html",
+    "tag/paris/page/2/",
+    "tag/patisserie.html",
+    "tag/pelican.html",
+    "tag/python/page/2/",
+    "tag/research.html",
+    "tag/seo.html",
+    "tag/sitemaps.html",
+    "tag/trains.html",
+    "tag/trains/page/2/",
 ]
 EXPECTED_URLS = {BASE + path for path in CONTENT + LISTINGS}
 DATELESS = ["", "pages/contact.html", "tag/python.html"]
@@ -79,27 +108,36 @@ class Build:
 
 def copy_site(folder: Path) -> Path:
     """A fresh copy of the sample site's sources."""
-    shutil.copytree(SAMPLE / "source", folder, ignore=shutil.ignore_patterns(
-        "output", "__pycache__", ".sitemap-cache", "cache"))
+    shutil.copytree(
+        SAMPLE / "source",
+        folder,
+        ignore=shutil.ignore_patterns("output", "__pycache__", ".sitemap-cache", "cache"),
+    )
     return folder
 
 
-def pelican(site: Path, out: Path, *settings: str, fatal: bool = True,
-            verbose: bool = False) -> Build:
+def pelican(
+    site: Path, out: Path, *settings: str, fatal: bool = True, verbose: bool = False
+) -> Build:
     """Run the real ``pelican`` command on ``site`` with ``-e`` overrides."""
-    command = [sys.executable, "-m", "pelican", "content", "-s", "pelicanconf.py",
-               "-o", str(out)]
+    command = [sys.executable, "-m", "pelican", "content", "-s", "pelicanconf.py", "-o", str(out)]
     if fatal:
         command += ["--fatal", "warnings"]
     if verbose:
         command.append("--verbose")
     if settings:
         command += ["-e", *settings]
-    env = {**os.environ, "COLUMNS": "1000", "PYTHONPATH": os.pathsep.join(
-        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    env = {
+        **os.environ,
+        "COLUMNS": "1000",
+        "PYTHONPATH": os.pathsep.join(
+            p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
+        ),
+    }
     env.pop("SOURCE_DATE_EPOCH", None)
-    proc = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+    proc = subprocess.run(
+        command, cwd=site, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
     return Build(out, proc.returncode, proc.stdout + proc.stderr)
 
 
@@ -117,8 +155,7 @@ def entries(site: Path) -> dict[str, dict[str, object]]:
             "lastmod": url.findtext(f"{SM}lastmod"),
             "changefreq": url.findtext(f"{SM}changefreq"),
             "priority": url.findtext(f"{SM}priority"),
-            "alternates": {link.get("hreflang"): link.get("href")
-                           for link in url.iter(XHTML_LINK)},
+            "alternates": {link.get("hreflang"): link.get("href") for link in url.iter(XHTML_LINK)},
         }
     return result
 
@@ -164,8 +201,15 @@ def baseline_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     pytest.importorskip("pelican.plugins.sitemap")
     folder = tmp_path_factory.mktemp("baseline")
     site = copy_site(folder / "site")
-    return built(pelican(site, folder / "out", 'PLUGINS=["pelican.plugins.sitemap"]',
-                         'SITEMAP={"format": "xml"}', fatal=False))
+    return built(
+        pelican(
+            site,
+            folder / "out",
+            'PLUGINS=["pelican.plugins.sitemap"]',
+            'SITEMAP={"format": "xml"}',
+            fatal=False,
+        )
+    )
 
 
 # --- The main build -------------------------------------------------------------------------
@@ -227,19 +271,24 @@ def test_content_lastmod_is_modified_else_date(main_build: Build) -> None:
         assert found[BASE + path]["lastmod"] is None, path
 
 
-@pytest.mark.parametrize(("path", "lastmod"), [
-    ("blog/", NEWEST),
-    ("blog/page/4/", "2024-11-03T09:00:00+01:00"),
-    ("archives.html", NEWEST),
-    ("tags.html", NEWEST),
-    ("category/code.html", "2024-11-03T09:00:00+01:00"),
-    ("category/food-drink.html", "2024-08-10T16:20:00+02:00"),
-    ("author/bruno-lefevre/page/2/", "2024-05-01T00:00:00+02:00"),
-    ("tag/python/page/2/", "2024-06-01T18:30:00+02:00"),
-    ("tag/trains.html", NEWEST),
-], ids=lambda value: value.strip("/") or "root")
-def test_listing_lastmod_is_newest_listed_article(main_build: Build, path: str,
-                                                   lastmod: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "lastmod"),
+    [
+        ("blog/", NEWEST),
+        ("blog/page/4/", "2024-11-03T09:00:00+01:00"),
+        ("archives.html", NEWEST),
+        ("tags.html", NEWEST),
+        ("category/code.html", "2024-11-03T09:00:00+01:00"),
+        ("category/food-drink.html", "2024-08-10T16:20:00+02:00"),
+        ("author/bruno-lefevre/page/2/", "2024-05-01T00:00:00+02:00"),
+        ("tag/python/page/2/", "2024-06-01T18:30:00+02:00"),
+        ("tag/trains.html", NEWEST),
+    ],
+    ids=lambda value: value.strip("/") or "root",
+)
+def test_listing_lastmod_is_newest_listed_article(
+    main_build: Build, path: str, lastmod: str
+) -> None:
     """A listing page (and each pagination page) takes its newest listed article's date."""
     assert entries(main_build.out)[BASE + path]["lastmod"] == lastmod
 
@@ -263,18 +312,29 @@ def test_metadata_priority_and_changefreq(main_build: Build) -> None:
     assert {(e["priority"], e["changefreq"]) for e in others} == {(None, None)}
 
 
-@pytest.mark.parametrize(("path", "group"), [
-    ("hello-pelican.html", ("hello-pelican.html", "hello-pelican-fr.html")),
-    ("hello-pelican-fr.html", ("hello-pelican.html", "hello-pelican-fr.html")),
-    ("caf%C3%A9-cr%C3%A8me-fr.html", ("caf%C3%A9-cr%C3%A8me.html", "caf%C3%A9-cr%C3%A8me-fr.html")),
-    ("pages/about.html", ("pages/about.html", "pages/about-fr.html")),
-], ids=["article", "translation", "non-ascii", "page"])
-def test_translations_have_hreflang_and_x_default(main_build: Build, path: str,
-                                                   group: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("path", "group"),
+    [
+        ("hello-pelican.html", ("hello-pelican.html", "hello-pelican-fr.html")),
+        ("hello-pelican-fr.html", ("hello-pelican.html", "hello-pelican-fr.html")),
+        (
+            "caf%C3%A9-cr%C3%A8me-fr.html",
+            ("caf%C3%A9-cr%C3%A8me.html", "caf%C3%A9-cr%C3%A8me-fr.html"),
+        ),
+        ("pages/about.html", ("pages/about.html", "pages/about-fr.html")),
+    ],
+    ids=["article", "translation", "non-ascii", "page"],
+)
+def test_translations_have_hreflang_and_x_default(
+    main_build: Build, path: str, group: tuple[str, str]
+) -> None:
     """Each translated page lists itself, its translation and x-default (the DEFAULT_LANG one)."""
     english, french = (BASE + p for p in group)
     assert entries(main_build.out)[BASE + path]["alternates"] == {
-        "en": english, "fr": french, "x-default": english}
+        "en": english,
+        "fr": french,
+        "x-default": english,
+    }
 
 
 def test_alternates_point_at_listed_pages(main_build: Build) -> None:
@@ -297,18 +357,28 @@ def variant_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """The simple theme, RELATIVE_URLS and a SITEURL with a path."""
     folder = tmp_path_factory.mktemp("variant")
     site = copy_site(folder / "site")
-    return built(pelican(site, folder / "out", 'THEME="simple"', "RELATIVE_URLS=true",
-                         'SITEURL="https://example.org/blog"', verbose=True))
+    return built(
+        pelican(
+            site,
+            folder / "out",
+            'THEME="simple"',
+            "RELATIVE_URLS=true",
+            'SITEURL="https://example.org/blog"',
+            verbose=True,
+        )
+    )
 
 
-def test_simple_theme_relative_urls_and_path(main_build: Build, variant_build: Build,
-                                             sitemap_urls) -> None:
+def test_simple_theme_relative_urls_and_path(
+    main_build: Build, variant_build: Build, sitemap_urls
+) -> None:
     """Theme, RELATIVE_URLS and a SITEURL path change only the base of each URL."""
     moved = "https://example.org/blog/"
     expected = (main_build.out / "sitemap.xml").read_text("utf-8").replace(BASE, moved)
     assert (variant_build.out / "sitemap.xml").read_text("utf-8") == expected
     assert set(sitemap_urls(variant_build.out)) == {
-        url.replace(BASE, moved) for url in EXPECTED_URLS}
+        url.replace(BASE, moved) for url in EXPECTED_URLS
+    }
     # robots.txt below the host root is not the host's: a fragment is written instead.
     assert "Sitemap:" not in (variant_build.out / "robots.txt").read_text("utf-8")
     fragment = (variant_build.out / "robots-sitemap.txt").read_text("utf-8")
@@ -322,8 +392,14 @@ def static_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     site = copy_site(folder / "site")
     for name in ("downloads/slides.html", "downloads/cheatsheet.pdf", "pages/contact.md"):
         os.utime(site / "content" / name, (1_700_000_000, 1_700_000_000))
-    return built(pelican(site, folder / "out", 'SITEMAP_PLUGINS={"static_html": true, '
-                         '"extensions": [".html", ".pdf"], "lastmod_file_time": true}'))
+    return built(
+        pelican(
+            site,
+            folder / "out",
+            'SITEMAP_PLUGINS={"static_html": true, '
+            '"extensions": [".html", ".pdf"], "lastmod_file_time": true}',
+        )
+    )
 
 
 def test_static_html_and_source_file_times(static_build: Build, sitemap_urls) -> None:
@@ -344,24 +420,42 @@ def i18n_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     pytest.importorskip("pelican.plugins.i18n_subsites")
     folder = tmp_path_factory.mktemp("i18n")
     site = copy_site(folder / "site")
-    return built(pelican(
-        site, folder / "out", 'PLUGINS=["sitemap_plugins.pelican", '
-        '"pelican.plugins.i18n_subsites"]', 'I18N_SUBSITES={"fr": {}}', verbose=True))
+    return built(
+        pelican(
+            site,
+            folder / "out",
+            'PLUGINS=["sitemap_plugins.pelican", "pelican.plugins.i18n_subsites"]',
+            'I18N_SUBSITES={"fr": {}}',
+            verbose=True,
+        )
+    )
 
 
 FRENCH = [
-    "fr/archives.html", "fr/authors.html", "fr/caf%C3%A9-cr%C3%A8me.html", "fr/categories.html",
-    "fr/hello-pelican.html", "fr/tags.html", "fr/author/alice-martin.html",
-    "fr/author/bruno-lefevre.html", "fr/blog/", "fr/category/code.html",
-    "fr/category/food-drink.html", "fr/pages/about.html", "fr/tag/coffee.html",
-    "fr/tag/paris.html", "fr/tag/pelican.html",
+    "fr/archives.html",
+    "fr/authors.html",
+    "fr/caf%C3%A9-cr%C3%A8me.html",
+    "fr/categories.html",
+    "fr/hello-pelican.html",
+    "fr/tags.html",
+    "fr/author/alice-martin.html",
+    "fr/author/bruno-lefevre.html",
+    "fr/blog/",
+    "fr/category/code.html",
+    "fr/category/food-drink.html",
+    "fr/pages/about.html",
+    "fr/tag/coffee.html",
+    "fr/tag/paris.html",
+    "fr/tag/pelican.html",
 ]
 
 
 def test_i18n_subsites_share_one_sitemap(i18n_build: Build, sitemap_urls) -> None:
     """Sub-site pages are listed with their /fr/ prefix in the one sitemap at the root."""
-    moved = {BASE + p for p in ("hello-pelican-fr.html", "caf%C3%A9-cr%C3%A8me-fr.html",
-                                "pages/about-fr.html")}
+    moved = {
+        BASE + p
+        for p in ("hello-pelican-fr.html", "caf%C3%A9-cr%C3%A8me-fr.html", "pages/about-fr.html")
+    }
     urls = sitemap_urls(i18n_build.out)
     assert len(urls) == len(set(urls))
     assert set(urls) == (EXPECTED_URLS - moved) | {BASE + p for p in FRENCH}
@@ -372,13 +466,18 @@ def test_i18n_subsites_share_one_sitemap(i18n_build: Build, sitemap_urls) -> Non
 def test_i18n_subsites_alternates(i18n_build: Build) -> None:
     """Translations point across sites, with clean absolute URLs and x-default."""
     found = entries(i18n_build.out)
-    group = {"en": BASE + "hello-pelican.html", "fr": BASE + "fr/hello-pelican.html",
-             "x-default": BASE + "hello-pelican.html"}
+    group = {
+        "en": BASE + "hello-pelican.html",
+        "fr": BASE + "fr/hello-pelican.html",
+        "x-default": BASE + "hello-pelican.html",
+    }
     assert found[BASE + "hello-pelican.html"]["alternates"] == group
     assert found[BASE + "fr/hello-pelican.html"]["alternates"] == group
     assert found[BASE + "fr/pages/about.html"]["alternates"] == {
-        "en": BASE + "pages/about.html", "fr": BASE + "fr/pages/about.html",
-        "x-default": BASE + "pages/about.html"}
+        "en": BASE + "pages/about.html",
+        "fr": BASE + "fr/pages/about.html",
+        "x-default": BASE + "pages/about.html",
+    }
 
 
 @pytest.mark.golden
@@ -393,26 +492,44 @@ def test_empty_siteurl_warns_once_and_writes_nothing(tmp_path: Path, i18n: bool)
     if i18n:
         pytest.importorskip("pelican.plugins.i18n_subsites")
     site = copy_site(tmp_path / "site")
-    extra = ['PLUGINS=["sitemap_plugins.pelican", "pelican.plugins.i18n_subsites"]',
-             'I18N_SUBSITES={"fr": {}}'] if i18n else []
+    extra = (
+        [
+            'PLUGINS=["sitemap_plugins.pelican", "pelican.plugins.i18n_subsites"]',
+            'I18N_SUBSITES={"fr": {}}',
+        ]
+        if i18n
+        else []
+    )
     build = built(pelican(site, tmp_path / "out", 'SITEURL=""', *extra, fatal=False))
     assert build.ours("WARNING") == [
-        "Sitemap: SITEURL '' is not an absolute URL, so no sitemap was written: a sitemap "
-        "lists absolute URLs. Set SITEURL to the public URL of the site (usually in "
-        "publishconf.py)."
+        (
+            "Sitemap: SITEURL '' is not an absolute URL, so no sitemap was written: a sitemap "
+            "lists absolute URLs. Set SITEURL to the public URL of the site (usually in "
+            "publishconf.py)."
+        )
     ]
     assert not (tmp_path / "out" / "sitemap.xml").exists()
     assert "Sitemap:" not in (tmp_path / "out" / "robots.txt").read_text("utf-8")
 
 
-@pytest.mark.parametrize(("setting", "message"), [
-    ('SITEMAP_PLUGINS={"gzip": "yes"}',
-     "SITEMAP_PLUGINS['gzip']: Expected a boolean but received: 'yes' (str)"),
-    ('SITEMAP_PLUGINS={"sitemap_nmae": "map"}',
-     "SITEMAP_PLUGINS['sitemap_nmae']: Unrecognised option. Did you mean 'sitemap_name'?"),
-    ('SITEMAP={"format": "html"}',
-     "SITEMAP['format']: Expected 'xml' or 'txt' but received: 'html' (str)"),
-], ids=["type", "typo", "legacy"])
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            'SITEMAP_PLUGINS={"gzip": "yes"}',
+            "SITEMAP_PLUGINS['gzip']: Expected a boolean but received: 'yes' (str)",
+        ),
+        (
+            'SITEMAP_PLUGINS={"sitemap_nmae": "map"}',
+            "SITEMAP_PLUGINS['sitemap_nmae']: Unrecognised option. Did you mean 'sitemap_name'?",
+        ),
+        (
+            'SITEMAP={"format": "html"}',
+            "SITEMAP['format']: Expected 'xml' or 'txt' but received: 'html' (str)",
+        ),
+    ],
+    ids=["type", "typo", "legacy"],
+)
 def test_bad_settings_stop_the_build(tmp_path: Path, setting: str, message: str) -> None:
     """A bad setting stops Pelican with one message naming the setting."""
     site = copy_site(tmp_path / "site")
@@ -426,13 +543,20 @@ def test_both_plugins_enabled_warns(tmp_path: Path, sitemap_urls) -> None:
     """With pelican-sitemap enabled as well, one warning says to remove it."""
     pytest.importorskip("pelican.plugins.sitemap")
     site = copy_site(tmp_path / "site")
-    build = built(pelican(site, tmp_path / "out",
-                          'PLUGINS=["pelican.plugins.sitemap", "sitemap_plugins.pelican"]',
-                          fatal=False))
+    build = built(
+        pelican(
+            site,
+            tmp_path / "out",
+            'PLUGINS=["pelican.plugins.sitemap", "sitemap_plugins.pelican"]',
+            fatal=False,
+        )
+    )
     assert build.ours("WARNING") == [
-        "Sitemap: pelican-sitemap (pelican.plugins.sitemap) is enabled too: both plugins "
-        "write sitemap.xml and the last to run wins. Remove it from PLUGINS: "
-        "sitemap_plugins.pelican replaces it and reads its SITEMAP setting."
+        (
+            "Sitemap: pelican-sitemap (pelican.plugins.sitemap) is enabled too: both plugins "
+            "write sitemap.xml and the last to run wins. Remove it from PLUGINS: "
+            "sitemap_plugins.pelican replaces it and reads its SITEMAP setting."
+        )
     ]
     assert set(sitemap_urls(tmp_path / "out")) == EXPECTED_URLS  # ours ran last
 
@@ -442,10 +566,18 @@ def legacy_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """pelican-sitemap's SITEMAP dict, left in place when switching plugins."""
     folder = tmp_path_factory.mktemp("legacy")
     site = copy_site(folder / "site")
-    return built(pelican(site, folder / "out", 'SITEMAP={"format": "txt", '
-                         '"priorities": {"articles": 0.7, "indexes": 0.3}, '
-                         '"changefreqs": {"pages": "yearly"}, '
-                         '"exclude": ["^tag/", "^/author/"]}', fatal=False, verbose=True))
+    return built(
+        pelican(
+            site,
+            folder / "out",
+            'SITEMAP={"format": "txt", '
+            '"priorities": {"articles": 0.7, "indexes": 0.3}, '
+            '"changefreqs": {"pages": "yearly"}, '
+            '"exclude": ["^tag/", "^/author/"]}',
+            fatal=False,
+            verbose=True,
+        )
+    )
 
 
 def test_legacy_sitemap_setting_is_translated(legacy_build: Build, sitemap_urls) -> None:
@@ -468,13 +600,17 @@ def test_legacy_sitemap_translation_is_logged(legacy_build: Build) -> None:
     pattern = re.compile(r"Sitemap: translated pelican-sitemap's (SITEMAP\['\w+'\])")
     infos = [m for m in legacy_build.ours("INFO") if pattern.match(m)]
     assert [pattern.match(m).group(1) for m in infos] == [  # type: ignore[union-attr]
-        "SITEMAP['format']", "SITEMAP['priorities']", "SITEMAP['changefreqs']",
+        "SITEMAP['format']",
+        "SITEMAP['priorities']",
+        "SITEMAP['changefreqs']",
         "SITEMAP['exclude']",
     ]
     assert "both formats are written anyway" in infos[0]
     assert legacy_build.ours("WARNING") == [
-        "Sitemap: SITEMAP['exclude'] pattern '^/author/' never matches: URLs are matched "
-        "without a leading slash (write '^author/')"
+        (
+            "Sitemap: SITEMAP['exclude'] pattern '^/author/' never matches: URLs are matched "
+            "without a leading slash (write '^author/')"
+        )
     ]
 
 
@@ -482,7 +618,9 @@ def test_legacy_sitemap_translation_is_logged(legacy_build: Build) -> None:
 
 _THEIR_URL = re.compile(
     r"<url>\s*<loc>(?P<loc>.*?)</loc>\s*<lastmod>(?P<lastmod>.*?)</lastmod>.*?"
-    r"(?P<links>(?:<xhtml:link[^>]*>\s*)*)</url>", re.DOTALL)
+    r"(?P<links>(?:<xhtml:link[^>]*>\s*)*)</url>",
+    re.DOTALL,
+)
 _THEIR_LINK = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]+)" ref="([^"]+)"/>')
 
 
@@ -490,8 +628,8 @@ def _differences(theirs_xml: str, ours: dict[str, dict[str, object]]) -> dict[st
     """URL (relative, decoded) -> what pelican-sitemap does differently from us there."""
     theirs: dict[str, list[re.Match[str]]] = {}
     for match in _THEIR_URL.finditer(theirs_xml):
-        theirs.setdefault(unquote(match["loc"])[len(BASE):], []).append(match)
-    mine = {unquote(loc)[len(BASE):]: entry for loc, entry in ours.items()}
+        theirs.setdefault(unquote(match["loc"])[len(BASE) :], []).append(match)
+    mine = {unquote(loc)[len(BASE) :]: entry for loc, entry in ours.items()}
     found: dict[str, set[str]] = {}
     for key in sorted(set(theirs) | set(mine)):
         codes: set[str] = set()
@@ -529,20 +667,24 @@ def test_differences_from_pelican_sitemap(baseline_build: Build, main_build: Bui
     with pytest.raises(etree.XMLSyntaxError):
         etree.fromstring(theirs.encode())
     expected: dict[str, set[str]] = {path: {"build time as lastmod"} for path in LISTINGS}
-    expected.update({
-        "": {"build time as lastmod"},  # no date: they print the build time, we print none
-        "pages/contact.html": {"build time as lastmod"},
-        "tag/python.html": {"listed twice by them", "build time as lastmod"},
-        "night-train-to-vienna.html": {"listed by them only"},  # Sitemap: false ignored
-        "r&d-notes.html": {"unescaped & (not well-formed XML)"},
-        "hello-pelican.html": {"ref= instead of href=, no self or x-default"},
-        "hello-pelican-fr.html": {"ref= instead of href=, no self or x-default"},
-        "pages/about.html": {"ref= instead of href=, no self or x-default"},
-        "pages/about-fr.html": {"ref= instead of href=, no self or x-default"},
-        "café-crème.html": {"raw non-ASCII URL", "ref= instead of href=, no self or x-default"},
-        "café-crème-fr.html": {"raw non-ASCII URL",
-                               "ref= instead of href=, no self or x-default"},
-    })
+    expected.update(
+        {
+            "": {"build time as lastmod"},  # no date: they print the build time, we print none
+            "pages/contact.html": {"build time as lastmod"},
+            "tag/python.html": {"listed twice by them", "build time as lastmod"},
+            "night-train-to-vienna.html": {"listed by them only"},  # Sitemap: false ignored
+            "r&d-notes.html": {"unescaped & (not well-formed XML)"},
+            "hello-pelican.html": {"ref= instead of href=, no self or x-default"},
+            "hello-pelican-fr.html": {"ref= instead of href=, no self or x-default"},
+            "pages/about.html": {"ref= instead of href=, no self or x-default"},
+            "pages/about-fr.html": {"ref= instead of href=, no self or x-default"},
+            "café-crème.html": {"raw non-ASCII URL", "ref= instead of href=, no self or x-default"},
+            "café-crème-fr.html": {
+                "raw non-ASCII URL",
+                "ref= instead of href=, no self or x-default",
+            },
+        }
+    )
     assert _differences(theirs, entries(main_build.out)) == expected
     # Their lastmods for listing pages are one naive build time, not a content date.
     stamps = {m["lastmod"] for m in _THEIR_URL.finditer(theirs) if m["lastmod"].endswith("-00:00")}
@@ -552,47 +694,102 @@ def test_differences_from_pelican_sitemap(baseline_build: Build, main_build: Bui
 
 # --- In-process: settings checks and registration -------------------------------------------
 
-SETTINGS = {"SITEURL": "https://blog.example.org", "DEFAULT_LANG": "en",
-            "TIMEZONE": "Europe/Paris"}
+SETTINGS = {"SITEURL": "https://blog.example.org", "DEFAULT_LANG": "en", "TIMEZONE": "Europe/Paris"}
 
 
-@pytest.mark.parametrize(("settings", "message"), [
-    ({"SITEMAP_PLUGINS": ["gzip"]},
-     "SITEMAP_PLUGINS: Expected a dict of sitemap options but received: ['gzip'] (list)"),
-    ({"SITEMAP_PLUGINS": {"base_url": "https://x.org/"}},
-     "SITEMAP_PLUGINS['base_url']: Not a setting here: the base URL is SITEURL. Set SITEURL "
-     "instead."),
-    ({"SITEMAP_PLUGINS": {"static_htm": True}},
-     "SITEMAP_PLUGINS['static_htm']: Unrecognised option. Did you mean 'static_html'?"),
-    ({"SITEMAP_PLUGINS": {"static_html": "yes"}},
-     "SITEMAP_PLUGINS['static_html']: Expected a boolean but received: 'yes' (str)"),
-    ({"SITEMAP_PLUGINS": {"priority": {"blog/**": 2}}},
-     "SITEMAP_PLUGINS['priority']: Key 'blog/**': expected a number from 0.0 to 1.0 but "
-     "received: 2 (int)"),
-    ({"SITEURL": "ftp://example.org"},
-     "SITEURL: Expected an absolute http(s) URL such as 'https://example.org/' but received: "
-     "'ftp://example.org'"),
-    ({"SITEMAP": "xml"},
-     "SITEMAP: Expected a dict (pelican-sitemap's setting) but received: 'xml' (str)"),
-    ({"SITEMAP": {"formats": "xml"}},
-     "SITEMAP['formats']: Unrecognised pelican-sitemap key. Did you mean 'format'?"),
-    ({"SITEMAP": {"priorities": {"article": 0.5}}},
-     "SITEMAP['priorities']['article']: Unrecognised kind of page; expected 'articles', "
-     "'pages' or 'indexes'. Did you mean 'articles'?"),
-    ({"SITEMAP": {"priorities": {"pages": "high"}}},
-     "SITEMAP['priorities']['pages']: Expected a number from 0.0 to 1.0 but received: "
-     "'high' (str)"),
-    ({"SITEMAP": {"changefreqs": {"pages": "sometimes"}}},
-     "SITEMAP['changefreqs']['pages']: Expected one of: 'always', 'hourly', 'daily', "
-     "'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)"),
-    ({"SITEMAP": {"exclude": "^tag/"}},
-     "SITEMAP['exclude']: Expected a list of regular expressions but received: '^tag/' (str)"),
-    ({"SITEMAP": {"exclude": ["("]}},
-     "SITEMAP['exclude'][0]: Expected a regular expression but received: '(' (missing ), "
-     "unterminated subpattern at position 0)"),
-], ids=["not-dict", "base-url", "typo", "static-type", "rule", "siteurl", "legacy-not-dict",
-        "legacy-key", "legacy-kind", "legacy-priority", "legacy-changefreq", "legacy-str",
-        "legacy-regex"])
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (
+            {"SITEMAP_PLUGINS": ["gzip"]},
+            "SITEMAP_PLUGINS: Expected a dict of sitemap options but received: ['gzip'] (list)",
+        ),
+        (
+            {"SITEMAP_PLUGINS": {"base_url": "https://x.org/"}},
+            (
+                "SITEMAP_PLUGINS['base_url']: Not a setting here: the base URL is SITEURL. Set SITEURL "
+                "instead."
+            ),
+        ),
+        (
+            {"SITEMAP_PLUGINS": {"static_htm": True}},
+            "SITEMAP_PLUGINS['static_htm']: Unrecognised option. Did you mean 'static_html'?",
+        ),
+        (
+            {"SITEMAP_PLUGINS": {"static_html": "yes"}},
+            "SITEMAP_PLUGINS['static_html']: Expected a boolean but received: 'yes' (str)",
+        ),
+        (
+            {"SITEMAP_PLUGINS": {"priority": {"blog/**": 2}}},
+            (
+                "SITEMAP_PLUGINS['priority']: Key 'blog/**': expected a number from 0.0 to 1.0 but "
+                "received: 2 (int)"
+            ),
+        ),
+        (
+            {"SITEURL": "ftp://example.org"},
+            (
+                "SITEURL: Expected an absolute http(s) URL such as 'https://example.org/' but received: "
+                "'ftp://example.org'"
+            ),
+        ),
+        (
+            {"SITEMAP": "xml"},
+            "SITEMAP: Expected a dict (pelican-sitemap's setting) but received: 'xml' (str)",
+        ),
+        (
+            {"SITEMAP": {"formats": "xml"}},
+            "SITEMAP['formats']: Unrecognised pelican-sitemap key. Did you mean 'format'?",
+        ),
+        (
+            {"SITEMAP": {"priorities": {"article": 0.5}}},
+            (
+                "SITEMAP['priorities']['article']: Unrecognised kind of page; expected 'articles', "
+                "'pages' or 'indexes'. Did you mean 'articles'?"
+            ),
+        ),
+        (
+            {"SITEMAP": {"priorities": {"pages": "high"}}},
+            (
+                "SITEMAP['priorities']['pages']: Expected a number from 0.0 to 1.0 but received: "
+                "'high' (str)"
+            ),
+        ),
+        (
+            {"SITEMAP": {"changefreqs": {"pages": "sometimes"}}},
+            (
+                "SITEMAP['changefreqs']['pages']: Expected one of: 'always', 'hourly', 'daily', "
+                "'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)"
+            ),
+        ),
+        (
+            {"SITEMAP": {"exclude": "^tag/"}},
+            "SITEMAP['exclude']: Expected a list of regular expressions but received: '^tag/' (str)",
+        ),
+        (
+            {"SITEMAP": {"exclude": ["("]}},
+            (
+                "SITEMAP['exclude'][0]: Expected a regular expression but received: '(' (missing ), "
+                "unterminated subpattern at position 0)"
+            ),
+        ),
+    ],
+    ids=[
+        "not-dict",
+        "base-url",
+        "typo",
+        "static-type",
+        "rule",
+        "siteurl",
+        "legacy-not-dict",
+        "legacy-key",
+        "legacy-kind",
+        "legacy-priority",
+        "legacy-changefreq",
+        "legacy-str",
+        "legacy-regex",
+    ],
+)
 def test_read_plan_messages(tmp_path: Path, settings: dict[str, object], message: str) -> None:
     """Each bad setting gives one exact message that names it."""
     from sitemap_plugins.pelican import SettingsError, read_plan  # noqa: PLC0415
@@ -602,10 +799,17 @@ def test_read_plan_messages(tmp_path: Path, settings: dict[str, object], message
     assert str(caught.value) == message
 
 
-@pytest.mark.parametrize(("siteurl", "usable"), [
-    ("", False), ("/blog", False), ("//blog.example.org", False),
-    ("https://blog.example.org", True), ("http://localhost:8000/site", True),
-], ids=["empty", "root-relative", "scheme-relative", "absolute", "path"])
+@pytest.mark.parametrize(
+    ("siteurl", "usable"),
+    [
+        ("", False),
+        ("/blog", False),
+        ("//blog.example.org", False),
+        ("https://blog.example.org", True),
+        ("http://localhost:8000/site", True),
+    ],
+    ids=["empty", "root-relative", "scheme-relative", "absolute", "path"],
+)
 def test_read_plan_siteurl(tmp_path: Path, siteurl: str, usable: bool) -> None:
     """An empty or relative SITEURL is no error (dev builds) but leaves no base URL."""
     from sitemap_plugins.pelican import read_plan  # noqa: PLC0415
@@ -613,6 +817,44 @@ def test_read_plan_siteurl(tmp_path: Path, siteurl: str, usable: bool) -> None:
     plan = read_plan({**SETTINGS, "SITEURL": siteurl, "PATH": str(tmp_path / "content")})
     assert (plan.base is not None) is usable
     assert plan.config.cache_dir == str(tmp_path.resolve() / ".sitemap-cache")
+
+
+def test_rerun_of_one_instance_starts_afresh(tmp_path: Path, sitemap_urls) -> None:
+    """A second ``run()`` of the same instance (autoreload) forgets the first run, and new or
+    changed pages keep Pelican's dates (the core's manifest does not put "now" on them)."""
+    from pelican import Pelican  # noqa: PLC0415
+    from pelican.settings import read_settings  # noqa: PLC0415
+
+    site = copy_site(tmp_path / "site")
+    out = tmp_path / "out"
+    settings = read_settings(str(site / "pelicanconf.py"), override={"OUTPUT_PATH": str(out)})
+    instance = Pelican(settings)
+    instance.run()
+    assert set(sitemap_urls(out)) == EXPECTED_URLS
+    (site / "content" / "travel" / "weekend-in-lyon.md").unlink()
+    (site / "content" / "food" / "galette.md").write_text(
+        "Title: Galette des rois\nLang: en\nDate: 2024-12-24 10:00\nCategory: Food & Drink\n"
+        "Tags: baking\nAuthor: Bruno Lefèvre\n\nFrangipane.\n",
+        encoding="utf-8",
+    )
+    instance.run()
+    # The deleted post and the second pages of its three listings are not written by this
+    # build; their files stay on disk (DELETE_OUTPUT_DIRECTORY is False) but are not listed.
+    gone = [
+        "a-weekend-in-lyon.html",
+        "category/travel/page/2/",
+        "tag/paris/page/2/",
+        "tag/trains/page/2/",
+    ]
+    new = ["galette-des-rois.html", "category/food-drink/page/2/"]
+    assert (out / "tag" / "paris" / "page" / "2" / "index.html").exists()
+    assert set(sitemap_urls(out)) == (EXPECTED_URLS - {BASE + p for p in gone}) | {
+        BASE + p for p in new
+    }
+    found = entries(out)
+    for path in ("galette-des-rois.html", "blog/", "tag/baking.html", "category/food-drink.html"):
+        assert found[BASE + path]["lastmod"] == "2024-12-24T10:00:00+01:00", path
+    assert [loc for loc, e in found.items() if (e["lastmod"] or "") > "2025"] == []
 
 
 def test_register_is_idempotent() -> None:
@@ -623,12 +865,17 @@ def test_register_is_idempotent() -> None:
 
     adapter.register()
     adapter.register()
-    pairs = [(signals.initialized, adapter.on_initialized),
-             (signals.get_generators, adapter.on_get_generators),
-             (signals.content_written, adapter.on_content_written),
-             (signals.static_generator_finalized, adapter.on_static_finalized),
-             (signals.finalized, adapter.on_finalized)]
+    pairs = [
+        (signals.initialized, adapter.on_initialized),
+        (signals.get_generators, adapter.on_get_generators),
+        (signals.content_written, adapter.on_content_written),
+        (signals.static_generator_finalized, adapter.on_static_finalized),
+        (signals.finalized, adapter.on_finalized),
+    ]
     for signal, receiver in pairs:
-        connected = [ref for ref in signal.receivers.values()
-                     if (ref() if isinstance(ref, weakref.ref) else ref) is receiver]
+        connected = [
+            ref
+            for ref in signal.receivers.values()
+            if (ref() if isinstance(ref, weakref.ref) else ref) is receiver
+        ]
         assert len(connected) == 1, signal.name

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Protocol
 
 from sitemap_plugins.dates import Lastmod, sort_key
-from sitemap_plugins.writers.atomic import temp_path_for
+from sitemap_plugins.errors import WriteError
+from sitemap_plugins.writers.atomic import explain, temp_path_for
 from sitemap_plugins.writers.text_sitemap import render_line
 from sitemap_plugins.writers.xml_sitemap import render_footer, render_header, render_url
 
@@ -73,10 +74,11 @@ class _PartWriter:
     def _start_part(self) -> Part:
         self._close_current()
         part = Part(temp_path_for(self._folder / f"{self._name}-{len(self._parts) + 1}.part"))
+        # Registered before the file exists, so that discard() removes it whatever fails next.
+        self._parts.append(part)
         part.handle = part.temp.open("wb", buffering=_BUFFER)
         part.handle.write(self._header)
         part.size = len(self._header)
-        self._parts.append(part)
         return part
 
     def _close_current(self) -> None:
@@ -89,6 +91,12 @@ class _PartWriter:
             part.handle = None
 
     def add(self, entry: Entry) -> None:
+        try:
+            self._add(entry)
+        except OSError as err:  # a full disk: a clear WriteError, not a traceback
+            raise _write_error(self._folder, err) from err
+
+    def _add(self, entry: Entry) -> None:
         data = self._render(entry).encode("utf-8")
         part = self._parts[-1] if self._parts else None
         if (
@@ -110,18 +118,28 @@ class _PartWriter:
             part.newest = entry.lastmod
 
     def finish(self) -> list[Part]:
-        if not self._parts:
-            self._start_part()
-        self._close_current()
+        try:
+            if not self._parts:
+                self._start_part()
+            self._close_current()
+        except OSError as err:
+            raise _write_error(self._folder, err) from err
         return self._parts
 
     def discard(self) -> None:
         for part in self._parts:
             if part.handle is not None:
-                part.handle.close()
+                # Closing a handle whose flush failed (full disk) raises again; the
+                # temporary files must still all be removed.
+                with contextlib.suppress(Exception):
+                    part.handle.close()
                 part.handle = None
             with contextlib.suppress(OSError):
                 part.temp.unlink()
+
+
+def _write_error(folder: Path, err: OSError) -> WriteError:
+    return WriteError(str(folder), f"cannot write the sitemap: {explain(err)}")
 
 
 class XmlSitemapWriter(_PartWriter):

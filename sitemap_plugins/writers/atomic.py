@@ -51,10 +51,14 @@ def write_bytes_atomic(target: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.chmod(temp, os.stat(target).st_mode & 0o7777)
         os.replace(temp, target)
-    except OSError as err:
+    except BaseException as err:
+        # Any failure (not only OSError: an interrupt, a bug) must not leave the temporary
+        # file behind; only a clean os.replace() hands it over.
         with contextlib.suppress(OSError):
             temp.unlink()
-        raise WriteError(str(target), explain(err)) from err
+        if isinstance(err, OSError):
+            raise WriteError(str(target), explain(err)) from err
+        raise
 
 
 def commit(temp: Path, target: Path) -> None:

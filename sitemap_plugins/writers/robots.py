@@ -60,9 +60,11 @@ def merge_sitemap_line(robots: bytes, sitemap_url: str) -> bytes:
     newline = found.group(0) if found else b"\n"
     body = robots[3:] if robots.startswith(b"\xef\xbb\xbf") else robots
     prefix = robots
+    # Also after a lone byte-order mark or blank text: a reader that does not strip the BOM
+    # (urllib.robotparser) would otherwise read "\ufeffSitemap:" as an unknown line.
+    if robots and not robots.endswith((b"\n", b"\r")):
+        prefix += newline
     if body.strip():
-        if not body.endswith((b"\n", b"\r")):
-            prefix += newline
         last_line = _LINE_BREAK.split(re.sub(rb"(?:\r\n|\r|\n)\Z", b"", body))[-1]
         if last_line.strip():
             prefix += newline

@@ -1,0 +1,184 @@
+"""What-if timings: the build with parts of the core swapped out, in benchmark-only processes.
+
+Each variant runs ``sitemap-plugins build`` in a fresh process after patching the core in
+that process only (worker processes are forked, so they inherit the patch). The sitemap
+bytes of every variant are compared with the unpatched build's: a variant that changes the
+output is reported as such.
+
+Variants (combine with ``+``):
+
+* ``baseline``  nothing patched
+* ``fast``      ``head.parse_head`` tries ``fasthead.parse_head_fast`` first
+* ``read8k``    ``head.READ_CHUNK`` = 8 KiB (the first read; 16 KiB today)
+* ``headonly``  ``read_head`` decodes and parses only the bytes up to the end of the head
+                (found by the ``_HEAD_END`` search it already does), not the whole chunk
+
+Usage::
+
+    python benchmarks/experiment.py SITE_DIR --variants baseline,fast,fast+read8k --workers 1
+    python benchmarks/experiment.py SITE_DIR --profile fast --workers 1   # cProfile, top 25
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import cProfile
+import hashlib
+import json
+import pstats
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+BASE_URL = "https://example.org/"
+
+
+def _patch(variant: str) -> None:
+    from sitemap_plugins import entry, head  # noqa: PLC0415
+
+    parts = set(variant.split("+")) - {"baseline"}
+    unknown = parts - {"fast", "read8k", "headonly"}
+    if unknown:
+        raise SystemExit(f"unknown variant parts: {sorted(unknown)}")
+    if "fast" in parts:
+        from sitemap_plugins.fasthead import parse_head_fast  # noqa: PLC0415
+
+        slow = head.parse_head
+
+        def parse_head(text: str) -> head.PageMeta:
+            meta = parse_head_fast(text)
+            return meta if meta is not None else slow(text)
+
+        head.parse_head = parse_head
+    if "read8k" in parts:
+        head.READ_CHUNK = 8192
+    if "headonly" in parts:
+        entry.read_head = _read_head_only
+
+
+def _read_head_only(path: str):  # noqa: ANN202  # returns head.PageMeta
+    """``head.read_head``, but decoding and parsing only up to the end of the head."""
+    from sitemap_plugins import head  # noqa: PLC0415
+
+    with open(path, "rb") as handle:
+        raw = handle.read(head.READ_CHUNK)
+        complete = at_eof = len(raw) < head.READ_CHUNK
+        end = None
+        while True:
+            match = head._HEAD_END.search(raw)  # noqa: SLF001
+            if match:
+                end = match.end()
+                complete = True
+                break
+            if complete or len(raw) >= head.MAX_HEAD_BYTES:
+                break
+            more = handle.read(head.READ_CHUNK * 4)
+            raw += more
+            if len(more) < head.READ_CHUNK * 4:
+                complete = at_eof = True
+    if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        meta = head.PageMeta()
+        meta.problems.append(("binary", "is not an HTML text file (it holds NUL bytes)"))
+        return meta
+    # Keep the charset sniffing on the same bytes as before, then cut at the head's end.
+    # The cut is safe for UTF-8 and every ASCII-compatible charset: the match is ASCII.
+    if end is not None and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        text, problem = head.decode_html(raw[:end], truncated=False)
+    else:
+        text, problem = head.decode_html(raw, truncated=not at_eof)
+    meta = head.parse_head(text)
+    if problem:
+        meta.problems.append(problem)
+    if not complete:
+        meta.problems.append(
+            ("head-too-long",
+             f"head does not end within {head.MAX_HEAD_BYTES:,} bytes; only that much was read")
+        )
+    return meta
+
+
+def _child(variant: str, site: str, workers: int, profile: str | None) -> int:
+    _patch(variant)
+    from sitemap_plugins.cli import main  # noqa: PLC0415
+
+    argv = ["-q", "build", site, "--base-url", BASE_URL, "--workers", str(workers)]
+    if profile:
+        profiler = cProfile.Profile()
+        code = profiler.runcall(main, argv)
+        profiler.dump_stats(profile)
+        return code
+    return main(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site")
+    parser.add_argument("--variants", default="baseline,fast,read8k,fast+read8k,"
+                        "fast+headonly,fast+read8k+headonly")
+    parser.add_argument("--workers", default="1", help="comma-separated worker counts")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", metavar="VARIANT", help="cProfile one variant instead")
+    parser.add_argument("--child", metavar="VARIANT", help=argparse.SUPPRESS)
+    parser.add_argument("--profile-out", help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    if args.child:
+        return _child(args.child, args.site, int(args.workers), args.profile_out)
+
+    import run  # noqa: PLC0415
+
+    site = Path(args.site)
+    env = run._env()  # noqa: SLF001
+    me = [sys.executable, str(Path(__file__).resolve())]
+    if args.profile:
+        out = Path("/tmp") / f"profile-{args.profile}.prof"
+        run.warm_cache(site)
+        run.run_timed([*me, str(site), "--child", args.profile, "--workers", args.workers,
+                       "--profile-out", str(out)], env=env)
+        stats = pstats.Stats(str(out))
+        print(f"== cProfile, variant {args.profile}, --workers {args.workers} "
+              f"(profile in {out}) ==")
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(30)
+        return 0
+    pages = sum(1 for _ in site.rglob("*.html"))
+    results: dict[str, dict[str, object]] = {}
+    reference: dict[str, str] | None = None
+    print(f"{'variant':28} {'workers':>7} {'wall s':>7} {'cpu s':>7} {'µs/page':>8} "
+          f"{'vs base':>7} {'RSS MB':>7} output")
+    for workers in args.workers.split(","):
+        base_wall = None
+        for variant in args.variants.split(","):
+            walls, cpus, rss, digests = [], [], [], []
+            for _ in range(args.runs):
+                run.warm_cache(site)
+                measure = run.run_timed([*me, str(site), "--child", variant, "--workers",
+                                         workers], env=env)
+                walls.append(measure.wall)
+                cpus.append(measure.cpu)
+                rss.append(measure.maxrss_mb)
+                digests.append(run.output_digest(site))
+            wall = statistics.median(walls)
+            base_wall = base_wall or wall
+            reference = reference or digests[0]
+            same = all(d == reference for d in digests)
+            print(f"{variant:28} {workers:>7} {wall:7.2f} {statistics.median(cpus):7.2f} "
+                  f"{wall / pages * 1e6:8.1f} {wall / base_wall:7.2f} {max(rss):7.1f} "
+                  f"{'identical' if same else 'DIFFERENT'}", flush=True)
+            results[f"{variant} w{workers}"] = {
+                "walls_s": [round(w, 3) for w in walls], "median_wall_s": round(wall, 3),
+                "median_cpu_s": round(statistics.median(cpus), 3), "max_rss_mb": max(rss),
+                "identical_output": same,
+                "digest": hashlib.sha256(json.dumps(digests[0]).encode()).hexdigest()[:12]}
+    if args.json:
+        args.json.write_text(json.dumps({"site": str(site), "pages": pages, **results},
+                                        indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
