@@ -142,7 +142,7 @@ def scan_site(
         yield BuiltFile(rel, path)
 
 
-def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
+def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str, str]:
     """A folder's index page first, then its other files, then its subfolders, by name.
 
     The sitemap then reads like the site's tree: a section's page before the pages in it.
@@ -151,7 +151,11 @@ def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
         is_dir = entry.is_dir()
     except OSError:
         is_dir = False
-    return (is_dir, entry.name.lower() not in _INDEX_NAMES, entry.name)
+    lower = entry.name.lower()
+    is_index = lower in _INDEX_NAMES
+    # Index files by (lower-case name, name), the order _shadowed_index ranks them in: by
+    # plain name "Index.Html" came before "index.htm", and both were listed as the folder.
+    return (is_dir, not is_index, lower if is_index else entry.name, entry.name)
 
 
 def _shadowed_index(name: str, remaining: list[os.DirEntry[str]], rel_dir: str) -> bool:
@@ -165,5 +169,9 @@ def _shadowed_index(name: str, remaining: list[os.DirEntry[str]], rel_dir: str) 
     for other in remaining:
         other_lower = other.name.lower()
         if other_lower in _INDEX_NAMES and (other_lower, other.name) > (lower, name):
-            return True
+            try:
+                if other.is_file():  # a folder named index.html serves nothing
+                    return True
+            except OSError:
+                pass
     return False

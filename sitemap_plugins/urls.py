@@ -180,7 +180,10 @@ def resolve_href(href: str, against: str) -> str | None:
     if ":" in host:
         host = f"[{host}]"
     netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    path = _encode_href_part(_remove_dot_segments(parts.path or "/"))
+    # RFC 3986 section 6.2.2.2: "%7E" is "~" (a generator that escapes unreserved characters
+    # still names the same page; without this its canonical looked off the site). Decoded
+    # first, so that "%2E%2E" is a dot segment too.
+    path = _encode_href_part(_remove_dot_segments(unquote_keep_reserved(parts.path or "/")))
     query = _encode_href_part(parts.query)
     return urlunsplit((scheme, netloc, path, query, ""))
 

@@ -49,9 +49,10 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     expected = (ROOT / "sample_sites" / "traps" / "expected" / "sitemap.xml").read_bytes()
     assert (site / "sitemap.xml").read_bytes() == expected
     check = subprocess.run(
-        [str(python), "-c", "import sys, sitemap_plugins; "
-         "assert 'mkdocs' not in sys.modules and 'pelican' not in sys.modules; "
-         "import importlib.util as u; print(u.find_spec('mkdocs'), u.find_spec('pelican'))"],
+        [str(python), "-c", ("import sys, sitemap_plugins; "
+                             "assert 'mkdocs' not in sys.modules and 'pelican' not in sys.modules; "
+                             "import importlib.util as u; "
+                             "print(u.find_spec('mkdocs'), u.find_spec('pelican'))")],
         capture_output=True, text=True, check=True, cwd=tmp_path)
     assert check.stdout.strip() == "None None"
 

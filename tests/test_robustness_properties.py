@@ -158,6 +158,25 @@ def make_tree(site: Path, tree: list[tuple[list[str], str]], content: bytes = PA
     return written
 
 
+def distinct_pages(base: str, pages: list[tuple[list[str], str]]) -> list[str]:
+    """Listed pages with distinct URLs whose paths do not clash (a name both file and folder)."""
+    rels: list[str] = []
+    urls: set[str] = set()
+    files: set[str] = set()
+    folders: set[str] = set()
+    for parts, name in pages:
+        rel = "/".join([*parts, name])
+        prefixes = {"/".join(parts[: i + 1]) for i in range(len(parts))}
+        url = expected_url(base, rel)
+        if not is_listed(rel) or url in urls or rel in folders or prefixes & files:
+            continue
+        rels.append(rel)
+        urls.add(url)
+        files.add(rel)
+        folders |= prefixes
+    return rels
+
+
 def build(site: Path, base: str, **options: object) -> None:
     config = SitemapConfig.from_mapping({"base_url": base, **options})
     generate(site, config)
@@ -194,6 +213,7 @@ def check_names(sitemap_urls, base: tuple[str, str], tree) -> None:
         assert set(urls) == expected
         for url in urls:
             assert RFC3986_URL.match(url), url
+            assert url.startswith(expected_base)
 
 
 @QUICK
@@ -213,16 +233,18 @@ def test_names_and_base_urls_long(sitemap_urls, base, tree) -> None:
 
 # --- property 2: canonical and hreflang values -----------------------------------------------
 
-SELF_KINDS = ["none", "exact", "relative", "root-relative", "encoded", "iri", "fragment",
-              "upper", "dots", "junk", "empty"]
+SELF_KINDS = ["none", "exact", "relative", "root-relative", "encoded", "unreserved-escaped",
+              "iri", "fragment", "upper", "dots", "junk", "empty"]
 JUNK = ["mailto:someone@example.org", "javascript:void(0)", "data:text/html,x", "ftp://x.org/",
         "about:blank", "http://[bad", "https://", "tel:+1"]
 VALID_LANGS = ["en", "de-AT", "x-default", "zh-Hant-TW", "EN-us", "fr"]
 INVALID_LANGS = ["", "english language", "12", "en_US", "é", "-", "toolonglang"]
 
 
-def canonical_href(kind: str, url: str, rel: str, data: st.DataObject) -> str | None:
-    """An href for the page at ``url`` (its expected URL) in spelling ``kind``."""
+def canonical_href(
+    kind: str, url: str, base: str, data: st.DataObject
+) -> str | None:
+    """An href for the page at ``url`` (its expected URL, under ``base``) in spelling ``kind``."""
     parts = urlsplit(url)
     path = parts.path
     name = url.rsplit("/", 1)[1]
@@ -234,8 +256,12 @@ def canonical_href(kind: str, url: str, rel: str, data: st.DataObject) -> str | 
         return name or "./"
     if kind == "root-relative":
         return path
-    if kind == "encoded":  # every byte but "/" escaped, %26 for "&" and so on
-        return url[: -len(path)] + quote(unquote(path).encode("utf-8"), safe="/")
+    if kind == "encoded":  # the page part with every byte but "/" escaped (MkDocs: q%26a/)
+        return base + quote(unquote(url[len(base):]).encode("utf-8"), safe="/")
+    if kind == "unreserved-escaped":  # RFC 3986 6.2.2.2: %7E is "~", %41 is "A"
+        return url[: -len(path)] + "".join(
+            f"%{ord(c):02X}" if c.isascii() and (c.isalnum() or c in "-._~") else c
+            for c in path)
     if kind == "iri":  # non-ASCII left as it is, as authors write it
         return url[: -len(path)] + "".join(
             c if ord(c) > 127 else quote(c, safe=SAFE) for c in unquote(path))
@@ -263,13 +289,7 @@ def check_canonicals(sitemap_urls, base: tuple[str, str], pages: list[tuple[list
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         site.mkdir()
-        rels, seen = [], set()
-        for folders, name in pages:
-            rel = "/".join([*folders, name])
-            url = expected_url(expected_base, rel)
-            if url not in seen and is_listed(rel):
-                seen.add(url)
-                rels.append(rel)
+        rels = distinct_pages(expected_base, pages)
         own = {rel: expected_url(expected_base, rel) for rel in rels}
         host = urlsplit(expected_base)
         offsite = [
@@ -299,7 +319,7 @@ def check_canonicals(sitemap_urls, base: tuple[str, str], pages: list[tuple[list
                 href = None
                 head.append('<meta name="robots" content="noindex, follow">')
             else:
-                href = canonical_href(kind, url, rel, data)
+                href = canonical_href(kind, url, expected_base, data)
             if href is not None:
                 head.append(f'<link rel="canonical" href="{html.escape(href)}">')
             if kind in SELF_KINDS:
@@ -327,6 +347,7 @@ def check_canonicals(sitemap_urls, base: tuple[str, str], pages: list[tuple[list
         assert {unquote(u) for u in urls} == expected
         for url in urls:
             assert RFC3986_URL.match(url), url
+            assert url.startswith(expected_base), f"{url} is not under the base"
         for entry in urlset_entries(site):
             loc = entry.findtext(f"{SM}loc")
             links = entry.findall(f"{XHTML}link")
@@ -391,12 +412,7 @@ def check_head_markup(sitemap_urls, pages, data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         site.mkdir()
-        rels, seen = [], set()
-        for folders, name in pages:
-            rel = "/".join([*folders, name])
-            if expected_url(base, rel) not in seen and is_listed(rel):
-                seen.add(expected_url(base, rel))
-                rels.append(rel)
+        rels = distinct_pages(base, pages)
         expected = set()
         for rel in rels:
             url = expected_url(base, rel)

@@ -1,9 +1,9 @@
 """Deterministic gzip: no file name, and a header time that depends only on the content.
 
-The header time is the newest lastmod in the file (when its content last changed), clamped
-to ``SOURCE_DATE_EPOCH`` when that is set (the reproducible-builds rule), else 0 ("no time
-stamp" in RFC 1952). It never holds the build time, so the same sitemap always gives the
-same ``.gz`` bytes, whenever it is built.
+The header time is the newest lastmod in the file (when its content last changed), else 0
+("no time stamp" in RFC 1952). It is derived from the content alone, never from the clock or
+``SOURCE_DATE_EPOCH``: clamping it to the epoch would make an unchanged sitemap give a
+different ``.gz`` on every commit of a project whose pages carry later dates.
 """
 
 from __future__ import annotations
@@ -24,12 +24,6 @@ COMPRESS_LEVEL = 9
 def header_time(newest: Lastmod | None) -> int:
     """The gzip header mtime for a file whose newest lastmod is ``newest``."""
     value = int(sort_key(newest).timestamp()) if newest is not None else 0
-    text = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if text:
-        try:
-            value = min(value, int(text))
-        except ValueError:
-            pass
     return value if 0 <= value < 2**32 else 0
 
 

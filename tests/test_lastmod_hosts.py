@@ -1,0 +1,502 @@
+"""Honest lastmod across rebuilds (issue 5), through the real ``mkdocs build`` and ``pelican``.
+
+Each host builds a copy of its sample site several times in a row, one scenario per build,
+with the manifest in its default place (``.sitemap-cache`` beside ``mkdocs.yml``, or beside
+Pelican's content folder). Every build gets its own ``SOURCE_DATE_EPOCH``, so a build time
+that leaks into the sitemap shows up as a difference. The sitemap files, the log and the
+``changes_file`` report of every build are kept in a snapshot, because the next build
+rewrites the output folder. The CLI-level checks of the same feature are in
+``test_manifest.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from lxml import etree
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_sites"
+NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+SITEMAP_FILES = ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt")
+MANIFEST = Path(".sitemap-cache") / "lastmod-manifest.sqlite"
+NOTE = "no lastmod manifest from an earlier build in"
+NOTE_WHY = "(first build, or the cache was deleted)"
+# One SOURCE_DATE_EPOCH per build, a day apart, all later than every date in the samples
+# (2025-06-15T15:06:40Z onwards), as a real build's time would be.
+T1, T2, T3, T4, T5 = (1_750_000_000 + day * 86_400 for day in range(5))
+SOURCE_TIME = 1_600_000_000  # what the sources' mtimes are set to before a rebuild
+ABSENT = "(not listed)"
+
+
+def w3c(epoch: int) -> str:
+    """A SOURCE_DATE_EPOCH as the sitemap writes it."""
+    return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+BUILD_TIMES = {w3c(t) for t in (T1, T2, T3, T4, T5)}
+
+
+@dataclass
+class Snapshot:
+    """What one host run left behind: exit code, log, sitemap files and changes report."""
+
+    returncode: int
+    log: str
+    folder: Path
+    """A copy of the sitemap files (the next build rewrites the output folder)."""
+    changes: dict[str, object]
+
+    def files(self) -> dict[str, bytes]:
+        return {name: (self.folder / name).read_bytes() for name in SITEMAP_FILES}
+
+    def lastmods(self) -> dict[str, str | None]:
+        root = etree.parse(str(self.folder / "sitemap.xml")).getroot()
+        return {
+            url.findtext("s:loc", namespaces=NS): url.findtext("s:lastmod", namespaces=NS)
+            for url in root.iterfind("s:url", NS)
+        }
+
+
+def moved(before: Snapshot, after: Snapshot) -> dict[str, tuple[str | None, str | None]]:
+    """URL -> (lastmod before, lastmod after), for the URLs whose lastmod differs."""
+    old, new = before.lastmods(), after.lastmods()
+    return {
+        url: (old.get(url, ABSENT), new.get(url, ABSENT))
+        for url in sorted(old.keys() | new.keys())
+        if old.get(url, ABSENT) != new.get(url, ABSENT)
+    }
+
+
+def snapshot(done: subprocess.CompletedProcess[str], site: Path, changes: Path,
+             folder: Path) -> Snapshot:
+    folder.mkdir(parents=True)
+    for name in SITEMAP_FILES:
+        if (site / name).exists():
+            shutil.copy2(site / name, folder / name)
+    report = json.loads(changes.read_text("utf-8")) if changes.exists() else {}
+    if changes.exists():
+        changes.unlink()  # each build's report stands alone
+    return Snapshot(done.returncode, done.stdout + done.stderr, folder, report)
+
+
+def touch_sources(folder: Path) -> None:
+    """Give every source file a new mtime, so nothing can lean on file times."""
+    for path in folder.rglob("*"):
+        if path.is_file():
+            os.utime(path, (SOURCE_TIME, SOURCE_TIME))
+
+
+def manifest_sources(project: Path) -> dict[str, str]:
+    """URL -> where the manifest says its lastmod came from ('' when it has none)."""
+    uri = f"{(project / MANIFEST).as_uri()}?mode=ro"
+    with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+        return dict(db.execute("SELECT url, source FROM pages"))
+
+
+# -- MkDocs ------------------------------------------------------------------------------------
+
+MK_BASE = "https://example.org/project/"
+MK_ABOUT = f"{MK_BASE}about/"
+MK_FAQ = f"{MK_BASE}guide/faq/"
+MK_HOST_DATES = {f"{MK_BASE}guide/advanced/tuning/": "2023-12-24", f"{MK_BASE}news/": "2024-05-06"}
+MK_FRENCH = {f"{MK_BASE}fr/", f"{MK_BASE}fr/guide/", f"{MK_BASE}fr/r%C3%A9f%C3%A9rence/caf%C3%A9/"}
+
+
+@dataclass
+class MkDocsRuns:
+    project: Path
+    first: Snapshot
+    again: Snapshot
+    edited: Snapshot
+    new_page: Snapshot
+    no_cache: Snapshot
+    sources_before_cache_loss: dict[str, str]
+
+
+def _mkdocs(project: Path, epoch: int, folder: Path) -> Snapshot:
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    env.update(NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true",
+               SOURCE_DATE_EPOCH=str(epoch),
+               # No git dates: the copy is outside any repository, whatever surrounds tmp.
+               GIT_CEILING_DIRECTORIES=str(project.parent))
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=180, check=False,
+    )
+    return snapshot(done, project / "site", project / "changes.json", folder)
+
+
+@pytest.fixture(scope="module")
+def mkdocs_runs(tmp_path_factory: pytest.TempPathFactory) -> MkDocsRuns:
+    """The MkDocs sample built five times: first, unchanged, one page edited, one page added
+    to the nav, and after the cache folder was deleted."""
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("material")
+    pytest.importorskip("mkdocs_static_i18n")
+    pytest.importorskip("mkdocs_redirects")
+    base = tmp_path_factory.mktemp("lastmod-mkdocs")
+    project = base / "project"
+    shutil.copytree(SAMPLES / "mkdocs" / "source", project,
+                    ignore=shutil.ignore_patterns("site", ".sitemap-cache"))
+    config = project / "mkdocs.yml"
+    text = config.read_text("utf-8")
+    assert "  - sitemap\n" in text
+    # cache_dir stays at its default; the report shows what the manifest saw.
+    config.write_text(text.replace("  - sitemap\n",
+                                   "  - sitemap:\n      changes_file: changes.json\n"), "utf-8")
+    first = _mkdocs(project, T1, base / "1-first")
+    touch_sources(project)
+    again = _mkdocs(project, T2, base / "2-again")
+    about = project / "docs" / "about.md"
+    about.write_text(about.read_text("utf-8") + "\nA new paragraph, added later.\n", "utf-8")
+    edited = _mkdocs(project, T3, base / "3-edited")
+    text = config.read_text("utf-8")
+    install = "      - Installation: guide/install.md\n"
+    assert install in text
+    config.write_text(text.replace(install, install + "      - FAQ: guide/faq.md\n"), "utf-8")
+    (project / "docs" / "guide" / "faq.md").write_text("# FAQ\n\nAsked often.\n", "utf-8")
+    new_page = _mkdocs(project, T4, base / "4-new-page")
+    sources = manifest_sources(project)
+    shutil.rmtree(project / ".sitemap-cache")
+    no_cache = _mkdocs(project, T5, base / "5-no-cache")
+    return MkDocsRuns(project, first, again, edited, new_page, no_cache, sources)
+
+
+MKDOCS_STEPS = ["first", "again", "edited", "new_page", "no_cache"]
+
+
+@pytest.mark.parametrize("step", MKDOCS_STEPS)
+def test_mkdocs_every_build_passes_and_its_sitemap_is_valid(
+    mkdocs_runs: MkDocsRuns, step: str, sitemap_urls: Callable[..., list[str]]
+) -> None:
+    """Every build passes ``--strict`` and writes a schema-valid sitemap (xml, gz, txt)."""
+    run: Snapshot = getattr(mkdocs_runs, step)
+    assert run.returncode == 0, run.log
+    urls = sitemap_urls(run.folder)
+    assert len(urls) == (13 if step in {"new_page", "no_cache"} else 12)
+
+
+def test_mkdocs_unchanged_rebuild_is_byte_identical(mkdocs_runs: MkDocsRuns) -> None:
+    """A rebuild with new files, new mtimes and a new SOURCE_DATE_EPOCH writes the same bytes."""
+    assert mkdocs_runs.again.files() == mkdocs_runs.first.files()
+    # The second build had a manifest to compare with, and it saw nothing change.
+    assert mkdocs_runs.again.changes == {
+        "baseline": True, "added": [], "changed": [], "removed": []}
+    assert NOTE not in mkdocs_runs.again.log
+
+
+def test_mkdocs_first_build_dates_come_from_the_host_only(mkdocs_runs: MkDocsRuns) -> None:
+    """Without a manifest only front-matter dates are given; no page gets the build time."""
+    lastmods = mkdocs_runs.first.lastmods()
+    assert {url: value for url, value in lastmods.items() if value} == MK_HOST_DATES
+    assert mkdocs_runs.first.changes["baseline"] is False
+
+
+def test_mkdocs_edited_page_alone_takes_the_build_time(mkdocs_runs: MkDocsRuns) -> None:
+    """Changing the text of a page without a front-matter date moves only its lastmod."""
+    assert moved(mkdocs_runs.again, mkdocs_runs.edited) == {MK_ABOUT: (None, w3c(T3))}
+    assert mkdocs_runs.edited.changes == {
+        "baseline": True, "added": [], "changed": [MK_ABOUT], "removed": []}
+
+
+def test_mkdocs_page_added_to_nav_moves_no_other_page(mkdocs_runs: MkDocsRuns) -> None:
+    """A new nav entry rewrites every page's navigation, yet only the new page is new."""
+    assert moved(mkdocs_runs.edited, mkdocs_runs.new_page) == {MK_FAQ: (ABSENT, w3c(T4))}
+    # Every other fingerprint is unchanged, in both languages.
+    assert mkdocs_runs.new_page.changes == {
+        "baseline": True, "added": [MK_FAQ], "changed": [], "removed": []}
+    # The edited page keeps the date the manifest gave it one build earlier.
+    assert mkdocs_runs.new_page.lastmods()[MK_ABOUT] == w3c(T3)
+
+
+def test_mkdocs_new_page_french_fallback_is_left_out(mkdocs_runs: MkDocsRuns) -> None:
+    """The new English page's French fallback copy is built but neither listed nor dated."""
+    assert (mkdocs_runs.project / "site" / "fr" / "guide" / "faq" / "index.html").is_file()
+    lastmods = mkdocs_runs.new_page.lastmods()
+    assert f"{MK_BASE}fr/guide/faq/" not in lastmods
+    assert {url for url in lastmods if url.startswith(f"{MK_BASE}fr/")} == MK_FRENCH
+    assert all(lastmods[url] is None for url in MK_FRENCH)
+    assert "10 i18n fallback copy of an untranslated page" in mkdocs_runs.new_page.log
+
+
+def test_mkdocs_manifest_records_where_each_date_came_from(mkdocs_runs: MkDocsRuns) -> None:
+    """Front-matter dates are the host's; the two manifest dates say why they were given."""
+    sources = mkdocs_runs.sources_before_cache_loss
+    assert {url: s for url, s in sources.items() if s} == {
+        **dict.fromkeys(MK_HOST_DATES, "host"),
+        MK_ABOUT: "manifest: changed",
+        MK_FAQ: "manifest: new page",
+    }
+    assert len(sources) == 13
+
+
+def test_mkdocs_deleted_cache_falls_back_and_says_why(mkdocs_runs: MkDocsRuns) -> None:
+    """Without the cache the build still passes, manifest dates are dropped, an INFO note says
+    why, and a new manifest is started in the default place."""
+    run = mkdocs_runs.no_cache
+    assert moved(mkdocs_runs.new_page, run) == {
+        MK_ABOUT: (w3c(T3), None), MK_FAQ: (w3c(T4), None)}
+    notes = [line for line in run.log.splitlines() if NOTE in line]
+    cache = mkdocs_runs.project / ".sitemap-cache"
+    assert len(notes) == 1
+    assert notes[0].startswith(f"INFO    -  sitemap_plugins: {NOTE} {cache} {NOTE_WHY}")
+    assert run.changes["baseline"] is False
+    assert (mkdocs_runs.project / MANIFEST).is_file()
+    assert not list((mkdocs_runs.project / "site").rglob("*.sqlite"))
+    # The very first build said the same.
+    assert sum(NOTE in line for line in mkdocs_runs.first.log.splitlines()) == 1
+
+
+def test_mkdocs_no_build_time_without_a_change(mkdocs_runs: MkDocsRuns) -> None:
+    """The only build times in any sitemap are the edited page's and the new page's."""
+    seen = {
+        (url, value)
+        for step in MKDOCS_STEPS
+        for url, value in getattr(mkdocs_runs, step).lastmods().items()
+        if value in BUILD_TIMES
+    }
+    assert seen == {(MK_ABOUT, w3c(T3)), (MK_FAQ, w3c(T4))}
+
+
+# -- Pelican -----------------------------------------------------------------------------------
+
+PE_BASE = "https://blog.example.org/"
+PE_CONTACT = f"{PE_BASE}pages/contact.html"
+PE_DATELESS = {PE_BASE, PE_CONTACT, f"{PE_BASE}tag/python.html"}
+NEWEST = "2024-11-20T06:05:00+01:00"  # the newest article on the blog (not in the sitemap)
+GALETTE_DATE = "2025-01-05T10:00:00+01:00"
+GALETTE = f"{PE_BASE}galette-des-rois.html"
+# Listing pages and the newest article each lists, on the sample as it is.
+PE_LISTINGS = {
+    "blog/": NEWEST,
+    "blog/page/4/": "2024-11-03T09:00:00+01:00",
+    "archives.html": NEWEST,
+    "tags.html": NEWEST,
+    "category/code.html": "2024-11-03T09:00:00+01:00",
+    "category/food-drink.html": "2024-08-10T16:20:00+02:00",
+    "tag/baking.html": "2024-08-10T16:20:00+02:00",
+    "tag/python/page/2/": "2024-06-01T18:30:00+02:00",
+    "tag/trains.html": NEWEST,
+}
+# After galette-des-rois.html (Food & Drink, tag baking, dated GALETTE_DATE) is added.
+PE_LISTINGS_WITH_GALETTE = {
+    "blog/": GALETTE_DATE,
+    "archives.html": GALETTE_DATE,
+    "tags.html": GALETTE_DATE,
+    "categories.html": GALETTE_DATE,
+    "category/food-drink.html": GALETTE_DATE,
+    "tag/baking.html": GALETTE_DATE,
+    "author/bruno-lefevre.html": GALETTE_DATE,
+    "category/code.html": "2024-11-03T09:00:00+01:00",
+    "tag/trains.html": NEWEST,
+}
+
+
+@dataclass
+class PelicanRuns:
+    site: Path
+    first: Snapshot
+    again: Snapshot
+    edited: Snapshot
+    new_article: Snapshot
+    no_cache: Snapshot
+    sources_before_cache_loss: dict[str, str]
+
+
+def _pelican(site: Path, epoch: int, folder: Path, *settings: str) -> Snapshot:
+    changes = site / "changes.json"
+    options = json.dumps({"changes_file": str(changes)})
+    command = [
+        sys.executable, "-m", "pelican", "content", "-s", "pelicanconf.py", "-o", "output",
+        "--fatal", "warnings", "--verbose",
+        "-e", "DELETE_OUTPUT_DIRECTORY=true", f"SITEMAP_PLUGINS={options}", *settings,
+    ]
+    env = {
+        **os.environ,
+        "COLUMNS": "1000",  # one log record a line
+        "SOURCE_DATE_EPOCH": str(epoch),
+        "PYTHONPATH": os.pathsep.join(
+            p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
+    }
+    done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    return snapshot(done, site / "output", changes, folder)
+
+
+@pytest.fixture(scope="module")
+def pelican_runs(tmp_path_factory: pytest.TempPathFactory) -> PelicanRuns:
+    """The Pelican sample built five times into a cleaned output folder: first, unchanged,
+    two texts edited, one article added, and after the cache folder was deleted."""
+    pytest.importorskip("pelican")
+    base = tmp_path_factory.mktemp("lastmod-pelican")
+    site = base / "site"
+    shutil.copytree(SAMPLES / "pelican" / "source", site, ignore=shutil.ignore_patterns(
+        "output", "__pycache__", ".sitemap-cache", "cache"))
+    first = _pelican(site, T1, base / "1-first")
+    touch_sources(site)
+    again = _pelican(site, T2, base / "2-again")
+    contact = site / "content" / "pages" / "contact.md"
+    contact.write_text(contact.read_text("utf-8") + "\nOr call us.\n", "utf-8")
+    # An article with a Date whose text (and so its summary on every listing) changes.
+    hello = site / "content" / "code" / "hello-pelican.md"
+    hello.write_text(hello.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
+    edited = _pelican(site, T3, base / "3-edited")
+    (site / "content" / "food" / "galette.md").write_text(
+        "Title: Galette des rois\nLang: en\nDate: 2025-01-05 10:00\nCategory: Food & Drink\n"
+        "Tags: baking\nAuthor: Bruno Lefèvre\n\nFrangipane.\n", encoding="utf-8")
+    new_article = _pelican(site, T4, base / "4-new-article")
+    sources = manifest_sources(site)
+    shutil.rmtree(site / ".sitemap-cache")
+    no_cache = _pelican(site, T5, base / "5-no-cache")
+    return PelicanRuns(site, first, again, edited, new_article, no_cache, sources)
+
+
+PELICAN_STEPS = ["first", "again", "edited", "new_article", "no_cache"]
+
+
+@pytest.mark.parametrize("step", PELICAN_STEPS)
+def test_pelican_every_build_passes_and_its_sitemap_is_valid(
+    pelican_runs: PelicanRuns, step: str, sitemap_urls: Callable[..., list[str]]
+) -> None:
+    """Every build passes ``--fatal warnings`` and writes a schema-valid sitemap."""
+    run: Snapshot = getattr(pelican_runs, step)
+    assert run.returncode == 0, run.log
+    assert len(sitemap_urls(run.folder)) == (42 if step in {"first", "again", "edited"} else 46)
+
+
+def test_pelican_unchanged_rebuild_is_byte_identical(pelican_runs: PelicanRuns) -> None:
+    """A rebuild into a cleaned folder, with new mtimes and SOURCE_DATE_EPOCH, is identical."""
+    assert pelican_runs.again.files() == pelican_runs.first.files()
+    assert pelican_runs.again.changes == {
+        "baseline": True, "added": [], "changed": [], "removed": []}
+    assert NOTE not in pelican_runs.again.log
+
+
+def test_pelican_first_build_leaves_dateless_pages_undated(pelican_runs: PelicanRuns) -> None:
+    """Without a manifest, the pages with no Date have no lastmod; all others have Pelican's."""
+    lastmods = pelican_runs.first.lastmods()
+    assert {url for url, value in lastmods.items() if value is None} == PE_DATELESS
+
+
+def test_pelican_edited_dateless_page_alone_moves(pelican_runs: PelicanRuns) -> None:
+    """Editing a page without Date and an article with one: only the page's lastmod moves."""
+    assert moved(pelican_runs.again, pelican_runs.edited) == {PE_CONTACT: (None, w3c(T3))}
+    # The manifest saw the article change, and the tag page that shows it in full, yet
+    # Pelican's dates won there.
+    assert pelican_runs.edited.changes == {
+        "baseline": True, "added": [], "removed": [],
+        "changed": [f"{PE_BASE}hello-pelican.html", PE_CONTACT, f"{PE_BASE}tag/pelican.html"],
+    }
+
+
+def test_pelican_listing_dates_stay_the_newest_article_s(pelican_runs: PelicanRuns) -> None:
+    """A listing page's lastmod stays its newest article's date in every build, also when its
+    fingerprint changed or it is new to the manifest."""
+    for step in ("first", "again", "edited"):
+        lastmods = getattr(pelican_runs, step).lastmods()
+        assert {path: lastmods[PE_BASE + path] for path in PE_LISTINGS} == PE_LISTINGS, step
+    for step in ("new_article", "no_cache"):
+        lastmods = getattr(pelican_runs, step).lastmods()
+        found = {path: lastmods[PE_BASE + path] for path in PE_LISTINGS_WITH_GALETTE}
+        assert found == PE_LISTINGS_WITH_GALETTE, step
+
+
+def test_pelican_new_article_keeps_its_own_date(pelican_runs: PelicanRuns) -> None:
+    """A new article, the listing pages it adds and those it moves take Pelican's dates."""
+    lastmods = pelican_runs.new_article.lastmods()
+    assert lastmods[GALETTE] == GALETTE_DATE
+    assert pelican_runs.new_article.changes["added"] == [
+        f"{PE_BASE}author/bruno-lefevre/page/3/", f"{PE_BASE}blog/page/5/",
+        f"{PE_BASE}category/food-drink/page/2/", GALETTE]
+    shifted = moved(pelican_runs.edited, pelican_runs.new_article)
+    assert len(shifted) == 15  # the article, 3 new listing pages, 11 listings it reshuffled
+    assert all(after not in {None, ABSENT, *BUILD_TIMES} for _, after in shifted.values())
+    # The manifest's date from one build earlier, and the other dateless pages, stay.
+    assert {url: lastmods[url] for url in PE_DATELESS} == {
+        PE_BASE: None, f"{PE_BASE}tag/python.html": None, PE_CONTACT: w3c(T3)}
+
+
+def test_pelican_manifest_records_where_each_date_came_from(pelican_runs: PelicanRuns) -> None:
+    """Only the dateless pages are left to the manifest; the edited one has its date from it."""
+    sources = pelican_runs.sources_before_cache_loss
+    assert {url for url, s in sources.items() if s != "host"} == PE_DATELESS
+    assert {url: sources[url] for url in PE_DATELESS} == {
+        PE_BASE: "", f"{PE_BASE}tag/python.html": "", PE_CONTACT: "manifest: changed"}
+
+
+def test_pelican_deleted_cache_falls_back_and_says_why(pelican_runs: PelicanRuns) -> None:
+    """Without the cache the build works, the manifest's date is dropped, and a note says why."""
+    run = pelican_runs.no_cache
+    assert moved(pelican_runs.new_article, run) == {PE_CONTACT: (w3c(T3), None)}
+    cache = pelican_runs.site / ".sitemap-cache"
+    notes = [line for line in run.log.splitlines() if NOTE in line]
+    assert len(notes) == 1
+    assert "INFO" in notes[0]
+    assert f"Sitemap: {NOTE} {cache} {NOTE_WHY}" in notes[0]
+    assert run.changes["baseline"] is False
+    assert (pelican_runs.site / MANIFEST).is_file()
+    assert sum(NOTE in line for line in pelican_runs.first.log.splitlines()) == 1
+
+
+def test_pelican_no_build_time_without_a_change(pelican_runs: PelicanRuns) -> None:
+    """The only build time in any sitemap is the edited dateless page's."""
+    seen = {
+        (url, value)
+        for step in PELICAN_STEPS
+        for url, value in getattr(pelican_runs, step).lastmods().items()
+        if value in BUILD_TIMES
+    }
+    assert seen == {(PE_CONTACT, w3c(T3))}
+
+
+# -- A SOURCE_DATE_EPOCH older than the site's newest date --------------------------------------
+
+EARLY = (1_700_000_000, 1_700_086_400)  # 2023-11-14 and -15: before NEWEST (2024-11-20)
+
+
+@pytest.fixture(scope="module")
+def early_epoch_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Snapshot, Snapshot]:
+    """The Pelican sample built twice, unchanged, with SOURCE_DATE_EPOCHs older than its
+    newest date (a commit time before a future-dated post, or a pinned epoch)."""
+    pytest.importorskip("pelican")
+    base = tmp_path_factory.mktemp("lastmod-early")
+    site = base / "site"
+    shutil.copytree(SAMPLES / "pelican" / "source", site, ignore=shutil.ignore_patterns(
+        "output", "__pycache__", ".sitemap-cache", "cache"))
+    first = _pelican(site, EARLY[0], base / "1-first")
+    second = _pelican(site, EARLY[1], base / "2-again")
+    return first, second
+
+
+def test_early_epoch_rebuild_keeps_xml_and_text(
+    early_epoch_runs: tuple[Snapshot, Snapshot], sitemap_urls: Callable[..., list[str]]
+) -> None:
+    """With an epoch older than the content, the unchanged rebuild's XML and text are the same."""
+    first, second = early_epoch_runs
+    assert first.returncode == second.returncode == 0, first.log + second.log
+    assert len(sitemap_urls(first.folder)) == len(sitemap_urls(second.folder)) == 42
+    for name in ("sitemap.xml", "sitemap.txt"):
+        assert first.files()[name] == second.files()[name], name
+
+
+def test_early_epoch_rebuild_keeps_gzip(early_epoch_runs: tuple[Snapshot, Snapshot]) -> None:
+    """With an epoch older than the content, the unchanged rebuild's .gz is the same too."""
+    first, second = early_epoch_runs
+    assert first.files()["sitemap.xml.gz"] == second.files()["sitemap.xml.gz"]

@@ -1,0 +1,532 @@
+"""Hostile site trees: every odd file gives a diagnostic, the run goes on, nothing leaks in.
+
+Each test builds a small site around one trap (bad encodings, binary pages, a 200 MB page,
+a head that never ends, 10,000 nested folders, symlink loops and links out of the site,
+unreadable and vanishing files, pipes named ``.html``) and checks three things: the trap is
+reported as a diagnostic, the ordinary pages beside it are still listed (the output validates
+against the XSDs), and nothing from outside the site reaches the output.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins import SitemapConfig, generate
+from sitemap_plugins import head as head_module
+from sitemap_plugins import scan as scan_module
+from sitemap_plugins.generate import Result
+from sitemap_plugins.head import parse_head
+
+BASE = "https://example.org/"
+PAGE = b"<!DOCTYPE html><html><head><title>ok</title></head><body>ok</body></html>"
+CANARY = "CANARY-OUTSIDE"  # written only outside the site; must never reach the output
+
+
+def build(site: Path, **options: object) -> Result:
+    config = SitemapConfig.from_mapping({"base_url": BASE, **options})
+    return generate(site, config)
+
+
+def codes(result: Result) -> dict[str, set[str]]:
+    """Diagnostic codes by the path they are about."""
+    found: dict[str, set[str]] = {}
+    for diagnostic in result.diagnostics:
+        found.setdefault(diagnostic.path, set()).add(diagnostic.code)
+    return found
+
+
+def output_bytes(site: Path) -> bytes:
+    """Everything the run wrote at the site root (sitemaps, robots.txt, fragment)."""
+    return b"".join(p.read_bytes() for p in sorted(site.iterdir())
+                    if p.is_file() and not p.is_symlink()
+                    and (p.name.startswith("sitemap") or p.name.startswith("robots")))
+
+
+def make_site(root: Path) -> Path:
+    site = root / "site"
+    (site / "guide").mkdir(parents=True)
+    (site / "index.html").write_bytes(PAGE)
+    (site / "guide" / "index.html").write_bytes(PAGE)
+    return site
+
+
+ORDINARY = {BASE, BASE + "guide/"}
+
+
+# --- encodings and binary files ----------------------------------------------------------------
+
+def test_non_utf8_pages(tmp_path: Path, sitemap_urls) -> None:
+    """Declared latin-1 and Shift_JIS pages are read right; undeclared bytes are guessed."""
+    site = make_site(tmp_path)
+    (site / "café.html").write_bytes(
+        '<html><head><meta charset="iso-8859-1"><title>café</title>'
+        '<link rel="canonical" href="https://example.org/café.html"></head></html>'
+        .encode("latin-1"))
+    (site / "日本.html").write_bytes(
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'
+        '<link rel="canonical" href="/日本.html"><title>日本語</title></head></html>'
+        .encode("shift_jis"))
+    (site / "undeclared.html").write_bytes(
+        b"<html><head><title>caf\xe9 \x93quoted\x94 \xff\xfe</title></head></html>")
+    # Python knows byte-to-byte codecs by these names; declaring one used to crash the run.
+    for label in ("hex", "base64", "rot13", "undefined", "idna", "utf-7", "cp037", "utf-32"):
+        (site / f"declares-{label}.html").write_bytes(
+            f'<html><head><meta charset="{label}"><title>x</title></head></html>'.encode())
+    result = build(site)
+    urls = set(sitemap_urls(site))
+    assert urls == ORDINARY | {
+        BASE + "caf%C3%A9.html", BASE + "%E6%97%A5%E6%9C%AC.html", BASE + "undeclared.html",
+    } | {BASE + f"declares-{label}.html" for label in
+         ("hex", "base64", "rot13", "undefined", "idna", "utf-7", "cp037", "utf-32")}
+    assert codes(result)["undeclared.html"] == {"not-utf8"}
+    assert "café.html" not in codes(result)
+    assert "日本.html" not in codes(result)
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "listed"),
+    [
+        (os.urandom(4096) + b"\x00", "binary", False),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8, "binary", False),
+        (b"\x1f\x8b\x08\x08" + bytes(range(1, 256)) * 16, "not-utf8", True),
+        (bytes(range(0x80, 0x100)) * 64, "not-utf8", True),
+        (b"\xff\xfe" + "<html><head><title>x</title></head></html>".encode("utf-16-le"),
+         None, True),
+    ],
+    ids=["random", "png", "gzip-no-nul", "high-bytes", "utf16-bom"],
+)
+def test_binary_named_html(tmp_path: Path, sitemap_urls, content: bytes, code, listed) -> None:
+    """A binary file named .html is reported (and left out when it holds NUL bytes)."""
+    site = make_site(tmp_path)
+    (site / "blob.html").write_bytes(content)
+    result = build(site)
+    expected = ORDINARY | ({BASE + "blob.html"} if listed else set())
+    assert set(sitemap_urls(site)) == expected
+    assert codes(result).get("blob.html", set()) == ({code} if code else set())
+
+
+# --- huge pages and heads that never end --------------------------------------------------------
+
+_MEASURE = textwrap.dedent("""
+    import resource, subprocess, sys, time
+    start = time.monotonic()
+    done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux
+    print(done.returncode, peak, round(time.monotonic() - start, 2))
+    sys.stderr.write(done.stderr)
+""")
+
+
+def run_measured(site: Path, *args: str) -> tuple[int, int, float, str]:
+    """Run the CLI in a child of a fresh process: (exit code, peak RSS in KiB, seconds, stderr).
+
+    The extra process makes RUSAGE_CHILDREN hold the build alone, not earlier test children.
+    """
+    cli = [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url", BASE, *args]
+    done = subprocess.run([sys.executable, "-c", _MEASURE, *cli], capture_output=True,
+                          text=True, timeout=300, check=True)
+    code, peak, seconds = done.stdout.split()
+    return int(code), int(peak), float(seconds), done.stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KiB on Linux only")
+@pytest.mark.parametrize("kind", ["text-body", "sparse"])
+def test_200_mb_page_bounded_memory(tmp_path: Path, sitemap_urls, kind: str) -> None:
+    """A 200 MB page whose head never closes is read in bounded memory (peak RSS < 150 MB)."""
+    site = make_site(tmp_path)
+    size = 200 * 1024 * 1024
+    with (site / "huge.html").open("wb") as handle:
+        handle.write(b"<!DOCTYPE html><html><head><title>never closed")
+        if kind == "text-body":
+            line = b"<p>" + b"x" * 1020 + b"</p>\n"
+            for _ in range(size // len(line)):
+                handle.write(line)
+        else:  # a text start, then a hole: the file system holds no data for it
+            handle.write(b"<p>text</p>\n" * 200_000)
+            handle.truncate(size)
+    assert (site / "huge.html").stat().st_size >= size - 2048
+    code, peak_kib, seconds, stderr = run_measured(site)
+    print(f"200 MB page ({kind}): peak RSS {peak_kib / 1024:.1f} MiB, {seconds:.2f} s")
+    assert code == 0, stderr
+    assert peak_kib < 150 * 1024, f"peak RSS {peak_kib / 1024:.0f} MiB"
+    assert "Traceback" not in stderr
+    expected_code = "head-too-long" if kind == "text-body" else "binary"
+    assert expected_code in stderr
+    listed = set(sitemap_urls(site))
+    assert ORDINARY <= listed
+
+
+def test_head_never_closes(tmp_path: Path, sitemap_urls) -> None:
+    """A head without </head> or <body> still yields its links; a huge one is reported."""
+    site = make_site(tmp_path)
+    (site / "short.html").write_bytes(
+        b'<html><head><link rel="canonical" href="https://example.org/short.html"><title>x')
+    (site / "long.html").write_bytes(
+        b"<html><head><title>" + b"a" * (3 * 1024 * 1024))
+    (site / "long-noindex.html").write_bytes(
+        b'<html><head><meta name=robots content=noindex><script>' + b"x<" * (2 * 1024 * 1024))
+    result = build(site)
+    assert set(sitemap_urls(site)) == ORDINARY | {BASE + "short.html", BASE + "long.html"}
+    assert "head-too-long" in codes(result)["long.html"]
+    assert "short.html" not in codes(result)
+
+
+PATHOLOGICAL = {
+    "end-tags": "</" * 500_000,
+    "end-tags-named": "</a" * 333_333,
+    "bogus-comments": "<!" * 500_000,
+    "open-brackets": "<" * 1_000_000,
+    "unclosed-attribute": "<meta content='" * 70_000,
+    "marked-sections": "<![" * 333_333,
+    "comments": "<!--" * 250_000,
+    "char-refs": "&#x" * 333_333,
+}
+
+
+@pytest.mark.parametrize("markup", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
+def test_pathological_head_parses_in_linear_time(markup: str) -> None:
+    """1 MB of markup that makes html.parser's close() quadratic parses in well under 5 s."""
+    start = time.monotonic()
+    meta = parse_head('<html><head><link rel="canonical" href="/x">' + markup)
+    assert time.monotonic() - start < 5  # close() took 74 s on "</" * 500,000
+    assert meta.canonical == "/x"
+
+
+def test_pathological_head_in_a_build(tmp_path: Path, sitemap_urls) -> None:
+    """A page whose 1 MB head is "</</</..." does not stall the build."""
+    site = make_site(tmp_path)
+    (site / "slow.html").write_bytes(b"<html><head>" + b"</" * 500_000)
+    start = time.monotonic()
+    result = build(site)
+    assert time.monotonic() - start < 10
+    assert set(sitemap_urls(site)) == ORDINARY | {BASE + "slow.html"}
+    assert result.listed == 3
+
+
+# --- deep and looping trees --------------------------------------------------------------------
+
+def _make_chain(root: Path, depth: int, pages_at: set[int]) -> None:
+    """depth nested folders named "d", made with folder handles (paths pass PATH_MAX)."""
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for level in range(1, depth + 1):
+            os.mkdir("d", dir_fd=fd)
+            child = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+            if level in pages_at:
+                page = os.open("index.html", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+                os.write(page, PAGE)
+                os.close(page)
+    finally:
+        os.close(fd)
+
+
+def test_ten_thousand_nested_folders(tmp_path: Path, sitemap_urls) -> None:
+    """10,000 nested folders: no recursion error; too-deep folders and URLs are reported."""
+    site = make_site(tmp_path)
+    try:
+        _make_chain(site, 10_000, {1, 500, 1000, 1020, 3000, 10_000})
+        start = time.monotonic()
+        result = build(site)
+        elapsed = time.monotonic() - start
+        print(f"10,000 nested folders: built in {elapsed:.2f} s")
+        assert elapsed < 20
+        urls = set(sitemap_urls(site))
+        assert urls == ORDINARY | {BASE + "d/" * n for n in (1, 500, 1000)}
+        found = codes(result)
+        # depth 1020: the URL passes 2,048 characters; beyond PATH_MAX the folder is unreadable
+        assert "url-too-long" in found["d/" * 1019 + "d/index.html"]
+        assert any("unreadable-folder" in c for c in found.values())
+    finally:
+        subprocess.run(["rm", "-rf", str(site / "d")], check=True)  # deeper than rmtree goes
+
+
+def test_symlink_loops(tmp_path: Path, sitemap_urls) -> None:
+    """Links back to parents, to siblings and to themselves end; each loop is reported."""
+    site = make_site(tmp_path)
+    for folder in ("a", "b"):
+        (site / folder).mkdir()
+        (site / folder / "page.html").write_bytes(PAGE)
+    os.symlink(".", site / "loop")
+    os.symlink("..", site / "a" / "up")
+    os.symlink("../b", site / "a" / "toB")
+    os.symlink("../a", site / "b" / "toA")
+    os.symlink(str(site), site / "guide" / "absolute-root")
+    os.symlink("x.html", site / "y.html")
+    os.symlink("y.html", site / "x.html")
+    os.symlink("self.html", site / "self.html")
+    result = build(site)
+    assert set(sitemap_urls(site)) == ORDINARY | {
+        BASE + "a/page.html", BASE + "b/page.html",
+        BASE + "a/toB/page.html", BASE + "b/toA/page.html",
+    }
+    found = codes(result)
+    for loop in ("loop", "a/up", "a/toB/toA", "b/toA/toB", "guide/absolute-root"):
+        assert "symlink-loop" in found[loop], loop
+    for broken in ("x.html", "y.html", "self.html"):
+        assert "broken-symlink" in found[broken], broken
+
+
+def test_symlinks_out_of_the_site(tmp_path: Path, sitemap_urls) -> None:
+    """Links that leave the site are not followed; nothing of theirs reaches the output."""
+    site = make_site(tmp_path)
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    secret_page = (f'<html><head><title>{CANARY}</title><link rel="canonical" '
+                   f'href="https://example.org/{CANARY}.html"></head></html>').encode()
+    (outside / f"{CANARY}.html").write_bytes(secret_page)
+    (outside / "deep" / f"{CANARY}-deep.html").write_bytes(secret_page)
+    outside_robots = f"User-agent: *\nDisallow: /\nSitemap: https://evil.example/{CANARY}\n"
+    (outside / "robots.txt").write_text(outside_robots)
+    os.symlink(outside / f"{CANARY}.html", site / "absolute-file.html")
+    os.symlink(f"../outside/{CANARY}.html", site / "relative-file.html")
+    os.symlink(outside, site / "absolute-folder")
+    os.symlink("../../outside/deep", site / "guide" / "relative-folder")
+    os.symlink("/etc/passwd", site / "passwd.html")
+    os.symlink("hop.html", site / "chain.html")  # inside, then out
+    os.symlink(f"../outside/{CANARY}.html", site / "hop.html")
+    os.symlink("../outside/robots.txt", site / "robots.txt")
+    (site / "inside.html").symlink_to("index.html")  # a link within the site is followed
+    result = build(site, robots_txt="create")
+    assert set(sitemap_urls(site)) == ORDINARY | {BASE + "inside.html"}
+    found = codes(result)
+    for link in ("absolute-file.html", "relative-file.html", "absolute-folder",
+                 "guide/relative-folder", "passwd.html", "chain.html", "hop.html", "robots.txt"):
+        assert "symlink-out" in found[link], link
+    assert CANARY.encode() not in output_bytes(site)
+    assert b"root:" not in output_bytes(site)
+    assert (outside / "robots.txt").read_text() == outside_robots  # never edited
+    assert (site / "robots.txt").is_symlink()
+
+
+# --- unreadable, vanishing and special files ---------------------------------------------------
+
+def _reads_are_blocked(path: Path) -> bool:
+    try:
+        path.read_bytes()
+    except PermissionError:
+        return True
+    except IsADirectoryError:
+        try:
+            os.listdir(path)
+        except PermissionError:
+            return True
+    return False
+
+
+def _fail_open_for(monkeypatch: pytest.MonkeyPatch, victim: Path, error: OSError) -> None:
+    """Make the page reader's open() fail for ``victim`` (root ignores chmod 000)."""
+    real_open = open
+
+    def fake_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.fspath(path) == os.fspath(victim):
+            raise error
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(head_module, "open", fake_open, raising=False)
+
+
+def test_unreadable_page(tmp_path: Path, sitemap_urls, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page that cannot be read (chmod 000) is reported and left out; the run goes on."""
+    site = make_site(tmp_path)
+    victim = site / "secret.html"
+    victim.write_bytes(PAGE)
+    victim.chmod(0)
+    try:
+        if not _reads_are_blocked(victim):  # running as root: inject the same failure
+            _fail_open_for(monkeypatch, victim,
+                           PermissionError(errno.EACCES, "Permission denied", str(victim)))
+        result = build(site)
+    finally:
+        victim.chmod(0o644)
+    assert set(sitemap_urls(site)) == ORDINARY
+    assert "unreadable" in codes(result)["secret.html"]
+    assert "Permission denied" in str(result.diagnostics)
+
+
+def test_unreadable_folder(tmp_path: Path, sitemap_urls, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder that cannot be listed (chmod 000) is reported; its siblings are listed."""
+    site = make_site(tmp_path)
+    locked = site / "locked"
+    locked.mkdir()
+    (locked / "page.html").write_bytes(PAGE)
+    locked.chmod(0)
+    try:
+        if not _reads_are_blocked(locked):
+            real_scandir = os.scandir
+
+            def fake_scandir(path):  # type: ignore[no-untyped-def]
+                if os.fspath(path) == os.fspath(locked.resolve()):
+                    raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+                return real_scandir(path)
+
+            monkeypatch.setattr(scan_module.os, "scandir", fake_scandir)
+        result = build(site)
+    finally:
+        locked.chmod(0o755)
+    assert set(sitemap_urls(site)) == ORDINARY
+    assert "unreadable-folder" in codes(result)["locked"]
+
+
+def test_unreadable_robots_txt(tmp_path: Path, sitemap_urls, monkeypatch) -> None:
+    """robots.txt that cannot be read, or is a folder, is reported, never a traceback."""
+    site = make_site(tmp_path)
+    robots = site / "robots.txt"
+    robots.write_bytes(b"User-agent: *\nDisallow: /guide/\n")
+    robots.chmod(0)
+    try:
+        if not _reads_are_blocked(robots):
+            real = Path.read_bytes
+
+            def fake_read_bytes(self: Path) -> bytes:
+                if self.name == "robots.txt":
+                    raise PermissionError(errno.EACCES, "Permission denied", str(self))
+                return real(self)
+
+            monkeypatch.setattr(Path, "read_bytes", fake_read_bytes)
+        result = build(site)
+    finally:
+        robots.chmod(0o644)
+    monkeypatch.undo()
+    assert set(sitemap_urls(site)) == ORDINARY  # its rules could not be read, so none apply
+    assert codes(result)["robots.txt"] == {"unreadable"}
+    assert robots.read_bytes() == b"User-agent: *\nDisallow: /guide/\n"
+
+
+def test_robots_txt_is_a_folder(tmp_path: Path, sitemap_urls) -> None:
+    """A folder named robots.txt is reported and left alone."""
+    site = make_site(tmp_path)
+    (site / "robots.txt").mkdir()
+    result = build(site)
+    assert set(sitemap_urls(site)) == ORDINARY
+    assert "unreadable" in codes(result)["robots.txt"]
+
+
+def test_page_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> None:
+    """A page deleted between the folder listing and its reading is reported, not listed."""
+    site = make_site(tmp_path)
+    victim = site / "guide" / "gone.html"
+    victim.write_bytes(PAGE)
+    real_open = open
+
+    def vanishing_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.fspath(path) == os.fspath(victim) and victim.exists():
+            victim.unlink()
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(head_module, "open", vanishing_open, raising=False)
+    result = build(site, lastmod_file_time=True)
+    assert set(sitemap_urls(site)) == ORDINARY
+    assert "unreadable" in codes(result)["guide/gone.html"]
+    assert "No such file or directory" in str(result.diagnostics)
+
+
+def test_folder_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> None:
+    """A folder deleted after its parent was listed is reported; the run goes on."""
+    site = make_site(tmp_path)
+    doomed = site / "doomed"
+    (doomed / "sub").mkdir(parents=True)
+    (doomed / "sub" / "page.html").write_bytes(PAGE)
+    (site / "zzz.html").write_bytes(PAGE)
+    real_scandir = os.scandir
+
+    def vanishing_scandir(path):  # type: ignore[no-untyped-def]
+        if os.fspath(path) == os.fspath(doomed.resolve()) and doomed.exists():
+            shutil.rmtree(doomed)
+        return real_scandir(path)
+
+    monkeypatch.setattr(scan_module.os, "scandir", vanishing_scandir)
+    result = build(site)
+    assert set(sitemap_urls(site)) == ORDINARY | {BASE + "zzz.html"}
+    assert "unreadable-folder" in codes(result)["doomed"]
+
+
+def _special_files(site: Path) -> list[str]:
+    made = []
+    os.mkfifo(site / "pipe.html")
+    made.append("pipe.html")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(site / "socket.html"))
+        made.append("socket.html")
+    except OSError:
+        pass
+    finally:
+        server.close()
+    try:
+        os.mknod(site / "device.html", 0o600 | stat.S_IFCHR, os.makedev(1, 3))  # /dev/null
+        made.append("device.html")
+    except (PermissionError, OSError):
+        pass  # only root (and not in every container) may make device nodes
+    os.symlink("pipe.html", site / "link-to-pipe.html")
+    made.append("link-to-pipe.html")
+    return made
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_pipes_sockets_devices_named_html(tmp_path: Path, sitemap_urls) -> None:
+    """A named pipe called x.html used to block the build forever; now it is reported."""
+    site = make_site(tmp_path)
+    made = _special_files(site)
+    done = subprocess.run(
+        [sys.executable, "-m", "sitemap_plugins", "-v", "build", str(site), "--base-url", BASE],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert set(sitemap_urls(site)) == ORDINARY
+    for name in made:
+        assert f"'{name}': is not a regular file" in done.stderr, name
+
+
+def test_undecodable_file_names(tmp_path: Path, sitemap_urls) -> None:
+    """A file name that is not UTF-8 is listed by its bytes, and printing it cannot fail."""
+    site = make_site(tmp_path)
+    raw_name = b"caf\xe9 \xff.html"
+    try:
+        (site / os.fsdecode(raw_name)).write_bytes(PAGE)
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system refuses names that are not UTF-8")
+    (site / os.fsdecode(b"bin\x80.html")).write_bytes(b"\x00" * 10)  # a diagnostic names it
+    done = subprocess.run(
+        [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url", BASE],
+        capture_output=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert set(sitemap_urls(site)) == ORDINARY | {BASE + "caf%E9%20%FF.html"}
+    assert b"bin" in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def test_folder_named_index_html(tmp_path: Path, sitemap_urls) -> None:
+    """A folder called index.html does not hide the index.htm beside it."""
+    site = make_site(tmp_path)
+    (site / "guide" / "index.html").unlink()
+    (site / "guide" / "index.htm").write_bytes(PAGE)
+    (site / "guide" / "index.html").mkdir()
+    (site / "guide" / "index.html" / "inner.html").write_bytes(PAGE)
+    build(site)
+    assert set(sitemap_urls(site)) == ORDINARY | {BASE + "guide/index.html/inner.html"}
+
+
+def test_sitemap_name_taken_by_a_folder(tmp_path: Path, capsys) -> None:
+    """A folder where sitemap.xml goes fails the run with one clear message and no temp file."""
+    from sitemap_plugins.cli import main
+
+    site = make_site(tmp_path)
+    (site / "sitemap.xml").mkdir()
+    code = main(["build", str(site), "--base-url", BASE])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert "sitemap.xml" in err and "the previous file was kept" in err
+    assert not [p for p in site.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
