@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,6 +35,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
+from sitemap_plugins.git_dates import read_git_dates
 from sitemap_plugins.urls import resolve_href
 
 if TYPE_CHECKING:
@@ -64,7 +63,6 @@ _HTML = (".html", ".htm", ".xhtml")
 _FRONT_MATTER_KEYS = ("lastmod", "changefreq", "priority")
 _GIT_PLUGIN = "git-revision-date-localized"
 _GIT_META = "git_revision_date_localized"
-_GIT_TIMEOUT = 300
 _PLACEHOLDER_URL = "https://example.invalid/"
 
 
@@ -371,7 +369,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         ]
         if not needed:
             return {}
-        dates, shallow = _read_git_dates(self._docs_dir)
+        dates, shallow = read_git_dates(self._docs_dir)
         if shallow:
             log.warning(
                 "No git dates used for lastmod: the git clone is shallow, so the last commit of "
@@ -463,57 +461,6 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         log.debug("cannot read the front matter of %s: %s", path, err)
         return {}
-
-
-def _read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
-    """The author date of the last commit of every file under ``docs_dir``.
-
-    One ``git log`` for the whole folder; paths come back relative to ``docs_dir``, as
-    MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
-    because its oldest commit stands in for all the history it lacks. No git, or a folder
-    outside any repository, yields no dates and no message above debug level.
-    """
-    git = shutil.which("git")
-    if git is None:
-        log.debug("git is not installed: no git dates for lastmod")
-        return {}, False
-    probe = _run_git(git, docs_dir, "rev-parse", "--is-shallow-repository")
-    if probe is None:
-        return {}, False
-    if probe.strip() == "true":
-        return {}, True
-    # %aI: the author date in strict ISO 8601, as mkdocs-git-revision-date-localized uses the
-    # author date too (a rebase keeps it). -z: paths exactly as stored, never quoted.
-    output = _run_git(
-        git, docs_dir, "log", "--no-show-signature", "--format=%x01%aI", "--name-only", "-z",
-        "--relative", "--", ".",
-    )
-    if output is None:
-        return {}, False
-    dates: dict[str, Lastmod] = {}
-    current: Lastmod | None = None
-    for token in output.split("\0"):
-        name = token.lstrip("\n")  # the first path after a commit header follows a newline
-        if name.startswith("\x01"):
-            current = parse_w3c(name[1:])
-        elif name and current is not None:
-            dates.setdefault(name, current)  # newest commit first: keep the first seen
-    log.debug("git dates for %d files under %s", len(dates), docs_dir)
-    return dates, False
-
-
-def _run_git(git: str, cwd: str, *args: str) -> str | None:
-    try:
-        done = subprocess.run(  # noqa: S603  # fixed arguments, no shell
-            [git, *args], cwd=cwd, capture_output=True, check=False, timeout=_GIT_TIMEOUT,
-        )
-    except (OSError, subprocess.TimeoutExpired) as err:
-        log.debug("git %s failed: %s", args[0], err)
-        return None
-    if done.returncode != 0:
-        log.debug("git %s: %s", args[0], done.stderr.decode("utf-8", "replace").strip())
-        return None
-    return done.stdout.decode("utf-8", "surrogateescape")
 
 
 def _hreflang(locale: str) -> str:

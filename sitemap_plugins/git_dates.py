@@ -1,0 +1,68 @@
+"""Dates of the last commit of every file under a folder, from one ``git log``.
+
+Host-independent: the MkDocs adapter uses it for page sources, and any adapter can. One git
+call serves the whole site, never one per page.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+
+from sitemap_plugins.dates import Lastmod, parse_w3c
+
+log = logging.getLogger(__name__)
+
+_GIT_TIMEOUT = 300
+
+
+def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
+    """The author date of the last commit of every file under ``docs_dir``.
+
+    One ``git log`` for the whole folder; paths come back relative to ``docs_dir``, as
+    MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
+    because its oldest commit stands in for all the history it lacks. No git, or a folder
+    outside any repository, yields no dates and no message above debug level.
+    """
+    git = shutil.which("git")
+    if git is None:
+        log.debug("git is not installed: no git dates for lastmod")
+        return {}, False
+    probe = _run_git(git, docs_dir, "rev-parse", "--is-shallow-repository")
+    if probe is None:
+        return {}, False
+    if probe.strip() == "true":
+        return {}, True
+    # %aI: the author date in strict ISO 8601, as mkdocs-git-revision-date-localized uses the
+    # author date too (a rebase keeps it). -z: paths exactly as stored, never quoted.
+    output = _run_git(
+        git, docs_dir, "log", "--no-show-signature", "--format=%x01%aI", "--name-only", "-z",
+        "--relative", "--", ".",
+    )
+    if output is None:
+        return {}, False
+    dates: dict[str, Lastmod] = {}
+    current: Lastmod | None = None
+    for token in output.split("\0"):
+        name = token.lstrip("\n")  # the first path after a commit header follows a newline
+        if name.startswith("\x01"):
+            current = parse_w3c(name[1:])
+        elif name and current is not None:
+            dates.setdefault(name, current)  # newest commit first: keep the first seen
+    log.debug("git dates for %d files under %s", len(dates), docs_dir)
+    return dates, False
+
+
+def _run_git(git: str, cwd: str, *args: str) -> str | None:
+    try:
+        done = subprocess.run(  # noqa: S603  # fixed arguments, no shell
+            [git, *args], cwd=cwd, capture_output=True, check=False, timeout=_GIT_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as err:
+        log.debug("git %s failed: %s", args[0], err)
+        return None
+    if done.returncode != 0:
+        log.debug("git %s: %s", args[0], done.stderr.decode("utf-8", "replace").strip())
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape")
