@@ -38,14 +38,7 @@ from pathlib import Path
 
 BASE_URL = "https://example.org/"
 PAGES_PER_FOLDER = 50
-_WORDS = (
-    "sitemap static site build page head canonical robots index crawler search engine "
-    "protocol url location language alternate redirect refresh modified published date "
-    "theme template plugin markdown content folder file output scan parse write gzip "
-    "python pelican mkdocs material navigation section topic group article guide reference "
-    "tutorial install configure option default value example deploy server cache header "
-    "performance memory process worker pool chunk stream order deterministic bytes"
-).split()
+_WORDS = ["sitemap", "static", "site", "build", "page", "head", "canonical", "robots", "index", "crawler", "search", "engine", "protocol", "url", "location", "language", "alternate", "redirect", "refresh", "modified", "published", "date", "theme", "template", "plugin", "markdown", "content", "folder", "file", "output", "scan", "parse", "write", "gzip", "python", "pelican", "mkdocs", "material", "navigation", "section", "topic", "group", "article", "guide", "reference", "tutorial", "install", "configure", "option", "default", "value", "example", "deploy", "server", "cache", "header", "performance", "memory", "process", "worker", "pool", "chunk", "stream", "order", "deterministic", "bytes"]
 _LANGS = ("en", "de", "fr")
 _PARAGRAPH_POOL = 512
 _POOL_SEED = 20_240_601
@@ -99,7 +92,7 @@ def _body(rng: random.Random, body_bytes: int, title: str) -> str:
         '<body dir="ltr">\n<header class="md-header"><nav class="md-header__inner">',
         '<a href="/" class="md-logo">Example</a>',
         "".join(f'<a class="md-tabs__link" href="/section-{i}/">Section {i}</a>' for i in range(10)),
-        "</nav></header>\n<main class=\"md-main\"><article class=\"md-content__inner\">\n",
+        '</nav></header>\n<main class="md-main"><article class="md-content__inner">\n',
         f"<h1>{title}</h1>\n",
     ]
     size = sum(len(p) for p in parts)
@@ -135,15 +128,15 @@ def _head_material(meta: dict[str, str], lines: list[str]) -> str:
         '      <link rel="preconnect" href="https://fonts.gstatic.com" crossorigin>',
         '      <link rel="stylesheet" href="https://fonts.googleapis.com/css?family=Roboto:300,400">',
         '      <link rel="stylesheet" href="/assets/_mkdocstrings.css">',
-        "    <script>__md_scope=new URL(\"/\",location),__md_hash=e=>[...e].reduce((e,_)=>"
+        ('    <script>__md_scope=new URL("/",location),__md_hash=e=>[...e].reduce((e,_)=>'
         "(e<<5)-e+_.charCodeAt(0),0),__md_get=(e,_=localStorage,t=__md_scope)=>JSON.parse"
-        "(_.getItem(t.pathname+\".\"+e)),__md_set=(e,_,t=localStorage,a=__md_scope)=>{try{t."
-        "setItem(a.pathname+\".\"+e,JSON.stringify(_))}catch(e){}}</script>",
+        '(_.getItem(t.pathname+"."+e)),__md_set=(e,_,t=localStorage,a=__md_scope)=>{try{t.'
+        'setItem(a.pathname+"."+e,JSON.stringify(_))}catch(e){}}</script>'),
         '      <script src="/assets/javascripts/glightbox.min.js"></script>',
         '      <script src="/assets/javascripts/analytics.js" defer></script>',
         '      <script src="/assets/javascripts/extra.js"></script>',
-        '      <script type="application/ld+json">{"@context":"https://schema.org",'
-        f'"@type":"TechArticle","headline":"{meta["title"]}"}}</script>',
+        ('      <script type="application/ld+json">{"@context":"https://schema.org",'
+        f'"@type":"TechArticle","headline":"{meta["title"]}"}}</script>'),
         f'    <meta property="og:title" content="{meta["title"]}">',
         '    <meta property="og:type" content="website">',
         '    <meta property="og:image" content="/assets/images/social/card.png">',
@@ -167,8 +160,8 @@ def _head_pelican(meta: dict[str, str], lines: list[str]) -> str:
         '        <link rel="stylesheet" href="/theme/css/pygment.css" />',
         '        <link rel="stylesheet" href="/theme/css/fonts.css" />',
         '        <link rel="stylesheet" href="/theme/css/print.css" media="print" />',
-        '        <link href="/feeds/all.atom.xml" type="application/atom+xml" rel="alternate"'
-        ' title="Example Blog Full Atom Feed" />',
+        ('        <link href="/feeds/all.atom.xml" type="application/atom+xml" rel="alternate"'
+        ' title="Example Blog Full Atom Feed" />'),
         '        <meta name="tags" content="python" />',
         '        <meta name="tags" content="static" />',
         f'        <meta name="description" content="{meta["description"]}" />',
@@ -177,8 +170,8 @@ def _head_pelican(meta: dict[str, str], lines: list[str]) -> str:
         '        <script src="/theme/js/bootstrap.min.js"></script>',
         '        <script src="/theme/js/search.js" async></script>',
         '        <script src="/theme/js/comments.js" defer></script>',
-        "        <script>var _paq=window._paq=window._paq||[];_paq.push(['trackPageView']);"
-        "_paq.push(['enableLinkTracking']);</script>",
+        ("        <script>var _paq=window._paq=window._paq||[];_paq.push(['trackPageView']);"
+        "_paq.push(['enableLinkTracking']);</script>"),
         "</head>",
         "",
     ]
@@ -190,10 +183,10 @@ def _head_minified(meta: dict[str, str], lines: list[str]) -> str:
     squeezed = "".join(line.strip() for line in lines)
     return (
         f'<!DOCTYPE html><HTML lang={meta["lang"]}><HEAD><META charset=utf-8>'
-        "<meta name=viewport content=\"width=device-width,initial-scale=1\">"
+        '<meta name=viewport content="width=device-width,initial-scale=1">'
         f"<TITLE>{meta['title']} | Example</TITLE>"
         f'<meta name=description content="{meta["description"]}">'
-        "<meta name=generator content=\"Hugo 0.125.0\">"
+        '<meta name=generator content="Hugo 0.125.0">'
         f"{squeezed}"
         "<link rel=stylesheet href=/css/style.min.css>"
         "<link rel=stylesheet href=/css/syntax.css>"
@@ -209,7 +202,7 @@ def _head_minified(meta: dict[str, str], lines: list[str]) -> str:
 def _redirect_stub(target: str) -> str:
     # What mkdocs-redirects writes.
     return (
-        "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!doctype html>\n<html>\n<head>\n<meta charset="utf-8">\n'
         "<title>Redirecting...</title>\n"
         f'<link rel="canonical" href="{target}">\n'
         '<meta name="robots" content="noindex">\n'

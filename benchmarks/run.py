@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import platform
@@ -131,7 +132,7 @@ def run_timed(cmd: list[str], *, env: dict[str, str] | None = None,
     full = [_GNU_TIME, "-f", "%M", "-o", str(rss_file), *cmd] if _GNU_TIME else cmd
     with out_file.open("w+b") as out, err_file.open("w+b") as err:
         started = time.perf_counter()
-        proc = subprocess.Popen(full, stdout=out, stderr=err, env=env, cwd=cwd)  # noqa: S603
+        proc = subprocess.Popen(full, stdout=out, stderr=err, env=env, cwd=cwd)
         sampler = _TreeSampler(proc.pid)
         sampler.start()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -200,7 +201,7 @@ class Series:
 
 def ensure_site(workdir: Path, pages: int, body_kb: float) -> Path:
     """The cached site for ``pages`` (generated when missing or made with other settings)."""
-    name = f"site-{pages}" + ("" if body_kb == 15.0 else f"-b{body_kb:g}")  # noqa: PLR2004
+    name = f"site-{pages}" + ("" if body_kb == 15.0 else f"-b{body_kb:g}")
     site = workdir / name
     stamp = workdir / f"{name}.json"
     wanted = {"pages": pages, "seed": SEED, "body_kb": body_kb,
@@ -264,17 +265,22 @@ class SizeResult:
     identical: bool
     digests: dict[str, str]
     listed: str
+    body_kb: float = 15.0
+    plain1: Series | None = None
 
     def per_page_us(self, series: Series) -> float:
         return series.wall / self.pages * 1e6
 
 
-def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
+def bench_size(site: Path, pages: int, runs: int, python: str, *, plain: bool) -> SizeResult:
     env = _env()
     cli = sitemap_command(python)
     floor = Series("I/O floor (1 process, 8 KiB a page)")
     build2 = Series("build --workers 2")
     build1 = Series("build --workers 1")
+    plain1 = Series("build --workers 1 --no-fingerprint")
+    # One manifest folder per site: sites of different sizes must not share one.
+    cache = ["--cache-dir", str(site.parent / f".cache-{site.name}")]
     warm = warm_cache(site)
     print(f"  page cache warmed in {warm:.1f} s (repeated before every timed run)", flush=True)
     floor_cmd = [python, str(HERE / "floor.py"), str(site)]
@@ -287,14 +293,20 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
         for workers, series in ((2, build2), (1, build1)):
             warm_cache(site)
             measure = run_timed([*cli, "build", str(site), "--base-url", BASE_URL,
-                                 "--workers", str(workers)], env=env)
+                                 "--workers", str(workers), *cache], env=env)
             series.runs.append(measure)
             digest = output_digest(site)
             digests.setdefault(f"w{workers}", digest)
             if digests[f"w{workers}"] != digest:
                 digests[f"w{workers}-run{round_}"] = digest
+        if plain:
+            warm_cache(site)
+            plain1.runs.append(run_timed(
+                [*cli, "-q", "build", str(site), "--base-url", BASE_URL, "--workers", "1",
+                 "--no-fingerprint"], env=env))
         print(f"  round {round_ + 1}/{runs}: floor {floor.runs[-1].wall:.2f} s, "
-              f"w2 {build2.runs[-1].wall:.2f} s, w1 {build1.runs[-1].wall:.2f} s "
+              f"w2 {build2.runs[-1].wall:.2f} s, w1 {build1.runs[-1].wall:.2f} s"
+              + (f", w1 no fingerprint {plain1.runs[-1].wall:.2f} s" if plain else "") + " "
               f"(load average {os.getloadavg()[0]:.1f})", flush=True)
     listed = build2.runs[-1].stdout.strip()
     found = int(floor.runs[-1].stdout.split()[0])
@@ -303,15 +315,16 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
     identical = len({json.dumps(d, sort_keys=True) for d in digests.values()}) == 1
     size_mb = sum(e.stat().st_size for e in site.rglob("*.html")) / 1e6 if pages <= 100_000 else 0
     return SizeResult(pages, str(site), size_mb, floor, build2, build1, identical,
-                      digests["w2"], listed)
+                      digests["w2"], listed, plain1=plain1 if plain else None)
 
 
 def print_size(res: SizeResult) -> None:
-    print(f"\n== N = {res.pages:,} pages  ({res.site}"
+    print(f"\n== N = {res.pages:,} pages, bodies of {res.body_kb:g} KB  ({res.site}"
           + (f", {res.site_mb:,.0f} MB of HTML" if res.site_mb else "") + ") ==")
     print(f"  {'':38} {'wall s':>7} {'cpu s':>7} {'pages/s':>8} {'µs/page':>8} "
           f"{'x floor':>7} {'RSS MB':>7} {'PSS MB':>7} {'disk MB':>7}")
-    for series in (res.floor, res.build2, res.build1):
+    rows = [res.floor, res.build2, res.build1] + ([res.plain1] if res.plain1 else [])
+    for series in rows:
         print(f"  {series.label:38} {series.wall:7.2f} {series.cpu:7.2f} "
               f"{res.pages / series.wall:8,.0f} {res.per_page_us(series):8.1f} "
               f"{series.wall / res.floor.wall:7.2f} {series.maxrss_mb:7.1f} "
@@ -378,6 +391,10 @@ def _mkdocs_config(root: Path, ours: bool) -> Path:
     return path
 
 
+# Category and tag names must not end in a digit: Pelican names page 2 of "tag-3" "tag-32".
+_WORDS = make_site._WORDS  # noqa: SLF001
+
+
 def _make_pelican_project(root: Path, pages: int) -> None:
     content = root / "content"
     if content.exists():
@@ -390,8 +407,9 @@ def _make_pelican_project(root: Path, pages: int) -> None:
         month = index // 28 % 12 + 1
         (content / f"article-{index:04d}.md").write_text(
             f"Title: Article {index}\nDate: 2023-{month:02d}-{day:02d} 10:{index % 60:02d}\n"
-            f"Modified: 2024-{month:02d}-{day:02d}\nCategory: cat-{index % 12}\n"
-            f"Tags: tag-{index % 40}, kind-{index % 7}\nSlug: article-{index:04d}\n"
+            f"Modified: 2024-{month:02d}-{day:02d}\nCategory: {_WORDS[index % 12]}\n"
+            f"Tags: tag-{_WORDS[12 + index % 40]}, kind-{_WORDS[52 + index % 7]}\n"
+            f"Slug: article-{index:04d}\n"
             f"Summary: Summary of article {index}.\n\n{body}", encoding="utf-8")
 
 
@@ -445,7 +463,7 @@ def bench_hosts(workdir: Path, python: str, runs: int, pages: int) -> dict[str, 
             continue
         root = workdir / f"host-{name}-{pages}"
         stamp = root / "project.json"
-        wanted = {"pages": pages, "project_version": 1}
+        wanted = {"pages": pages, "project_version": 2}
         if not (stamp.is_file() and json.loads(stamp.read_text()) == wanted):
             root.mkdir(parents=True, exist_ok=True)
             make_project(root, pages)
@@ -519,8 +537,8 @@ def bench_peers(workdir: Path, site: Path, pages: int, ours: Series, runs: int,
     peers: list[tuple[str, str, list[str], dict[str, str]]] = []
     if python and not _importable(python, "localsitemap"):
         peers.append(("localsitemap", "localsitemap", [
-            python, "-c", "import sys\nfrom localsitemap import generate_sitemap\n"
-            "generate_sitemap(sys.argv[1], sys.argv[2], sys.argv[3])",
+            python, "-c", ("import sys\nfrom localsitemap import generate_sitemap\n"
+            "generate_sitemap(sys.argv[1], sys.argv[2], sys.argv[3])"),
             str(site), BASE_URL.rstrip("/"), str(out / "localsitemap.xml")], env))
     else:
         print("  localsitemap: not installed")
@@ -591,6 +609,9 @@ def _targets(results: dict[int, SizeResult]) -> list[tuple[str, bool | None, str
         rows.append(("1M: peak memory <= 150 MB (all processes, PSS)", peak <= 150,
                      f"{peak:.0f} MB (largest single process RSS {largest:.0f} MB)"))
         if hundred:
+            if hundred.body_kb != million.body_kb:
+                rows.append(("1M vs 100k", None, (f"bodies differ ({million.body_kb:g} KB vs "
+                             f"{hundred.body_kb:g} KB): per-page times are not comparable")))
             for attr, label in (("build2", "2 workers"), ("build1", "1 worker")):
                 a = million.per_page_us(getattr(million, attr))
                 b = hundred.per_page_us(getattr(hundred, attr))
@@ -610,13 +631,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,100000",
                         help="comma-separated page counts (default: 10000,100000)")
     parser.add_argument("--million", action="store_true", help="also run N = 1,000,000")
-    parser.add_argument("--million-body-kb", type=float, default=15.0,
-                        help="body size for the 1M site (default: 15; lower it when disk is short)")
+    parser.add_argument("--body-kb", type=float, default=15.0,
+                        help="approximate body size of every page in KB (default: 15)")
+    parser.add_argument("--million-body-kb", type=float,
+                        help="body size for the 1M site (default: --body-kb; lower it when "
+                        "disk, or RAM for a tmpfs workdir, is short)")
     parser.add_argument("--runs", type=int, default=3, help="runs per figure; medians (default 3)")
     parser.add_argument("--hosts", action="store_true",
                         help="also time real MkDocs and Pelican builds with each sitemap")
     parser.add_argument("--host-pages", type=int, default=2000, help="pages per host site")
     parser.add_argument("--no-peers", action="store_true", help="skip the PyPI peer tools")
+    parser.add_argument("--no-plain", action="store_true",
+                        help="skip the extra --workers 1 --no-fingerprint build")
     parser.add_argument("--peer-python", help="python of a venv with localsitemap/hugesitemap")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/sitemap-bench"))
     parser.add_argument("--python", default=sys.executable,
@@ -639,19 +665,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"free disk in the workdir: {free:,.0f} GB")
     results: dict[int, SizeResult] = {}
     for pages in sizes:
-        body_kb = args.million_body_kb if pages == MILLION else 15.0
+        body_kb = args.body_kb
+        if pages == MILLION and args.million_body_kb is not None:
+            body_kb = args.million_body_kb
         need = pages * (body_kb + 3) / 1e6
         if not (args.workdir / f"site-{pages}").exists() and need > free * 0.9:
             body_kb = max(1.0, free * 0.9 * 1e6 / pages - 3)
             print(f"note: disk is short for N = {pages:,}; bodies of {body_kb:.1f} KB instead")
         print(f"\n-- N = {pages:,} --", flush=True)
         site = ensure_site(args.workdir, pages, body_kb)
-        results[pages] = bench_size(site, pages, args.runs, args.python)
+        results[pages] = bench_size(site, pages, args.runs, args.python,
+                                    plain=not args.no_plain)
+        results[pages].body_kb = body_kb
         print_size(results[pages])
     if len(results) > 1:
         print("\n== linearity (time ratio; ideal = page ratio) ==")
         ordered = sorted(results)
-        for small, large in zip(ordered, ordered[1:]):
+        for small, large in itertools.pairwise(ordered):
             a, b = results[small], results[large]
             print(f"  N {large:,} / {small:,} (ideal {large / small:g}): "
                   f"floor {b.floor.wall / a.floor.wall:.2f}, "
@@ -678,7 +708,10 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(), "cores": os.cpu_count(), "commit": commit,
             "dirty": bool(dirty), "runs": args.runs,
             "sizes": {str(n): {"floor": r.floor.summary(), "build_workers_2": r.build2.summary(),
-                               "build_workers_1": r.build1.summary(), "identical": r.identical,
+                               "build_workers_1": r.build1.summary(),
+                               "build_workers_1_no_fingerprint":
+                                   r.plain1.summary() if r.plain1 else None,
+                               "identical": r.identical,
                                "digests": r.digests, "site_mb": round(r.site_mb)}
                       for n, r in results.items()},
             "peers": peers, "hosts": hosts,

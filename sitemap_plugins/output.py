@@ -147,11 +147,17 @@ def remove_stale(site: Path, name: str, keep: set[str]) -> list[str]:
     indexes = {f"{name}.xml", f"{name}.xml.gz", text_index_name(name),
                text_index_name(name) + ".gz"}
     names.sort(key=lambda file_name: file_name not in indexes)
+    index_kept = False
     for file_name in names:
         if pattern.match(file_name) and file_name not in keep:
-            with contextlib.suppress(OSError):
+            if index_kept and file_name not in indexes:
+                continue  # an index that could not be removed still names these parts
+            try:
                 (site / file_name).unlink()
-                removed.append(file_name)
+            except OSError:
+                index_kept = index_kept or file_name in indexes
+                continue
+            removed.append(file_name)
     return removed
 
 

