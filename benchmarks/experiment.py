@@ -17,8 +17,11 @@ Variants (combine with ``+``):
                 is, without ``urljoin``/``urlsplit`` (a plain lower-case host, no port, a path
                 of RFC 3986 path characters with no dot segment, no ``%``, query or fragment)
 * ``render``    ``<url>`` elements rendered by an f-string instead of a Jinja macro call
+* ``window``    ``generate.evaluate_site`` keeps at most 4 batches of 256 pages per worker in
+                flight (``map_async`` per batch, results taken in order) instead of
+                ``Pool.imap`` over the whole scan, which buffers without bound
 * ``fp``        ``fingerprint.content_text`` with two equivalent, cheaper steps: white space
-                collapsed by ``" ".join(text.split())`` instead of ``re.sub(r"\s+", ...)``,
+                collapsed by ``" ".join(text.split())`` instead of ``re.sub(r"\\s+", ...)``,
                 and ``href``/``src`` found by a case-sensitive pattern with explicit
                 ``[hH][rR][eE][fF]`` classes instead of ``re.IGNORECASE`` (cores that have it)
 
@@ -32,9 +35,12 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import collections
 import cProfile
 import hashlib
+import itertools
 import json
+import multiprocessing
 import pstats
 import re
 import statistics
@@ -51,7 +57,7 @@ def _patch(variant: str) -> None:
     from sitemap_plugins import entry, head  # noqa: PLC0415
 
     parts = set(variant.split("+")) - {"baseline"}
-    unknown = parts - {"fast", "read8k", "headonly", "fasturl", "render", "fp"}
+    unknown = parts - {"fast", "read8k", "headonly", "fasturl", "render", "fp", "window"}
     if unknown:
         raise SystemExit(f"unknown variant parts: {sorted(unknown)}")
     if "fast" in parts:
@@ -86,10 +92,41 @@ def _patch(variant: str) -> None:
         from sitemap_plugins import fingerprint  # noqa: PLC0415
 
         fingerprint.content_text = _content_text
+    if "window" in parts:
+        from sitemap_plugins import generate  # noqa: PLC0415
+
+        generate.evaluate_site = _evaluate_site_windowed
+
+
+def _evaluate_site_windowed(files, rules, hints):
+    """``generate.evaluate_site`` with a bounded number of batches in flight."""
+    from sitemap_plugins import generate as g  # noqa: PLC0415
+
+    iterator = iter(files)
+    head = list(itertools.islice(iterator, g.PARALLEL_THRESHOLD))
+    workers = g._worker_count(rules.config)  # noqa: SLF001
+    if workers == 1 or len(head) < g.PARALLEL_THRESHOLD:
+        for built in itertools.chain(head, iterator):
+            yield g.evaluate_page(built, rules, hints.get(built.rel_path))
+        return
+    context = multiprocessing.get_context("fork")
+    source = itertools.chain(head, iterator)
+    with context.Pool(workers, initializer=g._init_worker, initargs=(rules, hints)) as pool:  # noqa: SLF001
+        pending: collections.deque = collections.deque()
+        while True:
+            batch = list(itertools.islice(source, g._CHUNK))  # noqa: SLF001
+            if batch:  # one task per batch: a worker returns its outcomes as one list
+                pending.append(pool.map_async(g._evaluate_in_worker, batch, len(batch)))  # noqa: SLF001
+            if not pending:
+                return
+            if not batch or len(pending) >= workers * 4:
+                yield from pending.popleft().get()
 
 
 _LINKS_CASED = re.compile(
-    r"""\s(?:[hH][rR][eE][fF]|[sS][rR][cC])\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))"""
+    # "\u017f" (long s) matches "s" under re.IGNORECASE, so it belongs here too.
+    "\\s(?:[hH][rR][eE][fF]|[sS\u017f][rR][cC])\\s*=\\s*"
+    r"""(?:"([^"]*)"|'([^']*)'|([^\s>]+))"""
 )
 
 

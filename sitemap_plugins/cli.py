@@ -25,8 +25,12 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 _RULE_OPTIONS = ("changefreq", "priority")
 
 
+# Options whose flag is singular because it is repeated once per value.
+_SINGULAR_FLAGS = {"extensions": "--extension"}
+
+
 def _flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
+    return _SINGULAR_FLAGS.get(name) or "--" + name.replace("_", "-")
 
 
 def _add_config_flags(parser: argparse.ArgumentParser) -> None:
@@ -44,8 +48,7 @@ def _add_config_flags(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(_flag(name), dest=name, action="append", default=None,
                                 metavar="GLOB=VALUE", help=f"{doc} Repeatable.")
         elif kind == tuple[str, ...]:
-            singular = {"extensions": "--extension"}.get(name, _flag(name))
-            parser.add_argument(singular, dest=name, action="append", default=None,
+            parser.add_argument(_flag(name), dest=name, action="append", default=None,
                                 metavar="EXT" if name == "extensions" else "GLOB",
                                 help=f"{doc} Repeatable.")
         elif kind is int:
@@ -150,6 +153,9 @@ def _run_build(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         result = generate(args.site_dir, config)
+    except ConfigError as err:
+        _print(f"error: {_flag(err.option)}: {err.message}", stream=sys.stderr)
+        return EXIT_USAGE
     except SitemapError as err:
         _print(f"error: {err}", stream=sys.stderr)
         return EXIT_FAILED

@@ -268,12 +268,15 @@ def _int_range(low: int, high: int):  # type: ignore[no-untyped-def]  # noqa: AN
     return check
 
 
-def _check_optional_path(option: str, value: object) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
-        raise ConfigError(option, f"Expected a folder path but received: {_received(value)}")
-    return os.fspath(value)
+def _optional_path(kind: str):  # type: ignore[no-untyped-def]  # noqa: ANN202
+    def check(option: str, value: object) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+            raise ConfigError(option, f"Expected a {kind} path but received: {_received(value)}")
+        return os.fspath(value)
+
+    return check
 
 
 _VALIDATORS: dict[str, Any] = {
@@ -293,10 +296,10 @@ _VALIDATORS: dict[str, Any] = {
     "sitemap_name": _check_name,
     "max_urls": _int_range(1, PROTOCOL_MAX_URLS),
     "max_bytes": _int_range(MIN_MAX_BYTES, PROTOCOL_MAX_BYTES),
-    "cache_dir": _check_optional_path,
+    "cache_dir": _optional_path("folder"),
     "workers": _int_range(0, 64),
     "fingerprint": _check_bool,
-    "changes_file": _check_optional_path,
+    "changes_file": _optional_path("file"),
 }
 
 # Defaults in plain Python types, for adapters that declare the options in their own host's

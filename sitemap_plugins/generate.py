@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.entry import Entry, Exclusion, Outcome, PageHints, Rules, evaluate_page
-from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
+from sitemap_plugins.errors import (
+    ConfigError,
+    Diagnostic,
+    Level,
+    ScanError,
+    SitemapError,
+    WriteError,
+)
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.manifest import Changes, Manifest, write_changes
 from sitemap_plugins.output import Installed, install, remove_stale, update_robots
@@ -185,15 +192,15 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
     """Where the manifest lives: ``cache_dir``, or ``.sitemap-cache`` beside the site.
 
     Raises:
-        SitemapError: when that folder is inside the published site.
+        ConfigError: when that folder is inside the published site.
     """
     default = site.resolve().parent / ".sitemap-cache"
     folder = Path(config.cache_dir) if config.cache_dir else default
     real_site, real_folder = os.path.realpath(site), os.path.realpath(folder)
     if os.path.commonpath([real_site, real_folder]) == real_site:
-        msg = (f"cache_dir {str(folder)!r} is inside the published site {str(site)!r}; "
-               "choose a folder outside it so the manifest is never published")
-        raise SitemapError(msg)
+        msg = (f"{str(folder)!r} is inside the published site {str(site)!r}; choose a folder "
+               "outside it so the manifest is never published")
+        raise ConfigError("cache_dir", msg)
     return folder
 
 

@@ -228,28 +228,23 @@ def read_page(
     """
     with open(path, "rb") as handle:
         raw = handle.read(max_bytes + 1 if whole else READ_CHUNK)
-        if whole and len(raw) <= max_bytes:
-            complete = at_eof = True
-        else:
-            whole = False
-            raw = raw[: max(READ_CHUNK, min(len(raw), MAX_HEAD_BYTES))]
-            handle.seek(len(raw))
-            complete = at_eof = len(raw) < READ_CHUNK
-        while not complete:
-            if _HEAD_END.search(raw):
-                complete = True
-                break
-            if len(raw) >= MAX_HEAD_BYTES:
-                break
+        if whole and len(raw) > max_bytes:
+            whole = False  # too large to parse whole: read only the head
+        at_eof = whole or len(raw) < READ_CHUNK
+        while not at_eof and len(raw) < MAX_HEAD_BYTES and not _HEAD_END.search(raw):
             more = handle.read(READ_CHUNK * 4)
             raw += more
-            if len(more) < READ_CHUNK * 4:
-                complete = at_eof = True
+            at_eof = len(more) < READ_CHUNK * 4
     if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         meta = PageMeta()
         meta.problems.append(("binary", "is not an HTML text file (it holds NUL bytes)"))
         return meta, None
-    text, problem = decode_html(raw, truncated=not at_eof)
+    # Only the head goes to the parser: html.parser is slow on long odd markup, and nothing
+    # after </head> or <body> counts.
+    end = _HEAD_END.search(raw, 0, MAX_HEAD_BYTES)
+    head = raw[: end.end()] if end else raw[:MAX_HEAD_BYTES]
+    complete = end is not None or (at_eof and len(raw) <= MAX_HEAD_BYTES)
+    text, problem = decode_html(head, truncated=not (at_eof and len(head) == len(raw)))
     meta = parse_head(text)
     if problem:
         meta.problems.append(problem)
@@ -258,4 +253,7 @@ def read_page(
             ("head-too-long",
              f"head does not end within {MAX_HEAD_BYTES:,} bytes; only that much was read")
         )
-    return meta, text if whole else None
+    if not whole:
+        return meta, None
+    full_text = text if len(head) == len(raw) else decode_html(raw)[0]
+    return meta, full_text

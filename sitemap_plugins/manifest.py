@@ -25,7 +25,12 @@ from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level, WriteError
-from sitemap_plugins.writers.atomic import explain, temp_path_for, write_bytes_atomic
+from sitemap_plugins.writers.atomic import (
+    explain,
+    remove_leftovers,
+    temp_path_for,
+    write_bytes_atomic,
+)
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -73,6 +78,7 @@ class Manifest:
         self._open_previous()
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
+            remove_leftovers(cache_dir)  # a killed run's half-written manifest
             self._temp = temp_path_for(self.path)
             self.next = sqlite3.connect(self._temp)
             self.next.executescript(

@@ -157,7 +157,7 @@ def test_cache_is_never_published(site: Path, monkeypatch, capsys) -> None:
     build(site, T1, monkeypatch)
     assert not [p for p in site.rglob("*") if "manifest" in p.name or p.suffix == ".sqlite"]
     assert main(["-q", "build", str(site), "--base-url", BASE, "--cache-dir",
-                 str(site / "cache")]) == 1
+                 str(site / "cache")]) == 2
     assert "is inside the published site" in capsys.readouterr().err
     assert not (site / "cache").exists()
 

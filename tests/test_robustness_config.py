@@ -99,12 +99,7 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
     "changes_file": [(["--changes-file", " "], ("error: --changes-file: Expected a file path "
                       "but received: ' ' (str)"))],
 }
-XFAIL = {
-    "extensions-0": "cli.py names the option --extensions in the message, but the flag is "
-                    "--extension (_flag(err.option) does not know the singular flag name)",
-    "changes_file-0": "config.py validates changes_file with _check_optional_path, whose "
-                      "message says 'Expected a folder path' for what is a file path",
-}
+XFAIL: dict[str, str] = {}
 
 
 def cases() -> list[object]:
@@ -153,10 +148,6 @@ def test_bad_value(site: Path, capsys, args: list[str], line: str) -> None:
     assert ours == (err.count("\n") == 1), "our messages are one line; argparse adds usage"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a cache_dir inside the published site is only refused by generate() (cache_folder) as a "
-    "plain SitemapError: the CLI exits 1 with 'error: cache_dir ...' instead of a usage error "
-    "(exit 2) naming --cache-dir"))
 def test_cache_dir_inside_the_site(site: Path, capsys) -> None:
     """--cache-dir inside SITE_DIR is a usage error: exit 2, message naming --cache-dir."""
     code, _, err = run(site, ["--cache-dir", str(site / ".cache")], capsys)

@@ -307,11 +307,6 @@ def test_next_run_removes_leftover_temp_files(tmp_path: Path) -> None:
     assert not [p for p in site.iterdir() if p.name.startswith(TEMP_PREFIX)]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a build killed while the manifest is written leaves "
-    "cache/.sitemap-plugins-tmp-*-lastmod-manifest.sqlite behind and no later run removes "
-    "it (remove_leftovers() runs on the site folder only), so every killed build leaks a "
-    "manifest-sized file into the cache folder"))
 def test_next_run_removes_cache_temp(tmp_path: Path) -> None:
     """A manifest temporary file that a killed run left in the cache folder is removed."""
     site, cache = tmp_path / "site", tmp_path / "cache"
