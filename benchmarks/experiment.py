@@ -20,10 +20,10 @@ Variants (combine with ``+``):
 * ``window``    ``generate.evaluate_site`` keeps at most 4 batches of 256 pages per worker in
                 flight (``map_async`` per batch, results taken in order) instead of
                 ``Pool.imap`` over the whole scan, which buffers without bound
-* ``fp``        ``fingerprint.content_text`` with two equivalent, cheaper steps: white space
-                collapsed by ``" ".join(text.split())`` instead of ``re.sub(r"\\s+", ...)``,
-                and ``href``/``src`` found by a case-sensitive pattern with explicit
-                ``[hH][rR][eE][fF]`` classes instead of ``re.IGNORECASE`` (cores that have it)
+* ``fp``        ``fingerprint`` with two equivalent, cheaper steps: white space collapsed by
+                ``" ".join(text.split())`` instead of ``_SPACE.sub(" ", text).strip()``, and
+                ``href``/``src`` found by a pattern with explicit ``[hH][rR][eE][fF]``
+                classes instead of ``re.IGNORECASE``
 
 Usage::
 
@@ -91,7 +91,8 @@ def _patch(variant: str) -> None:
     if "fp" in parts:
         from sitemap_plugins import fingerprint  # noqa: PLC0415
 
-        fingerprint.content_text = _content_text
+        fingerprint._SPACE = _SplitJoin()  # noqa: SLF001
+        fingerprint._LINKS = _LINKS_CASED  # noqa: SLF001
     if "window" in parts:
         from sitemap_plugins import generate  # noqa: PLC0415
 
@@ -130,25 +131,13 @@ _LINKS_CASED = re.compile(
 )
 
 
-def _content_text(page: str) -> str:
-    """``fingerprint.content_text`` with the two cheaper, equivalent steps."""
-    import html  # noqa: PLC0415
+class _SplitJoin:
+    """Stands in for ``re.compile(r"\\s+")`` in ``_SPACE.sub(" ", text).strip()``."""
 
-    from sitemap_plugins import fingerprint as fp  # noqa: PLC0415
-
-    region = fp._COMMENT.sub(" ", fp._region(page))  # noqa: SLF001
-    for name in fp._DROPPED:  # noqa: SLF001
-        pattern = fp._DROP_PATTERNS[name]  # noqa: SLF001
-        while True:
-            reduced = pattern.sub(" ", region)
-            if reduced == region:
-                break
-            region = reduced
-    links = [next(v for v in match.groups() if v is not None)
-             for match in _LINKS_CASED.finditer(region)]
-    links = [html.unescape(link) for link in links if not fp._ASSET.search(link)]  # noqa: SLF001
-    text = html.unescape(fp._TAG.sub(" ", region))  # noqa: SLF001
-    return " ".join(text.split()) + "\n" + "\n".join(links)
+    @staticmethod
+    def sub(_repl: str, text: str) -> str:
+        # str.split() and re's \s agree on what white space is (str.isspace).
+        return " ".join(text.split())
 
 
 _PLAIN_URL = re.compile(
