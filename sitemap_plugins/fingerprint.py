@@ -35,8 +35,10 @@ _ASSET = re.compile(r"\.(?:css|js|mjs|map|woff2?|ttf|ico)(?:[?#].*)?\Z", re.IGNO
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)")
 _ROLE_MAIN = re.compile(r"""\brole\s*=\s*["']?main\b""", re.IGNORECASE)
 _HAS = {name: re.compile(rf"<{name}\b", re.IGNORECASE) for name in ("main", "article", "body")}
-_LINKS = re.compile(r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
-_SPACE = re.compile(r"\s+")
+# Explicit letter classes instead of IGNORECASE, which is several times slower here (and
+# would also match the long s, U+017F, in "src").
+_LINKS = re.compile(
+    r"""\s(?:[hH][rR][eE][fF]|[sS][rR][cC])\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 
 
 def _region_start(page: str) -> tuple[str | None, int]:
@@ -131,7 +133,7 @@ def content_text(page: str) -> str:
                 if not _ASSET.search(link):
                     links.append(link)
     text = html.unescape("".join(texts))
-    return _SPACE.sub(" ", text).strip() + "\n" + "\n".join(links)
+    return " ".join(text.split()) + "\n" + "\n".join(links)
 
 
 def fingerprint_html(page: str) -> str:

@@ -13,6 +13,10 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 READ_CHUNK = 16_384
 MAX_HEAD_BYTES = 1_048_576
@@ -215,6 +219,12 @@ def read_head(path: str) -> PageMeta:
     return read_page(path, whole=False)[0]
 
 
+def _fast_parser() -> Callable[[str], PageMeta | None]:
+    from sitemap_plugins.fasthead import parse_head_fast  # noqa: PLC0415  # it imports this module
+
+    return parse_head_fast
+
+
 def read_page(
     path: str, *, whole: bool, max_bytes: int = 8 * 1024 * 1024
 ) -> tuple[PageMeta, str | None]:
@@ -245,7 +255,9 @@ def read_page(
     head = raw[: end.end()] if end else raw[:MAX_HEAD_BYTES]
     complete = end is not None or (at_eof and len(raw) <= MAX_HEAD_BYTES)
     text, problem = decode_html(head, truncated=not (at_eof and len(head) == len(raw)))
-    meta = parse_head(text)
+    # The narrow scanner reads plain heads about 3x faster and gives up (None) on anything
+    # unusual; html.parser stays the reference and the fallback.
+    meta = _fast_parser()(text) or parse_head(text)
     if problem:
         meta.problems.append(problem)
     if not complete:

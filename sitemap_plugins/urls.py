@@ -155,6 +155,15 @@ def _encode_href_part(text: str) -> str:
     return _HEX_ESCAPE.sub(lambda m: m.group(0).upper(), encoded) if "%" in encoded else encoded
 
 
+# An absolute http(s) URL already in normal form: lower-case ASCII host, no port, userinfo,
+# query, fragment or escape, and only characters that stay literal in a path. Resolving it
+# gives it back unchanged, so the (costly) general path is skipped for it.
+_PLAIN_ABSOLUTE = re.compile(
+    r"https?://[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*"
+    r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*\Z"
+)
+
+
 def resolve_href(href: str, against: str) -> str | None:
     """Resolve an ``href`` from a page against that page's URL and percent-encode it.
 
@@ -164,6 +173,8 @@ def resolve_href(href: str, against: str) -> str | None:
     text = href.strip(" \t\n\r\f")  # ASCII whitespace only, as HTML does
     if not text:
         return None
+    if "/." not in text and _PLAIN_ABSOLUTE.match(text):
+        return text
     try:
         joined = urljoin(against, text)
         parts = urlsplit(joined)
