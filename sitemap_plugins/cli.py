@@ -180,8 +180,8 @@ def _run_build(args: argparse.Namespace) -> int:
             _print("Removed stale: " + ", ".join(result.removed))
         if result.changes is not None and result.changes.baseline:
             changes = result.changes
-            _print(f"Since the last build: {len(changes.added):,} added, "
-                   f"{len(changes.changed):,} changed, {len(changes.removed):,} removed")
+            _print(f"Since the last build: {changes.added_count:,} added, "
+                   f"{changes.changed_count:,} changed, {changes.removed_count:,} removed")
     return EXIT_OK
 
 

@@ -281,7 +281,7 @@ def generate(
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
-            result.changes = manifest.changes()
+            result.changes = manifest.changes(with_urls=bool(config.changes_file))
             if config.changes_file:
                 write_changes(Path(config.changes_file), result.changes)
             manifest.save()

@@ -49,13 +49,20 @@ _BATCH = 2_000
 
 @dataclass
 class Changes:
-    """URLs added, changed and removed since the previous build (sorted)."""
+    """How many URLs were added, changed and removed since the previous build.
 
+    The URLs themselves (sorted) are only collected when asked for (``changes_file``): a
+    first build of a million pages would otherwise hold a million "added" URLs in memory.
+    """
+
+    added_count: int = 0
+    changed_count: int = 0
+    removed_count: int = 0
+    baseline: bool = False
+    """True when there was a previous manifest to compare with."""
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    baseline: bool = False
-    """True when there was a previous manifest to compare with."""
 
     def as_json(self) -> bytes:
         """The report written by ``changes_file``."""
@@ -154,27 +161,32 @@ class Manifest:
         self.next.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", self._pending)
         self._pending.clear()
 
-    def changes(self) -> Changes:
-        """Compare this build with the previous manifest."""
+    def changes(self, *, with_urls: bool) -> Changes:
+        """Compare this build with the previous manifest; list the URLs if ``with_urls``."""
         self._flush()
-        if self.previous is None:
-            added = [r[0] for r in self.next.execute("SELECT url FROM pages ORDER BY url")]
-            return Changes(added=added)
         self.next.commit()
-        self.next.execute("ATTACH DATABASE ? AS old", (f"{self.path.as_uri()}?mode=ro",))
-        query = self.next.execute
-        changes = Changes(
-            added=[r[0] for r in query(
-                "SELECT url FROM pages WHERE url NOT IN (SELECT url FROM old.pages) ORDER BY url")],
-            changed=[r[0] for r in query(
-                "SELECT p.url FROM pages p JOIN old.pages o ON o.url = p.url "
-                "WHERE o.fingerprint IS NOT p.fingerprint ORDER BY p.url")],
-            removed=[r[0] for r in query(
-                "SELECT url FROM old.pages WHERE url NOT IN (SELECT url FROM main.pages) "
-                "ORDER BY url")],
-            baseline=True,
-        )
-        self.next.execute("DETACH DATABASE old")
+        queries = {"added": "SELECT url FROM main.pages", "changed": None, "removed": None}
+        if self.previous is not None:
+            self.next.execute("ATTACH DATABASE ? AS old", (f"{self.path.as_uri()}?mode=ro",))
+            queries = {
+                "added": "SELECT url FROM main.pages WHERE url NOT IN (SELECT url FROM old.pages)",
+                "changed": "SELECT p.url FROM main.pages p JOIN old.pages o ON o.url = p.url "
+                           "WHERE o.fingerprint IS NOT p.fingerprint",
+                "removed": "SELECT url FROM old.pages "
+                           "WHERE url NOT IN (SELECT url FROM main.pages)",
+            }
+        changes = Changes(baseline=self.previous is not None)
+        for kind, query in queries.items():
+            if query is None:
+                continue
+            counting = f"SELECT count(*) FROM ({query})"  # noqa: S608  # fixed query text
+            count = self.next.execute(counting).fetchone()[0]
+            setattr(changes, f"{kind}_count", count)
+            if with_urls:
+                rows = self.next.execute(f"{query} ORDER BY 1")
+                setattr(changes, kind, [row[0] for row in rows])
+        if self.previous is not None:
+            self.next.execute("DETACH DATABASE old")
         return changes
 
     def save(self) -> None:
