@@ -67,17 +67,12 @@ def _field_docs() -> dict[str, str]:
     docs: dict[str, str] = {}
     tree = ast.parse(inspect.getsource(SitemapConfig))
     body = tree.body[0].body  # type: ignore[attr-defined]
-    for node, following in itertools_pairwise(body):
+    for node, following in itertools.pairwise(body):
         if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
                 and isinstance(following, ast.Expr)
                 and isinstance(following.value, ast.Constant)):
             docs[node.target.id] = str(following.value.value)
     return docs
-
-
-def itertools_pairwise(items: list[Any]) -> list[tuple[Any, Any]]:
-    """Consecutive pairs (``itertools.pairwise`` for Python 3.9 readers of this code)."""
-    return list(itertools.pairwise(items))
 
 
 _FIELD_DOCS = _field_docs()

@@ -219,10 +219,16 @@ def read_head(path: str) -> PageMeta:
     return read_page(path, whole=False)[0]
 
 
-def _fast_parser() -> Callable[[str], PageMeta | None]:
-    from sitemap_plugins.fasthead import parse_head_fast  # noqa: PLC0415  # it imports this module
+_FAST: list[Callable[[str], PageMeta | None]] = []
 
-    return parse_head_fast
+
+def _fast_parser() -> Callable[[str], PageMeta | None]:
+    """``fasthead.parse_head_fast``, imported once (it imports this module, so not at the top)."""
+    if not _FAST:
+        from sitemap_plugins.fasthead import parse_head_fast  # noqa: PLC0415
+
+        _FAST.append(parse_head_fast)
+    return _FAST[0]
 
 
 def read_page(

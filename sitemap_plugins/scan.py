@@ -133,7 +133,7 @@ def scan_site(
                 rel, "not-a-file", "is not a regular file (a pipe, socket or device); not read"))
             continue
         lower = name.lower()
-        if directory_urls and lower in _INDEX_NAMES and _shadowed_index(name, entries, rel_dir):
+        if directory_urls and lower in _INDEX_NAMES and _shadowed_index(name, entries):
             on_skip(rel, REASON_DUPLICATE, Diagnostic(
                 rel, "duplicate-index",
                 f"has the same folder URL as another index file in {rel_dir or 'the root'!r}",
@@ -158,13 +158,12 @@ def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str, str]:
     return (is_dir, not is_index, lower if is_index else entry.name, entry.name)
 
 
-def _shadowed_index(name: str, remaining: list[os.DirEntry[str]], rel_dir: str) -> bool:
+def _shadowed_index(name: str, remaining: list[os.DirEntry[str]]) -> bool:
     """Whether a preferred index file (``index.html`` over ``index.htm``) is still to come.
 
     ``remaining`` is the rest of the folder in reverse walk order; "index.htm" sorts before
     "index.html", so the preferred one is always later in the walk.
     """
-    del rel_dir
     lower = name.lower()
     for other in remaining:
         other_lower = other.name.lower()
