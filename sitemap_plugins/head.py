@@ -9,6 +9,8 @@ exception.
 from __future__ import annotations
 
 import codecs
+import functools
+import os
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -159,9 +161,13 @@ def parse_head(text: str) -> PageMeta:
 
 def _declared_encoding(raw: bytes) -> str | None:
     match = _META_CHARSET.search(raw[:4096])
-    if not match:
-        return None
-    label = match.group(1).decode("ascii", "replace").lower()
+    return _text_encoding(match.group(1)) if match else None
+
+
+@functools.lru_cache(maxsize=256)
+def _text_encoding(label_bytes: bytes) -> str | None:
+    """The Python codec for a declared charset label, or None when it cannot be used."""
+    label = label_bytes.decode("ascii", "replace").lower()
     try:
         info = codecs.lookup(label)
     except LookupError:
@@ -243,7 +249,14 @@ def read_page(
         OSError: when the file cannot be opened or read.
     """
     with open(path, "rb") as handle:
-        raw = handle.read(max_bytes + 1 if whole else READ_CHUNK)
+        if whole:
+            # read(n) allocates n bytes up front: ask for the file's size, not the limit.
+            size = os.fstat(handle.fileno()).st_size
+            raw = handle.read(min(size, max_bytes) + 1)
+            if size < len(raw) <= max_bytes:  # grew since fstat
+                raw += handle.read(max_bytes + 1 - len(raw))
+        else:
+            raw = handle.read(READ_CHUNK)
         if whole and len(raw) > max_bytes:
             whole = False  # too large to parse whole: read only the head
         at_eof = whole or len(raw) < READ_CHUNK
