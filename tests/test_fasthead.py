@@ -119,6 +119,7 @@ CASES = [
     ("no-space-between-attributes", '<head><link rel="canonical"href="/x/"></head>', False),
     ("at-attribute", '<head><link @click="x" rel="canonical" href="/x/"></head>', False),
     ("cut-tag", '<head><link rel="canonical" href="/cut', False),
+    ("equals-in-bare-value", "<head><a b=c=d><link rel=canonical href=/x/></head>", False),
 ]
 
 
@@ -152,7 +153,7 @@ _VALUES = ["canonical", "alternate", "Canonical alternate", "robots", "googlebot
            "none, nofollow", "refresh", "0; url=/r/", "0;URL='x'", "de", "x-default",
            "article:modified_time", "datePublished", "2024-01-02", "", " ", "/p/",
            "https://e.org/a?b=1&amp;c=2", "a&b", "&#99;anonical", "&para;", "x>y", "x<y",
-           "a b", 'q"q', "q'q", "\u00e9", "a/"]
+           "a b", 'q"q', "q'q", "a=b", "\u00e9", "a/"]
 _QUOTES = ['"', "'", "", None]
 _SPACES = [" ", "\n", "\t", "\r\n", "  ", "\f", "\xa0", "\x0b"]
 _ENDS = [">", "/>", " />", " >", ""]
@@ -200,3 +201,4 @@ def test_property_cases_take_the_fast_path() -> None:
     """The generated heads are not all given up on (the property tests test something)."""
     taken = sum(parse_head_fast(c[1]) is not None for c in CASES)
     assert taken >= len(CASES) // 2
+

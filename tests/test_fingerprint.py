@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 _FRAGMENTS = [
     "<main>", "</main>", "<MAIN class=x>", "<main/>", "<article>", "</article>", "<Article >",
     '<div role="main">', "<div role=main>", "</div>", "<div>", "<section role='main' >",
-    "<body>", "</body>", "<BODY>", "<nav>", "</nav>", "<NAV>", "<nav/>", "<nav >", "<navx>",
+    "<div ROLE=MAIN>", "role=main", "<p role = 'Main'>", "xrole=main", "<MA\u0130N>",
+    "<arti\u0131cle>", "<BODY>", "<body>", "</body>", "<nav>", "</nav>", "<NAV>", "<nav/>", "<nav >", "<navx>",
     "</navx>", "<nav-bar>", "<header>", "</header>", "<footer>", "</footer>", "<aside>",
     "</aside>", "<script>", "</script>", "<script src=app.js>", "<style>", "</style>",
     "<noscript>", "</noscript>", "<template>", "</template>", "<svg>", "</svg>", "<svg/>",
@@ -55,6 +56,9 @@ _PAGES = st.lists(st.sampled_from(_FRAGMENTS), max_size=40).map("".join)
         "<body>" + "<nav>" * 500 + "text" + "</p>" * 500,
         "<main>\u2003spaced\u3000out\xa0\n\t words \x1c</main>",
         "no markup at all",
+        "<HTML><BODY><NAV>N</NAV><DIV ROLE=MAIN><P>R</P></DIV></BODY>",
+        "<body><p>role=main in text</p><div role=main>r</div></body>",
+        "<body>\u00e9<div role=main>non-ASCII page</div><ma\u0130n>x</ma\u0130n></body>",
         "",
     ],
 )
