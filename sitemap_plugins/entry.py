@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level
-from sitemap_plugins.fingerprint import MAX_PARSED_BYTES, fingerprint_file, fingerprint_html
-from sitemap_plugins.head import PageMeta, read_page
+from sitemap_plugins.fingerprint import fingerprint_file
+from sitemap_plugins.head import PageMeta
+from sitemap_plugins.page_facts import PageFacts, read_facts
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -112,6 +113,8 @@ class Outcome:
     result: Entry | Exclusion
     diagnostics: list[Diagnostic] = field(default_factory=list)
     meta: PageMeta | None = None
+    read_ahead: bool = False
+    """The page's facts came from the read-ahead (its bytes had not changed)."""
 
 
 @dataclass(frozen=True)
@@ -131,9 +134,13 @@ def _url_path(loc: str, base: str) -> str:
 
 
 def evaluate_page(
-    built: BuiltFile, rules: Rules, hints: PageHints | None = None
+    built: BuiltFile, rules: Rules, hints: PageHints | None = None,
+    known: PageFacts | None = None,
 ) -> Outcome:
-    """Decide whether ``built`` is listed and compute its entry."""
+    """Decide whether ``built`` is listed and compute its entry.
+
+    ``known``: the page's facts read ahead of time, used when its bytes are unchanged.
+    """
     config = rules.config
     rel = built.rel_path
     base = str(config.base_url)
@@ -156,17 +163,15 @@ def evaluate_page(
     fingerprint = ""
     if name.endswith(_HTML_EXTENSIONS):
         try:
-            meta, text = read_page(
-                built.abs_path, whole=config.fingerprint, max_bytes=MAX_PARSED_BYTES)
-            if config.fingerprint:
-                fingerprint = (fingerprint_html(text) if text is not None
-                               else fingerprint_file(built.abs_path))
+            facts = read_facts(built.abs_path, fingerprint=config.fingerprint, known=known)
         except OSError as err:
             outcome.diagnostics.append(
                 Diagnostic(rel, "unreadable", f"cannot be read: {err.strerror or err}")
             )
             return outcome
+        meta, fingerprint = facts.meta, facts.fingerprint
         outcome.meta = meta
+        outcome.read_ahead = known is not None and facts is known
         for code, message in meta.problems:
             outcome.diagnostics.append(Diagnostic(rel, code, message))
         if any(code == "binary" for code, _ in meta.problems):
@@ -241,6 +246,8 @@ def evaluate_page(
 
 
 def _same_page(canonical: str, own_url: str) -> bool:
+    if canonical == own_url:  # the usual self-canonical, spelled as we spell it
+        return True
     key, own = comparison_key(canonical), comparison_key(own_url)
     if key == own:
         return True

@@ -177,6 +177,11 @@ def fingerprint_html(page: str) -> str:
                            digest_size=16).hexdigest()
 
 
+def fingerprint_bytes(raw: bytes) -> str:
+    """What :func:`fingerprint_file` gives for a file holding ``raw``."""
+    return "raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
 def fingerprint_file(path: str) -> str:
     """The fingerprint of every byte of a file (for non-HTML and very large files)."""
     digest = hashlib.blake2b(digest_size=16)

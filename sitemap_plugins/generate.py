@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping
 
     from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.page_facts import PageFacts
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,8 @@ class Result:
     dropped_diagnostics: int = 0
     changes: Changes | None = None
     """URLs added, changed and removed since the last build (with ``fingerprint``)."""
+    read_ahead: int = 0
+    """Pages whose head and fingerprint were read during the host's build and still held."""
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -132,8 +135,18 @@ def evaluate_site(
     files: Iterable[BuiltFile],
     rules: Rules,
     hints: Mapping[str, PageHints],
+    known: Mapping[str, PageFacts] | None = None,
 ) -> Iterator[Outcome]:
-    """Evaluate every file, in scan order, in parallel once the site is large enough."""
+    """Evaluate every file, in scan order, in parallel once the site is large enough.
+
+    With ``known`` facts (read ahead while the host built the site) what is left per page is
+    cheaper than sending it to another process, so it is done here.
+    """
+    if known is not None:
+        for built in files:
+            rel = built.rel_path
+            yield evaluate_page(built, rules, hints.get(rel), known.get(rel))
+        return
     iterator = iter(files)
     head = list(itertools.islice(iterator, PARALLEL_THRESHOLD))
     workers = _worker_count(rules.config)
@@ -214,6 +227,7 @@ def generate(
     *,
     hints: Mapping[str, PageHints] | None = None,
     only: Collection[str] | None = None,
+    known: Mapping[str, PageFacts] | None = None,
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -223,6 +237,8 @@ def generate(
         hints: what the host knows per page, keyed by path relative to the site root.
         only: when given, only these relative paths may be listed (files written by this
             build); anything else in the folder is stale and left out.
+        known: page facts read ahead (:mod:`sitemap_plugins.readahead`), by relative path;
+            each is used only if the file's bytes still match it.
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -264,6 +280,7 @@ def generate(
 
     def listed(outcomes: Iterable[Outcome]) -> Iterator[Entry]:
         for outcome in outcomes:
+            result.read_ahead += outcome.read_ahead
             for diagnostic in outcome.diagnostics:
                 result.add_diagnostic(diagnostic)
             entry = outcome.result
@@ -277,7 +294,7 @@ def generate(
             yield entry
 
     try:
-        installed = write_entries(site, config, listed(evaluate_site(files, rules, hints)))
+        installed = write_entries(site, config, listed(evaluate_site(files, rules, hints, known)))
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)

@@ -248,6 +248,19 @@ def read_page(
     Raises:
         OSError: when the file cannot be opened or read.
     """
+    raw, at_eof = read_page_bytes(path, whole=whole, max_bytes=max_bytes)
+    return parse_page(raw, at_eof=at_eof, whole=whole and len(raw) <= max_bytes)
+
+
+def read_page_bytes(path: str, *, whole: bool, max_bytes: int) -> tuple[bytes, bool]:
+    """The bytes :func:`read_page` parses, and whether they reach the end of the file.
+
+    With ``whole``, the whole file, unless it is larger than ``max_bytes`` (then a little
+    more than ``max_bytes``: too large to parse whole). Otherwise at least the head.
+
+    Raises:
+        OSError: when the file cannot be opened or read.
+    """
     with open(path, "rb") as handle:
         if whole:
             # read(n) allocates n bytes up front: ask for the file's size, not the limit.
@@ -255,15 +268,22 @@ def read_page(
             raw = handle.read(min(size, max_bytes) + 1)
             if size < len(raw) <= max_bytes:  # grew since fstat
                 raw += handle.read(max_bytes + 1 - len(raw))
+            if len(raw) <= max_bytes:
+                return raw, True
+            whole = False  # too large to parse whole: read only the head
         else:
             raw = handle.read(READ_CHUNK)
-        if whole and len(raw) > max_bytes:
-            whole = False  # too large to parse whole: read only the head
-        at_eof = whole or len(raw) < READ_CHUNK
+        at_eof = len(raw) < READ_CHUNK
         while not at_eof and len(raw) < MAX_HEAD_BYTES and not _HEAD_END.search(raw):
             more = handle.read(READ_CHUNK * 4)
             raw += more
             at_eof = len(more) < READ_CHUNK * 4
+    return raw, at_eof
+
+
+def parse_page(raw: bytes, *, at_eof: bool, whole: bool) -> tuple[PageMeta, str | None]:
+    """The head of a page's bytes, and with ``whole`` (all of the file) its decoded text."""
+    at_eof = at_eof or whole
     if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         meta = PageMeta()
         meta.problems.append(("binary", "is not an HTML text file (it holds NUL bytes)"))

@@ -36,6 +36,7 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
+from sitemap_plugins.readahead import ReadAhead
 from sitemap_plugins.urls import resolve_href
 
 if TYPE_CHECKING:
@@ -156,6 +157,8 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         self._git_timezone: str | None = None
         self._i18n_default: str | None = None
         self._state = _BuildState()
+        self._read_ahead: ReadAhead | None = None
+        self._site_dir = ""
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Remember the command: under ``serve`` no sitemap is written."""
@@ -204,10 +207,13 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         return None
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        """Count nested builds; start collecting at the outermost one."""
-        del config
+        """Count nested builds; start collecting (and reading pages ahead) at the outermost one."""
         if self._depth == 0:
             self._state = _BuildState()
+            self._close_read_ahead()
+            if self._sitemap is not None:
+                self._read_ahead = ReadAhead.for_config(self._sitemap)
+                self._site_dir = os.path.abspath(config.site_dir)
         self._depth += 1
 
     @event_priority(_LATE)
@@ -245,6 +251,16 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         return None
 
     @event_priority(_LATE)
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        """Hand the page's final HTML to the read-ahead (MkDocs writes it right after)."""
+        del config
+        if self._read_ahead is not None and output.strip():
+            rel = os.path.relpath(page.file.abs_dest_path, self._site_dir).replace(os.sep, "/")
+            # The same bytes MkDocs writes: utf-8, with xmlcharrefreplace.
+            self._read_ahead.add_bytes(rel, output.encode("utf-8", errors="xmlcharrefreplace"))
+        return None
+
+    @event_priority(_LATE)
     def on_post_template(
         self, output_content: str, /, *, template_name: str, config: MkDocsConfig
     ) -> str | None:
@@ -261,8 +277,10 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         if self._depth > 0 or self._sitemap is None:
             return
         hints = self._hints()
+        known = self._read_ahead.collect() if self._read_ahead is not None else None
+        self._read_ahead = None
         try:
-            result = generate(config.site_dir, self._sitemap, hints=hints)
+            result = generate(config.site_dir, self._sitemap, hints=hints, known=known)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)
@@ -271,6 +289,12 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         """Reset the nesting count, so the next ``serve`` rebuild starts clean."""
         del error
         self._depth = 0
+        self._close_read_ahead()
+
+    def _close_read_ahead(self) -> None:
+        if self._read_ahead is not None:
+            self._read_ahead.close()
+            self._read_ahead = None
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -492,3 +516,4 @@ def _report(result: Result) -> None:
         "Sitemap: %d URL%s listed (%s); wrote %s", result.listed, "" if result.listed == 1 else "s",
         f"left out: {left_out}" if left_out else "none left out", written,
     )
+    log.debug("Sitemap: %d pages were read during the build (read-ahead)", result.read_ahead)

@@ -41,6 +41,7 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
 from sitemap_plugins.globs import GlobSet
+from sitemap_plugins.readahead import ReadAhead
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
 log = logging.getLogger(__name__)
@@ -162,6 +163,9 @@ class _Run:
     pages: dict[str, tuple[PageHints | None, bool]] = field(default_factory=dict)
     """Written file (relative to the main OUTPUT_PATH) -> (hints, written with override)."""
     outside: int = 0
+    read_ahead: ReadAhead | None = None
+    folders: dict[str, str | None] = field(default_factory=dict)
+    """Written folder -> its path relative to the main OUTPUT_PATH (realpath is slow)."""
 
     def main_instance(self) -> _Pelican | None:
         return self.main() if self.main is not None else None
@@ -428,7 +432,17 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.sites = []
         _RUN.pages = {}
         _RUN.outside = 0
+        _RUN.folders = {}
+        _close_read_ahead()
+        if _RUN.plan.base is not None:
+            _RUN.read_ahead = ReadAhead.for_config(_RUN.plan.config)
     _RUN.sites.append(_site_for(pelican))
+
+
+def _close_read_ahead() -> None:
+    if _RUN.read_ahead is not None:
+        _RUN.read_ahead.close()
+        _RUN.read_ahead = None
 
 
 def _site_for(pelican: _Pelican) -> _Site:
@@ -470,7 +484,10 @@ def _written_rel(path: str) -> str | None:
     link into the sources.
     """
     head, name = os.path.split(os.path.abspath(path))
-    folder = _relative(os.path.realpath(head), _RUN.main_output)
+    if head in _RUN.folders:
+        folder = _RUN.folders[head]
+    else:
+        folder = _RUN.folders[head] = _relative(os.path.realpath(head), _RUN.main_output)
     if folder is None:
         return None
     return f"{folder}/{name}" if folder else name
@@ -500,6 +517,8 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     site = _RUN.sites[-1]
     hints = _page_hints(plan, site, rel, obj, context) if plan.base is not None else None
     _RUN.pages[rel] = (hints, override)
+    if _RUN.read_ahead is not None and not (hints is not None and hints.exclude):
+        _RUN.read_ahead.add_file(rel, path)
 
 
 def _is_override(obj: object, context: Mapping[str, Any]) -> bool:
@@ -549,8 +568,10 @@ def on_finalized(pelican: _Pelican) -> None:
         _RUN.sites.pop()
     if _RUN.main_instance() is not pelican:
         return
-    plan, pages, outside = _RUN.plan, _RUN.pages, _RUN.outside
+    plan, pages, outside, read_ahead = _RUN.plan, _RUN.pages, _RUN.outside, _RUN.read_ahead
     _RUN.main, _RUN.plan, _RUN.sites, _RUN.pages, _RUN.outside = None, None, [], {}, 0
+    _RUN.read_ahead, _RUN.folders = None, {}
+    known = read_ahead.collect() if read_ahead is not None else None
     if plan is None:
         return
     if plan.base is None:
@@ -568,7 +589,8 @@ def on_finalized(pelican: _Pelican) -> None:
             outside,
         )
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
-    result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages))
+    result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
+                      known=known)
     _report(result)
 
 
@@ -590,6 +612,7 @@ def _report(result: Result) -> None:
         result.sitemap_url,
         f" (left out: {left_out})" if left_out else "",
     )
+    log.debug("Sitemap: %d pages were read during the build (read-ahead)", result.read_ahead)
 
 
 # --- What Pelican knows about a page --------------------------------------------------------

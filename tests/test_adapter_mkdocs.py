@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -256,6 +257,30 @@ def test_sample_builds_are_byte_identical(sample: Build, sample_again: Build):
     assert sample_again.returncode == 0, sample_again.log
     for name in OUTPUT_FILES:
         assert (sample.site / name).read_bytes() == (sample_again.site / name).read_bytes(), name
+
+
+_READ_AHEAD = re.compile(r"Sitemap: (\d+) pages were read during the build \(read-ahead\)")
+
+
+def test_read_ahead_changes_nothing_but_who_reads(tmp_path: Path):
+    """Pages read during the build (both languages) give the bytes ``workers: 1`` gives."""
+    ahead = run_host(copy_sample(tmp_path / "ahead"), "--strict", "--verbose")
+    plain = run_host(
+        copy_sample(tmp_path / "plain",
+                    edit=lambda text: text.replace("\n  - sitemap\n",
+                                                   "\n  - sitemap:\n      workers: 1\n")),
+        "--strict", "--verbose")
+    assert ahead.returncode == 0, ahead.log
+    assert plain.returncode == 0, plain.log
+    for name in OUTPUT_FILES:
+        assert (ahead.site / name).read_bytes() == (plain.site / name).read_bytes(), name
+    read_ahead = [int(n) for n in _READ_AHEAD.findall(ahead.log)]
+    assert [int(n) for n in _READ_AHEAD.findall(plain.log)] == [0]
+    if (os.cpu_count() or 1) > 1:  # every listed URL is a Markdown page of one language
+        assert len(read_ahead) == 1
+        assert read_ahead[0] >= len(SAMPLE_URLS)
+    else:
+        assert read_ahead == [0]
 
 
 def test_sample_sitemap_is_a_urlset_for_material(sample: Build):

@@ -117,7 +117,8 @@ def copy_site(folder: Path) -> Path:
 
 
 def pelican(
-    site: Path, out: Path, *settings: str, fatal: bool = True, verbose: bool = False
+    site: Path, out: Path, *settings: str, fatal: bool = True, verbose: bool = False,
+    debug: bool = False,
 ) -> Build:
     """Run the real ``pelican`` command on ``site`` with ``-e`` overrides."""
     command = [sys.executable, "-m", "pelican", "content", "-s", "pelicanconf.py", "-o", str(out)]
@@ -125,6 +126,8 @@ def pelican(
         command += ["--fatal", "warnings"]
     if verbose:
         command.append("--verbose")
+    if debug:
+        command.append("--debug")
     if settings:
         command += ["-e", *settings]
     env = {
@@ -243,6 +246,24 @@ def test_stale_files_in_output_are_not_listed(main_build: Build) -> None:
 def test_two_builds_are_byte_identical(main_builds: MainBuilds) -> None:
     """Building twice gives the same sitemap, .gz and robots.txt bytes."""
     assert sitemap_bytes(main_builds.second.out) == main_builds.first_files
+
+
+_READ_AHEAD = re.compile(r"Sitemap: (\d+) pages were read during the\s+build \(read-ahead\)")
+
+
+def test_read_ahead_changes_nothing_but_who_reads(tmp_path: Path, main_build: Build) -> None:
+    """Pages read while Pelican writes the rest give the bytes ``workers: 1`` gives."""
+    ahead = built(pelican(copy_site(tmp_path / "a"), tmp_path / "a-out", debug=True))
+    plain = built(pelican(copy_site(tmp_path / "p"), tmp_path / "p-out",
+                          'SITEMAP_PLUGINS={"workers": 1}', debug=True))
+    assert sitemap_bytes(ahead.out) == sitemap_bytes(plain.out)
+    assert [int(n) for n in _READ_AHEAD.findall(plain.log)] == [0]
+    read_ahead = [int(n) for n in _READ_AHEAD.findall(ahead.log)]
+    if (os.cpu_count() or 1) > 1:  # every listed URL is a page Pelican wrote this run
+        assert len(read_ahead) == 1
+        assert read_ahead[0] >= len(entries(main_build.out)) - 1  # static slides.html
+    else:
+        assert read_ahead == [0]
 
 
 @pytest.mark.golden
