@@ -289,7 +289,8 @@ def generate(
                 continue
             if manifest is not None:
                 lastmod, source = manifest.settle(entry)
-                entry = replace(entry, lastmod=lastmod, lastmod_source=source)
+                if lastmod is not entry.lastmod or source is not entry.lastmod_source:
+                    entry = replace(entry, lastmod=lastmod, lastmod_source=source)
             result.listed += 1
             yield entry
 

@@ -45,6 +45,9 @@ MANIFEST_NAME = "lastmod-manifest.sqlite"
 # itself and wins over the manifest.
 WEAK_SOURCES = frozenset({"", "file time"})
 _BATCH = 2_000
+# A previous manifest up to this many pages is read into memory at once (a few MB), which
+# is faster than one query a page; a larger one is queried page by page (flat memory).
+_PRELOAD_ROWS = 50_000
 
 
 @dataclass
@@ -81,6 +84,7 @@ class Manifest:
         self.now = now
         self.diagnostics: list[Diagnostic] = []
         self.previous: sqlite3.Connection | None = None
+        self._previous_rows: dict[str, tuple[str, str, str]] | None = None
         self._pending: list[tuple[str, str, str, str]] = []
         self._open_previous()
         try:
@@ -135,14 +139,23 @@ class Manifest:
                        f"not {self.base_url!r}; starting a new one")
             return
         self.previous = previous
+        with contextlib.suppress(sqlite3.Error):  # then queried page by page
+            rows = previous.execute(
+                "SELECT url, fingerprint, lastmod, source FROM pages LIMIT ?",
+                (_PRELOAD_ROWS + 1,)).fetchall()
+            if len(rows) <= _PRELOAD_ROWS:
+                self._previous_rows = {url: (fp, lastmod, src) for url, fp, lastmod, src in rows}
 
     def settle(self, entry: Entry) -> tuple[Lastmod | None, str]:
         """The honest lastmod of ``entry`` and its source; records it for the next build."""
         lastmod, source = entry.lastmod, entry.lastmod_source
         if source in WEAK_SOURCES and self.previous is not None:
-            row = self.previous.execute(
-                "SELECT fingerprint, lastmod, source FROM pages WHERE url = ?", (entry.loc,)
-            ).fetchone()
+            if self._previous_rows is not None:
+                row = self._previous_rows.get(entry.loc)
+            else:
+                row = self.previous.execute(
+                    "SELECT fingerprint, lastmod, source FROM pages WHERE url = ?", (entry.loc,)
+                ).fetchone()
             if row is None:
                 lastmod, source = self.now, "manifest: new page"
             elif row[0] != entry.fingerprint:

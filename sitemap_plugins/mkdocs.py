@@ -213,7 +213,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
             self._close_read_ahead()
             if self._sitemap is not None:
                 self._read_ahead = ReadAhead.for_config(self._sitemap)
-                self._site_dir = os.path.abspath(config.site_dir)
+                self._site_dir = os.path.join(os.path.abspath(config.site_dir), "")
         self._depth += 1
 
     @event_priority(_LATE)
@@ -254,8 +254,9 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         """Hand the page's final HTML to the read-ahead (MkDocs writes it right after)."""
         del config
-        if self._read_ahead is not None and output.strip():
-            rel = os.path.relpath(page.file.abs_dest_path, self._site_dir).replace(os.sep, "/")
+        dest = page.file.abs_dest_path
+        if self._read_ahead is not None and dest.startswith(self._site_dir) and output.strip():
+            rel = dest[len(self._site_dir) :].replace(os.sep, "/")
             # The same bytes MkDocs writes: utf-8, with xmlcharrefreplace.
             self._read_ahead.add_bytes(rel, output.encode("utf-8", errors="xmlcharrefreplace"))
         return None

@@ -164,6 +164,8 @@ class _Run:
     """Written file (relative to the main OUTPUT_PATH) -> (hints, written with override)."""
     outside: int = 0
     read_ahead: ReadAhead | None = None
+    content_lastmods: dict[int, tuple[object, Lastmod | None]] = field(default_factory=dict)
+    """id() of an article -> (the article, its lastmod), for listing pages."""
     folders: dict[str, str | None] = field(default_factory=dict)
     """Written folder -> its path relative to the main OUTPUT_PATH (realpath is slow)."""
 
@@ -432,7 +434,7 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.sites = []
         _RUN.pages = {}
         _RUN.outside = 0
-        _RUN.folders = {}
+        _RUN.folders, _RUN.content_lastmods = {}, {}
         _close_read_ahead()
         if _RUN.plan.base is not None:
             _RUN.read_ahead = ReadAhead.for_config(_RUN.plan.config)
@@ -570,7 +572,7 @@ def on_finalized(pelican: _Pelican) -> None:
         return
     plan, pages, outside, read_ahead = _RUN.plan, _RUN.pages, _RUN.outside, _RUN.read_ahead
     _RUN.main, _RUN.plan, _RUN.sites, _RUN.pages, _RUN.outside = None, None, [], {}, 0
-    _RUN.read_ahead, _RUN.folders = None, {}
+    _RUN.read_ahead, _RUN.folders, _RUN.content_lastmods = None, {}, {}
     known = read_ahead.collect() if read_ahead is not None else None
     if plan is None:
         return
@@ -801,8 +803,15 @@ def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod 
     if articles is None:
         articles = context.get("articles") or context.get("dates") or ()
     newest: Lastmod | None = None
+    known = _RUN.content_lastmods
     for article in articles:
-        lastmod = _content_lastmod(article, timezone_name)
+        # The same articles come back on every tag, category, archive and index page.
+        cached = known.get(id(article))
+        if cached is not None and cached[0] is article:
+            lastmod = cached[1]
+        else:
+            lastmod = _content_lastmod(article, timezone_name)
+            known[id(article)] = (article, lastmod)  # holding it keeps the id unique
         if lastmod is not None and (newest is None or sort_key(lastmod) > sort_key(newest)):
             newest = lastmod
     return newest

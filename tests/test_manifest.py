@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_plugins import manifest
 from sitemap_plugins.cli import main
 from sitemap_plugins.fingerprint import content_text, fingerprint_html
 
@@ -62,8 +63,11 @@ def lastmods(site: Path) -> dict[str, str]:
 PAGES = {"alpha": "First page.", "beta": "Second page.", "gamma": "Third page."}
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Path:
+@pytest.fixture(params=["preloaded", "queried"])
+def site(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A small site; its earlier manifest read at once, or (as a large one is) page by page."""
+    if request.param == "queried":
+        monkeypatch.setattr(manifest, "_PRELOAD_ROWS", 0)
     folder = tmp_path / "site"
     folder.mkdir()
     write_site(folder, PAGES, "aaa111")
