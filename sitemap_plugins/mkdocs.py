@@ -213,6 +213,8 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
             self._close_read_ahead()
             if self._sitemap is not None:
                 self._read_ahead = ReadAhead.for_config(self._sitemap)
+                if self._read_ahead is not None:
+                    self._read_ahead.start()
                 self._site_dir = os.path.join(os.path.abspath(config.site_dir), "")
         self._depth += 1
 

@@ -438,6 +438,8 @@ def on_get_generators(pelican: _Pelican) -> None:
         _close_read_ahead()
         if _RUN.plan.base is not None:
             _RUN.read_ahead = ReadAhead.for_config(_RUN.plan.config)
+            if _RUN.read_ahead is not None:
+                _RUN.read_ahead.start()
     _RUN.sites.append(_site_for(pelican))
 
 

@@ -73,6 +73,22 @@ class ReadAhead:
             return None  # spawning would re-import the host in the worker
         return cls(fingerprint=config.fingerprint)
 
+    def start(self) -> None:
+        """Fork the worker now, while the host process is still small.
+
+        Memory the host allocates later is not shared with the worker, so it costs no
+        copy-on-write faults.
+        """
+        if self._executor is None and not self._broken:
+            try:
+                self._executor = ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("fork"))
+                self._executor.submit(int)  # a fork-context pool forks at its first task
+            except (OSError, RuntimeError) as err:
+                log.debug("read-ahead not started (%s); the pages are read at the end", err)
+                self._broken = True
+                self.close()
+
     def add_bytes(self, rel_path: str, raw: bytes) -> None:
         """The bytes the host writes (or has written) to ``rel_path``."""
         self._add(rel_path, raw)
@@ -92,11 +108,10 @@ class ReadAhead:
         batch, self._batch = self._batch, []
         if not batch or self._broken:
             return
+        self.start()
+        if self._executor is None:
+            return
         try:
-            if self._executor is None:
-                # Started at the first page, so that nothing is forked for an empty build.
-                self._executor = ProcessPoolExecutor(
-                    1, mp_context=multiprocessing.get_context("fork"))
             self._pending.append(
                 self._executor.submit(_facts_of_batch, batch, fingerprint=self._fingerprint))
         except (OSError, RuntimeError) as err:  # no processes left, a broken pool
