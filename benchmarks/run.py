@@ -491,6 +491,17 @@ def bench_hosts(workdir: Path, python: str, runs: int, pages: int) -> dict[str, 
                     failure = (measure.stderr.strip().splitlines() or ["?"])[-1]
                 else:
                     ours.runs.append(measure)
+        inside: list[dict[str, object]] = []
+        if not unavailable and failure is None:
+            # Our own share measured inside the build (import + every hook of the plugin):
+            # wall differences between whole builds swing by a few percent on shared machines.
+            for _ in range(runs):
+                measure = run_timed([python, str(HERE / "host_timer.py"),
+                                     Path(ours_cmd[0]).name, *ours_cmd[1:]], env=env, cwd=root,
+                                    check=False)
+                lines = measure.stdout.strip().splitlines()
+                if measure.returncode == 0 and lines:
+                    inside.append(json.loads(lines[-1]))
         out_dir = root / ("site-builtin" if name == "mkdocs" else "output-builtin")
         page_count = sum(1 for _ in out_dir.rglob("*.html"))
         direct = Series("sitemap-plugins build on the host's output")
@@ -513,6 +524,14 @@ def bench_hosts(workdir: Path, python: str, runs: int, pages: int) -> dict[str, 
             print(f"  difference: {diff:+.2f} s = {diff / builtin.wall:+.1%} of the build time")
             entry["ours"] = ours.summary()
             entry["difference_share"] = round(diff / builtin.wall, 4)
+        if inside:
+            ours_inside = statistics.median(float(i["total_s"]) for i in inside)  # type: ignore[arg-type]
+            build_inside = statistics.median(float(i["build_s"]) for i in inside)  # type: ignore[arg-type]
+            print(f"  {'plugin time inside the build (import + hooks)':48} {ours_inside:7.2f} s  "
+                  f"= {ours_inside / build_inside:.1%} of that build, "
+                  f"{ours_inside / builtin.wall:.1%} of the host's own build")
+            entry["inside"] = {"median_total_s": round(ours_inside, 4),
+                               "median_build_s": round(build_inside, 4), "runs": inside}
         print(f"  {direct.label:48} {direct.wall:7.2f} s  "
               f"= {direct.wall / builtin.wall:.1%} of the build ({page_count:,} HTML files)")
         results[name] = entry

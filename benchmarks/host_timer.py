@@ -1,0 +1,97 @@
+"""Run a real MkDocs or Pelican build and time what our plugin does inside it.
+
+Wall-time differences between two whole builds are noisy on a shared machine (a few percent
+from run to run); this measures the plugin's own share directly: the import of the package
+and every hook it runs, summed in the host's main process. The read-ahead worker runs on
+another core, so it is not counted (it is not on the build's critical path).
+
+Usage::
+
+    python benchmarks/host_timer.py mkdocs build -q -f mkdocs.yml
+    python benchmarks/host_timer.py pelican content -s pelicanconf.py -o output -q
+
+Prints one JSON line at the end: ``{"import_s": ..., "hooks_s": {...}, "total_s": ...,
+"build_s": ...}``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from typing import Any
+
+_TOTALS: dict[str, float] = {}
+
+
+def _timed(name: str, function: Any) -> Any:
+    @functools.wraps(function)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _TOTALS[name] = _TOTALS.get(name, 0.0) + time.perf_counter() - start
+
+    return wrapper
+
+
+def _patch_mkdocs() -> None:
+    from sitemap_plugins import mkdocs as plugin  # noqa: PLC0415
+
+    for name in dir(plugin.SitemapPlugin):
+        if name.startswith("on_"):
+            setattr(plugin.SitemapPlugin, name, _timed(name, getattr(plugin.SitemapPlugin, name)))
+
+
+def _patch_pelican() -> None:
+    from sitemap_plugins import pelican as plugin  # noqa: PLC0415
+
+    # register() connects the module's globals when Pelican loads the plugin, after this.
+    for name in dir(plugin):
+        if name.startswith("on_"):
+            setattr(plugin, name, _timed(name, getattr(plugin, name)))
+
+
+def main() -> int:
+    host, *argv = sys.argv[1:]
+    # The host's own modules first (Jinja2, Markdown...): importing them is not our cost.
+    if host == "mkdocs":
+        import mkdocs.__main__  # noqa: PLC0415
+        import mkdocs.commands.build  # noqa: F401, PLC0415
+    else:
+        import pelican  # noqa: F401, PLC0415
+    start = time.perf_counter()
+    if host == "mkdocs":
+        import sitemap_plugins.mkdocs  # noqa: PLC0415
+    else:
+        import sitemap_plugins.pelican  # noqa: F401, PLC0415
+    import_s = time.perf_counter() - start
+    if host == "mkdocs":
+        _patch_mkdocs()
+    else:
+        _patch_pelican()
+    build_start = time.perf_counter()
+    code = 0
+    try:
+        if host == "mkdocs":
+            from mkdocs.__main__ import cli  # noqa: PLC0415
+
+            cli(argv, standalone_mode=False)
+        else:
+            from pelican import main as pelican_main  # noqa: PLC0415
+
+            pelican_main(argv)
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    build_s = time.perf_counter() - build_start
+    hooks = sum(_TOTALS.values())
+    print(json.dumps({"import_s": round(import_s, 4),
+                      "hooks_s": {k: round(v, 4) for k, v in sorted(_TOTALS.items())},
+                      "total_s": round(import_s + hooks, 4), "build_s": round(build_s, 4)}))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
