@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -159,6 +160,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         self._state = _BuildState()
         self._read_ahead: ReadAhead | None = None
         self._site_dir = ""
+        self._git_log: Future[tuple[dict[str, Lastmod], bool]] | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Remember the command: under ``serve`` no sitemap is written."""
@@ -214,7 +216,11 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
             if self._sitemap is not None:
                 self._read_ahead = ReadAhead.for_config(self._sitemap)
                 if self._read_ahead is not None:
-                    self._read_ahead.start()
+                    self._read_ahead.start()  # forks: before any thread of ours exists
+                if self._git_timezone is None:
+                    # No git plugin: pages without a front-matter date will want git dates.
+                    # The one git log runs in another process while MkDocs builds.
+                    self._git_log = _start_git_log(self._docs_dir)
                 self._site_dir = os.path.join(os.path.abspath(config.site_dir), "")
         self._depth += 1
 
@@ -295,6 +301,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         self._close_read_ahead()
 
     def _close_read_ahead(self) -> None:
+        self._git_log = None
         if self._read_ahead is not None:
             self._read_ahead.close()
             self._read_ahead = None
@@ -395,8 +402,10 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
             and (r.front is None or r.front.lastmod is None)
         ]
         if not needed:
+            self._git_log = None  # its thread ends on its own
             return {}
-        dates, shallow = read_git_dates(self._docs_dir)
+        started, self._git_log = self._git_log, None
+        dates, shallow = started.result() if started else read_git_dates(self._docs_dir)
         if shallow:
             log.warning(
                 "No git dates used for lastmod: the git clone is shallow, so the last commit of "
@@ -500,6 +509,15 @@ def _is_inside(path: str, folder: str) -> bool:
         return os.path.commonpath([os.path.abspath(path), folder]) == folder
     except ValueError:  # different drives on Windows
         return False
+
+
+def _start_git_log(docs_dir: str) -> Future[tuple[dict[str, Lastmod], bool]]:
+    """``read_git_dates(docs_dir)`` in a thread (git itself runs in its own process)."""
+    runner = ThreadPoolExecutor(1, thread_name_prefix="sitemap-git-log")
+    try:
+        return runner.submit(read_git_dates, docs_dir)
+    finally:
+        runner.shutdown(wait=False)
 
 
 def _report(result: Result) -> None:
