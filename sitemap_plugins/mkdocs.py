@@ -212,7 +212,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         """Count nested builds; start collecting (and reading pages ahead) at the outermost one."""
         if self._depth == 0:
             self._state = _BuildState()
-            self._close_read_ahead()
+            self._stop_background_work()
             if self._sitemap is not None:
                 self._read_ahead = ReadAhead.for_config(self._sitemap)
                 if self._read_ahead is not None:
@@ -298,9 +298,10 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         """Reset the nesting count, so the next ``serve`` rebuild starts clean."""
         del error
         self._depth = 0
-        self._close_read_ahead()
+        self._stop_background_work()
 
-    def _close_read_ahead(self) -> None:
+    def _stop_background_work(self) -> None:
+        """Drop the early git log (its thread ends on its own) and stop the read-ahead."""
         self._git_log = None
         if self._read_ahead is not None:
             self._read_ahead.close()
