@@ -37,12 +37,18 @@ def digest_of(raw: bytes) -> bytes:
     return hashlib.sha256(raw).digest()
 
 
-def facts_from_bytes(raw: bytes, *, fingerprint: bool) -> PageFacts | None:
-    """The facts of a whole page's bytes; None when it is too large to parse whole."""
+def facts_from_bytes(
+    raw: bytes, *, fingerprint: bool, digest: bytes | None = None
+) -> PageFacts | None:
+    """The facts of a whole page's bytes; None when it is too large to parse whole.
+
+    ``digest``: the bytes' digest when the caller has it (empty: not wanted).
+    """
     if len(raw) > MAX_PARSED_BYTES:
         return None
     meta, text = parse_page(raw, at_eof=True, whole=fingerprint)
-    digest = digest_of(raw)
+    if digest is None:
+        digest = digest_of(raw)
     if not fingerprint:
         return PageFacts(digest, meta, "")
     return PageFacts(digest, meta,
@@ -60,9 +66,12 @@ def read_facts(path: str, *, fingerprint: bool, known: PageFacts | None = None) 
         return PageFacts(b"", parse_page(raw, at_eof=at_eof, whole=False)[0], "")
     raw, at_eof = read_page_bytes(path, whole=True, max_bytes=MAX_PARSED_BYTES)
     if len(raw) <= MAX_PARSED_BYTES:
-        if known is not None and digest_of(raw) == known.digest:
-            return known
-        facts = facts_from_bytes(raw, fingerprint=fingerprint)
+        digest = b""  # only worth working out to compare with what was read ahead
+        if known is not None:
+            digest = digest_of(raw)
+            if digest == known.digest:
+                return known
+        facts = facts_from_bytes(raw, fingerprint=fingerprint, digest=digest)
         assert facts is not None
         return facts
     # Too large to parse whole: the head only, and a fingerprint of every byte.
