@@ -5,36 +5,25 @@ that process only (worker processes are forked, so they inherit the patch). The 
 bytes of every variant are compared with the unpatched build's: a variant that changes the
 output is reported as such.
 
-Variants (combine with ``+``):
+Variants (combine with ``+``). Earlier ones (``fast``, ``headonly``, ``fasturl``, ``fp``)
+measured changes that have since landed in the core; see the figures in README.md.
 
 * ``baseline``  nothing patched
-* ``fast``      ``head.parse_head`` tries ``fasthead.parse_head_fast`` first
-* ``read8k``    ``head.READ_CHUNK`` = 8 KiB (the first read; 16 KiB today)
-* ``headonly``  ``read_head`` decodes and parses only the bytes up to the end of the head
-                (found by the ``_HEAD_END`` search it already does), not the whole chunk
-                (cores that still have ``entry.read_head``)
-* ``fasturl``   ``resolve_href`` returns an absolute, already normalised http(s) href as it
-                is, without ``urljoin``/``urlsplit`` (a plain lower-case host, no port, a path
-                of RFC 3986 path characters with no dot segment, no ``%``, query or fragment)
+* ``read8k``    ``head.READ_CHUNK`` = 8 KiB (the first read of a head; 16 KiB today)
 * ``render``    ``<url>`` elements rendered by an f-string instead of a Jinja macro call
 * ``window``    ``generate.evaluate_site`` keeps at most 4 batches of 256 pages per worker in
                 flight (``map_async`` per batch, results taken in order) instead of
                 ``Pool.imap`` over the whole scan, which buffers without bound
-* ``fp``        ``fingerprint`` with two equivalent, cheaper steps: white space collapsed by
-                ``" ".join(text.split())`` instead of ``_SPACE.sub(" ", text).strip()``, and
-                ``href``/``src`` found by a pattern with explicit ``[hH][rR][eE][fF]``
-                classes instead of ``re.IGNORECASE``
 
 Usage::
 
-    python benchmarks/experiment.py SITE_DIR --variants baseline,fast,fast+read8k --workers 1
-    python benchmarks/experiment.py SITE_DIR --profile fast --workers 1   # cProfile, top 25
+    python benchmarks/experiment.py SITE_DIR --variants baseline,read8k,render --workers 1
+    python benchmarks/experiment.py SITE_DIR --profile baseline --workers 1   # cProfile, top 25
 """
 
 from __future__ import annotations
 
 import argparse
-import codecs
 import collections
 import cProfile
 import hashlib
@@ -42,7 +31,6 @@ import itertools
 import json
 import multiprocessing
 import pstats
-import re
 import statistics
 import sys
 from pathlib import Path
@@ -54,55 +42,31 @@ BASE_URL = "https://example.org/"
 
 
 def _patch(variant: str) -> None:
-    from sitemap_plugins import entry, head  # noqa: PLC0415
+    from sitemap_plugins import head  # noqa: PLC0415
 
     parts = set(variant.split("+")) - {"baseline"}
-    unknown = parts - {"fast", "read8k", "headonly", "fasturl", "render", "fp", "window"}
+    unknown = parts - {"read8k", "render", "window"}
     if unknown:
         raise SystemExit(f"unknown variant parts: {sorted(unknown)}")
-    if "fast" in parts:
-        from sitemap_plugins.fasthead import parse_head_fast  # noqa: PLC0415
-
-        slow = head.parse_head
-
-        def parse_head(text: str) -> head.PageMeta:
-            meta = parse_head_fast(text)
-            return meta if meta is not None else slow(text)
-
-        head.parse_head = parse_head
     if "read8k" in parts:
         head.READ_CHUNK = 8192
-    if "headonly" in parts:
-        entry.read_head = _read_head_only
-    if "fasturl" in parts:
-        slow_resolve = entry.resolve_href
-
-        def resolve_href(href: str, against: str) -> str | None:
-            text = href.strip(" \t\n\r\f")
-            if _PLAIN_URL.match(text) and "/." not in text:
-                return text
-            return slow_resolve(href, against)
-
-        entry.resolve_href = resolve_href
     if "render" in parts:
         from sitemap_plugins import writers  # noqa: PLC0415
 
         writers.render_url = _render_url
-    if "fp" in parts:
-        from sitemap_plugins import fingerprint  # noqa: PLC0415
-
-        fingerprint._SPACE = _SplitJoin()  # noqa: SLF001
-        fingerprint._LINKS = _LINKS_CASED  # noqa: SLF001
     if "window" in parts:
         from sitemap_plugins import generate  # noqa: PLC0415
 
         generate.evaluate_site = _evaluate_site_windowed
 
 
-def _evaluate_site_windowed(files, rules, hints):
+def _evaluate_site_windowed(files, rules, hints, known=None):
     """``generate.evaluate_site`` with a bounded number of batches in flight."""
     from sitemap_plugins import generate as g  # noqa: PLC0415
 
+    if known is not None:  # read ahead by a host adapter: no pool either way
+        yield from g.evaluate_site(files, rules, hints, known)
+        return
     iterator = iter(files)
     head = list(itertools.islice(iterator, g.PARALLEL_THRESHOLD))
     workers = g._worker_count(rules.config)  # noqa: SLF001
@@ -124,26 +88,6 @@ def _evaluate_site_windowed(files, rules, hints):
                 yield from pending.popleft().get()
 
 
-_LINKS_CASED = re.compile(
-    # "\u017f" (long s) matches "s" under re.IGNORECASE, so it belongs here too.
-    "\\s(?:[hH][rR][eE][fF]|[sS\u017f][rR][cC])\\s*=\\s*"
-    r"""(?:"([^"]*)"|'([^']*)'|([^\s>]+))"""
-)
-
-
-class _SplitJoin:
-    """Stands in for ``re.compile(r"\\s+")`` in ``_SPACE.sub(" ", text).strip()``."""
-
-    @staticmethod
-    def sub(_repl: str, text: str) -> str:
-        # str.split() and re's \s agree on what white space is (str.isspace).
-        return " ".join(text.split())
-
-
-_PLAIN_URL = re.compile(
-    r"https?://[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*"
-    r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*\Z"
-)
 _XML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;",
                               "'": "&#39;"})
 
@@ -165,47 +109,6 @@ def _render_url(entry) -> str:  # the same bytes as the urlset.xml macro
     return "".join(parts)
 
 
-def _read_head_only(path: str):  # returns head.PageMeta
-    """``head.read_head``, but decoding and parsing only up to the end of the head."""
-    from sitemap_plugins import head  # noqa: PLC0415
-
-    with open(path, "rb") as handle:
-        raw = handle.read(head.READ_CHUNK)
-        complete = at_eof = len(raw) < head.READ_CHUNK
-        end = None
-        while True:
-            match = head._HEAD_END.search(raw)  # noqa: SLF001
-            if match:
-                end = match.end()
-                complete = True
-                break
-            if complete or len(raw) >= head.MAX_HEAD_BYTES:
-                break
-            more = handle.read(head.READ_CHUNK * 4)
-            raw += more
-            if len(more) < head.READ_CHUNK * 4:
-                complete = at_eof = True
-    if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        meta = head.PageMeta()
-        meta.problems.append(("binary", "is not an HTML text file (it holds NUL bytes)"))
-        return meta
-    # Keep the charset sniffing on the same bytes as before, then cut at the head's end.
-    # The cut is safe for UTF-8 and every ASCII-compatible charset: the match is ASCII.
-    if end is not None and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        text, problem = head.decode_html(raw[:end], truncated=False)
-    else:
-        text, problem = head.decode_html(raw, truncated=not at_eof)
-    meta = head.parse_head(text)
-    if problem:
-        meta.problems.append(problem)
-    if not complete:
-        meta.problems.append(
-            ("head-too-long",
-             f"head does not end within {head.MAX_HEAD_BYTES:,} bytes; only that much was read")
-        )
-    return meta
-
-
 def _child(variant: str, site: str, workers: int, profile: str | None) -> int:
     _patch(variant)
     from sitemap_plugins.cli import main  # noqa: PLC0415
@@ -222,8 +125,7 @@ def _child(variant: str, site: str, workers: int, profile: str | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("site")
-    parser.add_argument("--variants", default="baseline,fast,read8k,fast+read8k,"
-                        "fast+headonly,fast+read8k+headonly")
+    parser.add_argument("--variants", default="baseline,read8k,render")
     parser.add_argument("--workers", default="1", help="comma-separated worker counts")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", metavar="VARIANT", help="cProfile one variant instead")
