@@ -112,9 +112,12 @@ class Outcome:
 
     result: Entry | Exclusion
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    meta: PageMeta | None = None
     read_ahead: bool = False
     """The page's facts came from the read-ahead (its bytes had not changed)."""
+    kept: bool = False
+    """The page's facts came from the last build's manifest (its bytes had not changed)."""
+    facts_row: tuple[bytes, str] | None = None
+    """The page's digest and encoded facts, for the manifest to keep (with fingerprints)."""
 
 
 @dataclass(frozen=True)
@@ -135,11 +138,12 @@ def _url_path(loc: str, base: str) -> str:
 
 def evaluate_page(
     built: BuiltFile, rules: Rules, hints: PageHints | None = None,
-    known: PageFacts | None = None,
+    known: PageFacts | None = None, kept: PageFacts | None = None,
 ) -> Outcome:
     """Decide whether ``built`` is listed and compute its entry.
 
-    ``known``: the page's facts read ahead of time, used when its bytes are unchanged.
+    ``known``: the page's facts read ahead during this build; ``kept``: its facts from the
+    last build. Either is used only when the page's bytes are the ones it was taken from.
     """
     config = rules.config
     rel = built.rel_path
@@ -163,15 +167,18 @@ def evaluate_page(
     fingerprint = ""
     if name.endswith(_HTML_EXTENSIONS):
         try:
-            facts = read_facts(built.abs_path, fingerprint=config.fingerprint, known=known)
+            facts = read_facts(built.abs_path, fingerprint=config.fingerprint,
+                               known=tuple(c for c in (known, kept) if c is not None))
         except OSError as err:
             outcome.diagnostics.append(
                 Diagnostic(rel, "unreadable", f"cannot be read: {err.strerror or err}")
             )
             return outcome
         meta, fingerprint = facts.meta, facts.fingerprint
-        outcome.meta = meta
-        outcome.read_ahead = known is not None and facts is known
+        outcome.read_ahead = facts is known
+        outcome.kept = facts is kept
+        if facts.encoded and facts.digest:
+            outcome.facts_row = (facts.digest, facts.encoded)
         for code, message in meta.problems:
             outcome.diagnostics.append(Diagnostic(rel, code, message))
         if any(code == "binary" for code, _ in meta.problems):

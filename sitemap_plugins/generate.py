@@ -27,7 +27,7 @@ from sitemap_plugins.errors import (
     WriteError,
 )
 from sitemap_plugins.globs import GlobSet
-from sitemap_plugins.manifest import Changes, Manifest, write_changes
+from sitemap_plugins.manifest import Changes, KeptFacts, Manifest, write_changes
 from sitemap_plugins.output import Installed, install, remove_stale, update_robots
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, scan_site
@@ -65,6 +65,8 @@ class Result:
     """URLs added, changed and removed since the last build (with ``fingerprint``)."""
     read_ahead: int = 0
     """Pages whose head and fingerprint were read during the host's build and still held."""
+    kept: int = 0
+    """Pages whose head and fingerprint were kept from the last build (same bytes)."""
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -111,18 +113,21 @@ def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRul
 # Worker-process state, set once per worker by _init_worker.
 _worker_rules: Rules | None = None
 _worker_hints: Mapping[str, PageHints] = {}
+_worker_kept: KeptFacts | None = None
 
 
-def _init_worker(rules: Rules, hints: Mapping[str, PageHints]) -> None:
-    global _worker_rules, _worker_hints  # per-process state by design
-    _worker_rules, _worker_hints = rules, hints
+def _init_worker(
+    rules: Rules, hints: Mapping[str, PageHints], kept: KeptFacts | None
+) -> None:
+    global _worker_rules, _worker_hints, _worker_kept  # per-process state by design
+    _worker_rules, _worker_hints, _worker_kept = rules, hints, kept
 
 
 def _evaluate_in_worker(built: BuiltFile) -> Outcome:
     assert _worker_rules is not None
-    outcome = evaluate_page(built, _worker_rules, _worker_hints.get(built.rel_path))
-    outcome.meta = None  # not needed by the parent; keeps the pickle small
-    return outcome
+    rel = built.rel_path
+    kept = _worker_kept.get(rel) if _worker_kept is not None else None
+    return evaluate_page(built, _worker_rules, _worker_hints.get(rel), kept=kept)
 
 
 def _worker_count(config: SitemapConfig) -> int:
@@ -136,26 +141,31 @@ def evaluate_site(
     rules: Rules,
     hints: Mapping[str, PageHints],
     known: Mapping[str, PageFacts] | None = None,
+    kept: KeptFacts | None = None,
 ) -> Iterator[Outcome]:
     """Evaluate every file, in scan order, in parallel once the site is large enough.
 
     With ``known`` facts (read ahead while the host built the site) what is left per page is
-    cheaper than sending it to another process, so it is done here.
+    cheaper than sending it to another process, so it is done here. ``kept`` facts (from the
+    last build) are tried for pages that were not read ahead, or whose bytes changed since.
     """
     if known is not None:
         for built in files:
             rel = built.rel_path
-            yield evaluate_page(built, rules, hints.get(rel), known.get(rel))
+            yield evaluate_page(built, rules, hints.get(rel), known.get(rel),
+                                kept.get(rel) if kept is not None else None)
         return
     iterator = iter(files)
     head = list(itertools.islice(iterator, PARALLEL_THRESHOLD))
     workers = _worker_count(rules.config)
     if workers == 1 or len(head) < PARALLEL_THRESHOLD:
         for built in itertools.chain(head, iterator):
-            yield evaluate_page(built, rules, hints.get(built.rel_path))
+            rel = built.rel_path
+            yield evaluate_page(built, rules, hints.get(rel),
+                                kept=kept.get(rel) if kept is not None else None)
         return
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with context.Pool(workers, initializer=_init_worker, initargs=(rules, hints)) as pool:
+    with context.Pool(workers, initializer=_init_worker, initargs=(rules, hints, kept)) as pool:
         yield from pool.imap(_evaluate_in_worker, itertools.chain(head, iterator), _CHUNK)
 
 
@@ -277,13 +287,17 @@ def generate(
         files = written(files)
 
     manifest = _open_manifest(site, config) if config.fingerprint else None
+    kept = manifest.kept_facts() if manifest is not None else None
 
     def listed(outcomes: Iterable[Outcome]) -> Iterator[Entry]:
         for outcome in outcomes:
             result.read_ahead += outcome.read_ahead
+            result.kept += outcome.kept
             for diagnostic in outcome.diagnostics:
                 result.add_diagnostic(diagnostic)
             entry = outcome.result
+            if manifest is not None and outcome.facts_row is not None:
+                manifest.keep_facts(entry.rel_path, *outcome.facts_row)
             if isinstance(entry, Exclusion):
                 result.excluded[entry.reason] += 1
                 continue
@@ -295,7 +309,10 @@ def generate(
             yield entry
 
     try:
-        installed = write_entries(site, config, listed(evaluate_site(files, rules, hints, known)))
+        installed = write_entries(
+            site, config, listed(evaluate_site(files, rules, hints, known, kept)))
+        if kept is not None:
+            kept.close()
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -304,6 +321,8 @@ def generate(
                 write_changes(Path(config.changes_file), result.changes)
             manifest.save()
     except BaseException:
+        if kept is not None:
+            kept.close()
         if manifest is not None:
             manifest.discard()
         raise
@@ -320,6 +339,8 @@ def generate(
     for diagnostic in robots.diagnostics:
         result.add_diagnostic(diagnostic)
     result.diagnostics.sort()
+    log.debug("facts reused: %d pages read ahead, %d kept from the last build (same bytes)",
+              result.read_ahead, result.kept)
     return result
 
 

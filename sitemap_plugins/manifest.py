@@ -8,6 +8,10 @@ because the manifest saw the change happen between two builds. Without a manifes
 build, deleted cache) there is no such evidence and dates come from the host, the page or
 nowhere.
 
+The manifest also keeps each page's facts (head and fingerprint, see
+:mod:`sitemap_plugins.page_facts`) with a digest of its bytes, so the next build only parses
+the pages whose bytes changed: most of a rebuild's pages are the same bytes written again.
+
 The manifest is an SQLite file in the cache folder (outside the published site), rebuilt
 each run into a temporary file and renamed into place, so it is never half-written and memory
 stays flat for a million pages. A missing, corrupt, old-format or other-site manifest is
@@ -20,11 +24,13 @@ import contextlib
 import json
 import os
 import sqlite3
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level, WriteError
+from sitemap_plugins.page_facts import PageFacts, decode_facts, parser_key
 from sitemap_plugins.writers.atomic import (
     explain,
     remove_leftovers,
@@ -48,6 +54,9 @@ _BATCH = 2_000
 # A previous manifest up to this many pages is read into memory at once (a few MB), which
 # is faster than one query a page; a larger one is queried page by page (flat memory).
 _PRELOAD_ROWS = 50_000
+# Kept facts read ahead of the page asked for, at most (see KeptFacts), and per fetch.
+_KEPT_WINDOW = 4_096
+_KEPT_FETCH = 256
 
 
 @dataclass
@@ -86,6 +95,8 @@ class Manifest:
         self.previous: sqlite3.Connection | None = None
         self._previous_rows: dict[str, tuple[str, str, str]] | None = None
         self._pending: list[tuple[str, str, str, str]] = []
+        self._pending_facts: list[tuple[bytes, bytes, str]] = []
+        self._kept_facts: bool = False
         self._open_previous()
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
@@ -96,9 +107,11 @@ class Manifest:
                 "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
                 "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
                 "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
-                " source TEXT);")
+                " source TEXT);"
+                "CREATE TABLE facts (path BLOB PRIMARY KEY, digest BLOB, facts TEXT);")
             self.next.executemany("INSERT INTO meta VALUES (?, ?)",
-                                  [("version", FORMAT_VERSION), ("base_url", base_url)])
+                                  [("version", FORMAT_VERSION), ("base_url", base_url),
+                                   ("parser", parser_key())])
         except (OSError, sqlite3.Error) as err:
             raise WriteError(str(cache_dir), f"cannot write the lastmod manifest: {err}") from err
 
@@ -139,6 +152,11 @@ class Manifest:
                        f"not {self.base_url!r}; starting a new one")
             return
         self.previous = previous
+        # Facts kept by another parser (another version, an edited one) are not trusted; a
+        # manifest from before facts were kept has no such table.
+        with contextlib.suppress(sqlite3.Error):
+            previous.execute("SELECT path, digest, facts FROM facts LIMIT 1").fetchall()
+            self._kept_facts = meta.get("parser") == parser_key()
         with contextlib.suppress(sqlite3.Error):  # then queried page by page
             rows = previous.execute(
                 "SELECT url, fingerprint, lastmod, source FROM pages LIMIT ?",
@@ -170,9 +188,22 @@ class Manifest:
             self._flush()
         return lastmod, source
 
+    def kept_facts(self) -> KeptFacts | None:
+        """The page facts the last build kept, when they can be trusted."""
+        return KeptFacts(self.path) if self._kept_facts else None
+
+    def keep_facts(self, rel_path: str, digest: bytes, encoded: str) -> None:
+        """Keep a page's facts for the next build."""
+        self._pending_facts.append((_path_key(rel_path), digest, encoded))
+        if len(self._pending_facts) >= _BATCH:
+            self._flush()
+
     def _flush(self) -> None:
         self.next.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", self._pending)
         self._pending.clear()
+        self.next.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?)",
+                              self._pending_facts)
+        self._pending_facts.clear()
 
     def changes(self, *, with_urls: bool) -> Changes:
         """Compare this build with the previous manifest; list the URLs if ``with_urls``."""
@@ -225,6 +256,87 @@ class Manifest:
                 self.previous.close()
         with contextlib.suppress(OSError):
             self._temp.unlink()
+
+
+def _path_key(rel_path: str) -> bytes:
+    # A file name that is not UTF-8 reaches us with lone surrogates, which a TEXT column
+    # refuses: the key is the bytes, with those surrogates kept as they are.
+    return rel_path.encode("utf-8", "surrogatepass")
+
+
+class KeptFacts:
+    """The page facts of the last build's manifest, looked up by path relative to the site.
+
+    Pages are asked for in scan order, which is the order the last build kept them in, so
+    the rows are read in one pass, a few ahead: a point query costs ten times as much as the
+    next row, and holding every row would not keep memory flat. A page that is not close
+    ahead (pages removed, or another worker's share skipped) is looked up by the index, and
+    the pass goes on from there.
+
+    Each process opens its own read-only connection on first use: an SQLite connection must
+    not cross a fork, and a pool's workers look pages up too.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._uri = f"{path.as_uri()}?mode=ro"
+        self._connection: sqlite3.Connection | None = None
+        self._pid = 0
+        self._rows: sqlite3.Cursor | None = None
+        self._ahead: OrderedDict[bytes, tuple[bytes, str]] = OrderedDict()
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"_uri": self._uri, "_connection": None, "_pid": 0, "_rows": None,
+                "_ahead": OrderedDict()}
+
+    def get(self, rel_path: str) -> PageFacts | None:
+        """The kept facts of ``rel_path``, or None (none kept, or unreadable)."""
+        try:
+            if self._pid != os.getpid():
+                self._connection = sqlite3.connect(self._uri, uri=True)
+                self._pid = os.getpid()
+                self._rows, self._ahead = self._rows_after(0), OrderedDict()
+            row = self._find(_path_key(rel_path))
+        except sqlite3.Error:
+            return None  # the page is parsed again: slower, never wrong
+        if row is None or not isinstance(row[0], bytes) or not isinstance(row[1], str):
+            return None
+        return decode_facts(*row)
+
+    def _rows_after(self, rowid: int) -> sqlite3.Cursor:
+        assert self._connection is not None
+        return self._connection.execute(
+            "SELECT path, digest, facts, rowid FROM facts WHERE rowid > ? ORDER BY rowid",
+            (rowid,))
+
+    def _find(self, rel_path: bytes) -> tuple[bytes, str] | None:
+        ahead = self._ahead
+        while rel_path not in ahead and len(ahead) < _KEPT_WINDOW and self._rows is not None:
+            rows = self._rows.fetchmany(_KEPT_FETCH)
+            if not rows:
+                self._rows = None
+            for path, digest, facts, _rowid in rows:
+                ahead[path] = (digest, facts)
+        if rel_path in ahead:
+            # Rows before it were not asked for (pages since removed): drop them.
+            while True:
+                path, row = ahead.popitem(last=False)
+                if path == rel_path:
+                    return row
+        assert self._connection is not None
+        found = self._connection.execute(
+            "SELECT digest, facts, rowid FROM facts WHERE path = ?", (rel_path,)).fetchone()
+        if found is None:
+            return None  # a new page: the rows read ahead are kept for the next ones
+        self._rows, self._ahead = self._rows_after(found[2]), OrderedDict()
+        return found[0], found[1]
+
+    def close(self) -> None:
+        """Close this process's connection."""
+        if self._connection is not None and self._pid == os.getpid():
+            with contextlib.suppress(sqlite3.Error):
+                self._connection.close()
+        self._connection, self._pid, self._rows = None, 0, None
+        self._ahead = OrderedDict()
 
 
 def write_changes(path: Path, changes: Changes) -> None:

@@ -538,4 +538,5 @@ def _report(result: Result) -> None:
         "Sitemap: %d URL%s listed (%s); wrote %s", result.listed, "" if result.listed == 1 else "s",
         f"left out: {left_out}" if left_out else "none left out", written,
     )
-    log.debug("Sitemap: %d pages were read during the build (read-ahead)", result.read_ahead)
+    log.debug("Sitemap: %d pages were read during the build (read-ahead), %d kept from the "
+              "last build (same bytes)", result.read_ahead, result.kept)

@@ -1,14 +1,18 @@
 """What the sitemap takes from one page's bytes: its head and its fingerprint.
 
 Both depend on the bytes alone, so they can be worked out ahead of time (see
-:mod:`sitemap_plugins.readahead`) and trusted later when a digest of the file's bytes still
-matches.
+:mod:`sitemap_plugins.readahead`), or kept from the last build (the lastmod manifest keeps
+them in its ``facts`` table), and trusted when a digest of the file's bytes still matches.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from dataclasses import dataclass
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from sitemap_plugins.fingerprint import (
     MAX_PARSED_BYTES,
@@ -27,6 +31,75 @@ class PageFacts:
     meta: PageMeta
     fingerprint: str
     """Empty when fingerprints are off."""
+    encoded: str = field(default="", compare=False)
+    """The facts as the manifest keeps them (:func:`encode_facts`); empty when not wanted."""
+
+
+_PAIR = 2  # (hreflang, href) and (code, message) are kept as two-item lists
+
+# Parsing code whose every change can change the facts of the same bytes.
+_PARSER_MODULES = ("head.py", "fasthead.py", "fingerprint.py", "page_facts.py")
+
+
+@functools.cache
+def parser_key() -> str:
+    """Names the parser that facts come from: kept facts are only trusted by the same one.
+
+    A digest of the parsing modules' source and the Python version (``html.parser`` is the
+    fallback), so an upgrade or a local edit can never reuse facts of an older parser.
+    """
+    digest = hashlib.sha256(sys.version.encode())
+    folder = Path(__file__).parent
+    try:
+        sources = [(folder / name).read_bytes() for name in _PARSER_MODULES]
+    except OSError:  # no sources (a frozen app): the version must do
+        from sitemap_plugins import __version__  # noqa: PLC0415  # only then
+
+        sources = [__version__.encode()]
+    for source in sources:
+        digest.update(source)
+    return digest.hexdigest()
+
+
+def encode_facts(meta: PageMeta, fingerprint: str) -> str:
+    """The facts of a page as one JSON text (the digest is kept beside it)."""
+    return json.dumps(
+        [fingerprint, meta.canonical, sorted(meta.robots), meta.refresh_url, meta.alternates,
+         meta.lang, meta.base_href, meta.modified, meta.published, meta.problems],
+        separators=(",", ":"))  # ASCII: a lone surrogate from a bad byte survives too
+
+
+def _pairs(value: object) -> list[tuple[str, str]]:
+    if not isinstance(value, list) or not all(
+        isinstance(pair, list) and len(pair) == _PAIR and all(isinstance(v, str) for v in pair)
+        for pair in value
+    ):
+        raise TypeError
+    return [(pair[0], pair[1]) for pair in value]
+
+
+def _text(value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError
+    return value
+
+
+def decode_facts(digest: bytes, encoded: str) -> PageFacts | None:
+    """What :func:`encode_facts` wrote; None for anything else (a damaged manifest)."""
+    try:
+        (fingerprint, canonical, robots, refresh_url, alternates, lang, base_href, modified,
+         published, problems) = json.loads(encoded)
+        if not isinstance(fingerprint, str) or not isinstance(robots, list) or not all(
+            isinstance(word, str) for word in robots
+        ):
+            return None
+        meta = PageMeta(
+            canonical=_text(canonical), robots=set(robots), refresh_url=_text(refresh_url),
+            alternates=_pairs(alternates), lang=_text(lang), base_href=_text(base_href),
+            modified=_text(modified), published=_text(published), problems=_pairs(problems))
+    except (ValueError, TypeError):
+        return None
+    return PageFacts(digest, meta, fingerprint, encoded)
 
 
 def digest_of(raw: bytes) -> bytes:
@@ -42,7 +115,7 @@ def facts_from_bytes(
 ) -> PageFacts | None:
     """The facts of a whole page's bytes; None when it is too large to parse whole.
 
-    ``digest``: the bytes' digest when the caller has it (empty: not wanted).
+    ``digest``: the bytes' digest when the caller has it.
     """
     if len(raw) > MAX_PARSED_BYTES:
         return None
@@ -51,26 +124,30 @@ def facts_from_bytes(
         digest = digest_of(raw)
     if not fingerprint:
         return PageFacts(digest, meta, "")
-    return PageFacts(digest, meta,
-                     fingerprint_html(text) if text is not None else fingerprint_bytes(raw))
+    # Fingerprints on means a manifest, which keeps the facts for the next build.
+    fingerprint_text = fingerprint_html(text) if text is not None else fingerprint_bytes(raw)
+    return PageFacts(digest, meta, fingerprint_text, encode_facts(meta, fingerprint_text))
 
 
-def read_facts(path: str, *, fingerprint: bool, known: PageFacts | None = None) -> PageFacts:
-    """The facts of the page at ``path``: ``known`` when its bytes have not changed since.
+def read_facts(
+    path: str, *, fingerprint: bool, known: tuple[PageFacts, ...] = ()
+) -> PageFacts:
+    """The facts of the page at ``path``: one of ``known`` if taken from the same bytes.
+
+    With ``fingerprint`` the facts carry their digest and encoding, for the manifest.
 
     Raises:
         OSError: when the file cannot be opened or read.
     """
-    if known is None and not fingerprint:
+    if not known and not fingerprint:
         raw, at_eof = read_page_bytes(path, whole=False, max_bytes=MAX_PARSED_BYTES)
         return PageFacts(b"", parse_page(raw, at_eof=at_eof, whole=False)[0], "")
     raw, at_eof = read_page_bytes(path, whole=True, max_bytes=MAX_PARSED_BYTES)
     if len(raw) <= MAX_PARSED_BYTES:
-        digest = b""  # only worth working out to compare with what was read ahead
-        if known is not None:
-            digest = digest_of(raw)
-            if digest == known.digest:
-                return known
+        digest = digest_of(raw)
+        for candidate in known:
+            if candidate.digest == digest:
+                return candidate
         facts = facts_from_bytes(raw, fingerprint=fingerprint, digest=digest)
         assert facts is not None
         return facts

@@ -616,7 +616,8 @@ def _report(result: Result) -> None:
         result.sitemap_url,
         f" (left out: {left_out})" if left_out else "",
     )
-    log.debug("Sitemap: %d pages were read during the build (read-ahead)", result.read_ahead)
+    log.debug("Sitemap: %d pages were read during the build (read-ahead), %d kept from the "
+              "last build (same bytes)", result.read_ahead, result.kept)
 
 
 # --- What Pelican knows about a page --------------------------------------------------------

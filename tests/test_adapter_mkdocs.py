@@ -283,6 +283,29 @@ def test_read_ahead_changes_nothing_but_who_reads(tmp_path: Path):
         assert read_ahead == [0]
 
 
+_KEPT = re.compile(r"(\d+) kept from the last build \(same bytes\)")
+
+
+def test_rebuild_reuses_kept_facts_on_one_worker(tmp_path: Path):
+    """``workers: 1`` (no read-ahead): a rebuild of the same pages parses none of them again.
+
+    Their facts come from the manifest, and the sitemap bytes stay the same.
+    """
+    project = copy_sample(
+        tmp_path / "kept",
+        edit=lambda text: text.replace("\n  - sitemap\n", "\n  - sitemap:\n      workers: 1\n"))
+    first = run_host(project, "--strict", "--verbose")
+    assert first.returncode == 0, first.log
+    first_files = {name: (first.site / name).read_bytes() for name in OUTPUT_FILES}
+    second = run_host(project, "--strict", "--verbose")
+    assert second.returncode == 0, second.log
+    assert {name: (second.site / name).read_bytes() for name in OUTPUT_FILES} == first_files
+    assert [int(n) for n in _KEPT.findall(first.log)] == [0]
+    kept = [int(n) for n in _KEPT.findall(second.log)]
+    assert len(kept) == 1
+    assert kept[0] >= len(SAMPLE_URLS)
+
+
 def test_sample_sitemap_is_a_urlset_for_material(sample: Build):
     """Material's instant navigation reads sitemap.xml: it stays a <urlset> within limits."""
     root = etree.parse(str(sample.site / "sitemap.xml")).getroot()
