@@ -147,13 +147,14 @@ def evaluate_site(
 
     With ``known`` facts (read ahead while the host built the site) what is left per page is
     cheaper than sending it to another process, so it is done here. ``kept`` facts (from the
-    last build) are tried for pages that were not read ahead, or whose bytes changed since.
+    last build) are tried for pages that were not read ahead.
     """
     if known is not None:
         for built in files:
             rel = built.rel_path
-            yield evaluate_page(built, rules, hints.get(rel), known.get(rel),
-                                kept.get(rel) if kept is not None else None)
+            ahead = known.get(rel)
+            yield evaluate_page(built, rules, hints.get(rel), ahead,
+                                kept.get(rel) if kept is not None and ahead is None else None)
         return
     iterator = iter(files)
     head = list(itertools.islice(iterator, PARALLEL_THRESHOLD))

@@ -51,12 +51,16 @@ MANIFEST_NAME = "lastmod-manifest.sqlite"
 # itself and wins over the manifest.
 WEAK_SOURCES = frozenset({"", "file time"})
 _BATCH = 2_000
-# A previous manifest up to this many pages is read into memory at once (a few MB), which
-# is faster than one query a page; a larger one is queried page by page (flat memory).
-_PRELOAD_ROWS = 50_000
-# Kept facts read ahead of the page asked for, at most (see KeptFacts), and per fetch.
-_KEPT_WINDOW = 4_096
-_KEPT_FETCH = 256
+# Rows of the previous manifest read ahead of the page asked for, at most (see RowsInOrder),
+# and how many at a time.
+_WINDOW = 4_096
+_FETCH = 256
+_PAGES_IN_ORDER = (
+    "SELECT url, fingerprint, lastmod, source, rowid FROM pages WHERE rowid > ? ORDER BY rowid",
+    "SELECT fingerprint, lastmod, source, rowid FROM pages WHERE url = ?")
+_FACTS_IN_ORDER = (
+    "SELECT path, digest, facts, rowid FROM facts WHERE rowid > ? ORDER BY rowid",
+    "SELECT digest, facts, rowid FROM facts WHERE path = ?")
 
 
 @dataclass
@@ -93,7 +97,7 @@ class Manifest:
         self.now = now
         self.diagnostics: list[Diagnostic] = []
         self.previous: sqlite3.Connection | None = None
-        self._previous_rows: dict[str, tuple[str, str, str]] | None = None
+        self._previous_rows: RowsInOrder | None = None
         self._pending: list[tuple[str, str, str, str]] = []
         self._pending_facts: list[tuple[bytes, bytes, str]] = []
         self._kept_facts: bool = False
@@ -157,36 +161,38 @@ class Manifest:
         with contextlib.suppress(sqlite3.Error):
             previous.execute("SELECT path, digest, facts FROM facts LIMIT 1").fetchall()
             self._kept_facts = meta.get("parser") == parser_key()
-        with contextlib.suppress(sqlite3.Error):  # then queried page by page
-            rows = previous.execute(
-                "SELECT url, fingerprint, lastmod, source FROM pages LIMIT ?",
-                (_PRELOAD_ROWS + 1,)).fetchall()
-            if len(rows) <= _PRELOAD_ROWS:
-                self._previous_rows = {url: (fp, lastmod, src) for url, fp, lastmod, src in rows}
+        self._previous_rows = RowsInOrder(previous, _PAGES_IN_ORDER)
 
     def settle(self, entry: Entry) -> tuple[Lastmod | None, str]:
         """The honest lastmod of ``entry`` and its source; records it for the next build."""
         lastmod, source = entry.lastmod, entry.lastmod_source
-        if source in WEAK_SOURCES and self.previous is not None:
-            if self._previous_rows is not None:
+        if source in WEAK_SOURCES and self._previous_rows is not None:
+            try:
                 row = self._previous_rows.get(entry.loc)
+            except sqlite3.Error as err:
+                self._drop_previous(err)  # no evidence either way: the entry's own date
             else:
-                row = self.previous.execute(
-                    "SELECT fingerprint, lastmod, source FROM pages WHERE url = ?", (entry.loc,)
-                ).fetchone()
-            if row is None:
-                lastmod, source = self.now, "manifest: new page"
-            elif row[0] != entry.fingerprint:
-                lastmod, source = self.now, "manifest: changed"
-            elif row[1]:
-                lastmod, source = parse_w3c(row[1]), row[2] or "manifest"
-            else:
-                lastmod, source = None, ""
+                if row is None:
+                    lastmod, source = self.now, "manifest: new page"
+                elif row[0] != entry.fingerprint:
+                    lastmod, source = self.now, "manifest: changed"
+                elif row[1] and isinstance(row[1], str):
+                    lastmod, source = parse_w3c(row[1]), str(row[2] or "manifest")
+                else:
+                    lastmod, source = None, ""
         self._pending.append(
             (entry.loc, entry.fingerprint, format_w3c(lastmod) if lastmod else "", source))
         if len(self._pending) >= _BATCH:
             self._flush()
         return lastmod, source
+
+    def _drop_previous(self, err: sqlite3.Error) -> None:
+        self._note("bad-manifest", f"the lastmod manifest {self.path} cannot be read ({err}); "
+                                   "the rest of this build has no dates from it")
+        if self.previous is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.previous.close()
+        self.previous, self._previous_rows, self._kept_facts = None, None, False
 
     def kept_facts(self) -> KeptFacts | None:
         """The page facts the last build kept, when they can be trusted."""
@@ -264,14 +270,51 @@ def _path_key(rel_path: str) -> bytes:
     return rel_path.encode("utf-8", "surrogatepass")
 
 
+class RowsInOrder:
+    """Rows of one table of the previous manifest, looked up by key.
+
+    A build asks for its pages in scan order, the order the last build wrote them in, so the
+    rows are read in one pass, a few ahead: the next row costs a tenth of a point query, and
+    holding every row would not keep memory flat for a million pages. A key that is not close
+    ahead (pages removed, another worker's share skipped) is looked up by the index, and the
+    pass goes on after it.
+    """
+
+    def __init__(self, connection: sqlite3.Connection, queries: tuple[str, str]) -> None:
+        """``queries``: the rows after a rowid (key, values, rowid), and one key's row."""
+        self._connection = connection
+        self._next, self._point = queries
+        self._rows: sqlite3.Cursor | None = connection.execute(self._next, (0,))
+        self._ahead: OrderedDict[object, tuple[object, ...]] = OrderedDict()
+
+    def get(self, key: object) -> tuple[object, ...] | None:
+        """The values kept for ``key``, or None when there are none.
+
+        Raises:
+            sqlite3.Error: when the manifest cannot be read.
+        """
+        ahead = self._ahead
+        while key not in ahead and len(ahead) < _WINDOW and self._rows is not None:
+            rows = self._rows.fetchmany(_FETCH)
+            if not rows:
+                self._rows = None
+            for row in rows:
+                ahead[row[0]] = row[1:-1]
+        if key in ahead:
+            # The rows before it were not asked for (pages since removed): drop them.
+            while True:
+                found_key, values = ahead.popitem(last=False)
+                if found_key == key:
+                    return values
+        found = self._connection.execute(self._point, (key,)).fetchone()
+        if found is None:
+            return None  # a new page: the rows read ahead are kept for the next ones
+        self._rows, self._ahead = self._connection.execute(self._next, (found[-1],)), OrderedDict()
+        return tuple(found[:-1])
+
+
 class KeptFacts:
     """The page facts of the last build's manifest, looked up by path relative to the site.
-
-    Pages are asked for in scan order, which is the order the last build kept them in, so
-    the rows are read in one pass, a few ahead: a point query costs ten times as much as the
-    next row, and holding every row would not keep memory flat. A page that is not close
-    ahead (pages removed, or another worker's share skipped) is looked up by the index, and
-    the pass goes on from there.
 
     Each process opens its own read-only connection on first use: an SQLite connection must
     not cross a fork, and a pool's workers look pages up too.
@@ -280,63 +323,32 @@ class KeptFacts:
     def __init__(self, path: Path) -> None:
         self._uri = f"{path.as_uri()}?mode=ro"
         self._connection: sqlite3.Connection | None = None
+        self._rows: RowsInOrder | None = None
         self._pid = 0
-        self._rows: sqlite3.Cursor | None = None
-        self._ahead: OrderedDict[bytes, tuple[bytes, str]] = OrderedDict()
 
     def __getstate__(self) -> dict[str, object]:
-        return {"_uri": self._uri, "_connection": None, "_pid": 0, "_rows": None,
-                "_ahead": OrderedDict()}
+        return {"_uri": self._uri, "_connection": None, "_rows": None, "_pid": 0}
 
     def get(self, rel_path: str) -> PageFacts | None:
         """The kept facts of ``rel_path``, or None (none kept, or unreadable)."""
         try:
-            if self._pid != os.getpid():
+            if self._rows is None or self._pid != os.getpid():
                 self._connection = sqlite3.connect(self._uri, uri=True)
+                self._rows = RowsInOrder(self._connection, _FACTS_IN_ORDER)
                 self._pid = os.getpid()
-                self._rows, self._ahead = self._rows_after(0), OrderedDict()
-            row = self._find(_path_key(rel_path))
+            row = self._rows.get(_path_key(rel_path))
         except sqlite3.Error:
             return None  # the page is parsed again: slower, never wrong
         if row is None or not isinstance(row[0], bytes) or not isinstance(row[1], str):
             return None
-        return decode_facts(*row)
-
-    def _rows_after(self, rowid: int) -> sqlite3.Cursor:
-        assert self._connection is not None
-        return self._connection.execute(
-            "SELECT path, digest, facts, rowid FROM facts WHERE rowid > ? ORDER BY rowid",
-            (rowid,))
-
-    def _find(self, rel_path: bytes) -> tuple[bytes, str] | None:
-        ahead = self._ahead
-        while rel_path not in ahead and len(ahead) < _KEPT_WINDOW and self._rows is not None:
-            rows = self._rows.fetchmany(_KEPT_FETCH)
-            if not rows:
-                self._rows = None
-            for path, digest, facts, _rowid in rows:
-                ahead[path] = (digest, facts)
-        if rel_path in ahead:
-            # Rows before it were not asked for (pages since removed): drop them.
-            while True:
-                path, row = ahead.popitem(last=False)
-                if path == rel_path:
-                    return row
-        assert self._connection is not None
-        found = self._connection.execute(
-            "SELECT digest, facts, rowid FROM facts WHERE path = ?", (rel_path,)).fetchone()
-        if found is None:
-            return None  # a new page: the rows read ahead are kept for the next ones
-        self._rows, self._ahead = self._rows_after(found[2]), OrderedDict()
-        return found[0], found[1]
+        return decode_facts(row[0], row[1])
 
     def close(self) -> None:
         """Close this process's connection."""
         if self._connection is not None and self._pid == os.getpid():
             with contextlib.suppress(sqlite3.Error):
                 self._connection.close()
-        self._connection, self._pid, self._rows = None, 0, None
-        self._ahead = OrderedDict()
+        self._connection, self._rows, self._pid = None, None, 0
 
 
 def write_changes(path: Path, changes: Changes) -> None:

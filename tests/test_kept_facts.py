@@ -251,8 +251,8 @@ def test_kept_lookups_in_any_order_find_exactly_what_was_kept(
     fetch = asked.draw(st.sampled_from([1, 2, 256]))
     lookup = KeptFacts(path)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(manifest_module, "_KEPT_WINDOW", window)
-        patch.setattr(manifest_module, "_KEPT_FETCH", fetch)
+        patch.setattr(manifest_module, "_WINDOW", window)
+        patch.setattr(manifest_module, "_FETCH", fetch)
         for name in questions:
             facts = lookup.get(name)
             if name in kept:
@@ -262,3 +262,25 @@ def test_kept_lookups_in_any_order_find_exactly_what_was_kept(
             else:
                 assert facts is None
     lookup.close()
+
+
+def test_a_manifest_that_fails_mid_read_is_reported_not_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A manifest that breaks while it is read: a note, and the dates of a first build."""
+    site = make_traps(tmp_path / "site")
+    config = _config(tmp_path)
+    first = generate(site, config)
+    first_files = _outputs(site, first)[0]
+    generate(site, config)
+
+    def broken(_self: object, _key: object) -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(manifest_module.RowsInOrder, "get", broken)
+    result = generate(site, config)
+    assert "bad-manifest" in {d.code for d in result.diagnostics}
+    assert result.kept == 0
+    assert result.changes is not None
+    assert not result.changes.baseline
+    assert _outputs(site, result)[0] == first_files

@@ -63,11 +63,15 @@ def lastmods(site: Path) -> dict[str, str]:
 PAGES = {"alpha": "First page.", "beta": "Second page.", "gamma": "Third page."}
 
 
-@pytest.fixture(params=["preloaded", "queried"])
+@pytest.fixture(params=["read-ahead", "point-queries"])
 def site(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A small site; its earlier manifest read at once, or (as a large one is) page by page."""
-    if request.param == "queried":
-        monkeypatch.setattr(manifest, "_PRELOAD_ROWS", 0)
+    """A small site; its earlier manifest read in one pass, or one point query a page.
+
+    With no window every page is looked up as pages far ahead (after removed pages, or
+    another worker's share) are.
+    """
+    if request.param == "point-queries":
+        monkeypatch.setattr(manifest, "_WINDOW", 0)
     folder = tmp_path / "site"
     folder.mkdir()
     write_site(folder, PAGES, "aaa111")
