@@ -214,7 +214,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
             self._state = _BuildState()
             self._stop_background_work()
             if self._sitemap is not None:
-                self._read_ahead = ReadAhead.for_config(self._sitemap)
+                self._read_ahead = ReadAhead.for_config(self._sitemap, config.site_dir)
                 if self._read_ahead is not None:
                     self._read_ahead.start()  # forks: before any thread of ours exists
                 if self._git_timezone is None:

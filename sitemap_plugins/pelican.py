@@ -437,7 +437,8 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.folders, _RUN.content_lastmods = {}, {}
         _close_read_ahead()
         if _RUN.plan.base is not None:
-            _RUN.read_ahead = ReadAhead.for_config(_RUN.plan.config)
+            _RUN.read_ahead = ReadAhead.for_config(_RUN.plan.config,
+                                                   pelican.settings["OUTPUT_PATH"])
             if _RUN.read_ahead is not None:
                 _RUN.read_ahead.start()
     _RUN.sites.append(_site_for(pelican))

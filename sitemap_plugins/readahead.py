@@ -8,6 +8,9 @@ its :class:`~sitemap_plugins.page_facts.PageFacts`, and
 :func:`~sitemap_plugins.generate.generate` then uses them for every file whose bytes still
 have the same digest, and reads the others itself. The sitemap is the same either way: a
 fact is only used for the exact bytes it was taken from.
+
+A rebuild whose manifest keeps every page's facts (see :mod:`sitemap_plugins.manifest`)
+starts no read-ahead: it parses only the pages that changed.
 """
 
 from __future__ import annotations
@@ -17,10 +20,14 @@ import multiprocessing
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sitemap_plugins.errors import ConfigError
 from sitemap_plugins.fingerprint import MAX_PARSED_BYTES
+from sitemap_plugins.generate import cache_folder
 from sitemap_plugins.head import read_page_bytes
+from sitemap_plugins.manifest import has_kept_facts
 from sitemap_plugins.page_facts import PageFacts, facts_from_bytes
 
 if TYPE_CHECKING:
@@ -65,12 +72,24 @@ class ReadAhead:
         self._pending: list[Future[list[tuple[str, PageFacts | None]]]] = []
 
     @classmethod
-    def for_config(cls, config: SitemapConfig) -> ReadAhead | None:
-        """A read-ahead, or None where it cannot pay: one core, ``workers: 1``, no fork."""
+    def for_config(cls, config: SitemapConfig, site_dir: str) -> ReadAhead | None:
+        """A read-ahead, or None where it cannot pay.
+
+        It cannot on one core, with ``workers: 1`` or without fork, nor on a rebuild whose
+        manifest keeps the pages' facts: then only changed pages are parsed at the end, and
+        handing every page over would cost the host more than it saves.
+        """
         if config.workers == 1 or (os.cpu_count() or 1) <= 1:
             return None
         if "fork" not in multiprocessing.get_all_start_methods():
             return None  # spawning would re-import the host in the worker
+        if config.fingerprint:
+            try:
+                cache = cache_folder(Path(site_dir), config)
+            except ConfigError:
+                cache = None  # the build itself will say so
+            if cache is not None and has_kept_facts(cache, str(config.base_url)):
+                return None
         return cls(fingerprint=config.fingerprint)
 
     def start(self) -> None:

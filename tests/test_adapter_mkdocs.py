@@ -286,14 +286,16 @@ def test_read_ahead_changes_nothing_but_who_reads(tmp_path: Path):
 _KEPT = re.compile(r"(\d+) kept from the last build \(same bytes\)")
 
 
-def test_rebuild_reuses_kept_facts_on_one_worker(tmp_path: Path):
-    """``workers: 1`` (no read-ahead): a rebuild of the same pages parses none of them again.
+@pytest.mark.parametrize("workers", ["default", "1"])
+def test_rebuild_reuses_kept_facts(tmp_path: Path, workers: str):
+    """A rebuild of the same pages parses none of them again, and reads none ahead.
 
     Their facts come from the manifest, and the sitemap bytes stay the same.
     """
     project = copy_sample(
         tmp_path / "kept",
-        edit=lambda text: text.replace("\n  - sitemap\n", "\n  - sitemap:\n      workers: 1\n"))
+        edit=lambda text: text if workers == "default" else text.replace(
+            "\n  - sitemap\n", f"\n  - sitemap:\n      workers: {workers}\n"))
     first = run_host(project, "--strict", "--verbose")
     assert first.returncode == 0, first.log
     first_files = {name: (first.site / name).read_bytes() for name in OUTPUT_FILES}
@@ -304,6 +306,7 @@ def test_rebuild_reuses_kept_facts_on_one_worker(tmp_path: Path):
     kept = [int(n) for n in _KEPT.findall(second.log)]
     assert len(kept) == 1
     assert kept[0] >= len(SAMPLE_URLS)
+    assert [int(n) for n in _READ_AHEAD.findall(second.log)] == [0]
 
 
 def test_sample_sitemap_is_a_urlset_for_material(sample: Build):

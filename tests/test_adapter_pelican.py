@@ -266,6 +266,24 @@ def test_read_ahead_changes_nothing_but_who_reads(tmp_path: Path, main_build: Bu
         assert read_ahead == [0]
 
 
+# The adapter's own line (the core's debug line says the same in other words).
+_KEPT = re.compile(r"\(read-ahead\),\s+(\d+)\s+kept\s+from\s+the\s+last\s+build")
+
+
+def test_rebuild_reuses_kept_facts(tmp_path: Path, main_build: Build) -> None:
+    """A rebuild of the same pages parses none again and reads none ahead: same bytes."""
+    site = copy_site(tmp_path / "k")
+    first = built(pelican(site, tmp_path / "k-out", debug=True))
+    first_files = sitemap_bytes(first.out)
+    second = built(pelican(site, tmp_path / "k-out", debug=True))
+    assert sitemap_bytes(second.out) == first_files
+    assert [int(n) for n in _KEPT.findall(first.log)] == [0]
+    kept = [int(n) for n in _KEPT.findall(second.log)]
+    assert len(kept) == 1
+    assert kept[0] >= len(entries(main_build.out)) - 1  # static slides.html
+    assert [int(n) for n in _READ_AHEAD.findall(second.log)] == [0]
+
+
 @pytest.mark.golden
 def test_matches_goldens(main_build: Build, golden) -> None:
     """sitemap.xml, sitemap.txt and the merged robots.txt match the reviewed goldens."""

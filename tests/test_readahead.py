@@ -137,6 +137,27 @@ def test_close_stops_the_worker(tmp_path: Path) -> None:
 
 def test_for_config_is_off_for_one_worker(tmp_path: Path) -> None:
     """``workers: 1`` means no other process, read-ahead included."""
-    assert ReadAhead.for_config(_config(tmp_path, workers=1)) is None
+    assert ReadAhead.for_config(_config(tmp_path, workers=1), str(tmp_path / "site")) is None
     expected = (os.cpu_count() or 1) > 1
-    assert (ReadAhead.for_config(_config(tmp_path)) is not None) == expected
+    read_ahead = ReadAhead.for_config(_config(tmp_path), str(tmp_path / "site"))
+    assert (read_ahead is not None) == expected
+
+
+def test_no_read_ahead_when_the_manifest_keeps_the_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rebuild with trusted kept facts parses little: reading ahead would not pay."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # the answer must not depend on the machine
+    site = make_traps(tmp_path / "site")
+    config = _config(tmp_path)
+    first = ReadAhead.for_config(config, str(site))
+    assert first is not None  # no manifest yet
+    first.close()
+    generate(site, config)
+    assert ReadAhead.for_config(config, str(site)) is None
+    # Facts it cannot trust (another site's manifest, no fingerprints): read ahead again.
+    other = _config(tmp_path, base_url="https://other.example.org/")
+    for config_ in (other, _config(tmp_path, fingerprint=False)):
+        again = ReadAhead.for_config(config_, str(site))
+        assert again is not None
+        again.close()
