@@ -7,6 +7,7 @@ either an :class:`Entry` or an :class:`Exclusion` with the reason.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,7 +17,8 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.fingerprint import fingerprint_file
 from sitemap_plugins.head import PageMeta
-from sitemap_plugins.page_facts import PageFacts, read_facts
+from sitemap_plugins.manifest import KeptFile, KeptPage, KeptResult
+from sitemap_plugins.page_facts import PageFacts, facts_of, file_signature, read_page_file
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -92,6 +94,19 @@ class Exclusion:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A page listed as the last build listed it: same bytes, hints, options and code."""
+
+    rel_path: str
+    kept: KeptResult
+
+    @property
+    def loc(self) -> str:
+        """The listed URL."""
+        return self.kept.url or ""
+
+
 @dataclass(frozen=True)
 class PageHints:
     """What a host (MkDocs, Pelican) knows about one built page; it wins over the page head."""
@@ -106,18 +121,28 @@ class PageHints:
     lastmod_source: str = "host"
 
 
+def hints_key(hints: PageHints | None) -> str:
+    """Names the hints a page was evaluated with: other hints, another evaluation."""
+    if hints is None:
+        return ""
+    return hashlib.blake2b(repr(hints).encode("utf-8", "surrogatepass"),
+                           digest_size=16).hexdigest()
+
+
 @dataclass
 class Outcome:
     """The result of evaluating one page, with what the user should hear about it."""
 
-    result: Entry | Exclusion
+    result: Entry | Exclusion | Listing
     diagnostics: list[Diagnostic] = field(default_factory=list)
     read_ahead: bool = False
     """The page's facts came from the read-ahead (its bytes had not changed)."""
     kept: bool = False
-    """The page's facts came from the last build's manifest (its bytes had not changed)."""
-    facts_row: tuple[bytes, str] | None = None
-    """The page's digest and encoded facts, for the manifest to keep (with fingerprints)."""
+    """The page's facts, or its result, came from the last build's manifest (same bytes)."""
+    unread: bool = False
+    """The page's result came from the last build and its file was not even read."""
+    kept_file: KeptFile | None = None
+    """What the manifest keeps of the page file for the next build (with fingerprints)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +155,8 @@ class Rules:
     changefreq: GlobSet
     priority: GlobSet
     robots: RobotsRules | None
+    settled_before_ns: int = 0
+    """Files last changed before this time get a signature (:func:`file_signature`)."""
 
 
 def _url_path(loc: str, base: str) -> str:
@@ -138,15 +165,30 @@ def _url_path(loc: str, base: str) -> str:
 
 def evaluate_page(
     built: BuiltFile, rules: Rules, hints: PageHints | None = None,
-    known: PageFacts | None = None, kept: PageFacts | None = None,
+    known: PageFacts | None = None, kept: KeptPage | None = None,
 ) -> Outcome:
     """Decide whether ``built`` is listed and compute its entry.
 
-    ``known``: the page's facts read ahead during this build; ``kept``: its facts from the
-    last build. Either is used only when the page's bytes are the ones it was taken from.
+    ``known``: the page's facts read ahead during this build; ``kept``: what the last build
+    kept of it. Either is used only when the page's bytes are the ones it was taken from;
+    the last build's result only with the same hints (and options and code: see
+    :class:`~sitemap_plugins.manifest.KeptPages`), and without reading the file when its
+    signature is the same.
     """
     config = rules.config
     rel = built.rel_path
+    # The last build's result was made under the same options (KeptPages checks that), so
+    # with the same hints the checks below went the same way then.
+    hints_text = hints_key(hints) if config.fingerprint else ""
+    result = kept.result if kept is not None and kept.file.hints == hints_text else None
+    if result is not None and kept is not None and kept.file.signature:
+        try:
+            status: os.stat_result | None = os.stat(built.abs_path)
+        except OSError:
+            status = None  # the read below says why
+        if (status is not None
+                and file_signature(status, rules.settled_before_ns) == kept.file.signature):
+            return _reused(Outcome(Exclusion(rel, "")), kept.file, result, unread=True)
     base = str(config.base_url)
     if hints is not None and hints.exclude:
         return Outcome(Exclusion(rel, hints.exclude))
@@ -167,18 +209,25 @@ def evaluate_page(
     fingerprint = ""
     if name.endswith(_HTML_EXTENSIONS):
         try:
-            facts = read_facts(built.abs_path, fingerprint=config.fingerprint,
-                               known=tuple(c for c in (known, kept) if c is not None))
+            page = read_page_file(built.abs_path, whole=config.fingerprint or known is not None)
         except OSError as err:
             outcome.diagnostics.append(
                 Diagnostic(rel, "unreadable", f"cannot be read: {err.strerror or err}")
             )
             return outcome
+        same_bytes = kept is not None and page.digest == kept.file.digest
+        signature = (file_signature(page.status, rules.settled_before_ns)
+                     if config.fingerprint else "")
+        if result is not None and kept is not None and same_bytes and not config.lastmod_file_time:
+            return _reused(outcome, kept.file._replace(signature=signature), result)
+        kept_facts = kept.facts if kept is not None and same_bytes else None
+        facts = facts_of(page, built.abs_path, fingerprint=config.fingerprint,
+                         known=tuple(c for c in (known, kept_facts) if c is not None))
         meta, fingerprint = facts.meta, facts.fingerprint
         outcome.read_ahead = facts is known
-        outcome.kept = facts is kept
+        outcome.kept = facts is kept_facts
         if facts.encoded and facts.digest:
-            outcome.facts_row = (facts.digest, facts.encoded)
+            outcome.kept_file = KeptFile(facts.digest, facts.encoded, signature, hints_text)
         for code, message in meta.problems:
             outcome.diagnostics.append(Diagnostic(rel, code, message))
         if any(code == "binary" for code, _ in meta.problems):
@@ -249,6 +298,15 @@ def evaluate_page(
         loc=loc, lastmod=lastmod, changefreq=changefreq, priority=priority,
         alternates=alternates, rel_path=rel, lastmod_source=source, fingerprint=fingerprint,
     )
+    return outcome
+
+
+def _reused(
+    outcome: Outcome, file: KeptFile, result: KeptResult, *, unread: bool = False
+) -> Outcome:
+    rel = outcome.result.rel_path
+    outcome.result = Exclusion(rel, result.reason) if result.reason else Listing(rel, result)
+    outcome.kept, outcome.unread, outcome.kept_file = True, unread, file
     return outcome
 
 

@@ -7,17 +7,28 @@ and entries go straight to the part writers.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import itertools
 import logging
 import multiprocessing
 import os
+import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.dates import build_time
-from sitemap_plugins.entry import Entry, Exclusion, Outcome, PageHints, Rules, evaluate_page
+from sitemap_plugins.dates import build_time, parse_w3c
+from sitemap_plugins.entry import (
+    Entry,
+    Exclusion,
+    Listing,
+    Outcome,
+    PageHints,
+    Rules,
+    evaluate_page,
+)
 from sitemap_plugins.errors import (
     ConfigError,
     Diagnostic,
@@ -27,17 +38,21 @@ from sitemap_plugins.errors import (
     WriteError,
 )
 from sitemap_plugins.globs import GlobSet
-from sitemap_plugins.manifest import Changes, KeptFacts, Manifest, write_changes
+from sitemap_plugins.manifest import Changes, KeptPages, KeptResult, Manifest, write_changes
 from sitemap_plugins.output import Installed, install, remove_stale, update_robots
+from sitemap_plugins.page_facts import PARSER_MODULES as _PARSER_SOURCES
+from sitemap_plugins.page_facts import code_key
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, scan_site
-from sitemap_plugins.writers import TextSitemapWriter, Writer, XmlSitemapWriter
+from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
 from sitemap_plugins.writers.atomic import explain, remove_leftovers
+from sitemap_plugins.writers.xml_sitemap import render_url
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping
 
     from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.dates import Lastmod
     from sitemap_plugins.page_facts import PageFacts
 
 log = logging.getLogger(__name__)
@@ -47,6 +62,14 @@ REASON_NOT_BUILT = "not written by this build"
 PARALLEL_THRESHOLD = 2_000
 _CHUNK = 256
 MAX_DIAGNOSTICS = 1_000
+# A file changed less than this before a run may change again within one tick of the file
+# system's clock without a trace in its status; it is read again next time. (FAT keeps
+# modification times to 2 s.)
+SETTLE_NS = 3_000_000_000
+# The modules and template that turn a page's facts into its result, besides the parser.
+_RESULT_SOURCES = ("entry.py", "urls.py", "dates.py", "globs.py", "robots_rules.py",
+                   "manifest.py", "generate.py", "writers/xml_sitemap.py",
+                   "writers/templates.py", "templates/urlset.xml")
 
 
 @dataclass
@@ -66,7 +89,9 @@ class Result:
     read_ahead: int = 0
     """Pages whose head and fingerprint were read during the host's build and still held."""
     kept: int = 0
-    """Pages whose head and fingerprint were kept from the last build (same bytes)."""
+    """Pages whose facts or result were kept from the last build (same bytes)."""
+    unread: int = 0
+    """Of those, pages not even read: their file's signature was the same."""
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -81,7 +106,9 @@ class Result:
             self.dropped_diagnostics += 1
 
 
-def make_rules(config: SitemapConfig, robots: RobotsRules | None) -> Rules:
+def make_rules(
+    config: SitemapConfig, robots: RobotsRules | None, settled_before_ns: int = 0
+) -> Rules:
     """Compile the config's globs once per run."""
     return Rules(
         config=config,
@@ -90,7 +117,30 @@ def make_rules(config: SitemapConfig, robots: RobotsRules | None) -> Rules:
         changefreq=GlobSet(tuple(p for p, _ in config.changefreq)),
         priority=GlobSet(tuple(p for p, _ in config.priority)),
         robots=robots,
+        settled_before_ns=settled_before_ns,
     )
+
+
+@functools.cache
+def _results_code_key() -> str:
+    return code_key((*_RESULT_SOURCES, *_PARSER_SOURCES))
+
+
+def results_key(rules: Rules) -> str:
+    """Names what turns a page's bytes and hints into its result: options, robots.txt, code.
+
+    The last build's results are reused only under the same key. Options that change how
+    the work is done, not what it gives (workers, cache folder, changes file), are left out.
+    """
+    config = replace(rules.config, workers=0, cache_dir=None, changes_file=None)
+    digest = hashlib.sha256(_results_code_key().encode())
+    digest.update(repr(config).encode("utf-8", "surrogatepass"))
+    if rules.robots is None:
+        digest.update(b"no robots.txt")
+    else:  # Sitemap: lines (this run appends one, after a blank line) decide no page
+        digest.update(b"".join(line for line in rules.robots.source.splitlines(keepends=True)
+                               if not line.lstrip().lower().startswith(b"sitemap:")).rstrip())
+    return digest.hexdigest()
 
 
 def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRules | None:
@@ -113,11 +163,11 @@ def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRul
 # Worker-process state, set once per worker by _init_worker.
 _worker_rules: Rules | None = None
 _worker_hints: Mapping[str, PageHints] = {}
-_worker_kept: KeptFacts | None = None
+_worker_kept: KeptPages | None = None
 
 
 def _init_worker(
-    rules: Rules, hints: Mapping[str, PageHints], kept: KeptFacts | None
+    rules: Rules, hints: Mapping[str, PageHints], kept: KeptPages | None
 ) -> None:
     global _worker_rules, _worker_hints, _worker_kept  # per-process state by design
     _worker_rules, _worker_hints, _worker_kept = rules, hints, kept
@@ -141,7 +191,7 @@ def evaluate_site(
     rules: Rules,
     hints: Mapping[str, PageHints],
     known: Mapping[str, PageFacts] | None = None,
-    kept: KeptFacts | None = None,
+    kept: KeptPages | None = None,
 ) -> Iterator[Outcome]:
     """Evaluate every file, in scan order, in parallel once the site is large enough.
 
@@ -171,7 +221,7 @@ def evaluate_site(
 
 
 def write_entries(
-    site: Path, config: SitemapConfig, entries: Iterable[Entry]
+    site: Path, config: SitemapConfig, entries: Iterable[Entry | Rendered]
 ) -> Installed | None:
     """Stream entries into sitemap files in ``site``; None when there was no entry.
 
@@ -191,9 +241,11 @@ def write_entries(
     writers: list[Writer] = [xml_writer] if text_writer is None else [xml_writer, text_writer]
     count = 0
     try:
-        for entry in entries:
+        for item in entries:
+            rendered = (Rendered(item.loc, render_url(item), item.lastmod)
+                        if isinstance(item, Entry) else item)
             for writer in writers:
-                writer.add(entry)
+                writer.add(rendered)
             count += 1
         if count == 0:
             for writer in writers:
@@ -228,8 +280,16 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
     return folder
 
 
-def _open_manifest(site: Path, config: SitemapConfig) -> Manifest:
-    return Manifest(cache_folder(site, config), str(config.base_url), build_time())
+def _open_manifest(site: Path, rules: Rules) -> Manifest:
+    config = rules.config
+    return Manifest(cache_folder(site, config), str(config.base_url), build_time(),
+                    results_key(rules))
+
+
+@functools.lru_cache(maxsize=4096)
+def _kept_lastmod(text: str) -> Lastmod | None:
+    # Many pages share a date: each kept one is parsed once.
+    return parse_w3c(text) if text else None
 
 
 def generate(
@@ -264,7 +324,8 @@ def generate(
     result = Result(sitemap_url=sitemap_url)
     for leftover in remove_leftovers(site):
         log.debug("removed %s, left by an interrupted run", leftover)
-    rules = make_rules(config, _read_robots(site, config, result))
+    rules = make_rules(config, _read_robots(site, config, result),
+                       settled_before_ns=time.time_ns() - SETTLE_NS)
 
     def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
         result.excluded[reason] += 1
@@ -287,27 +348,48 @@ def generate(
 
         files = written(files)
 
-    manifest = _open_manifest(site, config) if config.fingerprint else None
-    kept = manifest.kept_facts() if manifest is not None else None
+    manifest = _open_manifest(site, rules) if config.fingerprint else None
+    kept = manifest.kept_pages() if manifest is not None else None
 
-    def listed(outcomes: Iterable[Outcome]) -> Iterator[Entry]:
+    def listed(outcomes: Iterable[Outcome]) -> Iterator[Rendered]:
         for outcome in outcomes:
             result.read_ahead += outcome.read_ahead
             result.kept += outcome.kept
+            result.unread += outcome.unread
             for diagnostic in outcome.diagnostics:
                 result.add_diagnostic(diagnostic)
             entry = outcome.result
-            if manifest is not None and outcome.facts_row is not None:
-                manifest.keep_facts(entry.rel_path, *outcome.facts_row)
+            kept_file = outcome.kept_file if manifest is not None else None
+            # A page with something to report is evaluated again next time, to report it.
+            keep_result = kept_file is not None and not outcome.diagnostics
             if isinstance(entry, Exclusion):
                 result.excluded[entry.reason] += 1
+                if manifest is not None and kept_file is not None:
+                    manifest.keep_file(entry.rel_path, kept_file, KeptResult(
+                        entry.reason, None, None, None, None, None) if keep_result else None)
+                continue
+            result.listed += 1
+            if isinstance(entry, Listing):
+                done = entry.kept
+                assert manifest is not None
+                assert kept_file is not None
+                assert done.url is not None
+                assert done.xml is not None
+                assert done.lastmod is not None
+                manifest.record(done.url, done.fingerprint or "", done.lastmod, done.source or "")
+                manifest.keep_file(entry.rel_path, kept_file, done)
+                yield Rendered(done.url, done.xml, _kept_lastmod(done.lastmod))
                 continue
             if manifest is not None:
                 lastmod, source = manifest.settle(entry)
                 if lastmod is not entry.lastmod or source is not entry.lastmod_source:
                     entry = replace(entry, lastmod=lastmod, lastmod_source=source)
-            result.listed += 1
-            yield entry
+            xml = render_url(entry)
+            if manifest is not None and kept_file is not None:
+                manifest.keep_file(entry.rel_path, kept_file, KeptResult(
+                    None, entry.loc, entry.fingerprint, entry.lastmod_w3c,
+                    entry.lastmod_source, xml) if keep_result else None)
+            yield Rendered(entry.loc, xml, entry.lastmod)
 
     try:
         installed = write_entries(
@@ -340,8 +422,8 @@ def generate(
     for diagnostic in robots.diagnostics:
         result.add_diagnostic(diagnostic)
     result.diagnostics.sort()
-    log.debug("facts reused: %d pages read ahead, %d kept from the last build (same bytes)",
-              result.read_ahead, result.kept)
+    log.debug("facts reused: %d pages read ahead, %d kept from the last build (same bytes), "
+              "%d of them not read (same file)", result.read_ahead, result.kept, result.unread)
     return result
 
 

@@ -248,13 +248,16 @@ def read_page(
     Raises:
         OSError: when the file cannot be opened or read.
     """
-    raw, at_eof = read_page_bytes(path, whole=whole, max_bytes=max_bytes)
+    raw, at_eof, _ = read_page_bytes(path, whole=whole, max_bytes=max_bytes)
     return parse_page(raw, at_eof=at_eof, whole=whole and len(raw) <= max_bytes)
 
 
-def read_page_bytes(path: str, *, whole: bool, max_bytes: int) -> tuple[bytes, bool]:
-    """The bytes :func:`read_page` parses, and whether they reach the end of the file.
+def read_page_bytes(
+    path: str, *, whole: bool, max_bytes: int
+) -> tuple[bytes, bool, os.stat_result]:
+    """The bytes :func:`read_page` parses, whether they reach the end, the file's status.
 
+    The status is taken before the bytes are read.
     With ``whole``, the whole file, unless it is larger than ``max_bytes`` (then a little
     more than ``max_bytes``: too large to parse whole). Otherwise at least the head.
 
@@ -262,14 +265,15 @@ def read_page_bytes(path: str, *, whole: bool, max_bytes: int) -> tuple[bytes, b
         OSError: when the file cannot be opened or read.
     """
     with open(path, "rb") as handle:
+        status = os.fstat(handle.fileno())
         if whole:
             # read(n) allocates n bytes up front: ask for the file's size, not the limit.
-            size = os.fstat(handle.fileno()).st_size
+            size = status.st_size
             raw = handle.read(min(size, max_bytes) + 1)
             if size < len(raw) <= max_bytes:  # grew since fstat
                 raw += handle.read(max_bytes + 1 - len(raw))
             if len(raw) <= max_bytes:
-                return raw, True
+                return raw, True, status
             whole = False  # too large to parse whole: read only the head
         else:
             raw = handle.read(READ_CHUNK)
@@ -278,7 +282,7 @@ def read_page_bytes(path: str, *, whole: bool, max_bytes: int) -> tuple[bytes, b
             more = handle.read(READ_CHUNK * 4)
             raw += more
             at_eof = len(more) < READ_CHUNK * 4
-    return raw, at_eof
+    return raw, at_eof, status
 
 
 def parse_page(raw: bytes, *, at_eof: bool, whole: bool) -> tuple[PageMeta, str | None]:

@@ -8,9 +8,13 @@ because the manifest saw the change happen between two builds. Without a manifes
 build, deleted cache) there is no such evidence and dates come from the host, the page or
 nowhere.
 
-The manifest also keeps each page's facts (head and fingerprint, see
+The manifest also keeps, for each page file, its facts (head and fingerprint, see
 :mod:`sitemap_plugins.page_facts`) with a digest of its bytes, so the next build only parses
 the pages whose bytes changed: most of a rebuild's pages are the same bytes written again.
+With them it keeps what the build made of the page (left out and why, or listed and its
+rendered ``<url>``), the host's hints for it and the file's signature (its status): a page
+whose hints and bytes are the same, under the same options and code (the ``rules`` key), is
+written as it was, and one whose file was not touched at all is not even read.
 
 The manifest is an SQLite file in the cache folder (outside the published site), rebuilt
 each run into a temporary file and renamed into place, so it is never half-written and memory
@@ -21,12 +25,13 @@ reported and ignored.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level, WriteError
@@ -58,9 +63,10 @@ _FETCH = 256
 _PAGES_IN_ORDER = (
     "SELECT url, fingerprint, lastmod, source, rowid FROM pages WHERE rowid > ? ORDER BY rowid",
     "SELECT fingerprint, lastmod, source, rowid FROM pages WHERE url = ?")
+_FILE_COLUMNS = "digest, facts, signature, hints, reason, url, fingerprint, lastmod, source, xml"
 _FACTS_IN_ORDER = (
-    "SELECT path, digest, facts, rowid FROM facts WHERE rowid > ? ORDER BY rowid",
-    "SELECT digest, facts, rowid FROM facts WHERE path = ?")
+    f"SELECT path, {_FILE_COLUMNS}, rowid FROM facts WHERE rowid > ? ORDER BY rowid",  # noqa: S608
+    f"SELECT {_FILE_COLUMNS}, rowid FROM facts WHERE path = ?")  # noqa: S608
 
 
 @dataclass
@@ -90,8 +96,12 @@ class Changes:
 class Manifest:
     """One run's view of the manifest: the previous one (read) and the next one (written)."""
 
-    def __init__(self, cache_dir: Path, base_url: str, now: datetime) -> None:
+    def __init__(
+        self, cache_dir: Path, base_url: str, now: datetime, rules_key: str = ""
+    ) -> None:
+        """``rules_key``: names the options and code that turn a page into its result."""
         self.cache_dir = cache_dir
+        self.rules_key = rules_key
         self.path = cache_dir / MANIFEST_NAME
         self.base_url = base_url
         self.now = now
@@ -99,8 +109,9 @@ class Manifest:
         self.previous: sqlite3.Connection | None = None
         self._previous_rows: RowsInOrder | None = None
         self._pending: list[tuple[str, str, str, str]] = []
-        self._pending_facts: list[tuple[bytes, bytes, str]] = []
+        self._pending_files: list[tuple[object, ...]] = []
         self._kept_facts: bool = False
+        self._kept_results: bool = False
         self._open_previous()
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
@@ -112,10 +123,12 @@ class Manifest:
                 "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
                 "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
                 " source TEXT);"
-                "CREATE TABLE facts (path BLOB PRIMARY KEY, digest BLOB, facts TEXT);")
+                "CREATE TABLE facts (path BLOB PRIMARY KEY, digest BLOB, facts TEXT,"
+                " signature TEXT, hints TEXT, reason TEXT, url TEXT, fingerprint TEXT,"
+                " lastmod TEXT, source TEXT, xml TEXT);")
             self.next.executemany("INSERT INTO meta VALUES (?, ?)",
                                   [("version", FORMAT_VERSION), ("base_url", base_url),
-                                   ("parser", parser_key())])
+                                   ("parser", parser_key()), ("rules", rules_key)])
         except (OSError, sqlite3.Error) as err:
             raise WriteError(str(cache_dir), f"cannot write the lastmod manifest: {err}") from err
 
@@ -157,6 +170,8 @@ class Manifest:
             return
         self.previous = previous
         self._kept_facts = _trusts_facts(previous, meta)
+        self._kept_results = (self._kept_facts and bool(self.rules_key)
+                              and meta.get("rules") == self.rules_key)
         self._previous_rows = RowsInOrder(previous, _PAGES_IN_ORDER)
 
     def settle(self, entry: Entry) -> tuple[Lastmod | None, str]:
@@ -176,11 +191,14 @@ class Manifest:
                     lastmod, source = parse_w3c(row[1]), str(row[2] or "manifest")
                 else:
                     lastmod, source = None, ""
-        self._pending.append(
-            (entry.loc, entry.fingerprint, format_w3c(lastmod) if lastmod else "", source))
+        self.record(entry.loc, entry.fingerprint, format_w3c(lastmod) if lastmod else "", source)
+        return lastmod, source
+
+    def record(self, url: str, fingerprint: str, lastmod: str, source: str) -> None:
+        """Record a listed URL's settled lastmod (W3C text) for the next build."""
+        self._pending.append((url, fingerprint, lastmod, source))
         if len(self._pending) >= _BATCH:
             self._flush()
-        return lastmod, source
 
     def _drop_previous(self, err: sqlite3.Error) -> None:
         self._note("bad-manifest", f"the lastmod manifest {self.path} cannot be read ({err}); "
@@ -188,24 +206,31 @@ class Manifest:
         if self.previous is not None:
             with contextlib.suppress(sqlite3.Error):
                 self.previous.close()
-        self.previous, self._previous_rows, self._kept_facts = None, None, False
+        self.previous, self._previous_rows = None, None
+        self._kept_facts = self._kept_results = False
 
-    def kept_facts(self) -> KeptFacts | None:
-        """The page facts the last build kept, when they can be trusted."""
-        return KeptFacts(self.path) if self._kept_facts else None
+    def kept_pages(self) -> KeptPages | None:
+        """What the last build kept of each page file, when it can be trusted."""
+        if not self._kept_facts:
+            return None
+        return KeptPages(self.path, results=self._kept_results)
 
-    def keep_facts(self, rel_path: str, digest: bytes, encoded: str) -> None:
-        """Keep a page's facts for the next build."""
-        self._pending_facts.append((_path_key(rel_path), digest, encoded))
-        if len(self._pending_facts) >= _BATCH:
+    def keep_file(self, rel_path: str, kept: KeptFile, result: KeptResult | None) -> None:
+        """Keep what this build took from a page file, and made of it, for the next build.
+
+        ``result`` is None when the page must be evaluated again next time (it had
+        something to report, which the next build must report again).
+        """
+        self._pending_files.append((_path_key(rel_path), *kept, *(result or _NO_RESULT)))
+        if len(self._pending_files) >= _BATCH:
             self._flush()
 
     def _flush(self) -> None:
         self.next.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", self._pending)
         self._pending.clear()
-        self.next.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?)",
-                              self._pending_facts)
-        self._pending_facts.clear()
+        self.next.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                              " ?, ?)", self._pending_files)
+        self._pending_files.clear()
 
     def changes(self, *, with_urls: bool) -> Changes:
         """Compare this build with the previous manifest; list the URLs if ``with_urls``."""
@@ -264,7 +289,7 @@ def _trusts_facts(previous: sqlite3.Connection, meta: dict[str, str]) -> bool:
     # Facts kept by another parser (another version, an edited one) are not trusted; a
     # manifest from before facts were kept has no such table.
     try:
-        previous.execute("SELECT path, digest, facts FROM facts LIMIT 1").fetchall()
+        previous.execute(f"SELECT path, {_FILE_COLUMNS} FROM facts LIMIT 1").fetchall()  # noqa: S608
     except sqlite3.Error:
         return False
     return meta.get("parser") == parser_key()
@@ -337,24 +362,69 @@ class RowsInOrder:
         return tuple(found[:-1])
 
 
-class KeptFacts:
-    """The page facts of the last build's manifest, looked up by path relative to the site.
+class KeptFile(NamedTuple):
+    """What a build takes from a page file: the same for every build while its bytes are."""
+
+    digest: bytes
+    facts: str
+    """:func:`~sitemap_plugins.page_facts.encode_facts`."""
+    signature: str
+    """:func:`~sitemap_plugins.page_facts.file_signature`; empty when not yet settled."""
+    hints: str
+    """:func:`~sitemap_plugins.entry.hints_key` of the host's hints for the page."""
+
+
+class KeptResult(NamedTuple):
+    """What a build made of a page file: left out (``reason``) or listed as ``xml``."""
+
+    reason: str | None
+    url: str | None
+    fingerprint: str | None
+    lastmod: str | None
+    """Settled, as W3C text (empty when none)."""
+    source: str | None
+    xml: str | None
+    """The rendered ``<url>`` element."""
+
+
+_NO_RESULT = KeptResult(None, None, None, None, None, None)
+
+
+@dataclass(frozen=True)
+class KeptPage:
+    """One page file as the last build left it: :class:`KeptFile`, and maybe a result."""
+
+    file: KeptFile
+    result: KeptResult | None
+    """None when the result may not be reused (other options or code, or none kept)."""
+
+    @functools.cached_property
+    def facts(self) -> PageFacts | None:
+        """The kept facts, decoded (None when damaged)."""
+        return decode_facts(self.file.digest, self.file.facts)
+
+
+class KeptPages:
+    """What the last build's manifest kept of each page file, by path relative to the site.
 
     Each process opens its own read-only connection on first use: an SQLite connection must
     not cross a fork, and a pool's workers look pages up too.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, results: bool) -> None:
+        """``results``: whether the kept results may be reused (same options and code)."""
         self._uri = f"{path.as_uri()}?mode=ro"
+        self._results = results
         self._connection: sqlite3.Connection | None = None
         self._rows: RowsInOrder | None = None
         self._pid = 0
 
     def __getstate__(self) -> dict[str, object]:
-        return {"_uri": self._uri, "_connection": None, "_rows": None, "_pid": 0}
+        return {"_uri": self._uri, "_results": self._results, "_connection": None,
+                "_rows": None, "_pid": 0}
 
-    def get(self, rel_path: str) -> PageFacts | None:
-        """The kept facts of ``rel_path``, or None (none kept, or unreadable)."""
+    def get(self, rel_path: str) -> KeptPage | None:
+        """What was kept of ``rel_path``, or None (nothing kept, unreadable or damaged)."""
         try:
             if self._rows is None or self._pid != os.getpid():
                 self._connection = sqlite3.connect(self._uri, uri=True)
@@ -363,9 +433,14 @@ class KeptFacts:
             row = self._rows.get(_path_key(rel_path))
         except sqlite3.Error:
             return None  # the page is parsed again: slower, never wrong
-        if row is None or not isinstance(row[0], bytes) or not isinstance(row[1], str):
+        if row is None or len(row) != len(KeptFile._fields) + len(KeptResult._fields):
             return None
-        return decode_facts(row[0], row[1])
+        digest, facts, signature, hints = row[:4]
+        if not (isinstance(digest, bytes) and isinstance(facts, str)
+                and isinstance(signature, str) and isinstance(hints, str)):
+            return None
+        return KeptPage(KeptFile(digest, facts, signature, hints),
+                        _result(row[4:]) if self._results else None)
 
     def close(self) -> None:
         """Close this process's connection."""
@@ -373,6 +448,16 @@ class KeptFacts:
             with contextlib.suppress(sqlite3.Error):
                 self._connection.close()
         self._connection, self._rows, self._pid = None, None, 0
+
+
+def _result(values: tuple[object, ...]) -> KeptResult | None:
+    reason, url, fingerprint, lastmod, source, xml = values
+    if reason.__class__ is str and reason:
+        return KeptResult(reason, None, None, None, None, None)
+    if (url.__class__ is fingerprint.__class__ is lastmod.__class__ is source.__class__
+            is xml.__class__ is str) and url and xml:
+        return KeptResult(None, *values[1:])  # type: ignore[arg-type]
+    return None
 
 
 def write_changes(path: Path, changes: Changes) -> None:

@@ -13,6 +13,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemap_plugins.fingerprint import (
     MAX_PARSED_BYTES,
@@ -21,6 +22,9 @@ from sitemap_plugins.fingerprint import (
     fingerprint_html,
 )
 from sitemap_plugins.head import PageMeta, parse_page, read_page_bytes
+
+if TYPE_CHECKING:
+    import os
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,30 @@ class PageFacts:
 _PAIR = 2  # (hreflang, href) and (code, message) are kept as two-item lists
 
 # Parsing code whose every change can change the facts of the same bytes.
-_PARSER_MODULES = ("head.py", "fasthead.py", "fingerprint.py", "page_facts.py")
+PARSER_MODULES = ("head.py", "fasthead.py", "fingerprint.py", "page_facts.py")
+
+
+def code_key(sources: tuple[str, ...]) -> str:
+    """A digest of the Python version and of these files of the package (or template).
+
+    Paths are relative to the package; ``templates/`` is looked up where the writers find it.
+    Without sources (a frozen app) the package version must do.
+    """
+    from sitemap_plugins.writers.templates import template_path  # noqa: PLC0415  # no cycle
+
+    digest = hashlib.sha256(sys.version.encode())
+    folder = Path(__file__).parent
+    try:
+        for name in sources:
+            if name.startswith("templates/"):
+                digest.update(template_path(name.removeprefix("templates/")).read_bytes())
+            else:
+                digest.update((folder / name).read_bytes())
+    except OSError:
+        from sitemap_plugins import __version__  # noqa: PLC0415  # only then
+
+        digest.update(__version__.encode())
+    return digest.hexdigest()
 
 
 @functools.cache
@@ -48,17 +75,7 @@ def parser_key() -> str:
     A digest of the parsing modules' source and the Python version (``html.parser`` is the
     fallback), so an upgrade or a local edit can never reuse facts of an older parser.
     """
-    digest = hashlib.sha256(sys.version.encode())
-    folder = Path(__file__).parent
-    try:
-        sources = [(folder / name).read_bytes() for name in _PARSER_MODULES]
-    except OSError:  # no sources (a frozen app): the version must do
-        from sitemap_plugins import __version__  # noqa: PLC0415  # only then
-
-        sources = [__version__.encode()]
-    for source in sources:
-        digest.update(source)
-    return digest.hexdigest()
+    return code_key(PARSER_MODULES)
 
 
 def encode_facts(meta: PageMeta, fingerprint: str) -> str:
@@ -129,28 +146,71 @@ def facts_from_bytes(
     return PageFacts(digest, meta, fingerprint_text, encode_facts(meta, fingerprint_text))
 
 
+@dataclass(frozen=True, slots=True)
+class PageBytes:
+    """One read of a page file: its bytes, their digest and the file's status before."""
+
+    raw: bytes
+    at_eof: bool
+    digest: bytes
+    """Of all the bytes; empty when not all of them were read (too large, or head only)."""
+    status: os.stat_result
+
+
+def read_page_file(path: str, *, whole: bool) -> PageBytes:
+    """Read the page at ``path``: all of it with ``whole`` (up to the parsing limit).
+
+    Raises:
+        OSError: when the file cannot be opened or read.
+    """
+    raw, at_eof, status = read_page_bytes(path, whole=whole, max_bytes=MAX_PARSED_BYTES)
+    digest = digest_of(raw) if whole and len(raw) <= MAX_PARSED_BYTES else b""
+    return PageBytes(raw, at_eof, digest, status)
+
+
+def facts_of(
+    page: PageBytes, path: str, *, fingerprint: bool, known: tuple[PageFacts, ...] = ()
+) -> PageFacts:
+    """The facts of ``page`` (read from ``path``): one of ``known`` if of the same bytes.
+
+    With ``fingerprint`` the facts carry their digest and encoding, for the manifest.
+    """
+    if page.digest:
+        for candidate in known:
+            if candidate.digest == page.digest:
+                return candidate
+        facts = facts_from_bytes(page.raw, fingerprint=fingerprint, digest=page.digest)
+        assert facts is not None
+        return facts
+    meta = parse_page(page.raw, at_eof=page.at_eof, whole=False)[0]
+    if len(page.raw) <= MAX_PARSED_BYTES:  # the head was all that was wanted
+        return PageFacts(b"", meta, "")
+    # Too large to parse whole: the head only, and a fingerprint of every byte.
+    return PageFacts(b"", meta, fingerprint_file(path) if fingerprint else "")
+
+
 def read_facts(
     path: str, *, fingerprint: bool, known: tuple[PageFacts, ...] = ()
 ) -> PageFacts:
     """The facts of the page at ``path``: one of ``known`` if taken from the same bytes.
 
-    With ``fingerprint`` the facts carry their digest and encoding, for the manifest.
-
     Raises:
         OSError: when the file cannot be opened or read.
     """
-    if not known and not fingerprint:
-        raw, at_eof = read_page_bytes(path, whole=False, max_bytes=MAX_PARSED_BYTES)
-        return PageFacts(b"", parse_page(raw, at_eof=at_eof, whole=False)[0], "")
-    raw, at_eof = read_page_bytes(path, whole=True, max_bytes=MAX_PARSED_BYTES)
-    if len(raw) <= MAX_PARSED_BYTES:
-        digest = digest_of(raw)
-        for candidate in known:
-            if candidate.digest == digest:
-                return candidate
-        facts = facts_from_bytes(raw, fingerprint=fingerprint, digest=digest)
-        assert facts is not None
-        return facts
-    # Too large to parse whole: the head only, and a fingerprint of every byte.
-    meta = parse_page(raw, at_eof=at_eof, whole=False)[0]
-    return PageFacts(b"", meta, fingerprint_file(path) if fingerprint else "")
+    page = read_page_file(path, whole=fingerprint or bool(known))
+    return facts_of(page, path, fingerprint=fingerprint, known=known)
+
+
+def file_signature(status: os.stat_result, settled_before_ns: int) -> str:
+    """What tells a file's bytes apart without reading them; empty when it cannot yet.
+
+    Device, inode, size, modification and change times: any write changes the change time,
+    which no tool can set back (``git`` and ``rsync`` trust the same). But a file changed
+    shortly before ``settled_before_ns`` could change again within the same tick of the
+    file system's clock and keep every time: it gets no signature, so the next build reads
+    it. Neither does a file with a modification time in the future.
+    """
+    if status.st_ctime_ns >= settled_before_ns or status.st_mtime_ns >= settled_before_ns:
+        return ""
+    return (f"{status.st_dev}:{status.st_ino}:{status.st_size}:{status.st_mtime_ns}:"
+            f"{status.st_ctime_ns}")

@@ -53,7 +53,7 @@ def _facts_of_batch(
             if isinstance(source, bytes):
                 facts = facts_from_bytes(source, fingerprint=fingerprint)
             else:
-                raw, _ = read_page_bytes(source, whole=True, max_bytes=MAX_PARSED_BYTES)
+                raw, _, _ = read_page_bytes(source, whole=True, max_bytes=MAX_PARSED_BYTES)
                 facts = facts_from_bytes(raw, fingerprint=fingerprint)  # None: too large
         except Exception:  # noqa: BLE001  # the parent reads the page itself, and reports
             facts = None

@@ -6,7 +6,7 @@ disallows is not one the site wants indexed. Rules for named crawlers are theirs
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from protego import Protego
@@ -19,12 +19,14 @@ class RobotsRules:
     """Parsed robots.txt; ``allows(url)`` answers for all agents."""
 
     parser: Any
+    source: bytes = field(default=b"", repr=False)
+    """The bytes it was parsed from."""
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> RobotsRules:
         """Parse robots.txt bytes (UTF-8, BOM tolerated, other bytes replaced)."""
         text = raw.decode("utf-8-sig", "replace")
-        return cls(Protego.parse(text))
+        return cls(Protego.parse(text), raw)
 
     def allows(self, url: str) -> bool:
         """Whether crawlers in general may fetch ``url``."""

@@ -17,7 +17,7 @@ from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins import manifest as manifest_module
 from sitemap_plugins.generate import Result
 from sitemap_plugins.head import PageMeta
-from sitemap_plugins.manifest import MANIFEST_NAME, KeptFacts
+from sitemap_plugins.manifest import MANIFEST_NAME, KeptPages
 from sitemap_plugins.page_facts import PageFacts, decode_facts, encode_facts, read_facts
 
 OUTPUTS = ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt")
@@ -61,7 +61,7 @@ def _two_builds(
     generate(site, config)
     with monkeypatch.context() as patch:
         if not reuse:
-            patch.setattr(KeptFacts, "get", lambda _self, _rel: None)
+            patch.setattr(KeptPages, "get", lambda _self, _rel: None)
         result = generate(site, config)
     return site, result, _outputs(site, result)
 
@@ -150,7 +150,7 @@ def test_parser_key_follows_the_parsing_source(
     before = page_facts.parser_key()
     folder = tmp_path / "package"
     folder.mkdir()
-    for name in page_facts._PARSER_MODULES:
+    for name in page_facts.PARSER_MODULES:
         shutil.copy(Path(page_facts.__file__).parent / name, folder / name)
     monkeypatch.setattr(page_facts, "__file__", str(folder / "page_facts.py"))
     page_facts.parser_key.cache_clear()
@@ -221,10 +221,14 @@ def test_read_facts_takes_the_candidate_of_the_same_bytes(tmp_path: Path) -> Non
 
 def _kept_file(path: Path, names: list[str]) -> None:
     with sqlite3.connect(path) as connection:
-        connection.execute("CREATE TABLE facts (path BLOB PRIMARY KEY, digest BLOB, facts TEXT)")
-        connection.executemany("INSERT INTO facts VALUES (?, ?, ?)", [
+        connection.execute(
+            "CREATE TABLE facts (path BLOB PRIMARY KEY, digest BLOB, facts TEXT, signature TEXT,"
+            " hints TEXT, reason TEXT, url TEXT, fingerprint TEXT, lastmod TEXT, source TEXT,"
+            " xml TEXT)")
+        connection.executemany("INSERT INTO facts VALUES (?, ?, ?, '', '', ?, NULL, NULL,"
+                               " NULL, NULL, NULL)", [
             (name.encode("utf-8", "surrogatepass"), name.encode("utf-8", "surrogatepass"),
-             encode_facts(PageMeta(), name)) for name in names])
+             encode_facts(PageMeta(), name), ascii(name)) for name in names])
 
 
 _NAMES = st.lists(st.text(min_size=1, max_size=4) | st.sampled_from(["\udc80x", "a b&"]),
@@ -249,18 +253,21 @@ def test_kept_lookups_in_any_order_find_exactly_what_was_kept(
         questions = asked.draw(st.permutations(questions))
     window = asked.draw(st.sampled_from([1, 2, 3, 4_096]))
     fetch = asked.draw(st.sampled_from([1, 2, 256]))
-    lookup = KeptFacts(path)
+    lookup = KeptPages(path, results=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(manifest_module, "_WINDOW", window)
         patch.setattr(manifest_module, "_FETCH", fetch)
         for name in questions:
-            facts = lookup.get(name)
+            page = lookup.get(name)
             if name in kept:
-                assert facts is not None
-                assert facts.fingerprint == name
-                assert facts.digest == name.encode("utf-8", "surrogatepass")
+                assert page is not None
+                assert page.facts is not None
+                assert page.facts.fingerprint == name
+                assert page.facts.digest == name.encode("utf-8", "surrogatepass")
+                assert page.result is not None
+                assert page.result.reason == ascii(name)
             else:
-                assert facts is None
+                assert page is None
     lookup.close()
 
 

@@ -9,21 +9,28 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Protocol
+from typing import IO, TYPE_CHECKING, NamedTuple, Protocol
 
 from sitemap_plugins.dates import Lastmod, sort_key
 from sitemap_plugins.errors import WriteError
 from sitemap_plugins.writers.atomic import explain, temp_path_for
 from sitemap_plugins.writers.text_sitemap import render_line
-from sitemap_plugins.writers.xml_sitemap import render_footer, render_header, render_url
+from sitemap_plugins.writers.xml_sitemap import render_footer, render_header
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from sitemap_plugins.entry import Entry
-
 _BUFFER = 1 << 20
+
+
+class Rendered(NamedTuple):
+    """One listed URL, ready for every writer."""
+
+    loc: str
+    xml: str
+    """Its ``<url>`` element (:func:`~sitemap_plugins.writers.xml_sitemap.render_url`)."""
+    lastmod: Lastmod | None
 
 
 @dataclass
@@ -43,7 +50,7 @@ class Writer(Protocol):
     extension: str
     """``xml`` or ``txt``: the final files are ``<name>.<extension>`` or numbered parts."""
 
-    def add(self, entry: Entry) -> None:
+    def add(self, entry: Rendered) -> None:
         """Append one entry, starting a new part first if a limit would be passed."""
 
     def finish(self) -> list[Part]:
@@ -60,7 +67,7 @@ class _PartWriter:
 
     def __init__(
         self, folder: Path, name: str, *, max_urls: int, max_bytes: int,
-        header: str, footer: str, render: Callable[[Entry], str],
+        header: str, footer: str, render: Callable[[Rendered], str],
     ) -> None:
         self._folder = folder
         self._name = name
@@ -90,13 +97,13 @@ class _PartWriter:
             part.handle.close()
             part.handle = None
 
-    def add(self, entry: Entry) -> None:
+    def add(self, entry: Rendered) -> None:
         try:
             self._add(entry)
         except OSError as err:  # a full disk: a clear WriteError, not a traceback
             raise _write_error(self._folder, err) from err
 
-    def _add(self, entry: Entry) -> None:
+    def _add(self, entry: Rendered) -> None:
         data = self._render(entry).encode("utf-8")
         part = self._parts[-1] if self._parts else None
         if (
@@ -138,6 +145,10 @@ class _PartWriter:
                 part.temp.unlink()
 
 
+def _element(entry: Rendered) -> str:
+    return entry.xml
+
+
 def _write_error(folder: Path, err: OSError) -> WriteError:
     return WriteError(str(folder), f"cannot write the sitemap: {explain(err)}")
 
@@ -152,7 +163,7 @@ class XmlSitemapWriter(_PartWriter):
     ) -> None:
         super().__init__(
             folder, name, max_urls=max_urls, max_bytes=max_bytes,
-            header=render_header(xhtml=xhtml), footer=render_footer(), render=render_url,
+            header=render_header(xhtml=xhtml), footer=render_footer(), render=_element,
         )
 
 

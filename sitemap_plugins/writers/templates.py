@@ -17,16 +17,24 @@ _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 TEMPLATE_DIRS = (_PACKAGE_DIR / "templates", _PACKAGE_DIR.parent / "templates")
 
 
+def template_path(name: str) -> Path:
+    """Where template ``name`` is.
+
+    Raises:
+        FileNotFoundError: when it is missing from the installation.
+    """
+    for folder in TEMPLATE_DIRS:
+        if (folder / name).is_file():
+            return folder / name
+    searched = ", ".join(str(d) for d in TEMPLATE_DIRS)
+    msg = f"template {name!r} is missing from the installation (looked in {searched})"
+    raise FileNotFoundError(msg)
+
+
 @cache
 def template_module(name: str) -> Any:  # noqa: ANN401  # Jinja's TemplateModule is untyped
     """The macros of template ``name`` (``urlset.xml``, ``sitemapindex.xml``)."""
-    for folder in TEMPLATE_DIRS:
-        if (folder / name).is_file():
-            break
-    else:
-        searched = ", ".join(str(d) for d in TEMPLATE_DIRS)
-        msg = f"template {name!r} is missing from the installation (looked in {searched})"
-        raise FileNotFoundError(msg)
+    template_path(name)
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in TEMPLATE_DIRS]),
         # XML only: escape everything. select_autoescape() would go by file suffix.

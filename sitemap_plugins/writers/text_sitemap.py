@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sitemap_plugins.entry import Entry
+    from sitemap_plugins.writers import Rendered
 
 
-def render_line(entry: Entry) -> str:
+def render_line(entry: Rendered) -> str:
     """The entry's URL and a newline. URLs are percent-encoded, so they hold no line break."""
     return entry.loc + "\n"
