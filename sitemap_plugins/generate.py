@@ -197,23 +197,33 @@ def evaluate_site(
 
     With ``known`` facts (read ahead while the host built the site) what is left per page is
     cheaper than sending it to another process, so it is done here. ``kept`` facts (from the
-    last build) are tried for pages that were not read ahead.
+    last build) are tried for pages that were not read ahead. A page whose file the last
+    build saw untouched costs less still: when most of the first pages are such, the rest
+    are evaluated here too.
     """
-    if known is not None:
-        for built in files:
+    def here(chosen: Iterable[BuiltFile]) -> Iterator[Outcome]:
+        for built in chosen:
             rel = built.rel_path
-            ahead = known.get(rel)
+            ahead = known.get(rel) if known is not None else None
             yield evaluate_page(built, rules, hints.get(rel), ahead,
                                 kept.get(rel) if kept is not None and ahead is None else None)
+
+    workers = _worker_count(rules.config)
+    if known is not None or workers == 1:
+        yield from here(files)
         return
     iterator = iter(files)
+    if kept is not None and kept.results:
+        read = 0
+        for outcome in here(itertools.islice(iterator, PARALLEL_THRESHOLD)):
+            read += not outcome.unread
+            yield outcome
+        if read * 4 <= PARALLEL_THRESHOLD:
+            yield from here(iterator)
+            return
     head = list(itertools.islice(iterator, PARALLEL_THRESHOLD))
-    workers = _worker_count(rules.config)
-    if workers == 1 or len(head) < PARALLEL_THRESHOLD:
-        for built in itertools.chain(head, iterator):
-            rel = built.rel_path
-            yield evaluate_page(built, rules, hints.get(rel),
-                                kept=kept.get(rel) if kept is not None else None)
+    if len(head) < PARALLEL_THRESHOLD:
+        yield from here(head)
         return
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(workers, initializer=_init_worker, initargs=(rules, hints, kept)) as pool:

@@ -414,13 +414,13 @@ class KeptPages:
     def __init__(self, path: Path, *, results: bool) -> None:
         """``results``: whether the kept results may be reused (same options and code)."""
         self._uri = f"{path.as_uri()}?mode=ro"
-        self._results = results
+        self.results = results
         self._connection: sqlite3.Connection | None = None
         self._rows: RowsInOrder | None = None
         self._pid = 0
 
     def __getstate__(self) -> dict[str, object]:
-        return {"_uri": self._uri, "_results": self._results, "_connection": None,
+        return {"_uri": self._uri, "results": self.results, "_connection": None,
                 "_rows": None, "_pid": 0}
 
     def get(self, rel_path: str) -> KeptPage | None:
@@ -440,7 +440,7 @@ class KeptPages:
                 and isinstance(signature, str) and isinstance(hints, str)):
             return None
         return KeptPage(KeptFile(digest, facts, signature, hints),
-                        _result(row[4:]) if self._results else None)
+                        _result(row[4:]) if self.results else None)
 
     def close(self) -> None:
         """Close this process's connection."""

@@ -277,3 +277,34 @@ def test_with_file_times_a_rewritten_page_is_evaluated_again(
     result = generate(site, config)
     assert (result.unread, result.kept) == (3, 4)
     assert _outputs(site, result) == _outputs(site, _evaluating_all(site, config, monkeypatch))
+
+
+@pytest.mark.usefixtures("settled")
+def test_a_pool_only_when_many_pages_must_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Untouched pages cost less than a trip to another process; rewritten ones do not."""
+    monkeypatch.setattr(GENERATE, "PARALLEL_THRESHOLD", 4)
+    site = make_traps(tmp_path / "site")
+    config = _config(tmp_path, workers=2)
+    pools: list[int] = []
+    real_context = GENERATE.multiprocessing.get_context
+
+    class CountingContext:
+        def __init__(self, method: str) -> None:
+            self._context = real_context(method)
+
+        def Pool(self, *args: object, **kwargs: object) -> object:  # multiprocessing's name
+            pools.append(1)
+            return self._context.Pool(*args, **kwargs)
+
+    monkeypatch.setattr(GENERATE.multiprocessing, "get_context", CountingContext)
+    first = _outputs(site, generate(site, config))
+    second = generate(site, config)
+    assert (len(pools), second.unread) == (1, _kept_results(tmp_path))
+    for page in site.rglob("*.htm*"):
+        if page.is_file() and not page.is_symlink():
+            page.write_bytes(page.read_bytes())
+    third = generate(site, config)
+    assert (len(pools), third.unread) == (2, 0)
+    assert first[0] == _outputs(site, third)[0]
