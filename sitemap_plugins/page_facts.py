@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import xxhash
+
 from sitemap_plugins.fingerprint import (
     MAX_PARSED_BYTES,
     fingerprint_bytes,
@@ -122,9 +124,11 @@ def decode_facts(digest: bytes, encoded: str) -> PageFacts | None:
 def digest_of(raw: bytes) -> bytes:
     """A digest of all of a file's bytes, to tell whether facts still hold.
 
-    SHA-256: processors have instructions for it, so it is twice as fast as BLAKE2 here.
+    XXH3-128: 0.3 µs for a 15 KB page where SHA-256 takes 9 µs, and every page of a
+    rebuild is hashed. It guards against accidents, not attacks: a site's author gains
+    nothing by making a page collide with its own last version.
     """
-    return hashlib.sha256(raw).digest()
+    return xxhash.xxh3_128_digest(raw)
 
 
 def facts_from_bytes(
