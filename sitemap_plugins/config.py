@@ -97,6 +97,10 @@ class SitemapConfig:
     """Keep lastmod honest across rebuilds with a manifest of page fingerprints (needs a cache
     folder that persists between builds)."""
 
+    reuse_pages: bool = True
+    """Reuse what the last build found in a page whose bytes (or file) did not change. False
+    reads and evaluates every page again; the lastmod history is kept either way."""
+
     changes_file: str | None = None
     """Write the URLs added, changed and removed since the last build to this file (JSON),
     relative to the current folder. None: do not write it."""
@@ -299,6 +303,7 @@ _VALIDATORS: dict[str, Any] = {
     "cache_dir": _optional_path("folder"),
     "workers": _int_range(0, 64),
     "fingerprint": _check_bool,
+    "reuse_pages": _check_bool,
     "changes_file": _optional_path("file"),
 }
 

@@ -130,9 +130,11 @@ def results_key(rules: Rules) -> str:
     """Names what turns a page's bytes and hints into its result: options, robots.txt, code.
 
     The last build's results are reused only under the same key. Options that change how
-    the work is done, not what it gives (workers, cache folder, changes file), are left out.
+    the work is done, not what it gives (workers, cache folder, changes file, reuse), are
+    left out.
     """
-    config = replace(rules.config, workers=0, cache_dir=None, changes_file=None)
+    config = replace(rules.config, workers=0, cache_dir=None, changes_file=None,
+                     reuse_pages=True)
     digest = hashlib.sha256(_results_code_key().encode())
     digest.update(repr(config).encode("utf-8", "surrogatepass"))
     if rules.robots is None:
@@ -359,7 +361,7 @@ def generate(
         files = written(files)
 
     manifest = _open_manifest(site, rules) if config.fingerprint else None
-    kept = manifest.kept_pages() if manifest is not None else None
+    kept = manifest.kept_pages() if manifest is not None and config.reuse_pages else None
 
     def listed(outcomes: Iterable[Outcome]) -> Iterator[Rendered]:
         for outcome in outcomes:

@@ -96,6 +96,7 @@ class _PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' ho
     """Relative to mkdocs.yml; None: ``.sitemap-cache`` beside mkdocs.yml."""
     workers = c.Type(int, default=DEFAULTS["workers"])
     fingerprint = c.Type(bool, default=DEFAULTS["fingerprint"])
+    reuse_pages = c.Type(bool, default=DEFAULTS["reuse_pages"])
     changes_file = c.Optional(c.File(exists=False))
     """Relative to mkdocs.yml."""
     static_html = c.Type(bool, default=False)

@@ -83,7 +83,7 @@ class ReadAhead:
             return None
         if "fork" not in multiprocessing.get_all_start_methods():
             return None  # spawning would re-import the host in the worker
-        if config.fingerprint:
+        if config.fingerprint and config.reuse_pages:
             try:
                 cache = cache_folder(Path(site_dir), config)
             except ConfigError:

@@ -308,3 +308,23 @@ def test_a_pool_only_when_many_pages_must_be_read(
     third = generate(site, config)
     assert (len(pools), third.unread) == (2, 0)
     assert first[0] == _outputs(site, third)[0]
+
+
+@pytest.mark.usefixtures("settled")
+def test_reuse_pages_off_evaluates_every_page_and_keeps_the_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads: list[str]
+) -> None:
+    """``reuse_pages: false`` reads every page again; lastmods still come from the manifest."""
+    site = _small_site(tmp_path / "site")
+    generate(site, _config(tmp_path))
+    pages = _rows(tmp_path, "pages")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")  # a later build
+    reads.clear()
+    result = generate(site, _config(tmp_path, reuse_pages=False))
+    assert (len(reads), result.kept, result.unread) == (4, 0, 0)
+    assert _rows(tmp_path, "pages") == pages  # same dates: nothing changed
+    assert result.changes is not None
+    assert (result.changes.baseline, result.changes.changed_count) == (True, 0)
+    reads.clear()
+    again = generate(site, _config(tmp_path))  # and the next build reuses again
+    assert (len(reads), again.unread) == (0, 4)

@@ -155,9 +155,11 @@ def test_no_read_ahead_when_the_manifest_keeps_the_facts(
     first.close()
     generate(site, config)
     assert ReadAhead.for_config(config, str(site)) is None
-    # Facts it cannot trust (another site's manifest, no fingerprints): read ahead again.
+    # Facts it cannot trust (another site's manifest, no fingerprints) or will not use
+    # (reuse_pages off): read ahead again.
     other = _config(tmp_path, base_url="https://other.example.org/")
-    for config_ in (other, _config(tmp_path, fingerprint=False)):
+    for config_ in (other, _config(tmp_path, fingerprint=False),
+                    _config(tmp_path, reuse_pages=False)):
         again = ReadAhead.for_config(config_, str(site))
         assert again is not None
         again.close()

@@ -96,6 +96,8 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
                  "but received: 65 (int)"))],
     "fingerprint": [(["--fingerprint=no"], (ARGPARSE + "argument --fingerprint/"
                      "--no-fingerprint: ignored explicit argument 'no'"))],
+    "reuse_pages": [(["--reuse-pages=no"], (ARGPARSE + "argument --reuse-pages/"
+                     "--no-reuse-pages: ignored explicit argument 'no'"))],
     "changes_file": [(["--changes-file", " "], ("error: --changes-file: Expected a file path "
                       "but received: ' ' (str)"))],
 }
