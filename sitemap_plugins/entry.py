@@ -17,7 +17,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.fingerprint import fingerprint_file
 from sitemap_plugins.head import PageMeta
-from sitemap_plugins.manifest import KeptFile, KeptPage, KeptResult
+from sitemap_plugins.manifest import KeptFile, KeptListing, KeptPage, KeptResult
 from sitemap_plugins.page_facts import PageFacts, facts_of, file_signature, read_page_file
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
@@ -99,12 +99,7 @@ class Listing:
     """A page listed as the last build listed it: same bytes, hints, options and code."""
 
     rel_path: str
-    kept: KeptResult
-
-    @property
-    def loc(self) -> str:
-        """The listed URL."""
-        return self.kept.url or ""
+    kept: KeptListing
 
 
 @dataclass(frozen=True)
@@ -188,7 +183,7 @@ def evaluate_page(
             status = None  # the read below says why
         if (status is not None
                 and file_signature(status, rules.settled_before_ns) == kept.file.signature):
-            return _reused(Outcome(Exclusion(rel, "")), kept.file, result, unread=True)
+            return _reused(rel, kept.file, result, unread=True)
     base = str(config.base_url)
     if hints is not None and hints.exclude:
         return Outcome(Exclusion(rel, hints.exclude))
@@ -219,7 +214,7 @@ def evaluate_page(
         signature = (file_signature(page.status, rules.settled_before_ns)
                      if config.fingerprint else "")
         if result is not None and kept is not None and same_bytes and not config.lastmod_file_time:
-            return _reused(outcome, kept.file._replace(signature=signature), result)
+            return _reused(rel, kept.file._replace(signature=signature), result)
         kept_facts = kept.facts if kept is not None and same_bytes else None
         facts = facts_of(page, built.abs_path, fingerprint=config.fingerprint,
                          known=tuple(c for c in (known, kept_facts) if c is not None))
@@ -301,13 +296,9 @@ def evaluate_page(
     return outcome
 
 
-def _reused(
-    outcome: Outcome, file: KeptFile, result: KeptResult, *, unread: bool = False
-) -> Outcome:
-    rel = outcome.result.rel_path
-    outcome.result = Exclusion(rel, result.reason) if result.reason else Listing(rel, result)
-    outcome.kept, outcome.unread, outcome.kept_file = True, unread, file
-    return outcome
+def _reused(rel: str, file: KeptFile, result: KeptResult, *, unread: bool = False) -> Outcome:
+    found = Exclusion(rel, result) if isinstance(result, str) else Listing(rel, result)
+    return Outcome(found, kept=True, unread=unread, kept_file=file)
 
 
 def _same_page(canonical: str, own_url: str) -> bool:

@@ -38,7 +38,7 @@ from sitemap_plugins.errors import (
     WriteError,
 )
 from sitemap_plugins.globs import GlobSet
-from sitemap_plugins.manifest import Changes, KeptPages, KeptResult, Manifest, write_changes
+from sitemap_plugins.manifest import Changes, KeptListing, KeptPages, Manifest, write_changes
 from sitemap_plugins.output import Installed, install, remove_stale, update_robots
 from sitemap_plugins.page_facts import PARSER_MODULES as _PARSER_SOURCES
 from sitemap_plugins.page_facts import code_key
@@ -377,18 +377,15 @@ def generate(
             if isinstance(entry, Exclusion):
                 result.excluded[entry.reason] += 1
                 if manifest is not None and kept_file is not None:
-                    manifest.keep_file(entry.rel_path, kept_file, KeptResult(
-                        entry.reason, None, None, None, None, None) if keep_result else None)
+                    manifest.keep_file(entry.rel_path, kept_file,
+                                       entry.reason if keep_result else None)
                 continue
             result.listed += 1
             if isinstance(entry, Listing):
                 done = entry.kept
-                assert manifest is not None
+                assert manifest is not None  # only a manifest's kept page is a Listing
                 assert kept_file is not None
-                assert done.url is not None
-                assert done.xml is not None
-                assert done.lastmod is not None
-                manifest.record(done.url, done.fingerprint or "", done.lastmod, done.source or "")
+                manifest.record(done.url, done.fingerprint, done.lastmod, done.source)
                 manifest.keep_file(entry.rel_path, kept_file, done)
                 yield Rendered(done.url, done.xml, _kept_lastmod(done.lastmod))
                 continue
@@ -398,9 +395,9 @@ def generate(
                     entry = replace(entry, lastmod=lastmod, lastmod_source=source)
             xml = render_url(entry)
             if manifest is not None and kept_file is not None:
-                manifest.keep_file(entry.rel_path, kept_file, KeptResult(
-                    None, entry.loc, entry.fingerprint, entry.lastmod_w3c,
-                    entry.lastmod_source, xml) if keep_result else None)
+                manifest.keep_file(entry.rel_path, kept_file, KeptListing(
+                    entry.loc, entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source, xml)
+                    if keep_result else None)
             yield Rendered(entry.loc, xml, entry.lastmod)
 
     try:

@@ -221,7 +221,7 @@ class Manifest:
         ``result`` is None when the page must be evaluated again next time (it had
         something to report, which the next build must report again).
         """
-        self._pending_files.append((_path_key(rel_path), *kept, *(result or _NO_RESULT)))
+        self._pending_files.append((_path_key(rel_path), *kept, *_result_columns(result)))
         if len(self._pending_files) >= _BATCH:
             self._flush()
 
@@ -374,20 +374,29 @@ class KeptFile(NamedTuple):
     """:func:`~sitemap_plugins.entry.hints_key` of the host's hints for the page."""
 
 
-class KeptResult(NamedTuple):
-    """What a build made of a page file: left out (``reason``) or listed as ``xml``."""
+class KeptListing(NamedTuple):
+    """How a build listed a page: its settled row in ``pages`` and its ``<url>`` element."""
 
-    reason: str | None
-    url: str | None
-    fingerprint: str | None
-    lastmod: str | None
+    url: str
+    fingerprint: str
+    lastmod: str
     """Settled, as W3C text (empty when none)."""
-    source: str | None
-    xml: str | None
-    """The rendered ``<url>`` element."""
+    source: str
+    xml: str
 
 
-_NO_RESULT = KeptResult(None, None, None, None, None, None)
+KeptResult = KeptListing | str
+"""What a build made of a page file: listed, or left out for this reason."""
+
+_RESULT_WIDTH = 1 + len(KeptListing._fields)  # the reason, then the listing
+
+
+def _result_columns(result: KeptResult | None) -> tuple[str | None, ...]:
+    if result is None:
+        return (None,) * _RESULT_WIDTH
+    if isinstance(result, str):
+        return (result, *(None,) * len(KeptListing._fields))
+    return (None, *result)
 
 
 @dataclass(frozen=True)
@@ -433,7 +442,7 @@ class KeptPages:
             row = self._rows.get(_path_key(rel_path))
         except sqlite3.Error:
             return None  # the page is parsed again: slower, never wrong
-        if row is None or len(row) != len(KeptFile._fields) + len(KeptResult._fields):
+        if row is None or len(row) != len(KeptFile._fields) + _RESULT_WIDTH:
             return None
         digest, facts, signature, hints = row[:4]
         if not (isinstance(digest, bytes) and isinstance(facts, str)
@@ -451,12 +460,11 @@ class KeptPages:
 
 
 def _result(values: tuple[object, ...]) -> KeptResult | None:
-    reason, url, fingerprint, lastmod, source, xml = values
+    reason, *listing = values
     if reason.__class__ is str and reason:
-        return KeptResult(reason, None, None, None, None, None)
-    if (url.__class__ is fingerprint.__class__ is lastmod.__class__ is source.__class__
-            is xml.__class__ is str) and url and xml:
-        return KeptResult(None, *values[1:])  # type: ignore[arg-type]
+        return reason
+    if all(value.__class__ is str for value in listing) and listing[0] and listing[-1]:
+        return KeptListing(*listing)  # type: ignore[arg-type]
     return None
 
 

@@ -540,4 +540,5 @@ def _report(result: Result) -> None:
         f"left out: {left_out}" if left_out else "none left out", written,
     )
     log.debug("Sitemap: %d pages were read during the build (read-ahead), %d kept from the "
-              "last build (same bytes)", result.read_ahead, result.kept)
+              "last build (same bytes), %d of them not read (untouched file)",
+              result.read_ahead, result.kept, result.unread)
