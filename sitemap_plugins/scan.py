@@ -64,7 +64,9 @@ def scan_site(
     def push(path: str, rel: str, ident: tuple[int, int]) -> None:
         try:
             with os.scandir(path) as listing:
-                entries = sorted(listing, key=_walk_order, reverse=True)
+                entries = list(listing)
+            if len(entries) > 1:  # most folders of a site with directory URLs hold one page
+                entries.sort(key=_walk_order, reverse=True)
         except OSError as err:
             on_skip(rel or ".", REASON_UNREADABLE, Diagnostic(
                 rel or ".", "unreadable-folder", f"folder cannot be read: {err.strerror}"))
