@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import itertools
 import logging
 import multiprocessing
@@ -121,9 +122,19 @@ def make_rules(
     )
 
 
+def _version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
 @functools.cache
 def _results_code_key() -> str:
-    return code_key((*_RESULT_SOURCES, *_PARSER_SOURCES))
+    # Libraries decide too: robots.txt matching, escaping and rendering.
+    libraries = ", ".join(f"{name} {_version(name)}"
+                          for name in ("protego", "jinja2", "markupsafe"))
+    return f"{code_key((*_RESULT_SOURCES, *_PARSER_SOURCES))}; {libraries}"
 
 
 def results_key(rules: Rules) -> str:
