@@ -229,12 +229,17 @@ def evaluate_page(
             return outcome
     elif config.fingerprint:
         try:
+            # Taken before the read, so that a change during it shows next time.
+            status = os.stat(built.abs_path)
             fingerprint = fingerprint_file(built.abs_path)
         except OSError as err:
             outcome.diagnostics.append(
                 Diagnostic(rel, "unreadable", f"cannot be read: {err.strerror or err}")
             )
             return outcome
+        # No facts to keep, but a PDF read whole on every build is worth not reading again.
+        outcome.kept_file = KeptFile(
+            b"", "", file_signature(status, rules.settled_before_ns), hints_text)
     resolve_from = own_url
     if meta.base_href:
         resolve_from = resolve_href(meta.base_href, own_url) or own_url

@@ -328,3 +328,31 @@ def test_reuse_pages_off_evaluates_every_page_and_keeps_the_history(
     reads.clear()
     again = generate(site, _config(tmp_path))  # and the next build reuses again
     assert (len(reads), again.unread) == (0, 4)
+
+
+@pytest.mark.usefixtures("settled")
+def test_an_untouched_listed_file_of_another_kind_is_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sitemap_urls
+) -> None:
+    """A PDF is fingerprinted whole; untouched, it is not read again, and a change shows."""
+    site = _small_site(tmp_path / "site")
+    pdf = site / "guide.pdf"
+    pdf.write_bytes(b"%PDF-1.4 " + b"x" * 50_000)
+    config = _config(tmp_path, extensions=[".html", ".pdf"])
+    fingerprinted: list[str] = []
+    real = entry_module.fingerprint_file
+    monkeypatch.setattr(entry_module, "fingerprint_file",
+                        lambda path: fingerprinted.append(path) or real(path))
+    generate(site, config)
+    assert fingerprinted == [str(pdf)]
+    fingerprinted.clear()
+    second = generate(site, config)
+    assert (fingerprinted, second.unread) == ([], 5)
+    assert f"{BASE}guide.pdf" in sitemap_urls(site)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
+    pdf.write_bytes(b"%PDF-1.4 " + b"y" * 50_000)  # same size
+    third = generate(site, config)
+    assert (fingerprinted, third.unread) == ([str(pdf)], 4)
+    assert third.changes is not None
+    assert third.changes.changed_count == 1
+    assert _outputs(site, third) == _outputs(site, _evaluating_all(site, config, monkeypatch))
