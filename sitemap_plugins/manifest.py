@@ -64,9 +64,9 @@ _PAGES_IN_ORDER = (
     "SELECT url, fingerprint, lastmod, source, rowid FROM pages WHERE rowid > ? ORDER BY rowid",
     "SELECT fingerprint, lastmod, source, rowid FROM pages WHERE url = ?")
 _FILE_COLUMNS = "digest, facts, signature, hints, reason, url, fingerprint, lastmod, source, xml"
-_FACTS_IN_ORDER = (
-    f"SELECT path, {_FILE_COLUMNS}, rowid FROM facts WHERE rowid > ? ORDER BY rowid",  # noqa: S608
-    f"SELECT {_FILE_COLUMNS}, rowid FROM facts WHERE path = ?")  # noqa: S608
+_FILES_IN_ORDER = (
+    f"SELECT path, {_FILE_COLUMNS}, rowid FROM files WHERE rowid > ? ORDER BY rowid",  # noqa: S608
+    f"SELECT {_FILE_COLUMNS}, rowid FROM files WHERE path = ?")  # noqa: S608
 
 
 @dataclass
@@ -123,7 +123,7 @@ class Manifest:
                 "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
                 "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
                 " source TEXT);"
-                "CREATE TABLE facts (path BLOB PRIMARY KEY, digest BLOB, facts TEXT,"
+                "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, facts TEXT,"
                 " signature TEXT, hints TEXT, reason TEXT, url TEXT, fingerprint TEXT,"
                 " lastmod TEXT, source TEXT, xml TEXT);")
             self.next.executemany("INSERT INTO meta VALUES (?, ?)",
@@ -228,7 +228,7 @@ class Manifest:
     def _flush(self) -> None:
         self.next.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", self._pending)
         self._pending.clear()
-        self.next.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        self.next.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
                               " ?, ?)", self._pending_files)
         self._pending_files.clear()
 
@@ -287,9 +287,9 @@ class Manifest:
 
 def _trusts_facts(previous: sqlite3.Connection, meta: dict[str, str]) -> bool:
     # Facts kept by another parser (another version, an edited one) are not trusted; a
-    # manifest from before facts were kept has no such table.
+    # manifest from before files were kept has no such table.
     try:
-        previous.execute(f"SELECT path, {_FILE_COLUMNS} FROM facts LIMIT 1").fetchall()  # noqa: S608
+        previous.execute(f"SELECT path, {_FILE_COLUMNS} FROM files LIMIT 1").fetchall()  # noqa: S608
     except sqlite3.Error:
         return False
     return meta.get("parser") == parser_key()
@@ -437,7 +437,7 @@ class KeptPages:
         try:
             if self._rows is None or self._pid != os.getpid():
                 self._connection = sqlite3.connect(self._uri, uri=True)
-                self._rows = RowsInOrder(self._connection, _FACTS_IN_ORDER)
+                self._rows = RowsInOrder(self._connection, _FILES_IN_ORDER)
                 self._pid = os.getpid()
             row = self._rows.get(_path_key(rel_path))
         except sqlite3.Error:

@@ -2,7 +2,7 @@
 
 Both depend on the bytes alone, so they can be worked out ahead of time (see
 :mod:`sitemap_plugins.readahead`), or kept from the last build (the lastmod manifest keeps
-them in its ``facts`` table), and trusted when a digest of the file's bytes still matches.
+them in its ``files`` table), and trusted when a digest of the file's bytes still matches.
 """
 
 from __future__ import annotations

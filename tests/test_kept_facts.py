@@ -80,14 +80,14 @@ def test_rebuild_with_kept_facts_equals_parsing_every_page(
                                       monkeypatch=monkeypatch, workers=workers)
     assert parsed.kept == 0
     plain_manifest = {table: _rows(_manifest(tmp_path / "parsed"), table)
-                      for table in ("pages", "facts")}
+                      for table in ("pages", "files")}
     site, kept, reused = _two_builds(tmp_path / "kept", reuse=True,
                                      monkeypatch=monkeypatch, workers=workers)
     assert reused == plain
     assert {table: _rows(_manifest(tmp_path / "kept"), table)
-            for table in ("pages", "facts")} == plain_manifest
+            for table in ("pages", "files")} == plain_manifest
     # Every HTML page that got as far as being read (not the 404s or the robots-blocked one).
-    facts_rows = plain_manifest["facts"]
+    facts_rows = plain_manifest["files"]
     assert kept.kept == len(facts_rows) > 30
     assert len(facts_rows) <= len(_html_pages(site))
     assert sitemap_urls(site)
@@ -105,19 +105,19 @@ def test_a_changed_page_is_parsed_again(tmp_path: Path, sitemap_urls) -> None:
         b"<head>", b'<head><meta name="robots" content="noindex">', 1))
     second = generate(site, config)
     assert f"{BASE}guide/" not in sitemap_urls(site)
-    assert second.kept == len(_rows(_manifest(tmp_path), "facts")) - 1
+    assert second.kept == len(_rows(_manifest(tmp_path), "files")) - 1
     assert second.excluded["noindex"] == first.excluded["noindex"] + 1
 
 
 @pytest.mark.parametrize("damage", [
-    "UPDATE facts SET facts = 'not json'",
-    "UPDATE facts SET facts = '[1, 2, 3]'",
-    "UPDATE facts SET facts = '[\"x\",null,[1],null,[],null,null,null,null,[]]'",
-    "UPDATE facts SET facts = '[\"x\",null,[],null,[\"en\"],null,null,null,null,[]]'",
-    "UPDATE facts SET facts = 7",
-    "UPDATE facts SET digest = 'text, not bytes'",
+    "UPDATE files SET facts = 'not json'",
+    "UPDATE files SET facts = '[1, 2, 3]'",
+    "UPDATE files SET facts = '[\"x\",null,[1],null,[],null,null,null,null,[]]'",
+    "UPDATE files SET facts = '[\"x\",null,[],null,[\"en\"],null,null,null,null,[]]'",
+    "UPDATE files SET facts = 7",
+    "UPDATE files SET digest = 'text, not bytes'",
     "UPDATE meta SET value = 'another parser' WHERE key = 'parser'",
-    "DROP TABLE facts",
+    "DROP TABLE files",
     "DELETE FROM meta WHERE key = 'parser'",
 ], ids=["not-json", "short", "robots-not-text", "pair-not-pair", "number", "digest-text",
         "other-parser", "no-table", "no-parser-key"])
@@ -131,7 +131,7 @@ def test_damaged_or_foreign_facts_are_not_trusted(
     generate(site, config)
     with sqlite3.connect(_manifest(tmp_path)) as connection:
         # Without kept results (see test_kept_results.py), so that the facts are needed.
-        connection.execute("UPDATE facts SET reason = NULL, xml = NULL")
+        connection.execute("UPDATE files SET reason = NULL, xml = NULL")
         connection.execute(damage)
     result = generate(site, config)
     assert result.kept == 0
@@ -224,10 +224,10 @@ def test_read_facts_takes_the_candidate_of_the_same_bytes(tmp_path: Path) -> Non
 def _kept_file(path: Path, names: list[str]) -> None:
     with sqlite3.connect(path) as connection:
         connection.execute(
-            "CREATE TABLE facts (path BLOB PRIMARY KEY, digest BLOB, facts TEXT, signature TEXT,"
+            "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, facts TEXT, signature TEXT,"
             " hints TEXT, reason TEXT, url TEXT, fingerprint TEXT, lastmod TEXT, source TEXT,"
             " xml TEXT)")
-        connection.executemany("INSERT INTO facts VALUES (?, ?, ?, '', '', ?, NULL, NULL,"
+        connection.executemany("INSERT INTO files VALUES (?, ?, ?, '', '', ?, NULL, NULL,"
                                " NULL, NULL, NULL)", [
             (name.encode("utf-8", "surrogatepass"), name.encode("utf-8", "surrogatepass"),
              encode_facts(PageMeta(), name), ascii(name)) for name in names])

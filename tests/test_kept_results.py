@@ -73,7 +73,7 @@ def _rows(tmp_path: Path, table: str) -> list[tuple[object, ...]]:
 
 
 def _kept_results(tmp_path: Path) -> int:
-    return sum(1 for row in _rows(tmp_path, "facts") if row[5] is not None or row[10] is not None)
+    return sum(1 for row in _rows(tmp_path, "files") if row[5] is not None or row[10] is not None)
 
 
 def _evaluating_all(
@@ -113,7 +113,7 @@ def test_untouched_rebuild_reads_nothing_and_writes_the_same(
     first_reads = len(reads)
     kept_results = _kept_results(tmp_path)
     assert kept_results > 30
-    manifest = {table: _rows(tmp_path, table) for table in ("pages", "facts")}
+    manifest = {table: _rows(tmp_path, table) for table in ("pages", "files")}
 
     reads.clear()
     second = generate(site, config)
@@ -123,7 +123,7 @@ def test_untouched_rebuild_reads_nothing_and_writes_the_same(
     assert second.unread == kept_results
     assert second.kept >= kept_results
     again = _outputs(site, second)
-    assert {table: _rows(tmp_path, table) for table in ("pages", "facts")} == manifest
+    assert {table: _rows(tmp_path, table) for table in ("pages", "files")} == manifest
     assert again == _outputs(site, _evaluating_all(site, config, monkeypatch))
     assert _outputs(site, first)[0] == again[0]
     assert sitemap_urls(site)
@@ -184,7 +184,7 @@ def test_a_file_changed_just_before_the_run_is_read_next_time(
     site = _small_site(tmp_path / "site")
     config = _config(tmp_path)
     generate(site, config)
-    assert {row[3] for row in _rows(tmp_path, "facts")} == {""}
+    assert {row[3] for row in _rows(tmp_path, "files")} == {""}
     reads.clear()
     second = generate(site, config)
     assert (len(reads), second.kept, second.unread) == (4, 4, 0)
@@ -218,7 +218,7 @@ def test_other_options_or_robots_evaluate_every_page_again(
     else:
         with sqlite3.connect(tmp_path / "cache" / MANIFEST_NAME) as connection:
             connection.execute("UPDATE meta SET value = 'other' WHERE key = 'rules'"
-                               if change == "rules-key" else "UPDATE facts SET url = x'41'")
+                               if change == "rules-key" else "UPDATE files SET url = x'41'")
     result = generate(site, config)
     assert result.unread == 0
     assert result.kept == (3 if change == "robots" else 4)  # facts still count
