@@ -117,7 +117,7 @@ def test_untouched_rebuild_reads_nothing_and_writes_the_same(
 
     reads.clear()
     second = generate(site, config)
-    if workers == 1:  # a pool's workers count in their own processes
+    if workers == 1:  # with 2, the first build read in the pool's processes, uncounted
         # Only pages that had something to report (or no result) are read again.
         assert len(reads) == first_reads - kept_results
     assert second.unread == kept_results
