@@ -183,7 +183,9 @@ def _init_worker(
     rules: Rules, hints: Mapping[str, PageHints], kept: KeptPages | None
 ) -> None:
     global _worker_rules, _worker_hints, _worker_kept  # per-process state by design
-    _worker_rules, _worker_hints, _worker_kept = rules, hints, kept
+    # A copy of the kept pages, so that the worker never uses the parent's connection.
+    _worker_rules, _worker_hints, _worker_kept = (
+        rules, hints, kept.copy() if kept is not None else None)
 
 
 def _evaluate_in_worker(built: BuiltFile) -> Outcome:

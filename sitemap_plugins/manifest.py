@@ -416,29 +416,31 @@ class KeptPage:
 class KeptPages:
     """What the last build's manifest kept of each page file, by path relative to the site.
 
-    Each process opens its own read-only connection on first use: an SQLite connection must
-    not cross a fork, and a pool's workers look pages up too.
+    It opens a read-only connection on first use. An SQLite connection must not cross a
+    fork, so a pool's worker looks pages up through its own :meth:`copy`.
     """
 
     def __init__(self, path: Path, *, results: bool) -> None:
         """``results``: whether the kept results may be reused (same options and code)."""
-        self._uri = f"{path.as_uri()}?mode=ro"
+        self._path = path
         self.results = results
         self._connection: sqlite3.Connection | None = None
         self._rows: RowsInOrder | None = None
-        self._pid = 0
 
     def __getstate__(self) -> dict[str, object]:
-        return {"_uri": self._uri, "results": self.results, "_connection": None,
-                "_rows": None, "_pid": 0}
+        return {"_path": self._path, "results": self.results, "_connection": None,
+                "_rows": None}
+
+    def copy(self) -> KeptPages:
+        """The same pages, through a connection of the copy's own."""
+        return KeptPages(self._path, results=self.results)
 
     def get(self, rel_path: str) -> KeptPage | None:
         """What was kept of ``rel_path``, or None (nothing kept, unreadable or damaged)."""
         try:
-            if self._rows is None or self._pid != os.getpid():
-                self._connection = sqlite3.connect(self._uri, uri=True)
+            if self._rows is None:
+                self._connection = sqlite3.connect(f"{self._path.as_uri()}?mode=ro", uri=True)
                 self._rows = RowsInOrder(self._connection, _FILES_IN_ORDER)
-                self._pid = os.getpid()
             row = self._rows.get(_path_key(rel_path))
         except sqlite3.Error:
             return None  # the page is parsed again: slower, never wrong
@@ -452,11 +454,11 @@ class KeptPages:
                         _result(row[4:]) if self.results else None)
 
     def close(self) -> None:
-        """Close this process's connection."""
-        if self._connection is not None and self._pid == os.getpid():
+        """Close the connection."""
+        if self._connection is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._connection.close()
-        self._connection, self._rows, self._pid = None, None, 0
+        self._connection, self._rows = None, None
 
 
 def _result(values: tuple[object, ...]) -> KeptResult | None:

