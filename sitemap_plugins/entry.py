@@ -138,6 +138,8 @@ class Outcome:
     """The page's result came from the last build and its file was not even read."""
     kept_file: KeptFile | None = None
     """What the manifest keeps of the page file for the next build (with fingerprints)."""
+    kept_row: int = 0
+    """The file's row in the last build's manifest (:attr:`KeptPage.row`), 0 when none."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,7 @@ def evaluate_page(
             status = None  # the read below says why
         if (status is not None
                 and file_signature(status, rules.settled_before_ns) == kept.file.signature):
-            return _reused(rel, kept.file, result, unread=True)
+            return _reused(rel, kept, result, unread=True)
     base = str(config.base_url)
     if hints is not None and hints.exclude:
         return Outcome(Exclusion(rel, hints.exclude))
@@ -199,7 +201,7 @@ def evaluate_page(
     if rules.robots is not None and not rules.robots.allows(own_url):
         return Outcome(Exclusion(rel, REASON_ROBOTS))
 
-    outcome = Outcome(Exclusion(rel, REASON_UNREADABLE))
+    outcome = Outcome(Exclusion(rel, REASON_UNREADABLE), kept_row=kept.row if kept else 0)
     meta = PageMeta()
     fingerprint = ""
     if name.endswith(_HTML_EXTENSIONS):
@@ -214,7 +216,7 @@ def evaluate_page(
         signature = (file_signature(page.status, rules.settled_before_ns)
                      if config.fingerprint else "")
         if result is not None and kept is not None and same_bytes and not config.lastmod_file_time:
-            return _reused(rel, kept.file._replace(signature=signature), result)
+            return _reused(rel, kept, result, signature=signature)
         kept_facts = kept.facts if kept is not None and same_bytes else None
         facts = facts_of(page, built.abs_path, fingerprint=config.fingerprint,
                          known=tuple(c for c in (known, kept_facts) if c is not None))
@@ -301,9 +303,12 @@ def evaluate_page(
     return outcome
 
 
-def _reused(rel: str, file: KeptFile, result: KeptResult, *, unread: bool = False) -> Outcome:
+def _reused(
+    rel: str, kept: KeptPage, result: KeptResult, *, unread: bool = False, signature: str = ""
+) -> Outcome:
     found = Exclusion(rel, result) if isinstance(result, str) else Listing(rel, result)
-    return Outcome(found, kept=True, unread=unread, kept_file=file)
+    file = kept.file if unread else kept.file._replace(signature=signature)
+    return Outcome(found, kept=True, unread=unread, kept_file=file, kept_row=kept.row)
 
 
 def _same_page(canonical: str, own_url: str) -> bool:

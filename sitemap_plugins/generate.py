@@ -39,7 +39,14 @@ from sitemap_plugins.errors import (
     WriteError,
 )
 from sitemap_plugins.globs import GlobSet
-from sitemap_plugins.manifest import Changes, KeptListing, KeptPages, Manifest, write_changes
+from sitemap_plugins.manifest import (
+    AmendError,
+    Changes,
+    KeptListing,
+    KeptPages,
+    Manifest,
+    write_changes,
+)
 from sitemap_plugins.output import Installed, install, remove_stale, update_robots
 from sitemap_plugins.page_facts import PARSER_MODULES as _PARSER_SOURCES
 from sitemap_plugins.page_facts import code_key
@@ -308,7 +315,7 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 def _open_manifest(site: Path, rules: Rules) -> Manifest:
     config = rules.config
     return Manifest(cache_folder(site, config), str(config.base_url), build_time(),
-                    results_key(rules))
+                    results_key(rules), reuse=config.reuse_pages)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -341,7 +348,26 @@ def generate(
         SitemapError: when the sitemap cannot be written (old files are kept whole).
 
     """
-    site = Path(site_dir)
+    try:
+        return _generate(Path(site_dir), config, hints=hints, only=only, known=known)
+    except AmendError as err:
+        result = _generate(Path(site_dir), replace(config, reuse_pages=False), hints=hints,
+                           only=only, known=known)
+        result.add_diagnostic(Diagnostic(
+            "", "bad-manifest", f"{err}; the build was made again without reusing pages",
+            Level.INFO))
+        result.diagnostics.sort()
+        return result
+
+
+def _generate(
+    site: Path,
+    config: SitemapConfig,
+    *,
+    hints: Mapping[str, PageHints] | None,
+    only: Collection[str] | None,
+    known: Mapping[str, PageFacts] | None,
+) -> Result:
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     hints = hints or {}
@@ -374,7 +400,7 @@ def generate(
         files = written(files)
 
     manifest = _open_manifest(site, rules) if config.fingerprint else None
-    kept = manifest.kept_pages() if manifest is not None and config.reuse_pages else None
+    kept = manifest.kept_pages() if manifest is not None else None
 
     def listed(outcomes: Iterable[Outcome]) -> Iterator[Rendered]:
         for outcome in outcomes:
@@ -391,7 +417,8 @@ def generate(
                 result.excluded[entry.reason] += 1
                 if manifest is not None and kept_file is not None:
                     manifest.keep_file(entry.rel_path, kept_file,
-                                       entry.reason if keep_result else None)
+                                       entry.reason if keep_result else None,
+                                       last_row=outcome.kept_row, same=outcome.unread)
                 continue
             result.listed += 1
             if isinstance(entry, Listing):
@@ -399,7 +426,8 @@ def generate(
                 assert manifest is not None  # only a manifest's kept page is a Listing
                 assert kept_file is not None
                 manifest.record(done.url, done.fingerprint, done.lastmod, done.source)
-                manifest.keep_file(entry.rel_path, kept_file, done)
+                manifest.keep_file(entry.rel_path, kept_file, done,
+                                   last_row=outcome.kept_row, same=outcome.unread)
                 yield Rendered(done.url, done.xml, _kept_lastmod(done.lastmod))
                 continue
             if manifest is not None:
@@ -410,7 +438,7 @@ def generate(
             if manifest is not None and kept_file is not None:
                 manifest.keep_file(entry.rel_path, kept_file, KeptListing(
                     entry.loc, entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source, xml)
-                    if keep_result else None)
+                    if keep_result else None, last_row=outcome.kept_row)
             yield Rendered(entry.loc, xml, entry.lastmod)
 
     try:

@@ -16,10 +16,12 @@ rendered ``<url>``), the host's hints for it and the file's signature (its statu
 whose hints and bytes are the same, under the same options and code (the ``rules`` key), is
 written as it was, and one whose file was not touched at all is not even read.
 
-The manifest is an SQLite file in the cache folder (outside the published site), rebuilt
+The manifest is an SQLite file in the cache folder (outside the published site), written
 each run into a temporary file and renamed into place, so it is never half-written and memory
-stays flat for a million pages. A missing, corrupt, old-format or other-site manifest is
-reported and ignored.
+stays flat for a million pages. When the last build's pages can be reused, the temporary file
+starts as a copy of the last manifest and only the rows that differ are written: most rows of
+a rebuild are the same, and writing them all again took a sixth of an untouched rebuild. A
+missing, corrupt, old-format or other-site manifest is reported and ignored.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import contextlib
 import functools
 import json
 import os
+import shutil
 import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -44,6 +47,7 @@ from sitemap_plugins.writers.atomic import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from datetime import datetime
     from pathlib import Path
 
@@ -63,10 +67,24 @@ _FETCH = 256
 _PAGES_IN_ORDER = (
     "SELECT url, fingerprint, lastmod, source, rowid FROM pages WHERE rowid > ? ORDER BY rowid",
     "SELECT fingerprint, lastmod, source, rowid FROM pages WHERE url = ?")
-_FILE_COLUMNS = "digest, facts, signature, hints, reason, url, fingerprint, lastmod, source, xml"
+# The columns of the two per-page tables, their key first. A manifest is amended only when
+# its tables have exactly these.
+_PAGES_TABLE = ("url", "fingerprint", "lastmod", "source")
+_FILES_TABLE = ("path", "digest", "facts", "signature", "hints", "reason", "url",
+                "fingerprint", "lastmod", "source", "xml")
+_FILE_COLUMNS = ", ".join(_FILES_TABLE[1:])
 _FILES_IN_ORDER = (
     f"SELECT path, {_FILE_COLUMNS}, rowid FROM files WHERE rowid > ? ORDER BY rowid",  # noqa: S608
     f"SELECT {_FILE_COLUMNS}, rowid FROM files WHERE path = ?")  # noqa: S608
+
+
+class AmendError(Exception):
+    """The copy of the last manifest failed to take this build's rows.
+
+    A damaged page of the file that the reads of the last build's rows did not reach (an
+    index, say) fails only when written. The build is then made again without reusing pages,
+    into a new manifest, which reads the last one with every error handled.
+    """
 
 
 @dataclass
@@ -97,9 +115,13 @@ class Manifest:
     """One run's view of the manifest: the previous one (read) and the next one (written)."""
 
     def __init__(
-        self, cache_dir: Path, base_url: str, now: datetime, rules_key: str = ""
+        self, cache_dir: Path, base_url: str, now: datetime, rules_key: str = "", *,
+        reuse: bool = True,
     ) -> None:
-        """``rules_key``: names the options and code that turn a page into its result."""
+        """``rules_key``: names the options and code that turn a page into its result.
+
+        ``reuse``: whether this build may take what the last one kept of each page file.
+        """
         self.cache_dir = cache_dir
         self.rules_key = rules_key
         self.path = cache_dir / MANIFEST_NAME
@@ -108,29 +130,48 @@ class Manifest:
         self.diagnostics: list[Diagnostic] = []
         self.previous: sqlite3.Connection | None = None
         self._previous_rows: RowsInOrder | None = None
-        self._pending: list[tuple[str, str, str, str]] = []
-        self._pending_files: list[tuple[object, ...]] = []
+        # Rows to insert (or replace, by key) and rows to update (by rowid), per table.
+        self._pending = _PendingRows("pages", _PAGES_TABLE)
+        self._pending_files = _PendingRows("files", _FILES_TABLE)
         self._kept_facts: bool = False
         self._kept_results: bool = False
         self._open_previous()
+        self._reuse = reuse and self._kept_facts
+        # Amending a copy of the last manifest: which of its rows (by rowid) this build has
+        # seen. Rows it has not seen are of pages gone since, and are deleted at the end.
+        self._seen_pages = bytearray()
+        self._seen_files = bytearray()
+        self._swept = False
+        self.next: sqlite3.Connection | None = None
+        self._temp = temp_path_for(self.path)
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
             remove_leftovers(cache_dir)  # a killed run's half-written manifest
-            self._temp = temp_path_for(self.path)
+            if self._reuse:
+                shutil.copyfile(self.path, self._temp)
             self.next = sqlite3.connect(self._temp)
-            self.next.executescript(
-                "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
-                "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
-                " source TEXT);"
-                "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, facts TEXT,"
-                " signature TEXT, hints TEXT, reason TEXT, url TEXT, fingerprint TEXT,"
-                " lastmod TEXT, source TEXT, xml TEXT);")
-            self.next.executemany("INSERT INTO meta VALUES (?, ?)",
+            self.next.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
+            if self._reuse:
+                self._seen_pages = _seen_rows(self.next, "pages")
+                self._seen_files = _seen_rows(self.next, "files")
+            else:
+                self.next.executescript(
+                    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+                    "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
+                    " source TEXT);"
+                    "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, facts TEXT,"
+                    " signature TEXT, hints TEXT, reason TEXT, url TEXT, fingerprint TEXT,"
+                    " lastmod TEXT, source TEXT, xml TEXT);")
+            self.next.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                   [("version", FORMAT_VERSION), ("base_url", base_url),
                                    ("parser", parser_key()), ("rules", rules_key)])
-        except (OSError, sqlite3.Error) as err:
-            raise WriteError(str(cache_dir), f"cannot write the lastmod manifest: {err}") from err
+        except sqlite3.Error as err:
+            self.discard()
+            raise self._write_failed(err) from err
+        except OSError as err:
+            self.discard()
+            raise WriteError(str(cache_dir),
+                             f"cannot write the lastmod manifest: {explain(err)}") from err
 
     @property
     def has_baseline(self) -> bool:
@@ -177,27 +218,46 @@ class Manifest:
     def settle(self, entry: Entry) -> tuple[Lastmod | None, str]:
         """The honest lastmod of ``entry`` and its source; records it for the next build."""
         lastmod, source = entry.lastmod, entry.lastmod_source
-        if source in WEAK_SOURCES and self._previous_rows is not None:
-            try:
-                row = self._previous_rows.get(entry.loc)
-            except sqlite3.Error as err:
-                self._drop_previous(err)  # no evidence either way: the entry's own date
+        weak = source in WEAK_SOURCES
+        row = self._last_row(entry.loc) if weak or self._reuse else None
+        if weak and self._previous_rows is not None:  # else no evidence: the entry's own date
+            if row is None:
+                lastmod, source = self.now, "manifest: new page"
+            elif row[0] != entry.fingerprint:
+                lastmod, source = self.now, "manifest: changed"
+            elif row[1] and isinstance(row[1], str):
+                lastmod, source = parse_w3c(row[1]), str(row[2] or "manifest")
             else:
-                if row is None:
-                    lastmod, source = self.now, "manifest: new page"
-                elif row[0] != entry.fingerprint:
-                    lastmod, source = self.now, "manifest: changed"
-                elif row[1] and isinstance(row[1], str):
-                    lastmod, source = parse_w3c(row[1]), str(row[2] or "manifest")
-                else:
-                    lastmod, source = None, ""
-        self.record(entry.loc, entry.fingerprint, format_w3c(lastmod) if lastmod else "", source)
+                lastmod, source = None, ""
+        self._put_page((entry.loc, entry.fingerprint, format_w3c(lastmod) if lastmod else "",
+                        source), row)
         return lastmod, source
 
     def record(self, url: str, fingerprint: str, lastmod: str, source: str) -> None:
         """Record a listed URL's settled lastmod (W3C text) for the next build."""
-        self._pending.append((url, fingerprint, lastmod, source))
-        if len(self._pending) >= _BATCH:
+        values = (url, fingerprint, lastmod, source)
+        self._put_page(values, self._last_row(url) if self._reuse else None)
+
+    def _last_row(self, url: str) -> tuple[object, ...] | None:
+        """The last build's row for ``url`` (fingerprint, lastmod, source, rowid)."""
+        if self._previous_rows is None:
+            return None
+        try:
+            return self._previous_rows.get(url)
+        except sqlite3.Error as err:
+            self._drop_previous(err)
+            return None
+
+    def _put_page(self, values: tuple[str, str, str, str], last: tuple[object, ...] | None) -> None:
+        rowid = last[-1] if last is not None and self._reuse else 0
+        if isinstance(rowid, int) and 0 < rowid < len(self._seen_pages):
+            self._seen_pages[rowid] = 1
+            if last is not None and last[:-1] == values[1:]:
+                return  # the copy holds it already
+            self._pending.update(values[1:], rowid)
+        else:
+            self._pending.insert(values)
+        if self._pending.full():
             self._flush()
 
     def _drop_previous(self, err: sqlite3.Error) -> None:
@@ -210,32 +270,70 @@ class Manifest:
         self._kept_facts = self._kept_results = False
 
     def kept_pages(self) -> KeptPages | None:
-        """What the last build kept of each page file, when it can be trusted."""
-        if not self._kept_facts:
+        """What the last build kept of each page file, when it can be trusted and reused."""
+        if not self._reuse:
             return None
         return KeptPages(self.path, results=self._kept_results)
 
-    def keep_file(self, rel_path: str, kept: KeptFile, result: KeptResult | None) -> None:
+    def keep_file(
+        self, rel_path: str, kept: KeptFile, result: KeptResult | None, *,
+        last_row: int = 0, same: bool = False,
+    ) -> None:
         """Keep what this build took from a page file, and made of it, for the next build.
 
         ``result`` is None when the page must be evaluated again next time (it had
-        something to report, which the next build must report again).
+        something to report, which the next build must report again). ``last_row`` is the
+        file's row in the last manifest (:attr:`KeptPage.row`), when it had one; ``same``
+        says that nothing of it changed.
         """
-        self._pending_files.append((_path_key(rel_path), *kept, *_result_columns(result)))
-        if len(self._pending_files) >= _BATCH:
+        if self._reuse and 0 < last_row < len(self._seen_files):
+            self._seen_files[last_row] = 1
+            if same:
+                return  # the copy holds it already
+            self._pending_files.update((*kept, *_result_columns(result)), last_row)
+        else:
+            self._pending_files.insert((_path_key(rel_path), *kept, *_result_columns(result)))
+        if self._pending_files.full():
             self._flush()
 
     def _flush(self) -> None:
-        self.next.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", self._pending)
-        self._pending.clear()
-        self.next.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                              " ?, ?)", self._pending_files)
-        self._pending_files.clear()
+        assert self.next is not None
+        try:
+            self._pending.write(self.next)
+            self._pending_files.write(self.next)
+        except sqlite3.Error as err:
+            raise self._write_failed(err) from err
+
+    def _finish(self) -> None:
+        """Write what is pending and delete the copied rows of pages gone since."""
+        self._flush()
+        assert self.next is not None
+        try:
+            if not self._swept:
+                self._swept = True
+                for table, seen in (("pages", self._seen_pages), ("files", self._seen_files)):
+                    self.next.executemany(f"DELETE FROM {table} WHERE rowid = ?",  # noqa: S608
+                                          ((rowid,) for rowid in _unseen(seen)))
+            self.next.commit()
+        except sqlite3.Error as err:
+            raise self._write_failed(err) from err
+
+    def _write_failed(self, err: sqlite3.Error) -> Exception:
+        if self._reuse:  # the copy may be damaged where the last build's reads did not go
+            return AmendError(f"the copy of the lastmod manifest {self.path} cannot be "
+                              f"updated ({err})")
+        return WriteError(str(self.path), f"cannot write the lastmod manifest: {err}")
 
     def changes(self, *, with_urls: bool) -> Changes:
         """Compare this build with the previous manifest; list the URLs if ``with_urls``."""
-        self._flush()
-        self.next.commit()
+        self._finish()
+        try:
+            return self._compare(with_urls=with_urls)
+        except sqlite3.Error as err:
+            raise self._write_failed(err) from err
+
+    def _compare(self, *, with_urls: bool) -> Changes:
+        assert self.next is not None
         queries = {"added": "SELECT url FROM main.pages", "changed": None, "removed": None}
         if self.previous is not None:
             self.next.execute("ATTACH DATABASE ? AS old", (f"{self.path.as_uri()}?mode=ro",))
@@ -262,9 +360,9 @@ class Manifest:
 
     def save(self) -> None:
         """Put the new manifest in place of the old one (atomically)."""
+        self._finish()
+        assert self.next is not None
         try:
-            self._flush()
-            self.next.commit()
             self.next.close()
             if self.previous is not None:
                 self.previous.close()
@@ -276,8 +374,9 @@ class Manifest:
 
     def discard(self) -> None:
         """Drop the new manifest (after an error); the old one stays as it was."""
-        with contextlib.suppress(sqlite3.Error):
-            self.next.close()
+        if self.next is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.next.close()
         if self.previous is not None:
             with contextlib.suppress(sqlite3.Error):
                 self.previous.close()
@@ -289,7 +388,10 @@ def _trusts_facts(previous: sqlite3.Connection, meta: dict[str, str]) -> bool:
     # Facts kept by another parser (another version, an edited one) are not trusted; a
     # manifest from before files were kept has no such table.
     try:
-        previous.execute(f"SELECT path, {_FILE_COLUMNS} FROM files LIMIT 1").fetchall()  # noqa: S608
+        for table, columns in (("pages", _PAGES_TABLE), ("files", _FILES_TABLE)):
+            found = previous.execute(f"PRAGMA table_info({table})").fetchall()
+            if tuple(row[1] for row in found) != columns:
+                return False
     except sqlite3.Error:
         return False
     return meta.get("parser") == parser_key()
@@ -311,6 +413,52 @@ def has_kept_facts(cache_dir: Path, base_url: str) -> bool:
                     and _trusts_facts(previous, meta))
     except sqlite3.Error:
         return False
+
+
+class _PendingRows:
+    """Rows waiting to be written to one table of the new manifest, in batches."""
+
+    def __init__(self, table: str, columns: tuple[str, ...]) -> None:
+        """``columns``: the table's columns, its key first."""
+        marks = ", ".join("?" * len(columns))
+        self._insert_sql = f"INSERT OR REPLACE INTO {table} VALUES ({marks})"  # noqa: S608
+        assignments = ", ".join(f"{column} = ?" for column in columns[1:])
+        self._update_sql = f"UPDATE {table} SET {assignments} WHERE rowid = ?"  # noqa: S608
+        self._inserts: list[tuple[object, ...]] = []
+        self._updates: list[tuple[object, ...]] = []
+
+    def insert(self, row: tuple[object, ...]) -> None:
+        """A row for a key that the copied manifest does not hold (or holds damaged)."""
+        self._inserts.append(row)
+
+    def update(self, values: tuple[object, ...], rowid: int) -> None:
+        """New values (all columns but the key) for a row of the copied manifest."""
+        self._updates.append((*values, rowid))
+
+    def full(self) -> bool:
+        """Whether it is time to write."""
+        return len(self._inserts) + len(self._updates) >= _BATCH
+
+    def write(self, connection: sqlite3.Connection) -> None:
+        """Write the pending rows."""
+        connection.executemany(self._update_sql, self._updates)
+        self._updates.clear()
+        connection.executemany(self._insert_sql, self._inserts)
+        self._inserts.clear()
+
+
+def _seen_rows(connection: sqlite3.Connection, table: str) -> bytearray:
+    """One flag per rowid of ``table`` up to its largest, none set."""
+    largest = connection.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0]  # noqa: S608
+    return bytearray((largest if isinstance(largest, int) else 0) + 1)
+
+
+def _unseen(seen: bytearray) -> Iterator[int]:
+    """The rowids not flagged (rowid 0 is never used)."""
+    rowid = seen.find(0, 1)
+    while rowid != -1:
+        yield rowid
+        rowid = seen.find(0, rowid + 1)
 
 
 def _path_key(rel_path: str) -> bytes:
@@ -337,7 +485,7 @@ class RowsInOrder:
         self._ahead: OrderedDict[object, tuple[object, ...]] = OrderedDict()
 
     def get(self, key: object) -> tuple[object, ...] | None:
-        """The values kept for ``key``, or None when there are none.
+        """The values kept for ``key`` and, last, their rowid; None when there are none.
 
         Raises:
             sqlite3.Error: when the manifest cannot be read.
@@ -348,7 +496,7 @@ class RowsInOrder:
             if not rows:
                 self._rows = None
             for row in rows:
-                ahead[row[0]] = row[1:-1]
+                ahead[row[0]] = row[1:]
         if key in ahead:
             # The rows before it were not asked for (pages since removed): drop them.
             while True:
@@ -359,7 +507,7 @@ class RowsInOrder:
         if found is None:
             return None  # a new page: the rows read ahead are kept for the next ones
         self._rows, self._ahead = self._connection.execute(self._next, (found[-1],)), OrderedDict()
-        return tuple(found[:-1])
+        return tuple(found)
 
 
 class KeptFile(NamedTuple):
@@ -406,6 +554,8 @@ class KeptPage:
     file: KeptFile
     result: KeptResult | None
     """None when the result may not be reused (other options or code, or none kept)."""
+    row: int = 0
+    """Its rowid in the last manifest."""
 
     @functools.cached_property
     def facts(self) -> PageFacts | None:
@@ -444,14 +594,16 @@ class KeptPages:
             row = self._rows.get(_path_key(rel_path))
         except sqlite3.Error:
             return None  # the page is parsed again: slower, never wrong
-        if row is None or len(row) != len(KeptFile._fields) + _RESULT_WIDTH:
+        if row is None or len(row) != len(KeptFile._fields) + _RESULT_WIDTH + 1:
             return None
         digest, facts, signature, hints = row[:4]
+        rowid = row[-1]
         if not (isinstance(digest, bytes) and isinstance(facts, str)
-                and isinstance(signature, str) and isinstance(hints, str)):
+                and isinstance(signature, str) and isinstance(hints, str)
+                and isinstance(rowid, int)):
             return None
         return KeptPage(KeptFile(digest, facts, signature, hints),
-                        _result(row[4:]) if self.results else None)
+                        _result(row[4:-1]) if self.results else None, rowid)
 
     def close(self) -> None:
         """Close the connection."""
