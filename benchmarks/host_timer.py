@@ -89,8 +89,13 @@ def main() -> int:
         host, *argv = argv
     # The host's own modules first (Jinja2, Markdown...): importing them is not our cost.
     if host == "mkdocs":
+        # Every build loads these before any plugin: its config schema (with the theme's
+        # localization), the plugin base and the front-matter reader.
         import mkdocs.__main__  # noqa: PLC0415
         import mkdocs.commands.build  # noqa: F401, PLC0415
+        import mkdocs.config.defaults  # noqa: F401, PLC0415
+        import mkdocs.plugins  # noqa: F401, PLC0415
+        import mkdocs.utils.meta  # noqa: F401, PLC0415
     else:
         import pelican  # noqa: PLC0415
     start = time.perf_counter()

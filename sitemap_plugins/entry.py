@@ -18,7 +18,13 @@ from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.fingerprint import fingerprint_file
 from sitemap_plugins.head import PageMeta
 from sitemap_plugins.manifest import KeptFile, KeptListing, KeptPage, KeptResult
-from sitemap_plugins.page_facts import PageFacts, facts_of, file_signature, read_page_file
+from sitemap_plugins.page_facts import (
+    PageBytes,
+    PageFacts,
+    facts_of,
+    file_signature,
+    read_page_file,
+)
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -178,14 +184,13 @@ def evaluate_page(
     # with the same hints the checks below went the same way then.
     hints_text = hints_key(hints) if config.fingerprint else ""
     result = kept.result if kept is not None and kept.file.hints == hints_text else None
-    if result is not None and kept is not None and kept.file.signature:
-        try:
-            status: os.stat_result | None = os.stat(built.abs_path)
-        except OSError:
-            status = None  # the read below says why
-        if (status is not None
-                and file_signature(status, rules.settled_before_ns) == kept.file.signature):
-            return _reused(rel, kept, result, unread=True)
+    name = rel.rpartition("/")[2].lower()
+    page: PageBytes | None = None
+    if result is not None and kept is not None:
+        # The checks below went the same way for the last build: reuse before doing them.
+        reused, page = _reuse_kept(built, rules, kept, result, html=name.endswith(_HTML_EXTENSIONS))
+        if reused is not None:
+            return reused
     base = str(config.base_url)
     if hints is not None and hints.exclude:
         return Outcome(Exclusion(rel, hints.exclude))
@@ -195,7 +200,6 @@ def evaluate_page(
         return Outcome(Exclusion(rel, REASON_NOT_INCLUDED))
     if rules.exclude and rules.exclude.first_match(rel, url_path) is not None:
         return Outcome(Exclusion(rel, REASON_EXCLUDED))
-    name = rel.rpartition("/")[2].lower()
     if name in _NOT_FOUND_NAMES:
         return Outcome(Exclusion(rel, REASON_404))
     if rules.robots is not None and not rules.robots.allows(own_url):
@@ -206,7 +210,8 @@ def evaluate_page(
     fingerprint = ""
     if name.endswith(_HTML_EXTENSIONS):
         try:
-            page = read_page_file(built.abs_path, whole=config.fingerprint or known is not None)
+            if page is None:
+                page = read_page_file(built.abs_path, whole=config.fingerprint or known is not None)
         except OSError as err:
             outcome.diagnostics.append(
                 Diagnostic(rel, "unreadable", f"cannot be read: {err.strerror or err}")
@@ -215,8 +220,6 @@ def evaluate_page(
         same_bytes = kept is not None and page.digest == kept.file.digest
         signature = (file_signature(page.status, rules.settled_before_ns)
                      if config.fingerprint else "")
-        if result is not None and kept is not None and same_bytes and not config.lastmod_file_time:
-            return _reused(rel, kept, result, signature=signature)
         kept_facts = kept.facts if kept is not None and same_bytes else None
         facts = facts_of(page, built.abs_path, fingerprint=config.fingerprint,
                          known=tuple(c for c in (known, kept_facts) if c is not None))
@@ -301,6 +304,32 @@ def evaluate_page(
         alternates=alternates, rel_path=rel, lastmod_source=source, fingerprint=fingerprint,
     )
     return outcome
+
+
+def _reuse_kept(
+    built: BuiltFile, rules: Rules, kept: KeptPage, result: KeptResult, *, html: bool
+) -> tuple[Outcome | None, PageBytes | None]:
+    """The last build's result, if the file is untouched or its bytes are the same.
+
+    Also returns the page's bytes when they were read, so that they are not read twice.
+    """
+    if kept.file.signature:
+        try:
+            status = os.stat(built.abs_path)
+        except OSError:
+            return None, None  # the read that follows says why
+        if file_signature(status, rules.settled_before_ns) == kept.file.signature:
+            return _reused(built.rel_path, kept, result, unread=True), None
+    if not html or rules.config.lastmod_file_time:  # the file time may have moved
+        return None, None
+    try:
+        page = read_page_file(built.abs_path, whole=True)
+    except OSError:
+        return None, None
+    if page.digest != kept.file.digest:
+        return None, page
+    signature = file_signature(page.status, rules.settled_before_ns)
+    return _reused(built.rel_path, kept, result, signature=signature), page
 
 
 def _reused(

@@ -12,7 +12,6 @@ import hashlib
 import importlib.metadata
 import itertools
 import logging
-import multiprocessing
 import os
 import time
 from collections import Counter
@@ -247,6 +246,8 @@ def evaluate_site(
     if len(head) < PARALLEL_THRESHOLD:
         yield from here(head)
         return
+    import multiprocessing  # noqa: PLC0415  # only a large first build needs a pool
+
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with context.Pool(workers, initializer=_init_worker, initargs=(rules, hints, kept)) as pool:
         yield from pool.imap(_evaluate_in_worker, itertools.chain(head, iterator), _CHUNK)

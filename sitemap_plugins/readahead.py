@@ -16,9 +16,7 @@ starts no read-ahead: it parses only the pages that changed.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
-from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +29,8 @@ from sitemap_plugins.manifest import has_kept_facts
 from sitemap_plugins.page_facts import PageFacts, facts_from_bytes
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from sitemap_plugins.config import SitemapConfig
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class ReadAhead:
         """
         if config.workers == 1 or (os.cpu_count() or 1) <= 1:
             return None
-        if "fork" not in multiprocessing.get_all_start_methods():
+        if not hasattr(os, "fork"):
             return None  # spawning would re-import the host in the worker
         if config.fingerprint and config.reuse_pages:
             try:
@@ -99,6 +99,11 @@ class ReadAhead:
         copy-on-write faults.
         """
         if self._executor is None and not self._broken:
+            # Imported here: most rebuilds start no read-ahead, and the host does not load
+            # multiprocessing itself (a few milliseconds of every build).
+            import multiprocessing  # noqa: PLC0415
+            from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
             try:
                 self._executor = ProcessPoolExecutor(
                     1, mp_context=multiprocessing.get_context("fork"))

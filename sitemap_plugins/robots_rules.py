@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from protego import Protego
-
 ALL_AGENTS = "*"
 
 
@@ -25,6 +23,8 @@ class RobotsRules:
     @classmethod
     def from_bytes(cls, raw: bytes) -> RobotsRules:
         """Parse robots.txt bytes (UTF-8, BOM tolerated, other bytes replaced)."""
+        from protego import Protego  # noqa: PLC0415  # only for a site with a robots.txt
+
         text = raw.decode("utf-8-sig", "replace")
         return cls(Protego.parse(text), raw)
 

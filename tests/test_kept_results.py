@@ -8,6 +8,7 @@ build that evaluates every page again.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sqlite3
 import sys
@@ -288,7 +289,7 @@ def test_a_pool_only_when_many_pages_must_be_read(
     site = make_traps(tmp_path / "site")
     config = _config(tmp_path, workers=2)
     pools: list[int] = []
-    real_context = GENERATE.multiprocessing.get_context
+    real_context = multiprocessing.get_context
 
     class CountingContext:
         def __init__(self, method: str) -> None:
@@ -298,7 +299,7 @@ def test_a_pool_only_when_many_pages_must_be_read(
             pools.append(1)
             return self._context.Pool(*args, **kwargs)
 
-    monkeypatch.setattr(GENERATE.multiprocessing, "get_context", CountingContext)
+    monkeypatch.setattr(multiprocessing, "get_context", CountingContext)
     first = _outputs(site, generate(site, config))
     second = generate(site, config)
     assert (len(pools), second.unread) == (1, _kept_results(tmp_path))
