@@ -614,11 +614,12 @@ class KeptPages:
 
 
 def _result(values: tuple[object, ...]) -> KeptResult | None:
-    reason, *listing = values
+    reason, url, fingerprint, lastmod, source, xml = values
     if reason.__class__ is str and reason:
         return reason
-    if all(value.__class__ is str for value in listing) and listing[0] and listing[-1]:
-        return KeptListing(*listing)  # type: ignore[arg-type]
+    if (url.__class__ is str and fingerprint.__class__ is str and lastmod.__class__ is str
+            and source.__class__ is str and xml.__class__ is str and url and xml):
+        return KeptListing(url, fingerprint, lastmod, source, xml)
     return None
 
 

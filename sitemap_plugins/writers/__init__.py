@@ -105,24 +105,23 @@ class _PartWriter:
 
     def _add(self, entry: Rendered) -> None:
         data = self._render(entry).encode("utf-8")
+        room = self._max_bytes - len(data) - len(self._footer)  # for what is before it
         part = self._parts[-1] if self._parts else None
-        if (
-            part is None
-            or part.count >= self._max_urls
-            or (part.count and part.size + len(data) + len(self._footer) > self._max_bytes)
-        ):
+        if part is None or part.count >= self._max_urls or (part.count and part.size > room):
             part = self._start_part()
-        if part.size + len(data) + len(self._footer) > self._max_bytes:
+        if part.size > room:
             msg = f"one entry ({len(data):,} bytes) does not fit in max_bytes"
             raise ValueError(msg)
         assert part.handle is not None
         part.handle.write(data)
         part.size += len(data)
         part.count += 1
-        if entry.lastmod is not None and (
-            part.newest is None or sort_key(entry.lastmod) > sort_key(part.newest)
+        lastmod = entry.lastmod
+        # Pages share few dates (a kept one is one object per text): compare only new ones.
+        if lastmod is not None and lastmod is not part.newest and (
+            part.newest is None or sort_key(lastmod) > sort_key(part.newest)
         ):
-            part.newest = entry.lastmod
+            part.newest = lastmod
 
     def finish(self) -> list[Part]:
         try:
