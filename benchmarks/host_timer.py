@@ -92,9 +92,9 @@ def main() -> int:
         # Every build loads these before any plugin: its config schema (with the theme's
         # localization), the plugin base and the front-matter reader.
         import mkdocs.__main__  # noqa: PLC0415
-        import mkdocs.commands.build  # noqa: F401, PLC0415
-        import mkdocs.config.defaults  # noqa: F401, PLC0415
-        import mkdocs.plugins  # noqa: F401, PLC0415
+        import mkdocs.commands.build  # noqa: PLC0415
+        import mkdocs.config.defaults  # noqa: PLC0415
+        import mkdocs.plugins  # noqa: PLC0415
         import mkdocs.utils.meta  # noqa: F401, PLC0415
     else:
         import pelican  # noqa: PLC0415

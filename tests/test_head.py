@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from sitemap_plugins import head as head_module
 from sitemap_plugins.head import MAX_HEAD_BYTES, decode_html, parse_head, read_head
 
 if TYPE_CHECKING:
@@ -119,3 +120,29 @@ def test_read_head_binary(tmp_path: Path) -> None:
     page = tmp_path / "p.html"
     page.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     assert [code for code, _ in read_head(str(page)).problems] == ["binary"]
+
+
+@pytest.mark.parametrize("whole", [True, False])
+def test_short_reads_still_give_every_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, whole: bool
+) -> None:
+    """A read may return fewer bytes than asked (network file systems): the reader goes on."""
+    page = tmp_path / "page.html"
+    body = b"<p>" + b"x" * 70_000 + b"</p>"
+    page.write_bytes(b"<html><head>" + b"<!-- long -->" * 3_000 + b"<title>t</title></head>"
+                     + body)
+    real_read = head_module.os.read
+
+    def short_read(descriptor: int, count: int) -> bytes:
+        return real_read(descriptor, min(count, 777))
+
+    monkeypatch.setattr(head_module.os, "read", short_read)
+    raw, at_eof, status = head_module.read_page_bytes(str(page), whole=whole,
+                                                      max_bytes=1 << 20)
+    assert status.st_size == len(page.read_bytes())
+    if whole:
+        assert (raw, at_eof) == (page.read_bytes(), True)
+    else:  # the head and a little more, not the end of the file
+        assert b"<title>t</title></head>" in raw
+        assert page.read_bytes().startswith(raw)
+        assert not at_eof

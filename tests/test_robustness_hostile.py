@@ -353,15 +353,15 @@ def _reads_are_blocked(path: Path) -> bool:
 
 
 def _fail_open_for(monkeypatch: pytest.MonkeyPatch, victim: Path, error: OSError) -> None:
-    """Make the page reader's open() fail for ``victim`` (root ignores chmod 000)."""
-    real_open = open
+    """Make the page reader's os.open() fail for ``victim`` (root ignores chmod 000)."""
+    real_open = os.open
 
     def fake_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
         if os.fspath(path) == os.fspath(victim):
             raise error
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(head_module, "open", fake_open, raising=False)
+    monkeypatch.setattr(head_module.os, "open", fake_open)
 
 
 def test_unreadable_page(tmp_path: Path, sitemap_urls, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -445,14 +445,14 @@ def test_page_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> No
     site = make_site(tmp_path)
     victim = site / "guide" / "gone.html"
     victim.write_bytes(PAGE)
-    real_open = open
+    real_open = os.open
 
     def vanishing_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
         if os.fspath(path) == os.fspath(victim) and victim.exists():
             victim.unlink()
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(head_module, "open", vanishing_open, raising=False)
+    monkeypatch.setattr(head_module.os, "open", vanishing_open)
     result = build(site, lastmod_file_time=True)
     assert set(sitemap_urls(site)) == ORDINARY
     assert "unreadable" in codes(result)["guide/gone.html"]
