@@ -263,8 +263,10 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         """Hand the page's final HTML to the read-ahead (MkDocs writes it right after)."""
         del config
-        dest = page.file.abs_dest_path
-        if self._read_ahead is not None and dest.startswith(self._site_dir) and output.strip():
+        if self._read_ahead is None:  # a rebuild with kept facts reads nothing ahead
+            return None
+        dest = page.file.abs_dest_path  # computed on every call: only when it is needed
+        if dest.startswith(self._site_dir) and output.strip():
             rel = dest[len(self._site_dir) :].replace(os.sep, "/")
             # The same bytes MkDocs writes: utf-8, with xmlcharrefreplace.
             self._read_ahead.add_bytes(rel, output.encode("utf-8", errors="xmlcharrefreplace"))
