@@ -20,8 +20,10 @@ The manifest is an SQLite file in the cache folder (outside the published site),
 each run into a temporary file and renamed into place, so it is never half-written and memory
 stays flat for a million pages. When the last build's pages can be reused, the temporary file
 starts as a copy of the last manifest and only the rows that differ are written: most rows of
-a rebuild are the same, and writing them all again took a sixth of an untouched rebuild. A
-missing, corrupt, old-format or other-site manifest is reported and ignored.
+a rebuild are the same, and writing them all again took a sixth of an untouched rebuild. (A
+manifest that is more than a quarter free space, after a site shrank, is written anew
+instead, compact.) A missing, corrupt, old-format or other-site manifest is reported and
+ignored.
 """
 
 from __future__ import annotations
@@ -137,8 +139,11 @@ class Manifest:
         self._kept_results: bool = False
         self._open_previous()
         self._reuse = reuse and self._kept_facts
-        # Amending a copy of the last manifest: which of its rows (by rowid) this build has
-        # seen. Rows it has not seen are of pages gone since, and are deleted at the end.
+        # Amend a copy of the last manifest, unless it is mostly free space (a site that
+        # shrank): a new one is written compact, in the order of this build's pages.
+        self._amend = self._reuse and self.previous is not None and _mostly_rows(self.previous)
+        # Amending: which of the copy's rows (by rowid) this build has seen. Rows it has not
+        # seen are of pages gone since, and are deleted at the end.
         self._seen_pages = bytearray()
         self._seen_files = bytearray()
         self._swept = False
@@ -147,11 +152,11 @@ class Manifest:
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
             remove_leftovers(cache_dir)  # a killed run's half-written manifest
-            if self._reuse:
+            if self._amend:
                 shutil.copyfile(self.path, self._temp)
             self.next = sqlite3.connect(self._temp)
             self.next.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
-            if self._reuse:
+            if self._amend:
                 self._seen_pages = _seen_rows(self.next, "pages")
                 self._seen_files = _seen_rows(self.next, "files")
             else:
@@ -219,7 +224,7 @@ class Manifest:
         """The honest lastmod of ``entry`` and its source; records it for the next build."""
         lastmod, source = entry.lastmod, entry.lastmod_source
         weak = source in WEAK_SOURCES
-        row = self._last_row(entry.loc) if weak or self._reuse else None
+        row = self._last_row(entry.loc) if weak or self._amend else None
         if weak and self._previous_rows is not None:  # else no evidence: the entry's own date
             if row is None:
                 lastmod, source = self.now, "manifest: new page"
@@ -236,7 +241,7 @@ class Manifest:
     def record(self, url: str, fingerprint: str, lastmod: str, source: str) -> None:
         """Record a listed URL's settled lastmod (W3C text) for the next build."""
         values = (url, fingerprint, lastmod, source)
-        self._put_page(values, self._last_row(url) if self._reuse else None)
+        self._put_page(values, self._last_row(url) if self._amend else None)
 
     def _last_row(self, url: str) -> tuple[object, ...] | None:
         """The last build's row for ``url`` (fingerprint, lastmod, source, rowid)."""
@@ -249,7 +254,7 @@ class Manifest:
             return None
 
     def _put_page(self, values: tuple[str, str, str, str], last: tuple[object, ...] | None) -> None:
-        rowid = last[-1] if last is not None and self._reuse else 0
+        rowid = last[-1] if last is not None and self._amend else 0
         if isinstance(rowid, int) and 0 < rowid < len(self._seen_pages):
             self._seen_pages[rowid] = 1
             if last is not None and last[:-1] == values[1:]:
@@ -286,7 +291,7 @@ class Manifest:
         file's row in the last manifest (:attr:`KeptPage.row`), when it had one; ``same``
         says that nothing of it changed.
         """
-        if self._reuse and 0 < last_row < len(self._seen_files):
+        if self._amend and 0 < last_row < len(self._seen_files):
             self._seen_files[last_row] = 1
             if same:
                 return  # the copy holds it already
@@ -319,7 +324,7 @@ class Manifest:
             raise self._write_failed(err) from err
 
     def _write_failed(self, err: sqlite3.Error) -> Exception:
-        if self._reuse:  # the copy may be damaged where the last build's reads did not go
+        if self._amend:  # the copy may be damaged where the last build's reads did not go
             return AmendError(f"the copy of the lastmod manifest {self.path} cannot be "
                               f"updated ({err})")
         return WriteError(str(self.path), f"cannot write the lastmod manifest: {err}")
@@ -445,6 +450,16 @@ class _PendingRows:
         self._updates.clear()
         connection.executemany(self._insert_sql, self._inserts)
         self._inserts.clear()
+
+
+def _mostly_rows(connection: sqlite3.Connection) -> bool:
+    """Whether at most a quarter of the manifest's file is free pages."""
+    try:
+        free = connection.execute("PRAGMA freelist_count").fetchone()[0]
+        total = connection.execute("PRAGMA page_count").fetchone()[0]
+    except sqlite3.Error:
+        return False
+    return isinstance(free, int) and isinstance(total, int) and free * 4 <= total
 
 
 def _seen_rows(connection: sqlite3.Connection, table: str) -> bytearray:

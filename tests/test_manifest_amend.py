@@ -214,3 +214,27 @@ def test_a_full_disk_while_writing_the_manifest_is_a_clear_error(
         generate(site, _config(cache, reuse_pages=reuse))
     assert (cache / MANIFEST_NAME).read_bytes() == old
     assert list(cache.iterdir()) == [cache / MANIFEST_NAME]
+
+
+def test_a_manifest_left_mostly_empty_is_written_anew(
+    tmp_path: Path, queued: list[tuple[str, str]]
+) -> None:
+    """After a site shrinks, the next build writes a compact manifest and still reuses pages."""
+    names = tuple(f"page-{index:03d}" for index in range(120))
+    site = _site(tmp_path / "site", names)
+    cache = tmp_path / "cache"
+    generate(site, _config(cache))
+    generate(site, _config(cache))
+    for name in names[10:]:
+        shutil.rmtree(site / name)
+    shrunk = generate(site, _config(cache))  # amended: the rows of 110 pages are deleted
+    assert shrunk.unread == 11
+    amended_size = (cache / MANIFEST_NAME).stat().st_size
+    queued.clear()
+    compacted = generate(site, _config(cache))
+    assert compacted.unread == 11  # kept pages are still reused
+    assert sorted(set(queued)) == [("insert", "files"), ("insert", "pages")]
+    assert (cache / MANIFEST_NAME).stat().st_size * 3 < amended_size
+    queued.clear()
+    assert generate(site, _config(cache)).unread == 11
+    assert queued == []  # amended again
