@@ -120,6 +120,10 @@ class PageHints:
     alternates: tuple[tuple[str, str], ...] | None = None
     """``(hreflang, absolute URL)`` pairs replacing the head's alternates; None keeps them."""
     lastmod_source: str = "host"
+    url: str | None = None
+    """The page's URL as the host links to it, when that is not its file's path (Pelican's
+    ``ARTICLE_URL = "{slug}"`` with ``ARTICLE_SAVE_AS = "{slug}.html"``, served by a rewrite
+    rule). Absolute and normalised; used only when it is on the site."""
 
 
 def hints_key(hints: PageHints | None) -> str:
@@ -195,6 +199,8 @@ def evaluate_page(
     if hints is not None and hints.exclude:
         return Outcome(Exclusion(rel, hints.exclude))
     own_url = page_url(config.base_url, rel, directory_urls=config.directory_urls)
+    if hints is not None and hints.url is not None and is_within(hints.url, config.base_url):
+        own_url = hints.url
     url_path = _url_path(own_url, base)
     if rules.include and rules.include.first_match(rel, url_path) is None:
         return Outcome(Exclusion(rel, REASON_NOT_INCLUDED))

@@ -42,7 +42,14 @@ from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.readahead import ReadAhead
-from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
+from sitemap_plugins.urls import (
+    BaseUrl,
+    comparison_key,
+    is_within,
+    page_url,
+    parse_base_url,
+    resolve_href,
+)
 
 log = logging.getLogger(__name__)
 
@@ -640,6 +647,9 @@ def _page_hints(
         return PageHints(exclude=reason)
     config = plan.config
     own_url = page_url(plan.base, rel, directory_urls=config.directory_urls)
+    host_url = _host_url(plan.base, site, rel, obj) if obj is not None else None
+    if host_url is not None:
+        own_url = host_url
     url_path = own_url[len(str(plan.base)) :]
     if plan.legacy.exclude and _legacy_excluded(
         plan, rel, obj, directory_urls=config.directory_urls
@@ -671,8 +681,31 @@ def _page_hints(
     else:
         lastmod = None  # a TEMPLATE_PAGES page shows anything; its date is unknown
     return PageHints(
-        lastmod=lastmod, changefreq=changefreq, priority=priority, alternates=alternates
+        lastmod=lastmod, changefreq=changefreq, priority=priority, alternates=alternates,
+        url=host_url,
     )
+
+
+def _host_url(base: BaseUrl, site: _Site, rel: str, obj: object) -> str | None:
+    """The URL the site links to for a content page, when it is not its file's path.
+
+    ``ARTICLE_URL = "{slug}"`` with ``ARTICLE_SAVE_AS = "{slug}.html"`` (a server rewrite
+    adds the suffix) links to ``slug``, and the theme's canonical link says so too: that is
+    the page's URL. A URL that is only the folder form of the file's path (``slug/`` for
+    ``slug/index.html``) is not, so that ``directory_urls`` still decides between the two.
+    """
+    save_as, url = getattr(obj, "save_as", None), getattr(obj, "url", None)
+    if not isinstance(save_as, str) or not isinstance(url, str) or site.base is None:
+        return None
+    prefix = f"{site.offset}/" if site.offset else ""
+    if os.path.normpath(prefix + save_as).replace(os.sep, "/") != rel:
+        return None  # another file of the page's (a listing it heads, say)
+    resolved = resolve_href(url or "./", str(site.base))
+    if resolved is None or not is_within(resolved, base):
+        return None
+    file_urls = {comparison_key(page_url(base, rel, directory_urls=folder))
+                 for folder in (True, False)}
+    return None if comparison_key(resolved) in file_urls else resolved
 
 
 def _opt_out(obj: object) -> str | None:

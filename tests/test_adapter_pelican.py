@@ -425,6 +425,45 @@ def test_simple_theme_relative_urls_and_path(
 
 
 @pytest.fixture(scope="module")
+def clean_urls_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """Extensionless URLs: ``ARTICLE_URL = "{slug}"``; the files are still ``{slug}.html``."""
+    folder = tmp_path_factory.mktemp("clean-urls")
+    site = copy_site(folder / "site")
+    return built(
+        pelican(
+            site,
+            folder / "out",
+            'ARTICLE_URL="{slug}"',
+            'ARTICLE_LANG_URL="{slug}-{lang}"',
+            'PAGE_URL="pages/{slug}"',
+            'PAGE_LANG_URL="pages/{slug}-{lang}"',
+        )
+    )
+
+
+def test_content_is_listed_at_the_url_pelican_links_to(
+    clean_urls_build: Build, sitemap_urls
+) -> None:
+    """A server rewrite adds ``.html``: the sitemap lists ``slug``, as the site links to it.
+
+    The home page (URL "") and the page whose own URL is its file (``tag/python.html``) keep
+    their URLs; listings follow their own settings, unchanged here. Alternates name the
+    same URLs, so every one of them is listed.
+    """
+    clean = {path for path in CONTENT if path.endswith(".html") and path != "tag/python.html"}
+    expected = {BASE + (path.removesuffix(".html") if path in clean else path)
+                for path in CONTENT + LISTINGS}
+    assert set(sitemap_urls(clean_urls_build.out)) == expected
+    found = entries(clean_urls_build.out)
+    translated = {loc for loc, e in found.items() if e["alternates"]}
+    assert BASE + "hello-pelican-fr" in translated
+    for loc in translated:
+        alternates = found[loc]["alternates"]
+        assert isinstance(alternates, dict)
+        assert set(alternates.values()) <= set(found)
+
+
+@pytest.fixture(scope="module")
 def static_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """``static_html``, a PDF extension and ``lastmod_file_time`` (source file times)."""
     folder = tmp_path_factory.mktemp("static")
