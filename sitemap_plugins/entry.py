@@ -11,7 +11,7 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level
@@ -92,16 +92,14 @@ class Entry:
         return f"{self.priority:.1f}" if self.priority is not None else ""
 
 
-@dataclass(frozen=True)
-class Exclusion:
+class Exclusion(NamedTuple):
     """A built file that is not listed, and why."""
 
     rel_path: str
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Listing:
+class Listing(NamedTuple):
     """A page listed as the last build listed it: same bytes, hints, options and code."""
 
     rel_path: str
@@ -226,7 +224,7 @@ def evaluate_page(
         same_bytes = kept is not None and page.digest == kept.file.digest
         signature = (file_signature(page.status, rules.settled_before_ns)
                      if config.fingerprint else "")
-        kept_facts = kept.facts if kept is not None and same_bytes else None
+        kept_facts = kept.facts() if kept is not None and same_bytes else None
         facts = facts_of(page, built.abs_path, fingerprint=config.fingerprint,
                          known=tuple(c for c in (known, kept_facts) if c is not None))
         meta, fingerprint = facts.meta, facts.fingerprint

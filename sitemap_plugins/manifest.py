@@ -29,7 +29,6 @@ ignored.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import shutil
@@ -562,9 +561,11 @@ def _result_columns(result: KeptResult | None) -> tuple[str | None, ...]:
     return (None, *result)
 
 
-@dataclass(frozen=True)
-class KeptPage:
-    """One page file as the last build left it: :class:`KeptFile`, and maybe a result."""
+class KeptPage(NamedTuple):
+    """One page file as the last build left it: :class:`KeptFile`, and maybe a result.
+
+    A tuple: a rebuild makes one for every page, and this is the cheapest value type.
+    """
 
     file: KeptFile
     result: KeptResult | None
@@ -572,7 +573,6 @@ class KeptPage:
     row: int = 0
     """Its rowid in the last manifest."""
 
-    @functools.cached_property
     def facts(self) -> PageFacts | None:
         """The kept facts, decoded (None when damaged)."""
         return decode_facts(self.file.digest, self.file.facts)

@@ -388,6 +388,9 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
                     for code, other, href in record.alternates
                     if other in listed and (url := self._absolute(href)) is not None
                 )
+            if (lastmod is None and front.changefreq is None and front.priority is None
+                    and alternates is None):
+                continue  # nothing to add: the page speaks for itself (and costs less)
             hints[dest] = PageHints(
                 lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
                 alternates=alternates,

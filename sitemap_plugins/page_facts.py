@@ -13,7 +13,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import xxhash
 
@@ -150,8 +150,7 @@ def facts_from_bytes(
     return PageFacts(digest, meta, fingerprint_text, encode_facts(meta, fingerprint_text))
 
 
-@dataclass(frozen=True, slots=True)
-class PageBytes:
+class PageBytes(NamedTuple):
     """One read of a page file: its bytes, their digest and the file's status before."""
 
     raw: bytes

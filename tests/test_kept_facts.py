@@ -263,9 +263,10 @@ def test_kept_lookups_in_any_order_find_exactly_what_was_kept(
             page = lookup.get(name)
             if name in kept:
                 assert page is not None
-                assert page.facts is not None
-                assert page.facts.fingerprint == name
-                assert page.facts.digest == name.encode("utf-8", "surrogatepass")
+                facts = page.facts()
+                assert facts is not None
+                assert facts.fingerprint == name
+                assert facts.digest == name.encode("utf-8", "surrogatepass")
                 assert page.result == ascii(name)
             else:
                 assert page is None
