@@ -49,7 +49,13 @@ from sitemap_plugins.manifest import (
     Manifest,
     write_changes,
 )
-from sitemap_plugins.output import Installed, install, remove_stale, update_robots
+from sitemap_plugins.output import (
+    Installed,
+    install,
+    remove_stale,
+    update_robots,
+    without_sitemap,
+)
 from sitemap_plugins.page_facts import PARSER_MODULES as _PARSER_SOURCES
 from sitemap_plugins.page_facts import code_key
 from sitemap_plugins.robots_rules import RobotsRules
@@ -471,6 +477,11 @@ def _generate(
         result.removed = remove_stale(site, config.sitemap_name, set())
         result.add_diagnostic(Diagnostic(
             "", "nothing-listed", "no page can be listed, so no sitemap was written"))
+        pointers = without_sitemap(site, config, sitemap_url)
+        result.removed.extend(pointers.removed)
+        for diagnostic in pointers.diagnostics:
+            result.add_diagnostic(diagnostic)
+        result.diagnostics.sort()
         return result
     result.files.extend(installed.files)
     result.removed = installed.removed

@@ -123,6 +123,9 @@ class _FrontMatter:
     priority: float | None = None
 
 
+_NO_FRONT_MATTER = _FrontMatter()
+
+
 @dataclass
 class _PageRecord:
     """What one build knows about one documentation page, keyed by its ``dest_uri``."""
@@ -429,6 +432,8 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
         PluginError: naming the page and the key, when a ``sitemap:`` value is invalid.
 
     """
+    if "sitemap" not in meta and "date" not in meta:
+        return _NO_FRONT_MATTER  # most pages: nothing to check, nothing to make
     where = src_uri or "(generated page)"
     value = meta.get("sitemap", True)
     if value is True or value is None:

@@ -167,6 +167,40 @@ def _discard(temps: list[Path]) -> None:
             temp.unlink()
 
 
+def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
+    """After a run that wrote no sitemap: nothing may still point crawlers at it.
+
+    The fragment is ours and goes. A ``Sitemap:`` line in robots.txt stays, because it may be
+    the site's own (added by hand, or by an earlier run: the two cannot be told apart), and
+    robots.txt loses no byte; a warning names it instead.
+    """
+    result = Installed()
+    fragment = site / robots_txt.FRAGMENT_NAME
+    if fragment.is_file() and not fragment.is_symlink():
+        try:
+            fragment.unlink()
+        except OSError as err:
+            result.diagnostics.append(Diagnostic(
+                robots_txt.FRAGMENT_NAME, "stale-sitemap-line",
+                f"names {sitemap_url}, which was not written, and cannot be removed "
+                f"({explain(err)})"))
+        else:
+            result.removed.append(robots_txt.FRAGMENT_NAME)
+    target = site / "robots.txt"
+    if config.robots_txt == "off" or not target.is_file():
+        return result
+    try:
+        names_it = robots_txt.names_sitemap(target.read_bytes(), sitemap_url)
+    except OSError:
+        return result  # unreadable: the rules were not read either, and that was reported
+    if names_it:
+        result.diagnostics.append(Diagnostic(
+            "robots.txt", "stale-sitemap-line",
+            f"names {sitemap_url}, which was not written because no page can be listed: "
+            "crawlers that read it will find nothing there; remove that line"))
+    return result
+
+
 def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
     """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says."""
     result = Installed()

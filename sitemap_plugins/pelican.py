@@ -21,6 +21,7 @@ import dataclasses
 import difflib
 import logging
 import os
+import posixpath
 import re
 import weakref
 from collections.abc import Mapping
@@ -697,8 +698,11 @@ def _host_url(base: BaseUrl, site: _Site, rel: str, obj: object) -> str | None:
     save_as, url = getattr(obj, "save_as", None), getattr(obj, "url", None)
     if not isinstance(save_as, str) or not isinstance(url, str) or site.base is None:
         return None
+    save_as = save_as.replace(os.sep, "/")
+    if url == save_as or url == save_as.removesuffix("index.html"):
+        return None  # the usual case, told apart without any URL work (every page pays it)
     prefix = f"{site.offset}/" if site.offset else ""
-    if os.path.normpath(prefix + save_as).replace(os.sep, "/") != rel:
+    if prefix + save_as != rel and posixpath.normpath(prefix + save_as) != rel:
         return None  # another file of the page's (a listing it heads, say)
     resolved = resolve_href(url or "./", str(site.base))
     if resolved is None or not is_within(resolved, base):

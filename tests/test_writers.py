@@ -161,3 +161,37 @@ def test_create_robots_allows_all() -> None:
     """A created robots.txt allows everything and names the sitemap."""
     assert create_robots("https://example.org/sitemap.xml") == (
         b"User-agent: *\nDisallow:\n\nSitemap: https://example.org/sitemap.xml\n")
+
+
+@pytest.mark.parametrize("fragment", [False, True])
+def test_a_site_left_with_nothing_to_list_keeps_robots_txt_and_is_told(
+    tmp_path: Path, *, fragment: bool
+) -> None:
+    """The sitemap goes; robots.txt keeps every byte, and a warning names its dead line."""
+    from sitemap_plugins import generate  # noqa: PLC0415  # the module's name is shadowed
+
+    site = tmp_path / "site"
+    site.mkdir()
+    page = site / "index.html"
+    page.write_bytes(b"<html><head><title>t</title></head><body>x</body></html>")
+    (site / "robots.txt").write_bytes(b"User-agent: *\r\nDisallow: /private/")
+    base = f"{BASE}docs/" if fragment else BASE
+    config = SitemapConfig.from_mapping({"base_url": base, "fingerprint": False})
+    generate(site, config)
+    robots = (site / "robots.txt").read_bytes()
+    assert names_sitemap(robots, f"{base}sitemap.xml") is not fragment
+    assert (site / "robots-sitemap.txt").is_file() is fragment
+
+    page.write_bytes(b'<html><head><meta name="robots" content="noindex"></head></html>')
+    result = generate(site, config)
+    assert not (site / "sitemap.xml").exists()
+    assert (site / "robots.txt").read_bytes() == robots  # not a byte lost
+    assert not (site / "robots-sitemap.txt").exists()
+    stale = [d for d in result.diagnostics if d.code == "stale-sitemap-line"]
+    if fragment:
+        assert "robots-sitemap.txt" in result.removed
+        assert stale == []
+    else:
+        assert len(stale) == 1
+        assert stale[0].level.value == "warning"
+        assert f"names {base}sitemap.xml" in stale[0].message
