@@ -144,6 +144,9 @@ class _Plan:
     timezone_name: str
     priority_rules: GlobSet
     changefreq_rules: GlobSet
+    urls_follow_files: bool = True
+    """Whether every content URL setting is its ``*_SAVE_AS`` (or that file's folder): then
+    only a page with its own ``url``/``save_as`` metadata can be served elsewhere."""
 
 
 @dataclass(frozen=True)
@@ -378,7 +381,24 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
         timezone_name=str(settings.get("TIMEZONE") or "UTC"),
         priority_rules=GlobSet(tuple(p for p, _ in config.priority)),
         changefreq_rules=GlobSet(tuple(p for p, _ in config.changefreq)),
+        urls_follow_files=_urls_follow_files(settings),
     )
+
+
+_URL_SETTINGS = ("ARTICLE", "ARTICLE_LANG", "DRAFT", "DRAFT_LANG", "PAGE", "PAGE_LANG",
+                 "DRAFT_PAGE", "DRAFT_PAGE_LANG")
+
+
+def _urls_follow_files(settings: Mapping[str, Any]) -> bool:
+    for kind in _URL_SETTINGS:
+        url, save_as = settings.get(f"{kind}_URL"), settings.get(f"{kind}_SAVE_AS")
+        if url is None and save_as is None:
+            continue
+        if not (isinstance(url, str) and isinstance(save_as, str)):
+            return False
+        if url not in (save_as, save_as.removesuffix("index.html")):
+            return False
+    return True
 
 
 # --- Signal receivers (module level: blinker holds weak references) ------------------------
@@ -648,7 +668,7 @@ def _page_hints(
         return PageHints(exclude=reason)
     config = plan.config
     own_url = page_url(plan.base, rel, directory_urls=config.directory_urls)
-    host_url = _host_url(plan.base, site, rel, obj) if obj is not None else None
+    host_url = _host_url(plan, site, rel, obj) if obj is not None else None
     if host_url is not None:
         own_url = host_url
     url_path = own_url[len(str(plan.base)) :]
@@ -687,7 +707,7 @@ def _page_hints(
     )
 
 
-def _host_url(base: BaseUrl, site: _Site, rel: str, obj: object) -> str | None:
+def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
     """The URL the site links to for a content page, when it is not its file's path.
 
     ``ARTICLE_URL = "{slug}"`` with ``ARTICLE_SAVE_AS = "{slug}.html"`` (a server rewrite
@@ -695,6 +715,14 @@ def _host_url(base: BaseUrl, site: _Site, rel: str, obj: object) -> str | None:
     the page's URL. A URL that is only the folder form of the file's path (``slug/`` for
     ``slug/index.html``) is not, so that ``directory_urls`` still decides between the two.
     """
+    if plan.urls_follow_files and not site.offset:
+        # Pelican formats url and save_as anew on every access: skip them when they cannot
+        # differ (every page pays this).
+        metadata = getattr(obj, "metadata", None)
+        if not isinstance(metadata, Mapping) or not ({"url", "save_as"} & metadata.keys()):
+            return None
+    base = plan.base
+    assert base is not None
     save_as, url = getattr(obj, "save_as", None), getattr(obj, "url", None)
     if not isinstance(save_as, str) or not isinstance(url, str) or site.base is None:
         return None
