@@ -253,8 +253,8 @@ class Manifest:
             return None
 
     def _put_page(self, values: tuple[str, str, str, str], last: tuple[object, ...] | None) -> None:
-        rowid = last[-1] if last is not None and self._amend else 0
-        if isinstance(rowid, int) and 0 < rowid < len(self._seen_pages):
+        rowid = last[-1] if last is not None else 0
+        if isinstance(rowid, int) and 0 < rowid < len(self._seen_pages):  # none unless amending
             self._seen_pages[rowid] = 1
             if last is not None and last[:-1] == values[1:]:
                 return  # the copy holds it already
@@ -290,7 +290,7 @@ class Manifest:
         file's row in the last manifest (:attr:`KeptPage.row`), when it had one; ``same``
         says that nothing of it changed.
         """
-        if self._amend and 0 < last_row < len(self._seen_files):
+        if 0 < last_row < len(self._seen_files):  # none unless amending
             self._seen_files[last_row] = 1
             if same:
                 return  # the copy holds it already
