@@ -369,28 +369,19 @@ def generate(
     # exist now sit that out, and rejoin the oldest generation after.
     gc.freeze()
     try:
-        return _generate_once_or_again(Path(site_dir), config, hints, only, known)
+        site = Path(site_dir)
+        try:
+            return _generate(site, config, hints=hints, only=only, known=known)
+        except AmendError as err:
+            result = _generate(site, replace(config, reuse_pages=False), hints=hints,
+                               only=only, known=known)
+            result.add_diagnostic(Diagnostic(
+                "", "bad-manifest", f"{err}; the build was made again without reusing pages",
+                Level.INFO))
+            result.diagnostics.sort()
+            return result
     finally:
         gc.unfreeze()
-
-
-def _generate_once_or_again(
-    site: Path,
-    config: SitemapConfig,
-    hints: Mapping[str, PageHints] | None,
-    only: Collection[str] | None,
-    known: Mapping[str, PageFacts] | None,
-) -> Result:
-    try:
-        return _generate(site, config, hints=hints, only=only, known=known)
-    except AmendError as err:
-        result = _generate(site, replace(config, reuse_pages=False), hints=hints, only=only,
-                           known=known)
-        result.add_diagnostic(Diagnostic(
-            "", "bad-manifest", f"{err}; the build was made again without reusing pages",
-            Level.INFO))
-        result.diagnostics.sort()
-        return result
 
 
 def _generate(
