@@ -171,6 +171,9 @@ def _run_build(args: argparse.Namespace) -> int:
                 _print(f"  {count:>7,}  {reason}")
         if result.files:
             _print("Wrote: " + ", ".join(result.files))
+        if result.unchanged:
+            _print("Unchanged since the last build, left as they were: "
+                   + ", ".join(result.unchanged))
         if result.removed:
             _print("Removed stale: " + ", ".join(result.removed))
         if result.changes is not None and result.changes.baseline:

@@ -193,21 +193,9 @@ def evaluate_page(
         reused, page = _reuse_kept(built, rules, kept, result, html=name.endswith(_HTML_EXTENSIONS))
         if reused is not None:
             return reused
-    base = str(config.base_url)
-    if hints is not None and hints.exclude:
-        return Outcome(Exclusion(rel, hints.exclude))
-    own_url = page_url(config.base_url, rel, directory_urls=config.directory_urls)
-    if hints is not None and hints.url is not None and is_within(hints.url, config.base_url):
-        own_url = hints.url
-    url_path = _url_path(own_url, base)
-    if rules.include and rules.include.first_match(rel, url_path) is None:
-        return Outcome(Exclusion(rel, REASON_NOT_INCLUDED))
-    if rules.exclude and rules.exclude.first_match(rel, url_path) is not None:
-        return Outcome(Exclusion(rel, REASON_EXCLUDED))
-    if name in _NOT_FOUND_NAMES:
-        return Outcome(Exclusion(rel, REASON_404))
-    if rules.robots is not None and not rules.robots.allows(own_url):
-        return Outcome(Exclusion(rel, REASON_ROBOTS))
+    reason, own_url, url_path = _placed(rel, name, rules, hints)
+    if reason is not None:
+        return Outcome(Exclusion(rel, reason))
 
     outcome = Outcome(Exclusion(rel, REASON_UNREADABLE), kept_row=kept.row if kept else 0)
     meta = PageMeta()
@@ -310,6 +298,38 @@ def evaluate_page(
     return outcome
 
 
+def _placed(
+    rel: str, name: str, rules: Rules, hints: PageHints | None
+) -> tuple[str | None, str, str]:
+    """The reason a page is left out before it is read (or None), its URL and URL path."""
+    config = rules.config
+    if hints is not None and hints.exclude:
+        return hints.exclude, "", ""
+    own_url = page_url(config.base_url, rel, directory_urls=config.directory_urls)
+    if hints is not None and hints.url is not None and is_within(hints.url, config.base_url):
+        own_url = hints.url
+    url_path = _url_path(own_url, str(config.base_url))
+    reason: str | None = None
+    if rules.include and rules.include.first_match(rel, url_path) is None:
+        reason = REASON_NOT_INCLUDED
+    elif rules.exclude and rules.exclude.first_match(rel, url_path) is not None:
+        reason = REASON_EXCLUDED
+    elif name in _NOT_FOUND_NAMES:
+        reason = REASON_404
+    elif rules.robots is not None and not rules.robots.allows(own_url):
+        reason = REASON_ROBOTS
+    return reason, own_url, url_path
+
+
+def left_out_unread(rel: str, rules: Rules, hints: PageHints | None) -> str | None:
+    """The reason a page is left out without being read, or None when it must be read.
+
+    :func:`evaluate_page` keeps nothing of such a page for the next build: it decides the
+    same way from the path, options and hints alone.
+    """
+    return _placed(rel, rel.rpartition("/")[2].lower(), rules, hints)[0]
+
+
 def _reuse_kept(
     built: BuiltFile, rules: Rules, kept: KeptPage, result: KeptResult, *, html: bool
 ) -> tuple[Outcome | None, PageBytes | None]:
@@ -323,7 +343,7 @@ def _reuse_kept(
         except OSError:
             return None, None  # the read that follows says why
         if file_signature(status, rules.settled_before_ns) == kept.file.signature:
-            return _reused(built.rel_path, kept, result, unread=True), None
+            return reused_outcome(built.rel_path, kept, result, unread=True), None
     if not html or rules.config.lastmod_file_time:  # the file time may have moved
         return None, None
     try:
@@ -333,12 +353,17 @@ def _reuse_kept(
     if page.digest != kept.file.digest:
         return None, page
     signature = file_signature(page.status, rules.settled_before_ns)
-    return _reused(built.rel_path, kept, result, signature=signature), page
+    return reused_outcome(built.rel_path, kept, result, signature=signature), page
 
 
-def _reused(
+def reused_outcome(
     rel: str, kept: KeptPage, result: KeptResult, *, unread: bool = False, signature: str = ""
 ) -> Outcome:
+    """The last build's ``result`` for the page at ``rel``.
+
+    ``unread`` when the file was not read (its signature was the same); else ``signature``
+    is the file's new one.
+    """
     found = Exclusion(rel, result) if isinstance(result, str) else Listing(rel, result)
     file = kept.file if unread else kept.file._replace(signature=signature)
     return Outcome(found, kept=True, unread=unread, kept_file=file, kept_row=kept.row)

@@ -52,8 +52,10 @@ from sitemap_plugins.manifest import (
 )
 from sitemap_plugins.output import (
     Installed,
+    describe_output,
     install,
     remove_stale,
+    unchanged_output,
     update_robots,
     without_sitemap,
 )
@@ -61,6 +63,7 @@ from sitemap_plugins.page_facts import PARSER_MODULES as _PARSER_SOURCES
 from sitemap_plugins.page_facts import code_key
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, scan_site
+from sitemap_plugins.untouched import Matched, match_untouched, replay
 from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
 from sitemap_plugins.writers.atomic import explain, remove_leftovers
 from sitemap_plugins.writers.xml_sitemap import render_url
@@ -103,6 +106,8 @@ class Result:
     dropped_diagnostics: int = 0
     changes: Changes | None = None
     """URLs added, changed and removed since the last build (with ``fingerprint``)."""
+    unchanged: list[str] = field(default_factory=list)
+    """Sitemap files left as they were: this build would have written the same bytes."""
     read_ahead: int = 0
     """Pages whose head and fingerprint were read during the host's build and still held."""
     kept: int = 0
@@ -227,14 +232,15 @@ def evaluate_site(
     hints: Mapping[str, PageHints],
     known: Mapping[str, PageFacts] | None = None,
     kept: KeptPages | None = None,
+    untouched_before: int = 0,
 ) -> Iterator[Outcome]:
     """Evaluate every file, in scan order, in parallel once the site is large enough.
 
     With ``known`` facts (read ahead while the host built the site) what is left per page is
     cheaper than sending it to another process, so it is done here. ``kept`` facts (from the
     last build) are tried for pages that were not read ahead. A page whose file the last
-    build saw untouched costs less still: when most of the first pages are such, the rest
-    are evaluated here too.
+    build saw untouched costs less still: when most of the site's first pages are such
+    (``untouched_before`` of them came before ``files``), the rest are evaluated here too.
     """
     def here(chosen: Iterable[BuiltFile]) -> Iterator[Outcome]:
         for built in chosen:
@@ -250,7 +256,8 @@ def evaluate_site(
     iterator = iter(files)
     if kept is not None and kept.results:
         read = 0
-        for outcome in here(itertools.islice(iterator, PARALLEL_THRESHOLD)):
+        sample = max(0, PARALLEL_THRESHOLD - untouched_before)
+        for outcome in here(itertools.islice(iterator, sample)):
             read += not outcome.unread
             yield outcome
         if read * 4 <= PARALLEL_THRESHOLD:
@@ -339,6 +346,115 @@ def _kept_lastmod(text: str) -> Lastmod | None:
     return parse_w3c(text) if text else None
 
 
+
+@dataclass
+class _Writing:
+    """One run's writing of the sitemap from the scanned files, with its manifest."""
+
+    site: Path
+    rules: Rules
+    result: Result
+    manifest: Manifest | None
+    kept: KeptPages | None
+
+    def write(
+        self, files: Iterable[BuiltFile], hints: Mapping[str, PageHints],
+        known: Mapping[str, PageFacts] | None,
+    ) -> Installed | None:
+        """Evaluate the files, write the sitemap and the manifest; None when none is listed."""
+        config = self.rules.config
+        kept, manifest = self.kept, self.manifest
+        outcomes: Iterable[Outcome]
+        if kept is not None and kept.results and known is None:
+            matched = match_untouched(files, kept, self.rules, hints)
+            if matched.whole and manifest is not None and manifest.amends:
+                same = unchanged_output(self.site, manifest.last_output)
+                if same is not None:
+                    return self._unchanged(matched, same, manifest)
+            self.result.excluded.update(matched.ruled_out)  # they have no rows to replay
+            outcomes = itertools.chain(
+                replay(kept, matched),
+                evaluate_site(matched.rest, self.rules, hints, None, kept, matched.count))
+        else:
+            outcomes = evaluate_site(files, self.rules, hints, known, kept)
+        installed = write_entries(self.site, config, self._listed(outcomes))
+        if kept is not None:
+            kept.close()
+        if manifest is not None:
+            for diagnostic in manifest.diagnostics:
+                self.result.add_diagnostic(diagnostic)
+            if installed is not None:
+                description = describe_output(self.site, installed)
+                if description is not None:
+                    manifest.set_output(description)
+            self.result.changes = manifest.changes(with_urls=bool(config.changes_file))
+            if config.changes_file:
+                write_changes(Path(config.changes_file), self.result.changes)
+            manifest.save()
+        return installed
+
+    def _unchanged(self, matched: Matched, same: Installed, manifest: Manifest) -> Installed:
+        """The last build's sitemap files stay: this build would write the same bytes."""
+        config, result = self.rules.config, self.result
+        result.listed += matched.listed
+        result.excluded.update(matched.excluded)
+        result.excluded.update(matched.ruled_out)
+        result.kept += matched.count
+        result.unread += matched.count
+        if self.kept is not None:
+            self.kept.close()
+        for diagnostic in manifest.diagnostics:
+            result.add_diagnostic(diagnostic)
+        result.changes = manifest.unchanged()
+        if config.changes_file:
+            write_changes(Path(config.changes_file), result.changes)
+        keep = set(same.unchanged)
+        if not config.text:
+            keep.add(f"{config.sitemap_name}.txt")  # may be the user's own file
+        same.removed = remove_stale(self.site, config.sitemap_name, keep)
+        return same
+
+    def _listed(self, outcomes: Iterable[Outcome]) -> Iterator[Rendered]:
+        """The listed pages' ``<url>`` elements, each outcome counted and kept on the way."""
+        result, manifest = self.result, self.manifest
+        for outcome in outcomes:
+            result.read_ahead += outcome.read_ahead
+            result.kept += outcome.kept
+            result.unread += outcome.unread
+            for diagnostic in outcome.diagnostics:
+                result.add_diagnostic(diagnostic)
+            entry = outcome.result
+            kept_file = outcome.kept_file if manifest is not None else None
+            # A page with something to report is evaluated again next time, to report it.
+            keep_result = kept_file is not None and not outcome.diagnostics
+            if isinstance(entry, Exclusion):
+                result.excluded[entry.reason] += 1
+                if manifest is not None and kept_file is not None:
+                    manifest.keep_file(entry.rel_path, kept_file,
+                                       entry.reason if keep_result else None,
+                                       last_row=outcome.kept_row, same=outcome.unread)
+                continue
+            result.listed += 1
+            if isinstance(entry, Listing):
+                done = entry.kept
+                assert manifest is not None  # only a manifest's kept page is a Listing
+                assert kept_file is not None
+                manifest.record(done.url, done.fingerprint, done.lastmod, done.source)
+                manifest.keep_file(entry.rel_path, kept_file, done,
+                                   last_row=outcome.kept_row, same=outcome.unread)
+                yield Rendered(done.url, done.xml, _kept_lastmod(done.lastmod))
+                continue
+            if manifest is not None:
+                lastmod, source = manifest.settle(entry)
+                if lastmod is not entry.lastmod or source is not entry.lastmod_source:
+                    entry = replace(entry, lastmod=lastmod, lastmod_source=source)
+            xml = render_url(entry)
+            if manifest is not None and kept_file is not None:
+                manifest.keep_file(entry.rel_path, kept_file, KeptListing(
+                    entry.loc, entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source, xml)
+                    if keep_result else None, last_row=outcome.kept_row)
+            yield Rendered(entry.loc, xml, entry.lastmod)
+
 def generate(
     site_dir: str | os.PathLike[str],
     config: SitemapConfig,
@@ -426,57 +542,8 @@ def _generate(
     manifest = _open_manifest(site, rules) if config.fingerprint else None
     kept = manifest.kept_pages() if manifest is not None else None
 
-    def listed(outcomes: Iterable[Outcome]) -> Iterator[Rendered]:
-        for outcome in outcomes:
-            result.read_ahead += outcome.read_ahead
-            result.kept += outcome.kept
-            result.unread += outcome.unread
-            for diagnostic in outcome.diagnostics:
-                result.add_diagnostic(diagnostic)
-            entry = outcome.result
-            kept_file = outcome.kept_file if manifest is not None else None
-            # A page with something to report is evaluated again next time, to report it.
-            keep_result = kept_file is not None and not outcome.diagnostics
-            if isinstance(entry, Exclusion):
-                result.excluded[entry.reason] += 1
-                if manifest is not None and kept_file is not None:
-                    manifest.keep_file(entry.rel_path, kept_file,
-                                       entry.reason if keep_result else None,
-                                       last_row=outcome.kept_row, same=outcome.unread)
-                continue
-            result.listed += 1
-            if isinstance(entry, Listing):
-                done = entry.kept
-                assert manifest is not None  # only a manifest's kept page is a Listing
-                assert kept_file is not None
-                manifest.record(done.url, done.fingerprint, done.lastmod, done.source)
-                manifest.keep_file(entry.rel_path, kept_file, done,
-                                   last_row=outcome.kept_row, same=outcome.unread)
-                yield Rendered(done.url, done.xml, _kept_lastmod(done.lastmod))
-                continue
-            if manifest is not None:
-                lastmod, source = manifest.settle(entry)
-                if lastmod is not entry.lastmod or source is not entry.lastmod_source:
-                    entry = replace(entry, lastmod=lastmod, lastmod_source=source)
-            xml = render_url(entry)
-            if manifest is not None and kept_file is not None:
-                manifest.keep_file(entry.rel_path, kept_file, KeptListing(
-                    entry.loc, entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source, xml)
-                    if keep_result else None, last_row=outcome.kept_row)
-            yield Rendered(entry.loc, xml, entry.lastmod)
-
     try:
-        installed = write_entries(
-            site, config, listed(evaluate_site(files, rules, hints, known, kept)))
-        if kept is not None:
-            kept.close()
-        if manifest is not None:
-            for diagnostic in manifest.diagnostics:
-                result.add_diagnostic(diagnostic)
-            result.changes = manifest.changes(with_urls=bool(config.changes_file))
-            if config.changes_file:
-                write_changes(Path(config.changes_file), result.changes)
-            manifest.save()
+        installed = _Writing(site, rules, result, manifest, kept).write(files, hints, known)
     except BaseException:
         if kept is not None:
             kept.close()
@@ -494,6 +561,7 @@ def _generate(
         result.diagnostics.sort()
         return result
     result.files.extend(installed.files)
+    result.unchanged = installed.unchanged
     result.removed = installed.removed
     result.split = installed.split
     robots = update_robots(site, config, sitemap_url)

@@ -22,8 +22,11 @@ stays flat for a million pages. When the last build's pages can be reused, the t
 starts as a copy of the last manifest and only the rows that differ are written: most rows of
 a rebuild are the same, and writing them all again took a sixth of an untouched rebuild. (A
 manifest that is more than a quarter free space, after a site shrank, is written anew
-instead, compact.) A missing, corrupt, old-format or other-site manifest is reported and
-ignored.
+instead, compact.) The copy is made on first need: a build that finds every page as the last
+one left it (:mod:`sitemap_plugins.untouched`) leaves the last manifest as it is. Its meta
+table also describes the sitemap files the build wrote (names, sizes, SHA-256), so that the
+next build can tell they are still there. A missing, corrupt, old-format or other-site
+manifest is reported and ignored.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import shutil
 import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level, WriteError
@@ -77,6 +80,21 @@ _FILE_COLUMNS = ", ".join(_FILES_TABLE[1:])
 _FILES_IN_ORDER = (
     f"SELECT path, {_FILE_COLUMNS}, rowid FROM files WHERE rowid > ? ORDER BY rowid",  # noqa: S608
     f"SELECT {_FILE_COLUMNS}, rowid FROM files WHERE path = ?")  # noqa: S608
+_FILES_UP_TO = f"SELECT path, {_FILE_COLUMNS}, rowid FROM files WHERE rowid <= ? ORDER BY rowid"  # noqa: S608
+# Per file row: its key, signature and hints, then what KeptPages.get would make of its
+# result (the reason it was left out, "" when listed, NULL when it gives none), in order.
+# SQLite checks the types, so that the big columns are not decoded.
+_FILES_MATCHED = """
+    SELECT path, signature, hints,
+        CASE WHEN typeof(digest) <> 'blob' OR typeof(facts) <> 'text'
+                  OR typeof(signature) <> 'text' OR typeof(hints) <> 'text' THEN NULL
+             WHEN typeof(reason) = 'text' AND reason <> '' THEN reason
+             WHEN typeof(url) = 'text' AND url <> '' AND typeof(xml) = 'text' AND xml <> ''
+                  AND typeof(fingerprint) = 'text' AND typeof(lastmod) = 'text'
+                  AND typeof(source) = 'text' THEN ''
+        END,
+        rowid
+    FROM files ORDER BY rowid"""
 
 
 class AmendError(Exception):
@@ -136,6 +154,7 @@ class Manifest:
         self._pending_files = _PendingRows("files", _FILES_TABLE)
         self._kept_facts: bool = False
         self._kept_results: bool = False
+        self._last_meta: dict[str, str] = {}
         self._open_previous()
         self._reuse = reuse and self._kept_facts
         # Amend a copy of the last manifest, unless it is mostly free space (a site that
@@ -145,20 +164,35 @@ class Manifest:
         # seen are of pages gone since, and are deleted at the end.
         self._seen_pages = bytearray()
         self._seen_files = bytearray()
+        if self._amend:
+            assert self.previous is not None
+            try:
+                self._seen_pages = _seen_rows(self.previous, "pages")
+                self._seen_files = _seen_rows(self.previous, "files")
+            except sqlite3.Error:
+                self._amend = False
         self._swept = False
+        # Written on first need: a build that changes nothing keeps the last manifest.
         self.next: sqlite3.Connection | None = None
         self._temp = temp_path_for(self.path)
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
             remove_leftovers(cache_dir)  # a killed run's half-written manifest
+        except OSError as err:
+            self.discard()
+            raise WriteError(str(cache_dir),
+                             f"cannot write the lastmod manifest: {explain(err)}") from err
+
+    def _writable(self) -> sqlite3.Connection:
+        """The new manifest: a copy of the last one to amend, or a new one, made on first use."""
+        if self.next is not None:
+            return self.next
+        try:
             if self._amend:
                 shutil.copyfile(self.path, self._temp)
             self.next = sqlite3.connect(self._temp)
             self.next.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
-            if self._amend:
-                self._seen_pages = _seen_rows(self.next, "pages")
-                self._seen_files = _seen_rows(self.next, "files")
-            else:
+            if not self._amend:
                 self.next.executescript(
                     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
                     "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
@@ -166,16 +200,46 @@ class Manifest:
                     "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, facts TEXT,"
                     " signature TEXT, hints TEXT, reason TEXT, url TEXT, fingerprint TEXT,"
                     " lastmod TEXT, source TEXT, xml TEXT);")
+            self.next.execute("DELETE FROM meta WHERE key = 'output'")
             self.next.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                                  [("version", FORMAT_VERSION), ("base_url", base_url),
-                                   ("parser", parser_key()), ("rules", rules_key)])
+                                  [("version", FORMAT_VERSION), ("base_url", self.base_url),
+                                   ("parser", parser_key()), ("rules", self.rules_key)])
         except sqlite3.Error as err:
-            self.discard()
             raise self._write_failed(err) from err
         except OSError as err:
-            self.discard()
-            raise WriteError(str(cache_dir),
+            raise WriteError(str(self.cache_dir),
                              f"cannot write the lastmod manifest: {explain(err)}") from err
+        return self.next
+
+    @property
+    def amends(self) -> bool:
+        """Whether this build's manifest is the last one, amended (not written anew)."""
+        return self._amend
+
+    @property
+    def last_output(self) -> str | None:
+        """What the last build wrote (:func:`~sitemap_plugins.output.describe_output`)."""
+        return self._last_meta.get("output")
+
+    def set_output(self, description: str) -> None:
+        """Remember what this build wrote, so that the next one can tell it is still there."""
+        connection = self._writable()
+        try:
+            connection.execute("INSERT OR REPLACE INTO meta VALUES ('output', ?)", (description,))
+        except sqlite3.Error as err:
+            raise self._write_failed(err) from err
+
+    def unchanged(self) -> Changes:
+        """End a build that made the last one again: the last manifest stays as it was.
+
+        Only for a build that matched every row of the last manifest (see
+        :mod:`sitemap_plugins.untouched`), called nothing that records, and :attr:`amends`
+        (one that would write it anew, compact, writes it).
+        """
+        assert self.next is None
+        assert self._amend
+        self.discard()
+        return Changes(baseline=True)
 
     @property
     def has_baseline(self) -> bool:
@@ -214,6 +278,7 @@ class Manifest:
                        f"not {self.base_url!r}; starting a new one")
             return
         self.previous = previous
+        self._last_meta = meta
         self._kept_facts = _trusts_facts(previous, meta)
         self._kept_results = (self._kept_facts and bool(self.rules_key)
                               and meta.get("rules") == self.rules_key)
@@ -301,17 +366,17 @@ class Manifest:
             self._flush()
 
     def _flush(self) -> None:
-        assert self.next is not None
+        connection = self._writable()
         try:
-            self._pending.write(self.next)
-            self._pending_files.write(self.next)
+            self._pending.write(connection)
+            self._pending_files.write(connection)
         except sqlite3.Error as err:
             raise self._write_failed(err) from err
 
     def _finish(self) -> None:
         """Write what is pending and delete the copied rows of pages gone since."""
         self._flush()
-        assert self.next is not None
+        assert self.next is not None  # made by _flush
         try:
             if not self._swept:
                 self._swept = True
@@ -491,11 +556,16 @@ class RowsInOrder:
     pass goes on after it.
     """
 
-    def __init__(self, connection: sqlite3.Connection, queries: tuple[str, str]) -> None:
-        """``queries``: the rows after a rowid (key, values, rowid), and one key's row."""
+    def __init__(
+        self, connection: sqlite3.Connection, queries: tuple[str, str], *, after: int = 0
+    ) -> None:
+        """``queries``: the rows after a rowid (key, values, rowid), and one key's row.
+
+        ``after``: the pass starts after this rowid.
+        """
         self._connection = connection
         self._next, self._point = queries
-        self._rows: sqlite3.Cursor | None = connection.execute(self._next, (0,))
+        self._rows: sqlite3.Cursor | None = connection.execute(self._next, (after,))
         self._ahead: OrderedDict[object, tuple[object, ...]] = OrderedDict()
 
     def get(self, key: object) -> tuple[object, ...] | None:
@@ -547,6 +617,10 @@ class KeptListing(NamedTuple):
     xml: str
 
 
+MatchedRow = tuple[object, str, str, str | None, int]
+"""A file row as :meth:`KeptPages.matched_rows` gives it. The key is bytes unless damaged;
+the signature and hints are text whenever the reason is not None."""
+
 KeptResult = KeptListing | str
 """What a build made of a page file: listed, or left out for this reason."""
 
@@ -591,34 +665,65 @@ class KeptPages:
         self.results = results
         self._connection: sqlite3.Connection | None = None
         self._rows: RowsInOrder | None = None
+        self._after = 0
 
     def __getstate__(self) -> dict[str, object]:
         return {"_path": self._path, "results": self.results, "_connection": None,
-                "_rows": None}
+                "_rows": None, "_after": 0}
 
     def copy(self) -> KeptPages:
         """The same pages, through a connection of the copy's own."""
         return KeptPages(self._path, results=self.results)
 
+    def _open(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = sqlite3.connect(f"{self._path.as_uri()}?mode=ro", uri=True)
+        return self._connection
+
     def get(self, rel_path: str) -> KeptPage | None:
         """What was kept of ``rel_path``, or None (nothing kept, unreadable or damaged)."""
         try:
             if self._rows is None:
-                self._connection = sqlite3.connect(f"{self._path.as_uri()}?mode=ro", uri=True)
-                self._rows = RowsInOrder(self._connection, _FILES_IN_ORDER)
+                self._rows = RowsInOrder(self._open(), _FILES_IN_ORDER, after=self._after)
             row = self._rows.get(_path_key(rel_path))
         except sqlite3.Error:
             return None  # the page is parsed again: slower, never wrong
-        if row is None or len(row) != len(KeptFile._fields) + _RESULT_WIDTH + 1:
-            return None
-        digest, facts, signature, hints = row[:4]
-        rowid = row[-1]
-        if not (isinstance(digest, bytes) and isinstance(facts, str)
-                and isinstance(signature, str) and isinstance(hints, str)
-                and isinstance(rowid, int)):
-            return None
-        return KeptPage(KeptFile(digest, facts, signature, hints),
-                        _result(row[4:-1]) if self.results else None, rowid)
+        return _kept_page(row, results=self.results)
+
+    def matched_rows(self) -> Iterator[MatchedRow]:
+        """Every file row in order: key, signature, hints, kept result's reason, rowid.
+
+        The reason is "" for a listed page and None when no result would be reused.
+
+        Raises:
+            sqlite3.Error: when the manifest cannot be read.
+        """
+        rows = self._open().execute(_FILES_MATCHED)
+        while batch := rows.fetchmany(_FETCH):
+            yield from cast("list[MatchedRow]", batch)  # the query gives these types
+
+    def replay(self, last_row: int) -> Iterator[tuple[str, KeptPage]]:
+        """The pages of the rows up to ``last_row``, in order, by relative path.
+
+        After it, :meth:`get` reads on from the row after ``last_row``.
+
+        Raises:
+            AmendError: when a row cannot be read (it was read a moment ago).
+        """
+        self._after = last_row
+        try:
+            rows = self._open().execute(_FILES_UP_TO, (last_row,))
+            while batch := rows.fetchmany(_FETCH):
+                for row in batch:
+                    page = _kept_page(row[1:], results=self.results)
+                    path = row[0]
+                    if page is None or page.result is None or not isinstance(path, bytes):
+                        msg = f"the lastmod manifest {self._path} changed during the build"
+                        raise AmendError(msg)
+                    yield path.decode("utf-8", "surrogatepass"), page
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            msg = f"the lastmod manifest {self._path} cannot be read again ({err})"
+            raise AmendError(msg) from err
 
     def close(self) -> None:
         """Close the connection."""
@@ -626,6 +731,20 @@ class KeptPages:
             with contextlib.suppress(sqlite3.Error):
                 self._connection.close()
         self._connection, self._rows = None, None
+
+
+def _kept_page(row: tuple[object, ...] | None, *, results: bool) -> KeptPage | None:
+    """A file row, without its key, as :class:`KeptPage`; None when none or damaged."""
+    if row is None or len(row) != len(KeptFile._fields) + _RESULT_WIDTH + 1:
+        return None
+    digest, facts, signature, hints = row[:4]
+    rowid = row[-1]
+    if not (isinstance(digest, bytes) and isinstance(facts, str)
+            and isinstance(signature, str) and isinstance(hints, str)
+            and isinstance(rowid, int)):
+        return None
+    return KeptPage(KeptFile(digest, facts, signature, hints),
+                    _result(row[4:-1]) if results else None, rowid)
 
 
 def _result(values: tuple[object, ...]) -> KeptResult | None:

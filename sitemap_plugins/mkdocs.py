@@ -562,6 +562,8 @@ def _report(result: Result) -> None:
         log.info("%d more notes not shown", result.dropped_diagnostics)
     left_out = ", ".join(f"{count} {reason}" for reason, count in sorted(result.excluded.items()))
     written = ", ".join(result.files) or "nothing"
+    if result.unchanged:
+        written += f" ({', '.join(result.unchanged)} unchanged)"
     log.info(
         "Sitemap: %d URL%s listed (%s); wrote %s", result.listed, "" if result.listed == 1 else "s",
         f"left out: {left_out}" if left_out else "none left out", written,

@@ -1,0 +1,275 @@
+"""A rebuild first matches the scan against the last manifest's rows, without evaluating.
+
+Every test compares with a build that reuses nothing (``reuse_pages: false``) from the same
+history: the pass may make a build faster, never different. An untouched site keeps its
+sitemap files as they were, dates and all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins import SitemapConfig, generate
+from sitemap_plugins import entry as entry_module
+from sitemap_plugins import manifest as manifest_module
+from sitemap_plugins.generate import Result
+from sitemap_plugins.manifest import MANIFEST_NAME
+
+BASE = "https://example.org/"
+GENERATE = sys.modules["sitemap_plugins.generate"]
+# Ten pages a part: the site below makes an index with numbered parts.
+OPTIONS = {"max_urls": 10, "exclude": ["drafts/*"], "changes_file": None}
+
+
+@pytest.fixture(autouse=True)
+def _settled_and_fixed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    monkeypatch.setattr(GENERATE, "SETTLE_NS", 0)  # the tests change files by hand
+
+
+@pytest.fixture
+def evaluated(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The relative paths of the pages evaluated one by one, in order."""
+    seen: list[str] = []
+    real = entry_module.evaluate_page
+
+    def spy(built, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(built.rel_path)
+        return real(built, *args, **kwargs)
+
+    monkeypatch.setattr(GENERATE, "evaluate_page", spy)
+    return seen
+
+
+def _page(name: str, head: str = "", text: str = "text") -> bytes:
+    return (f"<!doctype html><html lang='en'><head><title>{name}</title>{head}</head>"
+            f"<body><main><p>{name} {text}</p></main></body></html>").encode()
+
+
+NAMES = tuple(f"page-{index:02d}" for index in range(24))
+
+
+def _site(folder: Path) -> Path:
+    """24 pages, with pages left out for every kind of reason on the way."""
+    folder.mkdir(parents=True)
+    (folder / "index.html").write_bytes(_page("home"))
+    (folder / "404.html").write_bytes(_page("not found"))  # left out before it is read
+    (folder / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /private/\n")
+    for name in NAMES:
+        (folder / name).mkdir()
+        (folder / name / "index.html").write_bytes(_page(name))
+    (folder / "page-03" / "index.html").write_bytes(
+        _page("page-03", "<meta name='robots' content='noindex'>"))
+    (folder / "page-05" / "index.html").write_bytes(
+        _page("page-05", f"<link rel='canonical' href='{BASE}page-06/'>"))
+    (folder / "page-07" / "index.html").write_bytes(_page(
+        "page-07", f"<link rel='alternate' hreflang='fr' href='{BASE}page-08/'>"
+                   f"<link rel='alternate' hreflang='en' href='{BASE}page-07/'>"))
+    for folder_name in ("drafts", "private"):  # left out by a glob, by robots.txt
+        (folder / folder_name).mkdir()
+        (folder / folder_name / "index.html").write_bytes(_page(folder_name))
+    (folder / "guide.pdf").write_bytes(b"%PDF-1.4 not really\n")
+    return folder
+
+
+def _config(cache: Path, **options: object) -> SitemapConfig:
+    settings: dict[str, object] = {"base_url": BASE, "cache_dir": str(cache),
+                                   "extensions": [".html", ".pdf"], **OPTIONS, **options}
+    return SitemapConfig.from_mapping(settings)
+
+
+def _sitemap_files(site: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(site.glob("sitemap*"))}
+
+
+def _tables(cache: Path) -> dict[str, list[tuple[object, ...]]]:
+    with sqlite3.connect(cache / MANIFEST_NAME) as connection:
+        return {table: connection.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()
+                for table in ("pages", "files")}
+
+
+def _summary(result: Result, *, besides: str = "") -> tuple[object, ...]:
+    changes = result.changes
+    assert changes is not None
+    diagnostics = sorted(str(d) for d in result.diagnostics if d.code != besides)
+    return (result.listed, dict(result.excluded), diagnostics,
+            result.split, changes.added_count, changes.changed_count, changes.removed_count)
+
+
+def _rewrite(path: Path, data: bytes) -> None:
+    path.write_bytes(data)
+
+
+def _touch_last(site: Path) -> None:
+    _rewrite(site / NAMES[-1] / "index.html", _page(NAMES[-1], text="a longer, new text"))
+
+
+def _touch_first(site: Path) -> None:
+    _rewrite(site / "index.html", _page("home", text="a longer, new text"))
+
+
+def _remove_middle(site: Path) -> None:
+    shutil.rmtree(site / NAMES[12])
+
+
+def _remove_last(site: Path) -> None:
+    shutil.rmtree(site / NAMES[-1])  # its row is the manifest's last
+
+
+def _add_middle(site: Path) -> None:
+    (site / "page-12a").mkdir()
+    _rewrite(site / "page-12a" / "index.html", _page("page-12a"))
+
+
+def _edit_sitemap(site: Path) -> None:
+    data = (site / "sitemap-1.xml").read_bytes()
+    _rewrite(site / "sitemap-1.xml", data.replace(b"page-01", b"page-99"))  # same size
+
+
+def _remove_part(site: Path) -> None:
+    (site / "sitemap-2.xml.gz").unlink()
+
+
+def _link_part(site: Path) -> None:
+    same_bytes = site / "part-copy.bin"  # not a page: the scan passes it over
+    shutil.copyfile(site / "sitemap-3.xml", same_bytes)
+    (site / "sitemap-3.xml").unlink()
+    (site / "sitemap-3.xml").symlink_to(same_bytes)
+
+
+def _lose_the_record(site: Path) -> None:
+    cache = site.parent / "matched"
+    with sqlite3.connect(cache / MANIFEST_NAME) as connection:
+        connection.execute("UPDATE meta SET value = 'not json' WHERE key = 'output'")
+
+
+CHANGES: dict[str, tuple[Callable[[Path], None], str | None]] = {
+    # name: (the change, the first file that differs from its row; None when none does)
+    "last page changed": (_touch_last, f"{NAMES[-1]}/index.html"),
+    "first page changed": (_touch_first, "index.html"),
+    "a page removed": (_remove_middle, f"{NAMES[13]}/index.html"),
+    "a page added": (_add_middle, "page-12a/index.html"),
+    "the last page removed": (_remove_last, None),
+    "a sitemap part edited": (_edit_sitemap, None),
+    "a gzip part removed": (_remove_part, None),
+    "a part replaced by a link": (_link_part, None),
+    "no record of the output": (_lose_the_record, None),
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_a_rebuild_is_the_one_that_reuses_nothing(
+    tmp_path: Path, change: str, evaluated: list[str],
+    sitemap_urls: Callable[..., list[str]],
+) -> None:
+    """Output, counts, diagnostics and manifest rows equal a build that evaluates every page.
+
+    The files before the first that differs are not evaluated one by one; the rest are.
+    """
+    site = _site(tmp_path / "site")
+    matched_cache, fresh_cache = tmp_path / "matched", tmp_path / "fresh"
+    generate(site, _config(matched_cache))
+    generate(site, _config(matched_cache))  # every page's result is kept now
+    shutil.copytree(matched_cache, fresh_cache)
+    make_change, first_difference = CHANGES[change]
+    make_change(site)
+    evaluated.clear()
+    matched = generate(site, _config(matched_cache))
+    matched_files, matched_evaluated = _sitemap_files(site), list(evaluated)
+    urls = sitemap_urls(site)
+    evaluated.clear()
+    fresh = generate(site, _config(fresh_cache, reuse_pages=False))
+    assert _sitemap_files(site) == matched_files
+    assert _summary(matched) == _summary(fresh)
+    assert _tables(matched_cache) == _tables(fresh_cache)
+    assert matched.files  # the sitemap was written again
+    assert matched.unchanged == []
+    assert len(urls) == matched.listed > 20
+    assert matched.split
+    in_scan_order = list(evaluated)  # a build that reuses nothing evaluates every file
+    expected = ([] if first_difference is None
+                else in_scan_order[in_scan_order.index(first_difference):])
+    assert matched_evaluated == expected
+    assert len(in_scan_order) > len(expected) + 2 or first_difference == "index.html"
+
+
+def test_an_untouched_site_keeps_its_sitemap_files(
+    tmp_path: Path, evaluated: list[str], sitemap_urls: Callable[..., list[str]]
+) -> None:
+    """Nothing is evaluated or written; the result says what the last build said."""
+    site = _site(tmp_path / "site")
+    cache = tmp_path / "cache"
+    changes_file = tmp_path / "changes.json"
+    config = _config(cache, changes_file=str(changes_file))
+    generate(site, config)
+    last = generate(site, config)
+    files = {path.name: os.stat(path) for path in site.glob("sitemap*")}
+    manifest_before = os.stat(cache / MANIFEST_NAME)
+    changes_file.unlink()
+    evaluated.clear()
+    again = generate(site, config)
+    assert evaluated == []
+    assert again.files == []
+    assert sorted(again.unchanged) == sorted(files)
+    assert _summary(again) == _summary(last)
+    assert (again.kept, again.unread) == (last.kept, last.unread)
+    for name, before in files.items():
+        now = os.stat(site / name)
+        assert (now.st_ino, now.st_mtime_ns, now.st_size) == (
+            before.st_ino, before.st_mtime_ns, before.st_size), name
+    after = os.stat(cache / MANIFEST_NAME)
+    assert (after.st_ino, after.st_mtime_ns) == (manifest_before.st_ino, manifest_before.st_mtime_ns)
+    assert json.loads(changes_file.read_text("utf-8")) == {
+        "baseline": True, "added": [], "changed": [], "removed": []}
+    assert len(sitemap_urls(site)) == again.listed
+
+
+def test_a_stale_part_is_still_removed(tmp_path: Path) -> None:
+    """A leftover numbered part next to an untouched sitemap goes, as after any build."""
+    site = _site(tmp_path / "site")
+    cache = tmp_path / "cache"
+    generate(site, _config(cache))
+    generate(site, _config(cache))
+    (site / "sitemap-9.xml").write_bytes(b"stale")
+    again = generate(site, _config(cache))
+    assert again.unchanged
+    assert again.removed == ["sitemap-9.xml"]
+    assert not (site / "sitemap-9.xml").exists()
+
+
+def test_rows_that_cannot_be_read_again_make_the_build_start_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row that fails when the matched pages are handed on: the build is made again."""
+    site = _site(tmp_path / "site")
+    cache, fresh = tmp_path / "cache", tmp_path / "fresh"
+    generate(site, _config(cache))
+    generate(site, _config(cache))
+    _touch_last(site)
+    shutil.copytree(cache, fresh)
+    real = manifest_module._kept_page
+    calls = {"count": 0}
+
+    def damaged_after_five(row, *, results):  # type: ignore[no-untyped-def]
+        calls["count"] += 1
+        return None if calls["count"] == 5 else real(row, results=results)
+
+    with monkeypatch.context() as damaged:
+        damaged.setattr(manifest_module, "_kept_page", damaged_after_five)
+        result = generate(site, _config(cache))
+    notes = [str(d) for d in result.diagnostics if d.code == "bad-manifest"]
+    assert len(notes) == 1
+    assert "changed during the build" in notes[0]
+    assert calls["count"] == 5  # the second attempt reused nothing
+    written = _sitemap_files(site)
+    reference = generate(site, _config(fresh, reuse_pages=False))
+    assert _sitemap_files(site) == written
+    assert _summary(result, besides="bad-manifest") == _summary(reference)
