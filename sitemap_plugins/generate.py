@@ -62,8 +62,8 @@ from sitemap_plugins.output import (
 from sitemap_plugins.page_facts import PARSER_MODULES as _PARSER_SOURCES
 from sitemap_plugins.page_facts import code_key
 from sitemap_plugins.robots_rules import RobotsRules
-from sitemap_plugins.scan import BuiltFile, scan_site
-from sitemap_plugins.untouched import Matched, match_untouched, replay
+from sitemap_plugins.scan import BuiltFile, SkipCallback, scan_site
+from sitemap_plugins.untouched import Matched, Walk, match_walk, replay
 from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
 from sitemap_plugins.writers.atomic import explain, remove_leftovers
 from sitemap_plugins.writers.xml_sitemap import render_url
@@ -358,7 +358,7 @@ class _Writing:
     kept: KeptPages | None
 
     def write(
-        self, files: Iterable[BuiltFile], hints: Mapping[str, PageHints],
+        self, walk: Walk, on_skip: SkipCallback, hints: Mapping[str, PageHints],
         known: Mapping[str, PageFacts] | None,
     ) -> Installed | None:
         """Evaluate the files, write the sitemap and the manifest; None when none is listed."""
@@ -366,17 +366,16 @@ class _Writing:
         kept, manifest = self.kept, self.manifest
         outcomes: Iterable[Outcome]
         if kept is not None and kept.results and known is None:
-            matched = match_untouched(files, kept, self.rules, hints)
-            if matched.whole and manifest is not None and manifest.amends:
+            parts = match_walk(walk, on_skip, kept, self.rules, hints,
+                               workers=_worker_count(config))
+            if all(part.whole for part in parts) and manifest is not None and manifest.amends:
                 same = unchanged_output(self.site, manifest.last_output)
                 if same is not None:
-                    return self._unchanged(matched, same, manifest)
-            self.result.excluded.update(matched.ruled_out)  # they have no rows to replay
-            outcomes = itertools.chain(
-                replay(kept, matched),
-                evaluate_site(matched.rest, self.rules, hints, None, kept, matched.count))
+                    return self._unchanged(parts, same, manifest)
+            outcomes = itertools.chain.from_iterable(
+                self._part_outcomes(part, kept, hints) for part in parts)
         else:
-            outcomes = evaluate_site(files, self.rules, hints, known, kept)
+            outcomes = evaluate_site(walk(on_skip), self.rules, hints, known, kept)
         installed = write_entries(self.site, config, self._listed(outcomes))
         if kept is not None:
             kept.close()
@@ -393,14 +392,35 @@ class _Writing:
             manifest.save()
         return installed
 
-    def _unchanged(self, matched: Matched, same: Installed, manifest: Manifest) -> Installed:
+    def _take_part(self, part: Matched) -> None:
+        """Count what the walk of ``part`` passed over, and its files ruled out unread."""
+        result = self.result
+        if part.skips is not None:  # walked by another process
+            result.excluded.update(part.skips.counts)
+            for diagnostic in part.skips.diagnostics:
+                result.add_diagnostic(diagnostic)
+        result.excluded.update(part.ruled_out)  # they have no rows to replay
+
+    def _part_outcomes(
+        self, part: Matched, kept: KeptPages, hints: Mapping[str, PageHints]
+    ) -> Iterator[Outcome]:
+        """The matched files' outcomes, from their rows; then the rest of the part's files."""
+        self._take_part(part)
+        yield from replay(kept, part)
+        yield from evaluate_site(part.rest, self.rules, hints, None, kept,
+                                 untouched_before=part.count)
+
+    def _unchanged(
+        self, parts: list[Matched], same: Installed, manifest: Manifest
+    ) -> Installed:
         """The last build's sitemap files stay: this build would write the same bytes."""
         config, result = self.rules.config, self.result
-        result.listed += matched.listed
-        result.excluded.update(matched.excluded)
-        result.excluded.update(matched.ruled_out)
-        result.kept += matched.count
-        result.unread += matched.count
+        for part in parts:
+            self._take_part(part)
+            result.listed += part.listed
+            result.excluded.update(part.excluded)
+            result.kept += part.count
+            result.unread += part.count
         if self.kept is not None:
             self.kept.close()
         for diagnostic in manifest.diagnostics:
@@ -523,27 +543,30 @@ def _generate(
         if diagnostic is not None:
             result.add_diagnostic(diagnostic)
 
-    files: Iterable[BuiltFile] = scan_site(
-        str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
-        directory_urls=config.directory_urls, on_skip=on_skip,
-    )
-    if only is not None:
-        allowed = set(only)
+    allowed = set(only) if only is not None else None
 
-        def written(candidates: Iterable[BuiltFile]) -> Iterator[BuiltFile]:
-            for built in candidates:
-                if built.rel_path in allowed:
-                    yield built
-                else:
-                    result.excluded[REASON_NOT_BUILT] += 1
-
-        files = written(files)
+    def walk(
+        report: SkipCallback, *, from_path: str | None = None, before_path: str | None = None
+    ) -> Iterator[BuiltFile]:
+        files = scan_site(
+            str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
+            directory_urls=config.directory_urls, on_skip=report, from_path=from_path,
+            before_path=before_path,
+        )
+        if allowed is None:
+            yield from files
+            return
+        for built in files:
+            if built.rel_path in allowed:
+                yield built
+            else:
+                report(built.rel_path, REASON_NOT_BUILT, None)
 
     manifest = _open_manifest(site, rules) if config.fingerprint else None
     kept = manifest.kept_pages() if manifest is not None else None
 
     try:
-        installed = _Writing(site, rules, result, manifest, kept).write(files, hints, known)
+        installed = _Writing(site, rules, result, manifest, kept).write(walk, on_skip, hints, known)
     except BaseException:
         if kept is not None:
             kept.close()

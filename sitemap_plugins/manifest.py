@@ -68,6 +68,7 @@ _BATCH = 2_000
 # and how many at a time.
 _WINDOW = 4_096
 _FETCH = 256
+_NO_ROW = 1 << 62  # past any rowid SQLite gives
 _PAGES_IN_ORDER = (
     "SELECT url, fingerprint, lastmod, source, rowid FROM pages WHERE rowid > ? ORDER BY rowid",
     "SELECT fingerprint, lastmod, source, rowid FROM pages WHERE url = ?")
@@ -80,7 +81,8 @@ _FILE_COLUMNS = ", ".join(_FILES_TABLE[1:])
 _FILES_IN_ORDER = (
     f"SELECT path, {_FILE_COLUMNS}, rowid FROM files WHERE rowid > ? ORDER BY rowid",  # noqa: S608
     f"SELECT {_FILE_COLUMNS}, rowid FROM files WHERE path = ?")  # noqa: S608
-_FILES_UP_TO = f"SELECT path, {_FILE_COLUMNS}, rowid FROM files WHERE rowid <= ? ORDER BY rowid"  # noqa: S608
+_FILES_BETWEEN = (f"SELECT path, {_FILE_COLUMNS}, rowid FROM files "  # noqa: S608
+                  "WHERE rowid > ? AND rowid <= ? ORDER BY rowid")
 # Per file row: its key, signature and hints, then what KeptPages.get would make of its
 # result (the reason it was left out, "" when listed, NULL when it gives none), in order.
 # SQLite checks the types, so that the big columns are not decoded.
@@ -94,7 +96,7 @@ _FILES_MATCHED = """
                   AND typeof(source) = 'text' THEN ''
         END,
         rowid
-    FROM files ORDER BY rowid"""
+    FROM files WHERE rowid > ? AND rowid < ? ORDER BY rowid"""
 
 
 class AmendError(Exception):
@@ -690,29 +692,50 @@ class KeptPages:
             return None  # the page is parsed again: slower, never wrong
         return _kept_page(row, results=self.results)
 
-    def matched_rows(self) -> Iterator[MatchedRow]:
-        """Every file row in order: key, signature, hints, kept result's reason, rowid.
+    def matched_rows(self, after: int = 0, before: int | None = None) -> Iterator[MatchedRow]:
+        """The file rows in order, between rowids ``after`` and ``before`` (excluded).
 
-        The reason is "" for a listed page and None when no result would be reused.
+        Each is: key, signature, hints, kept result's reason, rowid. The reason is "" for a
+        listed page and None when no result would be reused.
 
         Raises:
             sqlite3.Error: when the manifest cannot be read.
         """
-        rows = self._open().execute(_FILES_MATCHED)
+        rows = self._open().execute(_FILES_MATCHED, (after, _NO_ROW if before is None else before))
         while batch := rows.fetchmany(_FETCH):
             yield from cast("list[MatchedRow]", batch)  # the query gives these types
 
-    def replay(self, last_row: int) -> Iterator[tuple[str, KeptPage]]:
-        """The pages of the rows up to ``last_row``, in order, by relative path.
+    def middle_row(self) -> tuple[int, str, int] | None:
+        """The rowid and path of the row in the middle of the file rows, and their count.
 
-        After it, :meth:`get` reads on from the row after ``last_row``.
+        None when there are none, or when they cannot be read.
+        """
+        try:
+            connection = self._open()
+            first, last, count = connection.execute(
+                "SELECT min(rowid), max(rowid), count(*) FROM files").fetchone()
+            if not count:
+                return None
+            found = connection.execute(
+                "SELECT rowid, path FROM files WHERE rowid >= ? ORDER BY rowid LIMIT 1",
+                ((first + last) // 2,)).fetchone()
+        except sqlite3.Error:
+            return None
+        if found is None or not isinstance(found[1], bytes):
+            return None
+        return found[0], found[1].decode("utf-8", "surrogatepass"), count
+
+    def replay(self, after: int, last_row: int) -> Iterator[tuple[str, KeptPage]]:
+        """The pages of the rows after rowid ``after`` up to ``last_row``, in order.
+
+        After them, :meth:`get` reads on from the row after ``last_row``.
 
         Raises:
             AmendError: when a row cannot be read (it was read a moment ago).
         """
         self._after = last_row
         try:
-            rows = self._open().execute(_FILES_UP_TO, (last_row,))
+            rows = self._open().execute(_FILES_BETWEEN, (after, last_row))
             while batch := rows.fetchmany(_FETCH):
                 for row in batch:
                     page = _kept_page(row[1:], results=self.results)

@@ -18,16 +18,24 @@ made of them, their rows read again in the same order (:func:`replay`), followed
 from the first that differs: what follows sees exactly what it would have seen without the
 pass. Only an untouched tree gains from the pass; any other costs one narrow read of the
 rows up to its first difference.
+
+On a large site with two workers or more, a second process matches the second half of the
+walk (cut at the path of the manifest's middle row: see :func:`~sitemap_plugins.scan.scan_site`)
+against the second half of the rows, while this one matches the first. Its answer is used
+only when its whole half matched; else this process matches that half again itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import pickle
 import sqlite3
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sitemap_plugins.entry import hints_key, left_out_unread, reused_outcome
 from sitemap_plugins.manifest import AmendError
@@ -37,17 +45,48 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
 
     from sitemap_plugins.entry import Outcome, PageHints, Rules
+    from sitemap_plugins.errors import Diagnostic
     from sitemap_plugins.manifest import KeptPages
-    from sitemap_plugins.scan import BuiltFile
+    from sitemap_plugins.scan import BuiltFile, SkipCallback
+
+# Below this many rows a second process costs more than it saves (a fork and a pipe: about
+# 5 ms; the pass: about 10 µs a page).
+SPLIT_THRESHOLD = 5_000
+
+
+class Walk(Protocol):
+    """The site's walk (:func:`~sitemap_plugins.scan.scan_site` and the host's filter)."""
+
+    def __call__(
+        self, on_skip: SkipCallback, /, *, from_path: str | None = None,
+        before_path: str | None = None,
+    ) -> Iterable[BuiltFile]:
+        """The files, reporting those passed over to ``on_skip``; cut at a path if given."""
+
+
+@dataclass
+class Skips:
+    """What a walk passed over: counts by reason and the diagnostics, to hand on."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __call__(self, _rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
+        """An ``on_skip`` callback."""
+        self.counts[reason] += 1
+        if diagnostic is not None:
+            self.diagnostics.append(diagnostic)
 
 
 @dataclass
 class Matched:
-    """The files at the start of a scan that are the last build's rows, in its order."""
+    """The files at the start of a walk (or a part of it) that are the last build's rows."""
 
+    after_row: int = 0
+    """The part's rows are those after this rowid."""
     count: int = 0
     last_row: int = 0
-    """The rowid of the last matched row (0 when none matched)."""
+    """The rowid of the last matched row (``after_row`` when none matched)."""
     listed: int = 0
     excluded: Counter[str] = field(default_factory=Counter)
     """Of the matched files, how many the last build listed, and left out by reason."""
@@ -56,26 +95,32 @@ class Matched:
     rest: Iterator[BuiltFile] = field(default_factory=lambda: iter(()))
     """The files after them, from the first that differs."""
     whole: bool = False
-    """Every file matched, and every row: the build is the last one again."""
+    """Every file of the part matched, and every row: the part is as the last build left it."""
+    skips: Skips | None = None
+    """What the walk of the part passed over, when another process walked it."""
 
 
 def match_untouched(
-    files: Iterable[BuiltFile], kept: KeptPages, rules: Rules, hints: Mapping[str, PageHints]
+    files: Iterable[BuiltFile], kept: KeptPages, rules: Rules, hints: Mapping[str, PageHints],
+    *, after_row: int = 0, before_row: int | None = None,
 ) -> Matched:
     """Go through ``files`` while each is the next row of the last manifest, untouched.
+
+    Only the rows after rowid ``after_row`` and before ``before_row`` are compared.
 
     Raises:
         AmendError: when the manifest cannot be read (the build is then made again without
             reusing pages).
     """
-    matched = Matched()
+    matched = Matched(after_row=after_row)
     scan = iter(files)
     settled_before_ns = rules.settled_before_ns
     excluded, ruled_out = matched.excluded, matched.ruled_out
-    count = listed = last_row = 0
+    count = listed = 0
+    last_row = after_row
     differs: BuiltFile | None = None
     try:
-        rows = kept.matched_rows()
+        rows = kept.matched_rows(after_row, before_row)
         row = next(rows, None)
         for built in scan:
             differs = built
@@ -116,6 +161,103 @@ def match_untouched(
     return matched
 
 
+def match_walk(
+    walk: Walk, on_skip: SkipCallback, kept: KeptPages, rules: Rules,
+    hints: Mapping[str, PageHints], *, workers: int,
+) -> list[Matched]:
+    """:func:`match_untouched` over the whole walk, in two processes when it pays.
+
+    Returns the parts of the walk in order, each matched from its start.
+
+    Raises:
+        AmendError: when the manifest cannot be read.
+    """
+    # A fork copies only the calling thread: in a process with others (a host's server, say)
+    # a lock one of them holds would never be released in the child.
+    can_fork = hasattr(os, "fork") and threading.active_count() == 1
+    middle = kept.middle_row() if workers > 1 and can_fork else None
+    if middle is None or middle[2] < SPLIT_THRESHOLD:
+        return [match_untouched(walk(on_skip), kept, rules, hints)]
+    split_row, split_path, _ = middle
+    second_half = _SecondHalf(walk, kept, rules, hints, split_path, split_row - 1)
+    try:
+        first = match_untouched(walk(on_skip, before_path=split_path), kept, rules, hints,
+                                before_row=split_row)
+        second = second_half.answer()
+    finally:
+        second_half.close()
+    if second is None:  # it differs somewhere, or the other process failed: walk it here
+        second = match_untouched(walk(on_skip, from_path=split_path), kept, rules, hints,
+                                 after_row=split_row - 1)
+    return [first, second]
+
+
+class _SecondHalf:
+    """A forked process that matches the walk from a path on against the rows after a rowid.
+
+    Forked, not spawned: it shares what this process has prepared (rules, hints), and takes
+    a few milliseconds. It sends back its :class:`Matched` (without the files) only when its
+    whole half matched.
+    """
+
+    def __init__(
+        self, walk: Walk, kept: KeptPages, rules: Rules, hints: Mapping[str, PageHints],
+        from_path: str, after_row: int,
+    ) -> None:
+        self._pid = 0
+        self._read = -1
+        try:
+            read, write = os.pipe()
+        except OSError:
+            return
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read)
+            os.close(write)
+            return
+        if pid == 0:  # the child: answer, and leave without running the parent's exit code
+            code = 1
+            try:
+                os.close(read)
+                skips = Skips()
+                matched = match_untouched(walk(skips, from_path=from_path), kept.copy(), rules,
+                                          hints, after_row=after_row)
+                answer = None
+                if matched.whole:  # its files are all walked: nothing to hand on
+                    matched.rest, matched.skips = iter(()), skips
+                    answer = matched
+                with os.fdopen(write, "wb") as pipe:
+                    pickle.dump(answer, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        self._pid, self._read = pid, read
+
+    def answer(self) -> Matched | None:
+        """The half, when the whole of it matched; None otherwise."""
+        if not self._pid:
+            return None
+        try:
+            with os.fdopen(self._read, "rb") as pipe:
+                self._read = -1
+                answer = pickle.load(pipe)  # noqa: S301  # from our own child, over a pipe
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return None
+        return answer if isinstance(answer, Matched) else None
+
+    def close(self) -> None:
+        """Wait for the process to end."""
+        if self._read >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._read)
+        if self._pid:
+            with contextlib.suppress(OSError):
+                os.waitpid(self._pid, 0)
+            self._pid = 0
+
+
 def replay(kept: KeptPages, matched: Matched) -> Iterator[Outcome]:
     """The outcomes of the matched files: the last build's results, as evaluation gives them.
 
@@ -123,6 +265,6 @@ def replay(kept: KeptPages, matched: Matched) -> Iterator[Outcome]:
         AmendError: when the rows cannot be read again.
     """
     if matched.count:
-        for rel, page in kept.replay(matched.last_row):
+        for rel, page in kept.replay(matched.after_row, matched.last_row):
             assert page.result is not None  # checked by the query that matched it
             yield reused_outcome(rel, page, page.result, unread=True)

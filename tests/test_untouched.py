@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins import SitemapConfig, generate
+from sitemap_plugins import SitemapConfig, generate, untouched
 from sitemap_plugins import entry as entry_module
 from sitemap_plugins import manifest as manifest_module
 from sitemap_plugins.generate import Result
@@ -33,6 +33,37 @@ OPTIONS = {"max_urls": 10, "exclude": ["drafts/*"], "changes_file": None}
 def _settled_and_fixed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     monkeypatch.setattr(GENERATE, "SETTLE_NS", 0)  # the tests change files by hand
+
+
+@pytest.fixture(params=["one process", "two processes"])
+def processes(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, bool]]:
+    """Match in one process, or in two (each half of the walk).
+
+    Lists, for each second process, the path its half starts at and whether it answered
+    (its whole half matched).
+    """
+    halves: list[tuple[str, bool]] = []
+    if request.param == "two processes":
+        monkeypatch.setattr(untouched, "SPLIT_THRESHOLD", 4)
+        monkeypatch.setitem(OPTIONS, "workers", 2)
+        real_init, real_answer = untouched._SecondHalf.__init__, untouched._SecondHalf.answer
+
+        def init(self, walk, kept, rules, hints, from_path, after_row):  # type: ignore[no-untyped-def]
+            self.from_path = from_path
+            real_init(self, walk, kept, rules, hints, from_path, after_row)
+
+        def answer(self: untouched._SecondHalf) -> untouched.Matched | None:
+            found = real_answer(self)
+            halves.append((self.from_path, found is not None))  # type: ignore[attr-defined]
+            return found
+
+        monkeypatch.setattr(untouched._SecondHalf, "__init__", init)
+        monkeypatch.setattr(untouched._SecondHalf, "answer", answer)
+    else:
+        monkeypatch.setitem(OPTIONS, "workers", 1)
+    return halves
 
 
 @pytest.fixture
@@ -151,39 +182,42 @@ def _lose_the_record(site: Path) -> None:
         connection.execute("UPDATE meta SET value = 'not json' WHERE key = 'output'")
 
 
-CHANGES: dict[str, tuple[Callable[[Path], None], str | None]] = {
-    # name: (the change, the first file that differs from its row; None when none does)
-    "last page changed": (_touch_last, f"{NAMES[-1]}/index.html"),
-    "first page changed": (_touch_first, "index.html"),
-    "a page removed": (_remove_middle, f"{NAMES[13]}/index.html"),
-    "a page added": (_add_middle, "page-12a/index.html"),
-    "the last page removed": (_remove_last, None),
-    "a sitemap part edited": (_edit_sitemap, None),
-    "a gzip part removed": (_remove_part, None),
-    "a part replaced by a link": (_link_part, None),
-    "no record of the output": (_lose_the_record, None),
+CHANGES: dict[str, tuple[Callable[[Path], None], str | None, bool]] = {
+    # name: (the change, the first file that differs from its row (None when none does),
+    # whether the second half of the walk (from page-10, the middle row) is untouched)
+    "last page changed": (_touch_last, f"{NAMES[-1]}/index.html", False),
+    "first page changed": (_touch_first, "index.html", True),
+    "a page removed": (_remove_middle, f"{NAMES[13]}/index.html", False),
+    "a page added": (_add_middle, "page-12a/index.html", False),
+    "the last page removed": (_remove_last, None, False),
+    "a sitemap part edited": (_edit_sitemap, None, True),
+    "a gzip part removed": (_remove_part, None, True),
+    "a part replaced by a link": (_link_part, None, True),
+    "no record of the output": (_lose_the_record, None, True),
 }
 
 
 @pytest.mark.parametrize("change", list(CHANGES))
 def test_a_rebuild_is_the_one_that_reuses_nothing(
     tmp_path: Path, change: str, evaluated: list[str],
-    sitemap_urls: Callable[..., list[str]],
+    sitemap_urls: Callable[..., list[str]], processes: list[tuple[str, bool]],
 ) -> None:
     """Output, counts, diagnostics and manifest rows equal a build that evaluates every page.
 
-    The files before the first that differs are not evaluated one by one; the rest are.
+    The files before the first that differs are not evaluated one by one; the rest are,
+    but for a second half that a second process found untouched.
     """
     site = _site(tmp_path / "site")
     matched_cache, fresh_cache = tmp_path / "matched", tmp_path / "fresh"
     generate(site, _config(matched_cache))
     generate(site, _config(matched_cache))  # every page's result is kept now
     shutil.copytree(matched_cache, fresh_cache)
-    make_change, first_difference = CHANGES[change]
+    make_change, first_difference, second_half_untouched = CHANGES[change]
     make_change(site)
     evaluated.clear()
+    processes.clear()
     matched = generate(site, _config(matched_cache))
-    matched_files, matched_evaluated = _sitemap_files(site), list(evaluated)
+    matched_files, matched_evaluated, halves = _sitemap_files(site), list(evaluated), processes[:]
     urls = sitemap_urls(site)
     evaluated.clear()
     fresh = generate(site, _config(fresh_cache, reuse_pages=False))
@@ -195,14 +229,22 @@ def test_a_rebuild_is_the_one_that_reuses_nothing(
     assert len(urls) == matched.listed > 20
     assert matched.split
     in_scan_order = list(evaluated)  # a build that reuses nothing evaluates every file
+    end = len(in_scan_order)
+    if OPTIONS["workers"] == 2:
+        assert halves == [("page-10/index.html", second_half_untouched)]
+        if second_half_untouched:
+            end = in_scan_order.index("page-10/index.html")
+    else:
+        assert halves == []
     expected = ([] if first_difference is None
-                else in_scan_order[in_scan_order.index(first_difference):])
+                else in_scan_order[in_scan_order.index(first_difference):end])
     assert matched_evaluated == expected
     assert len(in_scan_order) > len(expected) + 2 or first_difference == "index.html"
 
 
 def test_an_untouched_site_keeps_its_sitemap_files(
-    tmp_path: Path, evaluated: list[str], sitemap_urls: Callable[..., list[str]]
+    tmp_path: Path, evaluated: list[str], sitemap_urls: Callable[..., list[str]],
+    processes: list[bool],
 ) -> None:
     """Nothing is evaluated or written; the result says what the last build said."""
     site = _site(tmp_path / "site")
@@ -215,8 +257,10 @@ def test_an_untouched_site_keeps_its_sitemap_files(
     manifest_before = os.stat(cache / MANIFEST_NAME)
     changes_file.unlink()
     evaluated.clear()
+    processes.clear()
     again = generate(site, config)
     assert evaluated == []
+    assert processes == ([("page-10/index.html", True)] if OPTIONS["workers"] == 2 else [])
     assert again.files == []
     assert sorted(again.unchanged) == sorted(files)
     assert _summary(again) == _summary(last)
