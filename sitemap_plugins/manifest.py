@@ -706,15 +706,17 @@ class KeptPages:
             yield from cast("list[MatchedRow]", batch)  # the query gives these types
 
     def middle_row(self) -> tuple[int, str, int] | None:
-        """The rowid and path of the row in the middle of the file rows, and their count.
+        """The rowid and path of the row in the middle of the file rows, and their span.
 
-        None when there are none, or when they cannot be read.
+        The span (the largest rowid less the smallest, plus one) is about the number of rows,
+        without counting them: counting reads the whole table. None when there are none, or
+        when they cannot be read.
         """
         try:
             connection = self._open()
-            first, last, count = connection.execute(
-                "SELECT min(rowid), max(rowid), count(*) FROM files").fetchone()
-            if not count:
+            first, last = connection.execute(
+                "SELECT min(rowid), max(rowid) FROM files").fetchone()
+            if not isinstance(first, int) or not isinstance(last, int):
                 return None
             found = connection.execute(
                 "SELECT rowid, path FROM files WHERE rowid >= ? ORDER BY rowid LIMIT 1",
@@ -723,7 +725,7 @@ class KeptPages:
             return None
         if found is None or not isinstance(found[1], bytes):
             return None
-        return found[0], found[1].decode("utf-8", "surrogatepass"), count
+        return found[0], found[1].decode("utf-8", "surrogatepass"), last - first + 1
 
     def replay(self, after: int, last_row: int) -> Iterator[tuple[str, KeptPage]]:
         """The pages of the rows after rowid ``after`` up to ``last_row``, in order.
