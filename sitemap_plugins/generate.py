@@ -346,7 +346,6 @@ def _kept_lastmod(text: str) -> Lastmod | None:
     return parse_w3c(text) if text else None
 
 
-
 @dataclass
 class _Writing:
     """One run's writing of the sitemap from the scanned files, with its manifest."""
@@ -474,6 +473,7 @@ class _Writing:
                     entry.loc, entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source, xml)
                     if keep_result else None, last_row=outcome.kept_row)
             yield Rendered(entry.loc, xml, entry.lastmod)
+
 
 def generate(
     site_dir: str | os.PathLike[str],

@@ -31,6 +31,7 @@ import contextlib
 import itertools
 import os
 import pickle
+import signal
 import sqlite3
 import threading
 from collections import Counter
@@ -243,15 +244,18 @@ class _SecondHalf:
             with os.fdopen(self._read, "rb") as pipe:
                 self._read = -1
                 answer = pickle.load(pipe)  # noqa: S301  # from our own child, over a pipe
-        except (OSError, EOFError, pickle.UnpicklingError):
+        except Exception:  # noqa: BLE001  # whatever went wrong there, the half is matched here
             return None
         return answer if isinstance(answer, Matched) else None
 
     def close(self) -> None:
-        """Wait for the process to end."""
+        """Wait for the process to end; stop it first if its answer is no longer wanted."""
         if self._read >= 0:
             with contextlib.suppress(OSError):
                 os.close(self._read)
+            if self._pid:  # this process failed before asking: the answer is not needed
+                with contextlib.suppress(OSError):
+                    os.kill(self._pid, signal.SIGKILL)
         if self._pid:
             with contextlib.suppress(OSError):
                 os.waitpid(self._pid, 0)

@@ -317,3 +317,32 @@ def test_rows_that_cannot_be_read_again_make_the_build_start_over(
     reference = generate(site, _config(fresh, reuse_pages=False))
     assert _sitemap_files(site) == written
     assert _summary(result, besides="bad-manifest") == _summary(reference)
+
+
+def test_a_second_process_that_fails_leaves_its_half_to_this_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, evaluated: list[str]
+) -> None:
+    """Whatever goes wrong in the second process, its half is matched here: same build."""
+    monkeypatch.setattr(untouched, "SPLIT_THRESHOLD", 4)
+    site = _site(tmp_path / "site")
+    cache = tmp_path / "cache"
+    config = _config(cache, workers=2)
+    generate(site, config)
+    last = generate(site, config)
+    parent = os.getpid()
+    real = untouched.match_untouched
+    halves: list[str] = []
+
+    def failing_there(files, kept, rules, hints, **rows):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            raise RuntimeError("the second process fails")
+        halves.append("first" if "before_row" in rows else "second")
+        return real(files, kept, rules, hints, **rows)
+
+    monkeypatch.setattr(untouched, "match_untouched", failing_there)
+    evaluated.clear()
+    again = generate(site, config)
+    assert halves == ["first", "second"]  # this process matched both halves
+    assert evaluated == []
+    assert again.unchanged
+    assert _summary(again) == _summary(last)
