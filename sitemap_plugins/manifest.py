@@ -235,8 +235,8 @@ class Manifest:
         """End a build that made the last one again: the last manifest stays as it was.
 
         Only for a build that matched every row of the last manifest (see
-        :mod:`sitemap_plugins.untouched`), called nothing that records, and :attr:`amends`
-        (one that would write it anew, compact, writes it).
+        :mod:`sitemap_plugins.untouched`) and called nothing that records; and only when
+        :attr:`amends`: a manifest due to be written anew, compact, is written even then.
         """
         assert self.next is None
         assert self._amend

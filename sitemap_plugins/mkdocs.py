@@ -16,7 +16,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -365,6 +364,9 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
             return None
         raw = meta.get(f"{_GIT_META}_raw_iso_datetime")
         if isinstance(raw, str):
+            # Imported here: only sites with the git plugin come this way (2 ms of imports).
+            from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # noqa: PLC0415
+
             try:
                 zone = ZoneInfo(self._git_timezone)
                 return datetime.fromisoformat(raw).replace(tzinfo=zone)
