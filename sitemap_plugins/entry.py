@@ -148,6 +148,9 @@ class Outcome:
     """What the manifest keeps of the page file for the next build (with fingerprints)."""
     kept_row: int = 0
     """The file's row in the last build's manifest (:attr:`KeptPage.row`), 0 when none."""
+    resigned: bool = False
+    """The page's result came from the last build and its bytes were read, the same: of its
+    row, only the file's signature is new."""
 
 
 @dataclass(frozen=True)
@@ -365,8 +368,10 @@ def reused_outcome(
     is the file's new one.
     """
     found = Exclusion(rel, result) if isinstance(result, str) else Listing(rel, result)
-    file = kept.file if unread else kept.file._replace(signature=signature)
-    return Outcome(found, kept=True, unread=unread, kept_file=file, kept_row=kept.row)
+    if unread:
+        return Outcome(found, kept=True, unread=True, kept_file=kept.file, kept_row=kept.row)
+    return Outcome(found, kept=True, kept_file=kept.file._replace(signature=signature),
+                   kept_row=kept.row, resigned=True)
 
 
 def _same_page(canonical: str, own_url: str) -> bool:

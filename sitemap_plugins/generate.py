@@ -451,7 +451,8 @@ class _Writing:
                 if manifest is not None and kept_file is not None:
                     manifest.keep_file(entry.rel_path, kept_file,
                                        entry.reason if keep_result else None,
-                                       last_row=outcome.kept_row, same=outcome.unread)
+                                       last_row=outcome.kept_row, same=outcome.unread,
+                                       resigned=outcome.resigned)
                 continue
             result.listed += 1
             if isinstance(entry, Listing):
@@ -459,8 +460,8 @@ class _Writing:
                 assert manifest is not None  # only a manifest's kept page is a Listing
                 assert kept_file is not None
                 manifest.record(done.url, done.fingerprint, done.lastmod, done.source)
-                manifest.keep_file(entry.rel_path, kept_file, done,
-                                   last_row=outcome.kept_row, same=outcome.unread)
+                manifest.keep_file(entry.rel_path, kept_file, done, last_row=outcome.kept_row,
+                                   same=outcome.unread, resigned=outcome.resigned)
                 yield Rendered(done.url, done.xml, _kept_lastmod(done.lastmod))
                 continue
             if manifest is not None:

@@ -272,7 +272,12 @@ def read_page_bytes(
         if whole:
             # read(n) allocates n bytes up front: ask for the file's size, not the limit.
             size = status.st_size
-            raw = _read_up_to(descriptor, min(size, max_bytes) + 1)
+            count = min(size, max_bytes) + 1
+            raw = os.read(descriptor, count)
+            # The size fstat gave is the end: no read that returns nothing to show it. (A file
+            # that grows meanwhile gets new times: the next build reads it again.)
+            if raw and len(raw) != size and len(raw) < count:
+                raw += _read_up_to(descriptor, count - len(raw))  # a short read: read on
             if size < len(raw) <= max_bytes:  # grew since fstat
                 raw += _read_up_to(descriptor, max_bytes + 1 - len(raw))
             if len(raw) <= max_bytes:

@@ -22,11 +22,12 @@ stays flat for a million pages. When the last build's pages can be reused, the t
 starts as a copy of the last manifest and only the rows that differ are written: most rows of
 a rebuild are the same, and writing them all again took a sixth of an untouched rebuild. (A
 manifest that is more than a quarter free space, after a site shrank, is written anew
-instead, compact.) The copy is made on first need: a build that finds every page as the last
-one left it (:mod:`sitemap_plugins.untouched`) leaves the last manifest as it is. Its meta
-table also describes the sitemap files the build wrote (names, sizes, SHA-256), so that the
-next build can tell they are still there. A missing, corrupt, old-format or other-site
-manifest is reported and ignored.
+instead, compact; so is one whose rows are out of scan order, after a build appended the row
+of a page added among others.) The copy is made on first need: a build that finds every
+page as the last one left it (:mod:`sitemap_plugins.untouched`) leaves the last manifest as
+it is. Its meta table also describes the sitemap files the build wrote (names, sizes,
+SHA-256), so that the next build can tell they are still there. A missing, corrupt,
+old-format or other-site manifest is reported and ignored.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ _BATCH = 2_000
 _WINDOW = 4_096
 _FETCH = 256
 _NO_ROW = 1 << 62  # past any rowid SQLite gives
+_OUT_OF_ORDER = "out of scan order"
 _PAGES_IN_ORDER = (
     "SELECT url, fingerprint, lastmod, source, rowid FROM pages WHERE rowid > ? ORDER BY rowid",
     "SELECT fingerprint, lastmod, source, rowid FROM pages WHERE url = ?")
@@ -154,6 +156,7 @@ class Manifest:
         # Rows to insert (or replace, by key) and rows to update (by rowid), per table.
         self._pending = _PendingRows("pages", _PAGES_TABLE)
         self._pending_files = _PendingRows("files", _FILES_TABLE)
+        self._signatures: list[tuple[str, int]] = []  # (new signature, rowid)
         self._kept_facts: bool = False
         self._kept_results: bool = False
         self._last_meta: dict[str, str] = {}
@@ -161,7 +164,8 @@ class Manifest:
         self._reuse = reuse and self._kept_facts
         # Amend a copy of the last manifest, unless it is mostly free space (a site that
         # shrank): a new one is written compact, in the order of this build's pages.
-        self._amend = self._reuse and self.previous is not None and _mostly_rows(self.previous)
+        self._amend = (self._reuse and self.previous is not None and _mostly_rows(self.previous)
+                       and self._last_meta.get("rows") != _OUT_OF_ORDER)
         # Amending: which of the copy's rows (by rowid) this build has seen. Rows it has not
         # seen are of pages gone since, and are deleted at the end.
         self._seen_pages = bytearray()
@@ -174,6 +178,10 @@ class Manifest:
             except sqlite3.Error:
                 self._amend = False
         self._swept = False
+        # A row for a new page is appended to the copy. Followed by a row of the copy, it is
+        # out of scan order, which the next build's pass over the rows (untouched.py) stops
+        # at: that build writes the manifest anew, in order.
+        self._appended = self._out_of_order = False
         # Written on first need: a build that changes nothing keeps the last manifest.
         self.next: sqlite3.Connection | None = None
         self._temp = temp_path_for(self.path)
@@ -348,23 +356,28 @@ class Manifest:
 
     def keep_file(
         self, rel_path: str, kept: KeptFile, result: KeptResult | None, *,
-        last_row: int = 0, same: bool = False,
+        last_row: int = 0, same: bool = False, resigned: bool = False,
     ) -> None:
         """Keep what this build took from a page file, and made of it, for the next build.
 
         ``result`` is None when the page must be evaluated again next time (it had
         something to report, which the next build must report again). ``last_row`` is the
         file's row in the last manifest (:attr:`KeptPage.row`), when it had one; ``same``
-        says that nothing of it changed.
+        says that nothing of it changed, ``resigned`` that only the file's signature did.
         """
         if 0 < last_row < len(self._seen_files):  # none unless amending
             self._seen_files[last_row] = 1
+            self._out_of_order = self._out_of_order or self._appended
             if same:
                 return  # the copy holds it already
-            self._pending_files.update((*kept, *_result_columns(result)), last_row)
+            if resigned:  # what a host's rebuild gives: binding the other columns costs more
+                self._signatures.append((kept.signature, last_row))
+            else:
+                self._pending_files.update((*kept, *_result_columns(result)), last_row)
         else:
+            self._appended = self._amend
             self._pending_files.insert((_path_key(rel_path), *kept, *_result_columns(result)))
-        if self._pending_files.full():
+        if self._pending_files.full() or len(self._signatures) >= _BATCH:
             self._flush()
 
     def _flush(self) -> None:
@@ -372,6 +385,9 @@ class Manifest:
         try:
             self._pending.write(connection)
             self._pending_files.write(connection)
+            connection.executemany("UPDATE files SET signature = ? WHERE rowid = ?",
+                                   self._signatures)
+            self._signatures.clear()
         except sqlite3.Error as err:
             raise self._write_failed(err) from err
 
@@ -385,6 +401,9 @@ class Manifest:
                 for table, seen in (("pages", self._seen_pages), ("files", self._seen_files)):
                     self.next.executemany(f"DELETE FROM {table} WHERE rowid = ?",  # noqa: S608
                                           ((rowid,) for rowid in _unseen(seen)))
+                if self._out_of_order:
+                    self.next.execute("INSERT OR REPLACE INTO meta VALUES ('rows', ?)",
+                                      (_OUT_OF_ORDER,))
             self.next.commit()
         except sqlite3.Error as err:
             raise self._write_failed(err) from err

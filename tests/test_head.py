@@ -146,3 +146,23 @@ def test_short_reads_still_give_every_byte(
         assert b"<title>t</title></head>" in raw
         assert page.read_bytes().startswith(raw)
         assert not at_eof
+
+
+@pytest.mark.parametrize("size", [0, 1, 9_000, 70_000])
+def test_a_whole_page_takes_one_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    """The size fstat gave is the end of the file: no second read to find it."""
+    page = tmp_path / "page.html"
+    page.write_bytes(b"x" * size)
+    reads: list[int] = []
+    real_read = head_module.os.read
+
+    def counted(descriptor: int, count: int) -> bytes:
+        reads.append(count)
+        return real_read(descriptor, count)
+
+    monkeypatch.setattr(head_module.os, "read", counted)
+    raw, at_eof, _ = head_module.read_page_bytes(str(page), whole=True, max_bytes=1 << 20)
+    assert (raw, at_eof) == (page.read_bytes(), True)
+    assert reads == [size + 1]

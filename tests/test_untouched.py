@@ -346,3 +346,57 @@ def test_a_second_process_that_fails_leaves_its_half_to_this_one(
     assert evaluated == []
     assert again.unchanged
     assert _summary(again) == _summary(last)
+
+
+def test_a_page_added_in_the_middle_costs_one_full_build_then_none(
+    tmp_path: Path, evaluated: list[str]
+) -> None:
+    """Its row is appended, out of scan order: the next build writes the manifest in order."""
+    site = _site(tmp_path / "site")
+    cache = tmp_path / "cache"
+    generate(site, _config(cache))
+    generate(site, _config(cache))
+    _add_middle(site)
+    generate(site, _config(cache))  # amends: the new page's row goes last
+    with sqlite3.connect(cache / MANIFEST_NAME) as connection:
+        paths = [row[0] for row in connection.execute("SELECT path FROM files ORDER BY rowid")]
+        flag = connection.execute("SELECT value FROM meta WHERE key = 'rows'").fetchall()
+    assert paths[-1] == b"page-12a/index.html"
+    assert flag == [("out of scan order",)]
+    written = generate(site, _config(cache))  # stops at the new page; writes all anew
+    assert written.files
+    with sqlite3.connect(cache / MANIFEST_NAME) as connection:
+        paths = [row[0] for row in connection.execute("SELECT path FROM files ORDER BY rowid")]
+        flag = connection.execute("SELECT value FROM meta WHERE key = 'rows'").fetchall()
+    assert paths.index(b"page-12a/index.html") == paths.index(b"page-12/index.html") + 1
+    assert flag == []
+    evaluated.clear()
+    again = generate(site, _config(cache))
+    assert again.unchanged
+    assert evaluated == []
+
+
+def test_pages_written_again_with_the_same_bytes_are_matched_by_the_next_build(
+    tmp_path: Path, evaluated: list[str]
+) -> None:
+    """What a host's rebuild does: each page is read once more, then untouched again."""
+    site = _site(tmp_path / "site")
+    cache = tmp_path / "cache"
+    generate(site, _config(cache))
+    last = generate(site, _config(cache))
+    with sqlite3.connect(cache / MANIFEST_NAME) as connection:
+        before = dict(connection.execute("SELECT path, signature FROM files"))
+    for page in sorted(site.rglob("*.htm*")):
+        page.write_bytes(page.read_bytes())  # new change time, same bytes
+    rewritten = generate(site, _config(cache))
+    assert (rewritten.kept, rewritten.unread) == (last.kept, 1)  # guide.pdf was not written
+    with sqlite3.connect(cache / MANIFEST_NAME) as connection:
+        after = dict(connection.execute("SELECT path, signature FROM files"))
+    assert after.keys() == before.keys()
+    assert {path for path in after if after[path] != before[path]} == {
+        path for path in after if path.endswith((b".html", b".htm"))}
+    evaluated.clear()
+    again = generate(site, _config(cache))
+    assert evaluated == []
+    assert (again.kept, again.unread) == (last.kept, last.kept)
+    assert again.unchanged
