@@ -21,8 +21,9 @@ rows up to its first difference.
 
 On a large site with two workers or more, a second process matches the second half of the
 walk (cut at the path of the manifest's middle row: see :func:`~sitemap_plugins.scan.scan_site`)
-against the second half of the rows, while this one matches the first. Its answer is used
-only when its whole half matched; else this process matches that half again itself.
+against the second half of the rows, while this one matches the first. It answers how far its
+half matched, and this process walks on from the first file that differs there (a walk cut at
+that path). If it fails, this process matches that half itself.
 """
 
 from __future__ import annotations
@@ -98,6 +99,9 @@ class Matched:
     """Every file of the part matched, and every row: the part is as the last build left it."""
     skips: Skips | None = None
     """What the walk of the part passed over, when another process walked it."""
+    resume_at: str | None = None
+    """When another process walked the part: the path of the first file that differs, where
+    the walk goes on here (None when its walk ended)."""
 
 
 def match_untouched(
@@ -186,9 +190,11 @@ def match_walk(
         second = second_half.answer()
     finally:
         second_half.close()
-    if second is None:  # it differs somewhere, or the other process failed: walk it here
+    if second is None:  # the other process failed: match its half here
         second = match_untouched(walk(on_skip, from_path=split_path), kept, rules, hints,
                                  after_row=split_row - 1)
+    elif second.resume_at is not None:  # the walk goes on from the first file that differs
+        second.rest = iter(walk(on_skip, from_path=second.resume_at))
     return [first, second]
 
 
@@ -196,8 +202,8 @@ class _SecondHalf:
     """A forked process that matches the walk from a path on against the rows after a rowid.
 
     Forked, not spawned: it shares what this process has prepared (rules, hints), and takes
-    a few milliseconds. It sends back its :class:`Matched` (without the files) only when its
-    whole half matched.
+    a few milliseconds. It sends back its :class:`Matched`, without the files: this process
+    walks on from :attr:`Matched.resume_at`.
     """
 
     def __init__(
@@ -223,12 +229,13 @@ class _SecondHalf:
                 skips = Skips()
                 matched = match_untouched(walk(skips, from_path=from_path), kept.copy(), rules,
                                           hints, after_row=after_row)
-                answer = None
-                if matched.whole:  # its files are all walked: nothing to hand on
-                    matched.rest, matched.skips = iter(()), skips
-                    answer = matched
+                # The files cannot cross: the parent walks on from the first that differs
+                # (its walk from that path gives the rest, as the cut of a walk does).
+                differs = next(matched.rest, None)
+                matched.resume_at = differs.rel_path if differs is not None else None
+                matched.rest, matched.skips = iter(()), skips
                 with os.fdopen(write, "wb") as pipe:
-                    pickle.dump(answer, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.dump(matched, pipe, protocol=pickle.HIGHEST_PROTOCOL)
                 code = 0
             finally:
                 os._exit(code)
@@ -236,7 +243,7 @@ class _SecondHalf:
         self._pid, self._read = pid, read
 
     def answer(self) -> Matched | None:
-        """The half, when the whole of it matched; None otherwise."""
+        """The half as far as it matched; None when the process failed."""
         if not self._pid:
             return None
         try:
