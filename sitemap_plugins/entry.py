@@ -347,16 +347,34 @@ def _reuse_kept(
             return None, None  # the read that follows says why
         if file_signature(status, rules.settled_before_ns) == kept.file.signature:
             return reused_outcome(built.rel_path, kept, result, unread=True), None
-    if not html or rules.config.lastmod_file_time:  # the file time may have moved
+    signature, page = same_bytes_signature(built, rules, kept.file.digest, html=html)
+    if signature is None:
+        return None, page
+    return reused_outcome(built.rel_path, kept, result, signature=signature), page
+
+
+def is_html_page(rel: str) -> bool:
+    """Whether the file at ``rel`` is read as an HTML page (by its extension)."""
+    return rel.rpartition("/")[2].lower().endswith(_HTML_EXTENSIONS)
+
+
+def same_bytes_signature(
+    built: BuiltFile, rules: Rules, digest: bytes, *, html: bool
+) -> tuple[str | None, PageBytes | None]:
+    """The file's signature when its bytes are still the ones of ``digest``, else None.
+
+    Also returns the page's bytes when they were read. Only a page's bytes say everything
+    the last build took from it: a file time may have moved (``lastmod_file_time``).
+    """
+    if not html or rules.config.lastmod_file_time or not digest:
         return None, None
     try:
         page = read_page_file(built.abs_path, whole=True)
     except OSError:
         return None, None
-    if page.digest != kept.file.digest:
+    if page.digest != digest:
         return None, page
-    signature = file_signature(page.status, rules.settled_before_ns)
-    return reused_outcome(built.rel_path, kept, result, signature=signature), page
+    return file_signature(page.status, rules.settled_before_ns), page
 
 
 def reused_outcome(

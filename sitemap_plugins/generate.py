@@ -407,7 +407,7 @@ class _Writing:
         self._take_part(part)
         yield from replay(kept, part)
         yield from evaluate_site(part.rest, self.rules, hints, None, kept,
-                                 untouched_before=part.count)
+                                 untouched_before=part.count - len(part.resigned))
 
     def _unchanged(
         self, parts: list[Matched], same: Installed, manifest: Manifest
@@ -419,12 +419,13 @@ class _Writing:
             result.listed += part.listed
             result.excluded.update(part.excluded)
             result.kept += part.count
-            result.unread += part.count
+            result.unread += part.count - len(part.resigned)
         if self.kept is not None:
             self.kept.close()
         for diagnostic in manifest.diagnostics:
             result.add_diagnostic(diagnostic)
-        result.changes = manifest.unchanged()
+        result.changes = manifest.unchanged(
+            (signature, rowid) for part in parts for rowid, signature in part.resigned.items())
         if config.changes_file:
             write_changes(Path(config.changes_file), result.changes)
         keep = set(same.unchanged)

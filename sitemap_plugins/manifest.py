@@ -52,7 +52,7 @@ from sitemap_plugins.writers.atomic import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from datetime import datetime
     from pathlib import Path
 
@@ -86,8 +86,8 @@ _FILES_IN_ORDER = (
 _FILES_BETWEEN = (f"SELECT path, {_FILE_COLUMNS}, rowid FROM files "  # noqa: S608
                   "WHERE rowid > ? AND rowid <= ? ORDER BY rowid")
 # Per file row: its key, signature and hints, then what KeptPages.get would make of its
-# result (the reason it was left out, "" when listed, NULL when it gives none), in order.
-# SQLite checks the types, so that the big columns are not decoded.
+# result (the reason it was left out, "" when listed, NULL when it gives none), its rowid
+# and digest, in order. SQLite checks the types, so that the big columns are not decoded.
 _FILES_MATCHED = """
     SELECT path, signature, hints,
         CASE WHEN typeof(digest) <> 'blob' OR typeof(facts) <> 'text'
@@ -97,7 +97,7 @@ _FILES_MATCHED = """
                   AND typeof(fingerprint) = 'text' AND typeof(lastmod) = 'text'
                   AND typeof(source) = 'text' THEN ''
         END,
-        rowid
+        rowid, digest
     FROM files WHERE rowid > ? AND rowid < ? ORDER BY rowid"""
 
 
@@ -239,16 +239,26 @@ class Manifest:
         except sqlite3.Error as err:
             raise self._write_failed(err) from err
 
-    def unchanged(self) -> Changes:
+    def unchanged(self, signatures: Iterable[tuple[str, int]] = ()) -> Changes:
         """End a build that made the last one again: the last manifest stays as it was.
 
-        Only for a build that matched every row of the last manifest (see
-        :mod:`sitemap_plugins.untouched`) and called nothing that records; and only when
-        :attr:`amends`: a manifest due to be written anew, compact, is written even then.
+        But for ``signatures`` ((new signature, rowid) of files written again with the same
+        bytes), which a copy takes. Only for a build that matched every row of the last
+        manifest (see :mod:`sitemap_plugins.untouched`) and called nothing that records; and
+        only when :attr:`amends`: a manifest due to be written anew, compact, is written even
+        then.
         """
         assert self.next is None
         assert self._amend
-        self.discard()
+        self._signatures.extend(signatures)
+        if not self._signatures:
+            self.discard()
+            return Changes(baseline=True)
+        self._swept = True  # every row was matched: none is of a page gone
+        output = self.last_output
+        if output is not None:
+            self.set_output(output)  # the sitemap files stay as they were
+        self.save()
         return Changes(baseline=True)
 
     @property
@@ -638,9 +648,9 @@ class KeptListing(NamedTuple):
     xml: str
 
 
-MatchedRow = tuple[object, str, str, str | None, int]
+MatchedRow = tuple[object, str, str, str | None, int, bytes]
 """A file row as :meth:`KeptPages.matched_rows` gives it. The key is bytes unless damaged;
-the signature and hints are text whenever the reason is not None."""
+the signature, hints and digest are of their types whenever the reason is not None."""
 
 KeptResult = KeptListing | str
 """What a build made of a page file: listed, or left out for this reason."""
@@ -714,8 +724,8 @@ class KeptPages:
     def matched_rows(self, after: int = 0, before: int | None = None) -> Iterator[MatchedRow]:
         """The file rows in order, between rowids ``after`` and ``before`` (excluded).
 
-        Each is: key, signature, hints, kept result's reason, rowid. The reason is "" for a
-        listed page and None when no result would be reused.
+        Each is: key, signature, hints, kept result's reason, rowid, digest. The reason is ""
+        for a listed page and None when no result would be reused.
 
         Raises:
             sqlite3.Error: when the manifest cannot be read.

@@ -38,7 +38,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from sitemap_plugins.entry import hints_key, left_out_unread, reused_outcome
+from sitemap_plugins.entry import (
+    hints_key,
+    is_html_page,
+    left_out_unread,
+    reused_outcome,
+    same_bytes_signature,
+)
 from sitemap_plugins.manifest import AmendError
 from sitemap_plugins.page_facts import file_signature
 
@@ -53,6 +59,8 @@ if TYPE_CHECKING:
 # Below this many rows a second process costs more than it saves (a fork and a pipe: about
 # 5 ms; the pass: about 10 µs a page).
 SPLIT_THRESHOLD = 5_000
+# Files written again since the last build that a part's pass reads, at most.
+MAX_READ = 256
 
 
 class Walk(Protocol):
@@ -93,6 +101,9 @@ class Matched:
     """Of the matched files, how many the last build listed, and left out by reason."""
     ruled_out: Counter[str] = field(default_factory=Counter)
     """Files among them left out before reading (no row is kept for them), by reason."""
+    resigned: dict[int, str] = field(default_factory=dict)
+    """Rows (by rowid) of files among them that were read, the same bytes: their new
+    signatures (at most :data:`MAX_READ`)."""
     rest: Iterator[BuiltFile] = field(default_factory=lambda: iter(()))
     """The files after them, from the first that differs."""
     whole: bool = False
@@ -119,7 +130,7 @@ def match_untouched(
     matched = Matched(after_row=after_row)
     scan = iter(files)
     settled_before_ns = rules.settled_before_ns
-    excluded, ruled_out = matched.excluded, matched.ruled_out
+    excluded, ruled_out, resigned = matched.excluded, matched.ruled_out, matched.resigned
     count = listed = 0
     last_row = after_row
     differs: BuiltFile | None = None
@@ -138,15 +149,24 @@ def match_untouched(
                 ruled_out[ruled] += 1
                 differs = None
                 continue
-            _, signature, hints_text, reason, rowid = row
-            if reason is None or not signature or hints_text != hints_key(page_hints):
+            _, signature, hints_text, reason, rowid, digest = row
+            if reason is None or hints_text != hints_key(page_hints):
                 break
             try:
                 status = os.stat(built.abs_path)
             except OSError:
                 break  # the evaluation that follows says why
-            if file_signature(status, settled_before_ns) != signature:
-                break
+            if not signature or file_signature(status, settled_before_ns) != signature:
+                # Written again since, or too recently then to be known by its signature: the
+                # same bytes will do, for a few (a host's rebuild writes every page again,
+                # and is better evaluated in parallel).
+                if len(resigned) >= MAX_READ:
+                    break
+                new_signature, _ = same_bytes_signature(built, rules, digest,
+                                                        html=is_html_page(rel))
+                if new_signature is None:
+                    break
+                resigned[rowid] = new_signature
             differs = None
             count += 1
             last_row = rowid
@@ -277,6 +297,11 @@ def replay(kept: KeptPages, matched: Matched) -> Iterator[Outcome]:
         AmendError: when the rows cannot be read again.
     """
     if matched.count:
+        resigned = matched.resigned
         for rel, page in kept.replay(matched.after_row, matched.last_row):
             assert page.result is not None  # checked by the query that matched it
-            yield reused_outcome(rel, page, page.result, unread=True)
+            signature = resigned.get(page.row) if resigned else None
+            if signature is None:
+                yield reused_outcome(rel, page, page.result, unread=True)
+            else:
+                yield reused_outcome(rel, page, page.result, signature=signature)

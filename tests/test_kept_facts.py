@@ -62,6 +62,7 @@ def _two_builds(
     with monkeypatch.context() as patch:
         if not reuse:
             patch.setattr(KeptPages, "get", lambda _self, _rel: None)
+            patch.setattr(KeptPages, "matched_rows", lambda _self, *_rows: iter(()))
         result = generate(site, config)
     return site, result, _outputs(site, result)
 
@@ -286,7 +287,11 @@ def test_a_manifest_that_fails_mid_read_is_reported_not_raised(
     def broken(_self: object, _key: object) -> None:
         raise sqlite3.DatabaseError("database disk image is malformed")
 
+    def broken_rows(_self: object, *_rows: object) -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
     monkeypatch.setattr(manifest_module.RowsInOrder, "get", broken)
+    monkeypatch.setattr(manifest_module.KeptPages, "matched_rows", broken_rows)
     result = generate(site, config)
     assert "bad-manifest" in {d.code for d in result.diagnostics}
     assert result.kept == 0

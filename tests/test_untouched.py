@@ -375,10 +375,15 @@ def test_a_page_added_in_the_middle_costs_one_full_build_then_none(
     assert evaluated == []
 
 
+@pytest.mark.parametrize("max_read", [256, 3])
 def test_pages_written_again_with_the_same_bytes_are_matched_by_the_next_build(
-    tmp_path: Path, evaluated: list[str]
+    tmp_path: Path, evaluated: list[str], monkeypatch: pytest.MonkeyPatch, max_read: int
 ) -> None:
-    """What a host's rebuild does: each page is read once more, then untouched again."""
+    """What a host's rebuild does: each page is read once more, then untouched again.
+
+    The pass reads a few such pages itself; past ``MAX_READ`` the rest are evaluated.
+    """
+    monkeypatch.setattr(untouched, "MAX_READ", max_read)
     site = _site(tmp_path / "site")
     cache = tmp_path / "cache"
     generate(site, _config(cache))
@@ -387,8 +392,10 @@ def test_pages_written_again_with_the_same_bytes_are_matched_by_the_next_build(
         before = dict(connection.execute("SELECT path, signature FROM files"))
     for page in sorted(site.rglob("*.htm*")):
         page.write_bytes(page.read_bytes())  # new change time, same bytes
+    evaluated.clear()
     rewritten = generate(site, _config(cache))
     assert (rewritten.kept, rewritten.unread) == (last.kept, 1)  # guide.pdf was not written
+    assert (evaluated == []) == (max_read == 256)
     with sqlite3.connect(cache / MANIFEST_NAME) as connection:
         after = dict(connection.execute("SELECT path, signature FROM files"))
     assert after.keys() == before.keys()
@@ -399,3 +406,46 @@ def test_pages_written_again_with_the_same_bytes_are_matched_by_the_next_build(
     assert evaluated == []
     assert (again.kept, again.unread) == (last.kept, last.kept)
     assert again.unchanged
+
+
+def test_pages_too_recent_to_sign_are_read_again_and_left_as_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, evaluated: list[str]
+) -> None:
+    """A page changed just before a build has no signature: the next build reads it, finds
+    the same bytes, signs it, and still writes nothing."""
+    site = _site(tmp_path / "site")
+    cache = tmp_path / "cache"
+    generate(site, _config(cache))
+    generate(site, _config(cache))
+    _touch_last(site)
+    edited_inode = os.stat(site / NAMES[-1] / "index.html").st_ino
+    real_signature = entry_module.file_signature
+
+    def too_recent(status: os.stat_result, settled_before_ns: int) -> str:
+        if status.st_ino == edited_inode:  # as if it had changed a moment before the build
+            return ""
+        return real_signature(status, settled_before_ns)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(entry_module, "file_signature", too_recent)
+        edited = generate(site, _config(cache))
+    assert edited.files
+    with sqlite3.connect(cache / MANIFEST_NAME) as connection:
+        unsigned = connection.execute("SELECT path FROM files WHERE signature = ''").fetchall()
+    assert unsigned == [(f"{NAMES[-1]}/index.html".encode(),)]
+    files = {path.name: os.stat(path).st_mtime_ns for path in site.glob("sitemap*")}
+    evaluated.clear()
+    later = generate(site, _config(cache))
+    assert evaluated == []
+    assert later.unchanged
+    assert {path.name: os.stat(path).st_mtime_ns for path in site.glob("sitemap*")} == files
+    # Every page's result is kept; all but the one page were not even read.
+    assert (later.kept, later.unread) == (edited.kept + 1, edited.kept)
+    with sqlite3.connect(cache / MANIFEST_NAME) as connection:
+        signatures = [row[0] for row in connection.execute("SELECT signature FROM files")]
+        output = connection.execute("SELECT value FROM meta WHERE key = 'output'").fetchone()
+    assert all(signatures)
+    assert output is not None
+    evaluated.clear()
+    third = generate(site, _config(cache))
+    assert (third.unread, evaluated, third.unchanged != []) == (later.kept, [], True)
