@@ -6,7 +6,10 @@ recorded gets the last build's result again, under the same options and code (se
 :class:`~sitemap_plugins.manifest.KeptPages`). When the files come in the order of the last
 manifest's rows, that is known from the scan and one narrow read of the manifest, without
 making any object per page; so the pass below goes through the scan that way until the
-first file that is not its row's.
+first file that is not its row's. A file written again since (or too recently then to have
+had a signature) still matches when its bytes are the same: the pass reads a few such files
+(:data:`MAX_READ`) and records their new signatures; a host that writes every page again is
+better served by the workers, which read in parallel.
 
 If no file differs and no row is left over, this build lists exactly what the last one
 listed, and the sitemap files it wrote are the ones this build would write: when they are
