@@ -96,7 +96,6 @@ class Matched:
 
     after_row: int = 0
     """The part's rows are those after this rowid."""
-    count: int = 0
     last_row: int = 0
     """The rowid of the last matched row (``after_row`` when none matched)."""
     listed: int = 0
@@ -117,6 +116,11 @@ class Matched:
     """When another process walked the part: the path of the first file that differs, where
     the walk goes on here (None when its walk ended)."""
 
+    @property
+    def count(self) -> int:
+        """How many files matched a row."""
+        return self.listed + sum(self.excluded.values())
+
 
 def match_untouched(
     files: Iterable[BuiltFile], kept: KeptPages, rules: Rules, hints: Mapping[str, PageHints],
@@ -134,7 +138,7 @@ def match_untouched(
     scan = iter(files)
     settled_before_ns = rules.settled_before_ns
     excluded, ruled_out, resigned = matched.excluded, matched.ruled_out, matched.resigned
-    count = listed = 0
+    listed = 0
     last_row = after_row
     differs: BuiltFile | None = None
     try:
@@ -171,7 +175,6 @@ def match_untouched(
                     break
                 resigned[rowid] = new_signature
             differs = None
-            count += 1
             last_row = rowid
             if reason:
                 excluded[reason] += 1
@@ -183,7 +186,7 @@ def match_untouched(
     except sqlite3.Error as err:
         msg = f"the lastmod manifest cannot be read ({err})"
         raise AmendError(msg) from err
-    matched.count, matched.listed, matched.last_row = count, listed, last_row
+    matched.listed, matched.last_row = listed, last_row
     matched.rest = scan if differs is None else itertools.chain((differs,), scan)
     return matched
 
