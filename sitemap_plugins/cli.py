@@ -8,74 +8,47 @@ Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration err
 from __future__ import annotations
 
 import argparse
-import itertools
 import logging
 import sys
 import typing
-from dataclasses import fields
 from typing import Any
 
 from sitemap_plugins import __version__
 from sitemap_plugins.check import check_site
-from sitemap_plugins.config import SitemapConfig
+from sitemap_plugins.config import OPTION_BY_NAME, OPTIONS, SitemapConfig
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-_RULE_OPTIONS = ("changefreq", "priority")
-
-
-# Options whose flag is singular because it is repeated once per value.
-_SINGULAR_FLAGS = {"extensions": "--extension"}
 
 
 def _flag(name: str) -> str:
-    return _SINGULAR_FLAGS.get(name) or "--" + name.replace("_", "-")
+    option = OPTION_BY_NAME.get(name)
+    return option.cli_flag if option is not None else "--" + name.replace("_", "-")
 
 
 def _add_config_flags(parser: argparse.ArgumentParser) -> None:
-    hints = typing.get_type_hints(SitemapConfig)
-    for spec in fields(SitemapConfig):
-        name = spec.name
-        doc = " ".join((_FIELD_DOCS.get(name) or "").split())
-        kind = hints[name]
+    """One flag per option of the table; a flag not given leaves the option's default."""
+    for option in OPTIONS:
+        if not option.cli:
+            continue
+        name, flag, doc = option.name, option.cli_flag, option.doc
         if name == "base_url":
-            parser.add_argument("--base-url", dest=name, required=True, metavar="URL", help=doc)
-        elif kind is bool:
-            parser.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction,
-                                default=None, help=f"{doc} (default: {spec.default})")
-        elif name in _RULE_OPTIONS:
-            parser.add_argument(_flag(name), dest=name, action="append", default=None,
+            parser.add_argument(flag, dest=name, required=True, metavar="URL", help=doc)
+        elif option.kind == "bool":
+            parser.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
+                                default=None, help=f"{doc} (default: {option.default})")
+        elif option.kind == "rules":
+            parser.add_argument(flag, dest=name, action="append", default=None,
                                 metavar="GLOB=VALUE", help=f"{doc} Repeatable.")
-        elif kind == tuple[str, ...]:
-            parser.add_argument(_flag(name), dest=name, action="append", default=None,
+        elif option.kind == "list":
+            parser.add_argument(flag, dest=name, action="append", default=None,
                                 metavar="EXT" if name == "extensions" else "GLOB",
                                 help=f"{doc} Repeatable.")
-        elif kind is int:
-            parser.add_argument(_flag(name), dest=name, type=int, default=None, metavar="N",
-                                help=f"{doc} (default: {spec.default})")
-        else:
-            parser.add_argument(_flag(name), dest=name, default=None, metavar="VALUE",
-                                help=f"{doc} (default: {spec.default})")
-
-
-def _field_docs() -> dict[str, str]:
-    """Attribute docstrings of SitemapConfig, read from its source (they are the user docs)."""
-    import ast  # noqa: PLC0415
-    import inspect  # noqa: PLC0415
-
-    docs: dict[str, str] = {}
-    tree = ast.parse(inspect.getsource(SitemapConfig))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    for node, following in itertools.pairwise(body):
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-                and isinstance(following, ast.Expr)
-                and isinstance(following.value, ast.Constant)):
-            docs[node.target.id] = str(following.value.value)
-    return docs
-
-
-_FIELD_DOCS = _field_docs()
+        else:  # the option's own check reads the text, as it reads YAML or Python values
+            metavar = "N" if option.kind == "int" else "VALUE"
+            parser.add_argument(flag, dest=name, default=None, metavar=metavar,
+                                help=f"{doc} (default: {option.default})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,14 +96,24 @@ def _parse_rules(option: str, values: list[str]) -> list[tuple[str, Any]]:
 def config_from_args(args: argparse.Namespace) -> SitemapConfig:
     """Build the config mapping from the flags that were given and validate it."""
     mapping: dict[str, Any] = {}
-    for spec in fields(SitemapConfig):
-        value = getattr(args, spec.name, None)
+    for option in OPTIONS:
+        value = getattr(args, option.name, None)
         if value is None:
             continue
-        if spec.name in _RULE_OPTIONS:
-            value = _parse_rules(spec.name, value)
-        mapping[spec.name] = value
+        if option.kind == "rules":
+            value = _parse_rules(option.name, value)
+        elif option.kind == "int":
+            value = _parse_int(value)
+        mapping[option.name] = value
     return SitemapConfig.from_mapping(mapping)
+
+
+def _parse_int(value: str) -> object:
+    """A whole number from the command line; other text goes to the option's own check."""
+    try:
+        return int(value)
+    except ValueError:
+        return value  # the check then says what it expected, as it does for mkdocs.yml
 
 
 def _print(text: str, *, stream: typing.TextIO | None = None) -> None:
@@ -163,23 +146,8 @@ def _run_build(args: argparse.Namespace) -> int:
         _print(f"warning: {result.dropped_diagnostics:,} more diagnostics not shown",
                stream=sys.stderr)
     if not args.quiet:
-        _print(f"Listed {result.listed:,} URLs in {result.sitemap_url}"
-               + (" (sitemap index with numbered parts)" if result.split else ""))
-        if result.excluded:
-            _print("Left out:")
-            for reason, count in sorted(result.excluded.items()):
-                _print(f"  {count:>7,}  {reason}")
-        if result.files:
-            _print("Wrote: " + ", ".join(result.files))
-        if result.unchanged:
-            _print("Unchanged since the last build, left as they were: "
-                   + ", ".join(result.unchanged))
-        if result.removed:
-            _print("Removed stale: " + ", ".join(result.removed))
-        if result.changes is not None and result.changes.baseline:
-            changes = result.changes
-            _print(f"Since the last build: {changes.added_count:,} added, "
-                   f"{changes.changed_count:,} changed, {changes.removed_count:,} removed")
+        for line in result.summary():
+            _print(line)
     return EXIT_OK
 
 

@@ -1,16 +1,20 @@
 """The one vocabulary of options, shared by the command line, mkdocs.yml and pelicanconf.py.
 
-``SitemapConfig.from_mapping`` is the only place where option values are checked. Every
-adapter builds its host-side config from ``DEFAULTS`` so that names and defaults cannot drift.
+Each option is declared once, in :data:`OPTIONS`: name, default, documentation, and the check
+that turns a value into what the core uses or raises :class:`ConfigError`. The command-line
+flags, the MkDocs config class, the Pelican setting and the README table are made from it (or
+tested against it), so the same bad value gets the same message on every front-end.
+``SitemapConfig.from_mapping`` is the only place where option values are checked.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sitemap_plugins.errors import ConfigError
@@ -28,105 +32,34 @@ MIN_MAX_BYTES = 16_384
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
 
+Check = Callable[[str, Any], Any]
+
+
 @dataclass(frozen=True)
-class SitemapConfig:
-    """Validated options for one sitemap run. Build it with :meth:`from_mapping`."""
+class Option:
+    """One option, as every front-end knows it."""
 
-    base_url: BaseUrl
-    """Public URL of the site root, e.g. ``https://example.org/docs/``. Every listed URL lies
-    under it (sitemaps.org "Sitemap file location")."""
+    name: str
+    default: Any
+    doc: str
+    check: Check
+    """``check(name, value)``: the value the core uses, or :class:`ConfigError`."""
+    kind: str
+    """How a command line takes it: ``bool``, ``int``, ``text``, ``list`` (repeated flag),
+    ``rules`` (repeated ``GLOB=VALUE``), ``choice``."""
+    choices: tuple[str, ...] = ()
+    cli: bool = True
+    """False for options that only a host adapter can act on."""
+    flag: str = ""
+    """The command-line flag, when not ``--`` and the name with dashes."""
 
-    directory_urls: bool = True
-    """List ``a/index.html`` as ``a/``. Turn off for sites served without directory URLs."""
-
-    extensions: tuple[str, ...] = (".html", ".htm")
-    """File extensions that are listed. HTML pages are read for canonical, robots and
-    hreflang; other files (e.g. ``.pdf``) are listed as they are."""
-
-    include: tuple[str, ...] = ()
-    """Globs; when given, only matching pages are listed."""
-
-    exclude: tuple[str, ...] = ()
-    """Globs of pages to leave out."""
-
-    changefreq: tuple[tuple[str, str], ...] = ()
-    """``{glob: word}`` rules; the first matching glob sets ``<changefreq>``. None by default."""
-
-    priority: tuple[tuple[str, float], ...] = ()
-    """``{glob: number}`` rules, 0.0 to 1.0; the first matching glob sets ``<priority>``."""
-
-    lastmod_file_time: bool = False
-    """Use a page's file modification time as its lastmod when nothing better is known.
-    Off by default: builds rewrite every file, so file times usually say "built today"."""
-
-    gzip: bool = True
-    """Also write a deterministic ``.gz`` copy of every XML sitemap file."""
-
-    text: bool = True
-    """Also write ``sitemap.txt``: one URL a line."""
-
-    hreflang: bool = True
-    """Write ``xhtml:link`` alternates from the pages' ``<link rel="alternate" hreflang>``."""
-
-    respect_robots_txt: bool = True
-    """Leave out URLs that the site's own robots.txt disallows for all agents."""
-
-    robots_txt: str = "merge"
-    """``merge``: add the ``Sitemap:`` line to the site's robots.txt if it has one;
-    ``create``: the same, creating robots.txt when missing; ``fragment``: only write
-    ``robots-sitemap.txt`` for you to merge upstream; ``off``: leave robots.txt alone. When the
-    base URL has a path, the site's robots.txt is not the host's, so a fragment is written."""
-
-    sitemap_name: str = "sitemap"
-    """Base name of the files written: ``sitemap.xml``, ``sitemap.txt``, ``sitemap-1.xml``..."""
-
-    max_urls: int = PROTOCOL_MAX_URLS
-    """URLs per sitemap file before splitting into numbered parts (at most 50,000)."""
-
-    max_bytes: int = PROTOCOL_MAX_BYTES
-    """Uncompressed bytes per sitemap file before splitting (at most 52,428,800)."""
-
-    cache_dir: str | None = None
-    """Folder for the lastmod manifest kept between builds (outside the published site).
-    None: ``.sitemap-cache`` beside the site folder."""
-
-    workers: int = 0
-    """Processes that read pages; 0 means one per CPU core. The output does not depend on it."""
-
-    fingerprint: bool = True
-    """Keep lastmod honest across rebuilds with a manifest of page fingerprints (needs a cache
-    folder that persists between builds)."""
-
-    reuse_pages: bool = True
-    """Reuse what the last build found in a page whose bytes (or file) did not change. False
-    reads and evaluates every page again; the lastmod history is kept either way."""
-
-    changes_file: str | None = None
-    """Write the URLs added, changed and removed since the last build to this file (JSON),
-    relative to the current folder. None: do not write it."""
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> SitemapConfig:
-        """Validate a mapping of options and return a frozen config.
-
-        Raises:
-            ConfigError: naming the first bad option; unknown keys get a close-match hint.
-
-        """
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                close = difflib.get_close_matches(str(key), sorted(known), n=1)
-                hint = f" Did you mean '{close[0]}'?" if close else ""
-                raise ConfigError(str(key), f"Unrecognised option.{hint}")
-        if data.get("base_url") is None:
-            raise ConfigError("base_url", "Required: the public URL of the site root.")
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            values[key] = _VALIDATORS[key](key, value)
-        return cls(**values)
+    @property
+    def cli_flag(self) -> str:
+        """The flag on the command line (``base_url`` is ``--base-url``)."""
+        return self.flag or "--" + self.name.replace("_", "-")
 
 
+_REQUIRED = object()
 def _type_name(value: object) -> str:
     return type(value).__name__
 
@@ -259,7 +192,7 @@ def _check_name(option: str, value: object) -> str:
     return value
 
 
-def _int_range(low: int, high: int):  # type: ignore[no-untyped-def]  # noqa: ANN202
+def _int_range(low: int, high: int) -> Callable[[str, object], int]:
     def check(option: str, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ConfigError(
@@ -272,7 +205,7 @@ def _int_range(low: int, high: int):  # type: ignore[no-untyped-def]  # noqa: AN
     return check
 
 
-def _optional_path(kind: str):  # type: ignore[no-untyped-def]  # noqa: ANN202
+def _optional_path(kind: str) -> Callable[[str, object], str | None]:
     def check(option: str, value: object) -> str | None:
         if value is None:
             return None
@@ -283,36 +216,141 @@ def _optional_path(kind: str):  # type: ignore[no-untyped-def]  # noqa: ANN202
     return check
 
 
-_VALIDATORS: dict[str, Any] = {
-    "base_url": _check_base_url,
-    "directory_urls": _check_bool,
-    "extensions": _check_extensions,
-    "include": _check_globs,
-    "exclude": _check_globs,
-    "changefreq": _check_rules,
-    "priority": _check_rules,
-    "lastmod_file_time": _check_bool,
-    "gzip": _check_bool,
-    "text": _check_bool,
-    "hreflang": _check_bool,
-    "respect_robots_txt": _check_bool,
-    "robots_txt": _check_robots_txt,
-    "sitemap_name": _check_name,
-    "max_urls": _int_range(1, PROTOCOL_MAX_URLS),
-    "max_bytes": _int_range(MIN_MAX_BYTES, PROTOCOL_MAX_BYTES),
-    "cache_dir": _optional_path("folder"),
-    "workers": _int_range(0, 64),
-    "fingerprint": _check_bool,
-    "reuse_pages": _check_bool,
-    "changes_file": _optional_path("file"),
-}
+OPTIONS: tuple[Option, ...] = (
+    Option("base_url", _REQUIRED, "Public URL of the site root, e.g. https://example.org/docs/. "
+           "Every listed URL lies under it. MkDocs: site_url; Pelican: SITEURL.",
+           _check_base_url, "text"),
+    Option("directory_urls", True, "List a/index.html as a/. Turn off for sites served "
+           "without directory URLs. MkDocs: use_directory_urls.", _check_bool, "bool"),
+    Option("extensions", (".html", ".htm"), "File extensions that are listed. HTML pages are "
+           "read; other files (e.g. .pdf) are listed as they are.", _check_extensions, "list",
+           flag="--extension"),
+    Option("include", (), "Globs; when given, only matching pages are listed.", _check_globs,
+           "list"),
+    Option("exclude", (), "Globs of pages to leave out.", _check_globs, "list"),
+    Option("changefreq", (), "{glob: word} rules; the first matching glob sets <changefreq>. "
+           "None by default.", _check_rules, "rules"),
+    Option("priority", (), "{glob: number} rules, 0.0 to 1.0; the first matching glob sets "
+           "<priority>. None by default.", _check_rules, "rules"),
+    Option("lastmod_file_time", False, "Use a page's file modification time as its lastmod "
+           "when nothing better is known. Off: builds rewrite every file, so file times "
+           'usually say "built today".', _check_bool, "bool"),
+    Option("gzip", True, "Also write a deterministic .gz copy of every XML sitemap file.",
+           _check_bool, "bool"),
+    Option("text", True, "Also write sitemap.txt: one URL a line.", _check_bool, "bool"),
+    Option("hreflang", True, "Write xhtml:link alternates from the pages' <link "
+           'rel="alternate" hreflang>.', _check_bool, "bool"),
+    Option("respect_robots_txt", True, "Leave out URLs that the site's own robots.txt "
+           "disallows for all agents.", _check_bool, "bool"),
+    Option("robots_txt", "merge", "merge: add the Sitemap: line to the site's robots.txt if it "
+           "has one; create: the same, creating robots.txt when missing; fragment: only write "
+           "robots-sitemap.txt for you to merge upstream; off: leave robots.txt alone. When the "
+           "base URL has a path, a fragment is written.", _check_robots_txt, "choice",
+           choices=ROBOTS_TXT_MODES),
+    Option("sitemap_name", "sitemap", "Base name of the files written: sitemap.xml, "
+           "sitemap.txt, sitemap-1.xml...", _check_name, "text"),
+    Option("max_urls", PROTOCOL_MAX_URLS, "URLs per sitemap file before splitting into "
+           "numbered parts (at most 50,000).", _int_range(1, PROTOCOL_MAX_URLS), "int"),
+    Option("max_bytes", PROTOCOL_MAX_BYTES, "Uncompressed bytes per sitemap file before "
+           "splitting (at most 52,428,800).", _int_range(MIN_MAX_BYTES, PROTOCOL_MAX_BYTES),
+           "int"),
+    Option("cache_dir", None, "Folder for the lastmod manifest kept between builds (outside "
+           "the published site). Default: .sitemap-cache beside the site folder (MkDocs: "
+           "beside mkdocs.yml).", _optional_path("folder"), "text"),
+    Option("workers", 0, "Processes that read pages of a large site; 0 means one per CPU "
+           "core. The output does not depend on it.", _int_range(0, 64), "int"),
+    Option("fingerprint", True, "Keep lastmod honest across rebuilds with a manifest of page "
+           "fingerprints (needs a cache folder that persists between builds).", _check_bool,
+           "bool"),
+    Option("changes_file", None, "Write the URLs added, changed and removed since the last "
+           "build to this file (JSON). Default: not written.", _optional_path("file"), "text"),
+    Option("static_html", False, "List HTML files copied as they are from the sources (MkDocs "
+           "docs_dir, Pelican STATIC_PATHS), not rendered by the host. Hosts only.",
+           _check_bool, "bool", cli=False),
+)
+OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
-# Defaults in plain Python types, for adapters that declare the options in their own host's
-# config system (MkDocs) or document them (Pelican). ``base_url`` comes from the host.
+
+def _default(name: str) -> Any:  # noqa: ANN401  # each field's own type
+    return OPTION_BY_NAME[name].default
+
+
+@dataclass(frozen=True)
+class SitemapConfig:
+    """Validated options for one sitemap run. Build it with :meth:`from_mapping`.
+
+    The fields are :data:`OPTIONS`, in order, with their defaults; their documentation is
+    there too.
+    """
+
+    base_url: BaseUrl
+    directory_urls: bool = _default("directory_urls")
+    extensions: tuple[str, ...] = _default("extensions")
+    include: tuple[str, ...] = _default("include")
+    exclude: tuple[str, ...] = _default("exclude")
+    changefreq: tuple[tuple[str, str], ...] = _default("changefreq")
+    priority: tuple[tuple[str, float], ...] = _default("priority")
+    lastmod_file_time: bool = _default("lastmod_file_time")
+    gzip: bool = _default("gzip")
+    text: bool = _default("text")
+    hreflang: bool = _default("hreflang")
+    respect_robots_txt: bool = _default("respect_robots_txt")
+    robots_txt: str = _default("robots_txt")
+    sitemap_name: str = _default("sitemap_name")
+    max_urls: int = _default("max_urls")
+    max_bytes: int = _default("max_bytes")
+    cache_dir: str | None = _default("cache_dir")
+    workers: int = _default("workers")
+    fingerprint: bool = _default("fingerprint")
+    changes_file: str | None = _default("changes_file")
+    static_html: bool = _default("static_html")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> SitemapConfig:
+        """Validate a mapping of options and return a frozen config.
+
+        Raises:
+            ConfigError: naming the first bad option; unknown keys get a close-match hint.
+
+        """
+        check_keys(data)
+        if data.get("base_url") is None:
+            raise ConfigError("base_url", "Required: the public URL of the site root.")
+        values = {key: OPTION_BY_NAME[key].check(key, value) for key, value in data.items()}
+        return cls(**values)
+
+
+def check_keys(data: Mapping[str, Any], known: Collection[str] = OPTION_BY_NAME) -> None:
+    """Raise :class:`ConfigError` for the first key that is not an option, with a hint."""
+    for key in data:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), sorted(known), n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            raise ConfigError(str(key), f"Unrecognised option.{hint}")
+
+
+def options_markdown() -> str:
+    """The options table of the README and the docs, made from :data:`OPTIONS`."""
+    lines = ["| option | command line | default | what it does |", "|---|---|---|---|"]
+    for option in OPTIONS:
+        if option.default is _REQUIRED:
+            default = "required"
+        elif option.default is None:
+            default = "none"
+        elif option.kind == "rules":
+            default = "`{}`"
+        else:
+            value = list(option.default) if isinstance(option.default, tuple) else option.default
+            default = "`" + json.dumps(value) + "`"
+        flag = f"`{option.cli_flag}`" if option.cli else "(hosts only)"
+        lines.append(f"| `{option.name}` | {flag} | {default} | {option.doc} |")
+    return "\n".join(lines) + "\n"
+
+
+# Defaults in plain Python types, for documentation and host config classes. ``base_url``
+# comes from the host.
 DEFAULTS: dict[str, Any] = {
-    f.name: (list(f.default) if isinstance(f.default, tuple) else f.default)
-    for f in fields(SitemapConfig)
-    if f.name != "base_url"
+    option.name: ({} if option.kind == "rules" else
+                  list(option.default) if isinstance(option.default, tuple) else option.default)
+    for option in OPTIONS if option.name != "base_url"
 }
-for _rules in ("changefreq", "priority"):
-    DEFAULTS[_rules] = {}

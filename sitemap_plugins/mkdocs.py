@@ -18,15 +18,14 @@ from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 from mkdocs.config import base
-from mkdocs.config import config_options as c
 from mkdocs.config.base import ValidationError
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.config import (
-    DEFAULTS,
-    ROBOTS_TXT_MODES,
+    OPTIONS,
+    Option,
     SitemapConfig,
     check_changefreq,
     check_priority,
@@ -36,8 +35,6 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
-from sitemap_plugins.readahead import ReadAhead
-from sitemap_plugins.urls import resolve_href
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -67,49 +64,46 @@ _GIT_META = "git_revision_date_localized"
 _PLACEHOLDER_URL = "https://example.invalid/"
 
 
-class _PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' hook
-    """The core's options under the same names, with the core's defaults, plus ``static_html``.
+class _CoreOption(base.BaseConfigOption[object]):
+    """A core option in ``mkdocs.yml``: the value goes through the core's own check.
 
-    Values are checked once more by :meth:`SitemapConfig.from_mapping` in ``on_config``.
+    So a bad value gets the message it gets on the command line and in Pelican, and stops the
+    build. Unset is None: the core's default, or what MkDocs says (``site_url``,
+    ``use_directory_urls``).
     """
 
-    base_url = c.Optional(c.Type(str))
-    """Public URL of the site root; None: ``site_url``."""
-    directory_urls = c.Optional(c.Type(bool))
-    """None: follow ``use_directory_urls``."""
-    extensions = c.ListOfItems(c.Type(str), default=DEFAULTS["extensions"])
-    include = c.ListOfItems(c.Type(str), default=DEFAULTS["include"])
-    exclude = c.ListOfItems(c.Type(str), default=DEFAULTS["exclude"])
-    changefreq = c.DictOfItems(c.Type(str), default=DEFAULTS["changefreq"])
-    priority = c.DictOfItems(c.Type((int, float)), default=DEFAULTS["priority"])
-    lastmod_file_time = c.Type(bool, default=DEFAULTS["lastmod_file_time"])
-    gzip = c.Type(bool, default=DEFAULTS["gzip"])
-    text = c.Type(bool, default=DEFAULTS["text"])
-    hreflang = c.Type(bool, default=DEFAULTS["hreflang"])
-    respect_robots_txt = c.Type(bool, default=DEFAULTS["respect_robots_txt"])
-    robots_txt = c.Choice(ROBOTS_TXT_MODES, default=DEFAULTS["robots_txt"])
-    sitemap_name = c.Type(str, default=DEFAULTS["sitemap_name"])
-    max_urls = c.Type(int, default=DEFAULTS["max_urls"])
-    max_bytes = c.Type(int, default=DEFAULTS["max_bytes"])
-    cache_dir = c.Optional(c.Dir(exists=False))
-    """Relative to mkdocs.yml; None: ``.sitemap-cache`` beside mkdocs.yml."""
-    workers = c.Type(int, default=DEFAULTS["workers"])
-    fingerprint = c.Type(bool, default=DEFAULTS["fingerprint"])
-    reuse_pages = c.Type(bool, default=DEFAULTS["reuse_pages"])
-    changes_file = c.Optional(c.File(exists=False))
-    """Relative to mkdocs.yml."""
-    static_html = c.Type(bool, default=False)
-    """List raw ``.html`` files copied from ``docs_dir`` (not rendered from Markdown)."""
+    def __init__(self, option: Option) -> None:
+        super().__init__()
+        self.option = option
+        self.default = None
 
-    def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
-        """Validate; an unknown option is an error with a close match, not just a warning."""
-        failed, warnings = super().validate()
-        known = sorted(name for name, _ in self._schema)
-        for key in sorted(set(self.keys()) - set(known)):
-            close = difflib.get_close_matches(key, known, n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            failed.append((key, ValidationError(f"Unrecognised option.{hint}")))
-        return failed, [(key, message) for key, message in warnings if key in known]
+    def run_validation(self, value: object) -> object:
+        """Check the value with the core; MkDocs reports a failure with the option's name."""
+        if value is None:
+            return None
+        try:
+            self.option.check(self.option.name, value)
+        except ConfigError as err:
+            raise ValidationError(err.message) from err
+        return value
+
+
+def _validate(self: base.Config) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
+    """Validate; an unknown option is an error with a close match, not just a warning."""
+    failed, warnings = base.Config.validate(self)
+    known = sorted(name for name, _ in self._schema)
+    for key in sorted(set(self.keys()) - set(known)):
+        close = difflib.get_close_matches(key, known, n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        failed.append((key, ValidationError(f"Unrecognised option.{hint}")))
+    return failed, [(key, message) for key, message in warnings if key in known]
+
+
+# Made from the one option table, so that mkdocs.yml knows exactly the core's options.
+_PluginConfig: type[base.Config] = type(
+    "_PluginConfig", (base.Config,),
+    {**{option.name: _CoreOption(option) for option in OPTIONS}, "validate": _validate},
+)
 
 
 @dataclass(frozen=True)
@@ -149,7 +143,13 @@ class _BuildState:
     theme_pages: set[str] = field(default_factory=set)
 
 
-class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
+if TYPE_CHECKING:
+    _Plugin = BasePlugin[base.Config]
+else:  # the class made above, which a type checker cannot follow
+    _Plugin = BasePlugin[_PluginConfig]
+
+
+class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     """Write ``sitemap.xml`` (and ``.gz``, ``.txt``, robots line) from the built site."""
 
     def __init__(self) -> None:
@@ -161,8 +161,6 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         self._git_timezone: str | None = None
         self._i18n_default: str | None = None
         self._state = _BuildState()
-        self._read_ahead: ReadAhead | None = None
-        self._site_dir = ""
         self._git_log: Future[tuple[dict[str, Lastmod], bool]] | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
@@ -181,22 +179,22 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         default_language = getattr(config.plugins.get("i18n"), "default_language", None)
         self._i18n_default = default_language if isinstance(default_language, str) else None
         self._sitemap = None
-        options = {key: self.config[key] for key in DEFAULTS}
-        options["directory_urls"] = (
-            config.use_directory_urls if self.config.directory_urls is None
-            else self.config.directory_urls
-        )
-        if options["cache_dir"] is None:
-            config_dir = os.path.dirname(config.config_file_path or os.path.join(".", "x"))
-            options["cache_dir"] = os.path.join(os.path.abspath(config_dir), ".sitemap-cache")
-        base_url = self.config.base_url or config.site_url
+        options = {o.name: self.config[o.name] for o in OPTIONS if self.config[o.name] is not None}
+        options.setdefault("directory_urls", config.use_directory_urls)
+        # Paths in mkdocs.yml are relative to it, as MkDocs' own are.
+        config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
+        for name in ("cache_dir", "changes_file"):
+            if name in options:
+                options[name] = os.path.join(config_dir, os.fspath(options[name]))
+        options.setdefault("cache_dir", os.path.join(config_dir, ".sitemap-cache"))
+        base_url = self.config["base_url"] or config.site_url
         # The options are checked even when no sitemap will be written (no site_url).
         options["base_url"] = base_url or _PLACEHOLDER_URL
         try:
             sitemap = SitemapConfig.from_mapping(options)
         except ConfigError as err:
             where = f"Plugin '{self._name}' option '{err.option}'"
-            if err.option == "base_url" and not self.config.base_url:
+            if err.option == "base_url" and not self.config["base_url"]:
                 where = "Config value 'site_url'"
             raise PluginError(f"{where}: {err.message}") from err
         if self._command == "serve":
@@ -212,19 +210,15 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         return None
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        """Count nested builds; start collecting (and reading pages ahead) at the outermost one."""
+        """Count nested builds; start collecting at the outermost one."""
+        del config
         if self._depth == 0:
             self._state = _BuildState()
-            self._stop_background_work()
-            if self._sitemap is not None:
-                self._read_ahead = ReadAhead.for_config(self._sitemap, config.site_dir)
-                if self._read_ahead is not None:
-                    self._read_ahead.start()  # forks: before any thread of ours exists
-                if self._git_timezone is None:
-                    # No git plugin: pages without a front-matter date will want git dates.
-                    # The one git log runs in another process while MkDocs builds.
-                    self._git_log = _start_git_log(self._docs_dir)
-                self._site_dir = os.path.join(os.path.abspath(config.site_dir), "")
+            self._git_log = None
+            if self._sitemap is not None and self._git_timezone is None:
+                # No git plugin: pages without a front-matter date will want git dates.
+                # The one git log runs in another process while MkDocs builds.
+                self._git_log = _start_git_log(self._docs_dir)
         self._depth += 1
 
     @event_priority(_LATE)
@@ -262,19 +256,6 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         return None
 
     @event_priority(_LATE)
-    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
-        """Hand the page's final HTML to the read-ahead (MkDocs writes it right after)."""
-        del config
-        if self._read_ahead is None:  # a rebuild with kept facts reads nothing ahead
-            return None
-        dest = page.file.abs_dest_path  # computed on every call: only when it is needed
-        if dest.startswith(self._site_dir) and output.strip():
-            rel = dest[len(self._site_dir) :].replace(os.sep, "/")
-            # The same bytes MkDocs writes: utf-8, with xmlcharrefreplace.
-            self._read_ahead.add_bytes(rel, output.encode("utf-8", errors="xmlcharrefreplace"))
-        return None
-
-    @event_priority(_LATE)
     def on_pre_template(
         self, template: jinja2.Template, /, *, template_name: str, config: MkDocsConfig
     ) -> jinja2.Template | None:
@@ -308,10 +289,8 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         if self._depth > 0 or self._sitemap is None:
             return
         hints = self._hints()
-        known = self._read_ahead.collect() if self._read_ahead is not None else None
-        self._read_ahead = None
         try:
-            result = generate(config.site_dir, self._sitemap, hints=hints, known=known)
+            result = generate(config.site_dir, self._sitemap, hints=hints)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)
@@ -320,14 +299,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         """Reset the nesting count, so the next ``serve`` rebuild starts clean."""
         del error
         self._depth = 0
-        self._stop_background_work()
-
-    def _stop_background_work(self) -> None:
-        """Drop the early git log (its thread ends on its own) and stop the read-ahead."""
-        self._git_log = None
-        if self._read_ahead is not None:
-            self._read_ahead.close()
-            self._read_ahead = None
+        self._git_log = None  # its thread ends on its own
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -380,7 +352,7 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
         state = self._state
         hints: dict[str, PageHints] = {}
         for dest in sorted(state.static_html):
-            if not self.config.static_html:
+            if not self.config["static_html"]:
                 hints[dest] = PageHints(exclude=REASON_STATIC_HTML)
         for dest in sorted(state.theme_pages):
             hints[dest] = PageHints(exclude=REASON_THEME_PAGE)
@@ -405,11 +377,9 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
                 lastmod = git_dates.get(record.src_uri)
             alternates = None
             if record.alternates is not None:
+                # MkDocs' URLs are relative to the site root: the core resolves them.
                 alternates = tuple(
-                    (code, url)
-                    for code, other, href in record.alternates
-                    if other in listed and (url := self._absolute(href)) is not None
-                )
+                    (code, href) for code, other, href in record.alternates if other in listed)
             if (lastmod is None and front.changefreq is None and front.priority is None
                     and alternates is None):
                 continue  # nothing to add: the page speaks for itself (and costs less)
@@ -418,10 +388,6 @@ class SitemapPlugin(BasePlugin[_PluginConfig]):  # type: ignore[no-untyped-call]
                 alternates=alternates,
             )
         return hints
-
-    def _absolute(self, href: str) -> str | None:
-        assert self._sitemap is not None
-        return resolve_href(href or "./", str(self._sitemap.base_url))
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> dict[str, Lastmod]:
         """Git dates for the pages that have no better date, from one ``git log``."""
@@ -562,14 +528,5 @@ def _report(result: Result) -> None:
             log.info("%s", diagnostic)
     if result.dropped_diagnostics:
         log.info("%d more notes not shown", result.dropped_diagnostics)
-    left_out = ", ".join(f"{count} {reason}" for reason, count in sorted(result.excluded.items()))
-    written = ", ".join(result.files) or "nothing"
-    if result.unchanged:
-        written += f" ({', '.join(result.unchanged)} unchanged)"
-    log.info(
-        "Sitemap: %d URL%s listed (%s); wrote %s", result.listed, "" if result.listed == 1 else "s",
-        f"left out: {left_out}" if left_out else "none left out", written,
-    )
-    log.debug("Sitemap: %d pages were read during the build (read-ahead), %d kept from the "
-              "last build (same bytes), %d of them not read (untouched file)",
-              result.read_ahead, result.kept, result.unread)
+    log.info("Sitemap: %s", result.summary_line())
+    log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)

@@ -25,7 +25,7 @@ import posixpath
 import re
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import date, datetime, timezone, tzinfo
 from pathlib import Path, PurePath
 from typing import Any, Protocol
@@ -36,30 +36,23 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins.config import SitemapConfig, check_changefreq, check_priority
+from sitemap_plugins.config import (
+    OPTION_BY_NAME,
+    SitemapConfig,
+    check_changefreq,
+    check_keys,
+    check_priority,
+)
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
-from sitemap_plugins.globs import GlobSet
-from sitemap_plugins.readahead import ReadAhead
-from sitemap_plugins.urls import (
-    BaseUrl,
-    comparison_key,
-    is_within,
-    page_url,
-    parse_base_url,
-    resolve_href,
-)
+from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
 log = logging.getLogger(__name__)
 
 SETTING = "SITEMAP_PLUGINS"
 LEGACY_SETTING = "SITEMAP"
-ADAPTER_DEFAULTS: dict[str, Any] = {"static_html": False}
-"""Options only the Pelican adapter knows. ``static_html``: also list the HTML files among
-the static files (``STATIC_PATHS``); other static files are listed when their extension is in
-``extensions``."""
 CACHE_DIR_NAME = ".sitemap-cache"
 
 # Plugins that write sitemap.xml themselves: only one plugin should own the file.
@@ -135,15 +128,12 @@ class _Plan:
     base: BaseUrl | None
     """None when SITEURL is empty or relative: no sitemap can be written then."""
     siteurl: str
-    static_html: bool
     use_source_time: bool
     """``lastmod_file_time`` as Pelican users mean it: the source file's time (every output
     file is rewritten by each build, so its own time is always "now")."""
     legacy: _Legacy
     default_lang: str
     timezone_name: str
-    priority_rules: GlobSet
-    changefreq_rules: GlobSet
     urls_follow_files: bool = True
     """Whether every content URL setting is its ``*_SAVE_AS`` (or that file's folder): then
     only a page with its own ``url``/``save_as`` metadata can be served elsewhere."""
@@ -174,7 +164,6 @@ class _Run:
     pages: dict[str, tuple[PageHints | None, bool]] = field(default_factory=dict)
     """Written file (relative to the main OUTPUT_PATH) -> (hints, written with override)."""
     outside: int = 0
-    read_ahead: ReadAhead | None = None
     content_lastmods: dict[int, tuple[object, Lastmod | None]] = field(default_factory=dict)
     """id() of an article -> (the article, its lastmod), for listing pages."""
     folders: dict[str, str | None] = field(default_factory=dict)
@@ -217,33 +206,21 @@ def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
         raise SettingsError("SITEURL", str(err)) from err
 
 
-def _split_options(raw: object) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Split ``SITEMAP_PLUGINS`` into core options and adapter options."""
+def _options(raw: object) -> dict[str, Any]:
+    """``SITEMAP_PLUGINS``, checked for its keys (the core checks the values)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
         msg = f"Expected a dict of sitemap options but received: {_received(raw)}"
         raise SettingsError(SETTING, msg)
-    core_names = {f.name for f in fields(SitemapConfig)} - {"base_url"}
-    known = core_names | set(ADAPTER_DEFAULTS)
-    core: dict[str, Any] = {}
-    adapter = dict(ADAPTER_DEFAULTS)
-    for key, value in raw.items():
-        where = f"{SETTING}[{key!r}]"
-        if key == "base_url":
-            msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
-            raise SettingsError(where, msg)
-        if key not in known:
-            close = difflib.get_close_matches(str(key), sorted(known), n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            raise SettingsError(where, f"Unrecognised option.{hint}")
-        if key in ADAPTER_DEFAULTS:
-            if not isinstance(value, bool):
-                raise SettingsError(where, f"Expected a boolean but received: {_received(value)}")
-            adapter[key] = value
-        else:
-            core[key] = value
-    return core, adapter
+    if "base_url" in raw:
+        msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
+        raise SettingsError(f"{SETTING}['base_url']", msg)
+    try:
+        check_keys(raw, [name for name in OPTION_BY_NAME if name != "base_url"])
+    except ConfigError as err:
+        raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
+    return dict(raw)
 
 
 def _read_legacy(raw: object) -> _Legacy:
@@ -354,7 +331,7 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
             ``SITEURL``) and what is wrong with it.
 
     """
-    core, adapter = _split_options(settings.get(SETTING))
+    core = _options(settings.get(SETTING))
     legacy = _read_legacy(settings.get(LEGACY_SETTING))
     siteurl = settings.get("SITEURL", "")
     base = _base_from_siteurl(siteurl)
@@ -374,13 +351,10 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
         config=config,
         base=base,
         siteurl=str(siteurl),
-        static_html=bool(adapter["static_html"]),
         use_source_time=use_source_time,
         legacy=legacy,
         default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
         timezone_name=str(settings.get("TIMEZONE") or "UTC"),
-        priority_rules=GlobSet(tuple(p for p, _ in config.priority)),
-        changefreq_rules=GlobSet(tuple(p for p, _ in config.changefreq)),
         urls_follow_files=_urls_follow_files(settings),
     )
 
@@ -463,19 +437,7 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.pages = {}
         _RUN.outside = 0
         _RUN.folders, _RUN.content_lastmods = {}, {}
-        _close_read_ahead()
-        if _RUN.plan.base is not None:
-            _RUN.read_ahead = ReadAhead.for_config(_RUN.plan.config,
-                                                   pelican.settings["OUTPUT_PATH"])
-            if _RUN.read_ahead is not None:
-                _RUN.read_ahead.start()
     _RUN.sites.append(_site_for(pelican))
-
-
-def _close_read_ahead() -> None:
-    if _RUN.read_ahead is not None:
-        _RUN.read_ahead.close()
-        _RUN.read_ahead = None
 
 
 def _site_for(pelican: _Pelican) -> _Site:
@@ -550,8 +512,6 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     site = _RUN.sites[-1]
     hints = _page_hints(plan, site, rel, obj, context) if plan.base is not None else None
     _RUN.pages[rel] = (hints, override)
-    if _RUN.read_ahead is not None and not (hints is not None and hints.exclude):
-        _RUN.read_ahead.add_file(rel, path)
 
 
 def _is_override(obj: object, context: Mapping[str, Any]) -> bool:
@@ -587,7 +547,7 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
             continue
         if rel in _RUN.pages:
             continue
-        if suffix in _HTML_EXTENSIONS and not plan.static_html:
+        if suffix in _HTML_EXTENSIONS and not plan.config.static_html:
             _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
             continue
         lastmod = _source_time(static) if plan.use_source_time else None
@@ -601,10 +561,9 @@ def on_finalized(pelican: _Pelican) -> None:
         _RUN.sites.pop()
     if _RUN.main_instance() is not pelican:
         return
-    plan, pages, outside, read_ahead = _RUN.plan, _RUN.pages, _RUN.outside, _RUN.read_ahead
+    plan, pages, outside = _RUN.plan, _RUN.pages, _RUN.outside
     _RUN.main, _RUN.plan, _RUN.sites, _RUN.pages, _RUN.outside = None, None, [], {}, 0
-    _RUN.read_ahead, _RUN.folders, _RUN.content_lastmods = None, {}, {}
-    known = read_ahead.collect() if read_ahead is not None else None
+    _RUN.folders, _RUN.content_lastmods = {}, {}
     if plan is None:
         return
     if plan.base is None:
@@ -622,8 +581,7 @@ def on_finalized(pelican: _Pelican) -> None:
             outside,
         )
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
-    result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
-                      known=known)
+    result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages))
     _report(result)
 
 
@@ -635,19 +593,8 @@ def _report(result: Result) -> None:
             log.info("Sitemap: %s", diagnostic)
     if result.dropped_diagnostics:
         log.warning("Sitemap: %d more diagnostics not shown", result.dropped_diagnostics)
-    left_out = ", ".join(
-        f"{count} {reason}"
-        for reason, count in sorted(result.excluded.items(), key=lambda item: item[0].lower())
-    )
-    log.info(
-        "Sitemap: listed %d URLs in %s%s",
-        result.listed,
-        result.sitemap_url,
-        f" (left out: {left_out})" if left_out else "",
-    )
-    log.debug("Sitemap: %d pages were read during the build (read-ahead), %d kept from the "
-              "last build (same bytes), %d of them not read (untouched file)",
-              result.read_ahead, result.kept, result.unread)
+    log.info("Sitemap: %s", result.summary_line())
+    log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
 
 
 # --- What Pelican knows about a page --------------------------------------------------------
@@ -667,11 +614,7 @@ def _page_hints(
     if reason is not None:
         return PageHints(exclude=reason)
     config = plan.config
-    own_url = page_url(plan.base, rel, directory_urls=config.directory_urls)
     host_url = _host_url(plan, site, rel, obj) if obj is not None else None
-    if host_url is not None:
-        own_url = host_url
-    url_path = own_url[len(str(plan.base)) :]
     if plan.legacy.exclude and _legacy_excluded(
         plan, rel, obj, directory_urls=config.directory_urls
     ):
@@ -682,13 +625,6 @@ def _page_hints(
         else ("pages" if obj is not None else "indexes")
     )
 
-    priority = _metadata_priority(obj, rel)
-    if priority is None and plan.priority_rules.first_match(rel, url_path) is None:
-        priority = plan.legacy.priorities.get(kind)
-    changefreq = _metadata_changefreq(obj, rel)
-    if changefreq is None and plan.changefreq_rules.first_match(rel, url_path) is None:
-        changefreq = plan.legacy.changefreqs.get(kind)
-
     # Every lastmod below is Pelican's own knowledge (lastmod_source "host"), so the core's
     # fingerprint manifest keeps it instead of putting the build time on new or changed pages.
     alternates = None
@@ -696,24 +632,27 @@ def _page_hints(
         lastmod = _content_lastmod(obj, plan.timezone_name)
         if lastmod is None and plan.use_source_time:
             lastmod = _source_time(obj)
+        own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls)
         alternates = _translations(plan, site, obj, own_url)
     elif not _is_template_page(context):
         lastmod = _listing_lastmod(context, plan.timezone_name)
     else:
         lastmod = None  # a TEMPLATE_PAGES page shows anything; its date is unknown
+    # The page's own metadata wins over SITEMAP_PLUGINS rules, which win over
+    # pelican-sitemap's per-kind values: the core applies that order.
     return PageHints(
-        lastmod=lastmod, changefreq=changefreq, priority=priority, alternates=alternates,
-        url=host_url,
+        lastmod=lastmod, changefreq=_metadata_changefreq(obj, rel),
+        priority=_metadata_priority(obj, rel), alternates=alternates, url=host_url,
+        default_changefreq=plan.legacy.changefreqs.get(kind),
+        default_priority=plan.legacy.priorities.get(kind),
     )
 
 
 def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
-    """The URL the site links to for a content page, when it is not its file's path.
+    """The URL the site links to for a content page, absolute, when it may not be its file's.
 
     ``ARTICLE_URL = "{slug}"`` with ``ARTICLE_SAVE_AS = "{slug}.html"`` (a server rewrite
-    adds the suffix) links to ``slug``, and the theme's canonical link says so too: that is
-    the page's URL. A URL that is only the folder form of the file's path (``slug/`` for
-    ``slug/index.html``) is not, so that ``directory_urls`` still decides between the two.
+    adds the suffix) links to ``slug``; the core decides whether that is the page's URL.
     """
     if plan.urls_follow_files and not site.offset:
         # Pelican formats url and save_as anew on every access: skip them when they cannot
@@ -721,8 +660,6 @@ def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
         metadata = getattr(obj, "metadata", None)
         if not isinstance(metadata, Mapping) or not ({"url", "save_as"} & metadata.keys()):
             return None
-    base = plan.base
-    assert base is not None
     save_as, url = getattr(obj, "save_as", None), getattr(obj, "url", None)
     if not isinstance(save_as, str) or not isinstance(url, str) or site.base is None:
         return None
@@ -732,12 +669,8 @@ def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
     prefix = f"{site.offset}/" if site.offset else ""
     if prefix + save_as != rel and posixpath.normpath(prefix + save_as) != rel:
         return None  # another file of the page's (a listing it heads, say)
-    resolved = resolve_href(url or "./", str(site.base))
-    if resolved is None or not is_within(resolved, base):
-        return None
-    file_urls = {comparison_key(page_url(base, rel, directory_urls=folder))
-                 for folder in (True, False)}
-    return None if comparison_key(resolved) in file_urls else resolved
+    # Pelican's URLs are relative to the SITEURL of the instance that wrote the page.
+    return resolve_href(url or "./", str(site.base))
 
 
 def _opt_out(obj: object) -> str | None:
@@ -932,4 +865,4 @@ def _translations(
     return tuple(pairs)
 
 
-__all__ = ["ADAPTER_DEFAULTS", "SETTING", "SettingsError", "read_plan", "register"]
+__all__ = ["SETTING", "SettingsError", "read_plan", "register"]

@@ -28,6 +28,10 @@ class RobotsRules:
         text = raw.decode("utf-8-sig", "replace")
         return cls(Protego.parse(text), raw)
 
+    def __reduce__(self) -> tuple[object, tuple[bytes]]:
+        # A worker process parses the same bytes again (a parser object is not portable).
+        return (RobotsRules.from_bytes, (self.source,))
+
     def allows(self, url: str) -> bool:
         """Whether crawlers in general may fetch ``url``."""
         return bool(self.parser.can_fetch(url, ALL_AGENTS))

@@ -47,18 +47,11 @@ def scan_site(
     sitemap_name: str,
     directory_urls: bool,
     on_skip: SkipCallback,
-    from_path: str | None = None,
-    before_path: str | None = None,
 ) -> Iterator[BuiltFile]:
     """Yield the files under ``root`` whose extension is listed, in a stable order.
 
     Files passed over for a reason worth counting (hidden, symlinks out, our own sitemap
     files, a second index file for the same folder URL) are reported through ``on_skip``.
-
-    ``from_path`` or ``before_path`` (a relative path, which need not exist) cuts the walk
-    where that path is or would be in it: only what is from there on, or only what is
-    before. The two walks of one path give together what the whole walk gives, files and
-    reports, so that two processes can share a walk.
     """
     real_root = os.path.realpath(root)
     own_files = own_file_pattern(sitemap_name)
@@ -66,52 +59,29 @@ def scan_site(
     # (its relative path, remaining entries in reverse walk order, its (dev, inode))
     stack: list[tuple[str, list[os.DirEntry[str]], tuple[int, int]]] = []
     ancestors: set[tuple[int, int]] = set()
-    cut = (from_path or before_path or "").split("/")
-    cut_keys = [_name_order(name, is_dir=depth < len(cut) - 1) for depth, name in enumerate(cut)]
-    # The stack depth of the deepest folder on the way to the cut (-1: none is on the stack).
-    # Only that folder's entries are compared with the cut: a folder on the way is walked by
-    # both walks, each taking its entries on its side of the cut.
-    on_way = 0 if from_path or before_path else -1
 
-    def push(path: str, rel: str, ident: tuple[int, int], report: SkipCallback) -> bool:
+    def push(path: str, rel: str, ident: tuple[int, int]) -> None:
         try:
             with os.scandir(path) as listing:
                 entries = list(listing)
             if len(entries) > 1:  # most folders of a site with directory URLs hold one page
                 entries.sort(key=_walk_order, reverse=True)
         except OSError as err:
-            report(rel or ".", REASON_UNREADABLE, Diagnostic(
+            on_skip(rel or ".", REASON_UNREADABLE, Diagnostic(
                 rel or ".", "unreadable-folder", f"folder cannot be read: {err.strerror}"))
-            return False
-        if from_path and on_way == len(stack):
-            key = cut_keys[on_way]
-            while entries and _walk_order(entries[-1]) < key:
-                entries.pop()  # before the cut: the other walk's
+            return
         stack.append((rel, entries, ident))
         ancestors.add(ident)
-        return True
 
-    push(real_root, "", (root_stat.st_dev, root_stat.st_ino), on_skip)
+    push(real_root, "", (root_stat.st_dev, root_stat.st_ino))
+    report = on_skip
     while stack:
         rel_dir, entries, ident = stack[-1]
         if not entries:
             stack.pop()
             ancestors.discard(ident)
-            if on_way >= 0 and on_way == len(stack):  # done with a folder on the way
-                if before_path:
-                    return  # all that follows is past the cut
-                on_way = -1  # all that follows is past the cut, and ours
             continue
         entry = entries.pop()
-        report = on_skip
-        down_the_way = False
-        if on_way >= 0 and on_way == len(stack) - 1:
-            order = _walk_order(entry)
-            down_the_way = order == cut_keys[on_way] and on_way < len(cut) - 1
-            if before_path and order >= cut_keys[on_way] and not down_the_way:
-                return  # the cut: the rest of the walk is the other's
-            if down_the_way and from_path:
-                report = _unreported  # the walk before the cut reports this folder
         rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
         if entry.name.startswith("."):
             report(rel, REASON_HIDDEN, None)
@@ -143,8 +113,8 @@ def scan_site(
                     continue
                 child = (info.st_dev, info.st_ino)
             else:
-                # Only a link can lead back up, so a plain folder needs no stat call (a
-                # third of an untouched rebuild's scan): the listing gives its inode. Past
+                # Only a link can lead back up, so a plain folder needs no stat call: the
+                # listing gives its inode. Past
                 # a mount point the device is the parent's; a link into such a folder is
                 # then caught one level further down, where its own stat is recorded.
                 child = (ident[0], entry.inode())
@@ -153,12 +123,7 @@ def scan_site(
                     rel, "symlink-loop", "is a symlink loop back to a parent folder; not followed",
                     Level.INFO))
                 continue
-            if down_the_way:
-                on_way += 1
-                if not push(path, rel, child, report):
-                    on_way -= 1
-            else:
-                push(path, rel, child, on_skip)
+            push(path, rel, child)
             continue
         name = entry.name
         dot = name.rfind(".")
@@ -187,10 +152,6 @@ def scan_site(
         yield BuiltFile(rel, path)
 
 
-def _unreported(_rel: str, _reason: str, _diagnostic: Diagnostic | None) -> None:
-    """Reports nothing: for a folder that the other walk of a cut reports."""
-
-
 def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str, str]:
     """A folder's index page first, then its other files, then its subfolders, by name.
 
@@ -200,11 +161,7 @@ def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str, str]:
         is_dir = entry.is_dir()
     except OSError:
         is_dir = False
-    return _name_order(entry.name, is_dir=is_dir)
-
-
-def _name_order(name: str, *, is_dir: bool) -> tuple[bool, bool, str, str]:
-    """:func:`_walk_order` of an entry by its name and kind, which need not exist."""
+    name = entry.name
     lower = name.lower()
     is_index = lower in _INDEX_NAMES
     # Index files by (lower-case name, name), the order _shadowed_index ranks them in: by

@@ -5,7 +5,6 @@ Every scenario builds once into ``tmp_path`` and is shared through module-scoped
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 import shutil
@@ -15,7 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,7 +24,7 @@ from lxml import etree
 
 pytest.importorskip("mkdocs")
 
-from sitemap_plugins.config import DEFAULTS, SitemapConfig
+from sitemap_plugins.config import OPTIONS
 from sitemap_plugins.dates import format_w3c
 from sitemap_plugins.mkdocs import _front_matter, _PluginConfig
 
@@ -217,17 +216,11 @@ def themes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Build]:
 # -- options ------------------------------------------------------------------------------
 
 
-def test_plugin_options_are_the_core_options_with_the_core_defaults():
-    """Every core option is a plugin option of the same name and default, plus static_html."""
+def test_plugin_options_are_the_option_table():
+    """mkdocs.yml knows exactly the table's options; unset, each takes the core's default."""
     schema = dict(_PluginConfig._schema)
-    core_names = {spec.name for spec in fields(SitemapConfig)}
-    assert set(schema) == core_names | {"static_html"}
-    defaults = {name: option.default for name, option in schema.items()}
-    # Supplied by MkDocs when unset: site_url and use_directory_urls.
-    assert defaults.pop("base_url") is None
-    assert defaults.pop("directory_urls") is None
-    assert defaults.pop("static_html") is False
-    assert defaults == {name: value for name, value in DEFAULTS.items() if name != "directory_urls"}
+    assert list(schema) == [option.name for option in OPTIONS]
+    assert {option.default for option in schema.values()} == {None}
 
 
 # -- the sample site ------------------------------------------------------------------------
@@ -259,38 +252,14 @@ def test_sample_builds_are_byte_identical(sample: Build, sample_again: Build):
         assert (sample.site / name).read_bytes() == (sample_again.site / name).read_bytes(), name
 
 
-_READ_AHEAD = re.compile(r"Sitemap: (\d+) pages were read during the build \(read-ahead\)")
-
-
-def test_read_ahead_changes_nothing_but_who_reads(tmp_path: Path):
-    """Pages read during the build (both languages) give the bytes ``workers: 1`` gives."""
-    ahead = run_host(copy_sample(tmp_path / "ahead"), "--strict", "--verbose")
-    plain = run_host(
-        copy_sample(tmp_path / "plain",
-                    edit=lambda text: text.replace("\n  - sitemap\n",
-                                                   "\n  - sitemap:\n      workers: 1\n")),
-        "--strict", "--verbose")
-    assert ahead.returncode == 0, ahead.log
-    assert plain.returncode == 0, plain.log
-    for name in OUTPUT_FILES:
-        assert (ahead.site / name).read_bytes() == (plain.site / name).read_bytes(), name
-    read_ahead = [int(n) for n in _READ_AHEAD.findall(ahead.log)]
-    assert [int(n) for n in _READ_AHEAD.findall(plain.log)] == [0]
-    if (os.cpu_count() or 1) > 1:  # every listed URL is a Markdown page of one language
-        assert len(read_ahead) == 1
-        assert read_ahead[0] >= len(SAMPLE_URLS)
-    else:
-        assert read_ahead == [0]
-
-
-_KEPT = re.compile(r"(\d+) kept from the last build \(same bytes\)")
+_CACHED = re.compile(r"Sitemap: (\d+) page records came from the cache \(same bytes\)")
 
 
 @pytest.mark.parametrize("workers", ["default", "1"])
-def test_rebuild_reuses_kept_facts(tmp_path: Path, workers: str):
-    """A rebuild of the same pages parses none of them again, and reads none ahead.
+def test_rebuild_takes_records_from_the_cache(tmp_path: Path, workers: str):
+    """MkDocs rewrites every page; a rebuild parses none whose bytes are the same.
 
-    Their facts come from the manifest, and the sitemap bytes stay the same.
+    Their records come from the manifest's cache, and the sitemap bytes stay the same.
     """
     project = copy_sample(
         tmp_path / "kept",
@@ -302,66 +271,10 @@ def test_rebuild_reuses_kept_facts(tmp_path: Path, workers: str):
     second = run_host(project, "--strict", "--verbose")
     assert second.returncode == 0, second.log
     assert {name: (second.site / name).read_bytes() for name in OUTPUT_FILES} == first_files
-    assert [int(n) for n in _KEPT.findall(first.log)] == [0]
-    kept = [int(n) for n in _KEPT.findall(second.log)]
-    assert len(kept) == 1
-    assert kept[0] >= len(SAMPLE_URLS)
-    assert [int(n) for n in _READ_AHEAD.findall(second.log)] == [0]
-
-
-def test_sample_sitemap_is_a_urlset_for_material(sample: Build):
-    """Material's instant navigation reads sitemap.xml: it stays a <urlset> within limits."""
-    root = etree.parse(str(sample.site / "sitemap.xml")).getroot()
-    assert etree.QName(root).localname == "urlset"
-    assert not list(sample.site.glob("sitemap-*.xml"))
-
-
-def test_builtin_sitemap_is_replaced_not_copied(sample: Build, builtin: Build):
-    """MkDocs writes no sitemap of its own: no raw template, no stale file, the .gz is ours."""
-    assert "Template skipped: 'sitemap.xml' generated empty output." in sample.log
-    ours = (sample.site / "sitemap.xml").read_bytes()
-    theirs = (builtin.site / "sitemap.xml").read_bytes()
-    assert b"{%" not in ours
-    assert b"<changefreq>daily</changefreq>" in theirs
-    assert b"daily" not in ours
-    assert ours != theirs
-    assert gzip.decompress((sample.site / "sitemap.xml.gz").read_bytes()) == ours
-
-
-def test_sample_front_matter_values_are_listed(sample: Build):
-    """Front matter sets lastmod, changefreq and priority; a plain ``date`` sets lastmod."""
-    tuning = sample.url_element(f"{BASE}guide/advanced/tuning/")
-    assert tuning.findtext("s:lastmod", namespaces=NS) == "2023-12-24"
-    assert tuning.findtext("s:changefreq", namespaces=NS) == "monthly"
-    assert tuning.findtext("s:priority", namespaces=NS) == "0.8"
-    assert sample.lastmods()[f"{BASE}news/"] == "2024-05-06"
-
-
-def test_sample_pages_without_a_date_have_no_lastmod(sample: Build):
-    """Outside git, undated pages get no lastmod: never the build date."""
-    dated = {f"{BASE}guide/advanced/tuning/", f"{BASE}news/"}
-    assert {loc for loc, lastmod in sample.lastmods().items() if lastmod} == dated
-
-
-@pytest.mark.parametrize(
-    ("path", "why"),
-    [
-        ("hidden/", "front matter sitemap: false"),
-        ("private/", "noindex"),
-        ("drafts/plan/", "robots.txt disallows it"),
-        ("setup/", "redirect stub"),
-        ("guide/old-tuning/", "redirect stub"),
-        ("static/report.html", "static HTML, not opted in"),
-        ("404.html", "404 page"),
-        ("fr/guide/install/", "i18n fallback copy"),
-        ("fr/about/", "i18n fallback copy"),
-        ("fr/q%26a/", "i18n fallback copy"),
-    ],
-    ids=lambda value: value,
-)
-def test_sample_leaves_out(sample: Build, path: str, why: str):
-    """Pages that must not be listed are absent (though built)."""
-    assert f"{BASE}{path}" not in (sample.site / "sitemap.txt").read_text("utf-8").splitlines()
+    assert [int(n) for n in _CACHED.findall(first.log)] == [0]
+    cached = [int(n) for n in _CACHED.findall(second.log)]
+    assert len(cached) == 1
+    assert cached[0] >= len(SAMPLE_URLS)
 
 
 def test_sample_sitemap_is_written_once_after_every_language(sample: Build):
@@ -377,9 +290,10 @@ def test_sample_sitemap_is_written_once_after_every_language(sample: Build):
 def test_sample_reports_why_pages_were_left_out(sample: Build):
     """The build log counts the pages left out, by reason."""
     assert (
-        "Sitemap: 12 URLs listed (left out: 1 404 page, 1 disallowed by robots.txt, "
-        "1 front matter sitemap: false, 9 i18n fallback copy of an untranslated page, "
-        "1 noindex, 2 redirect stub, 1 static HTML copied from docs_dir)"
+        "Sitemap: 12 URLs listed in https://example.org/project/sitemap.xml (left out: "
+        "1 404 page, 1 disallowed by robots.txt, 1 front matter sitemap: false, "
+        "9 i18n fallback copy of an untranslated page, 1 noindex, 2 redirect stub, "
+        "1 static HTML copied from docs_dir); wrote sitemap.xml"
     ) in sample.log
 
 
@@ -575,7 +489,7 @@ def test_missing_site_url_fails_strict(no_url: tuple[Build, Build]):
         (
             "  - sitemap:\n      robots_txt: sometimes\n",
             ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'robots_txt': Expected one "
-             "of: ('merge', 'create', 'fragment', 'off') but received: 'sometimes'"),
+             "of: 'merge', 'create', 'fragment', 'off' but received: 'sometimes' (str)"),
         ),
         (
             "  - sitemap:\n      prority: {'a/*': 0.5}\n",
@@ -584,17 +498,17 @@ def test_missing_site_url_fails_strict(no_url: tuple[Build, Build]):
         ),
         (
             "  - sitemap:\n      priority: {'a/*': 1.5}\n",
-            ("ERROR   -  Plugin 'sitemap' option 'priority': Key 'a/*': expected a number from 0.0 "
+            ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'priority': Key 'a/*': expected a number from 0.0 "
              "to 1.0 but received: 1.5 (float)"),
         ),
         (
             "  - sitemap:\n      max_urls: 60000\n",
-            ("ERROR   -  Plugin 'sitemap' option 'max_urls': Expected a whole number from 1 to "
+            ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'max_urls': Expected a whole number from 1 to "
              "50,000 but received: 60000 (int)"),
         ),
         (
             "  - sitemap:\n      include: ['']\n",
-            ("ERROR   -  Plugin 'sitemap' option 'include': Item 0: Expected a non-empty glob "
+            ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'include': Item 0: Expected a non-empty glob "
              "pattern but received: ''"),
         ),
     ],

@@ -229,9 +229,10 @@ def test_build_passes_fatal_warnings_and_reports(main_build: Build) -> None:
     """The sample site builds under ``--fatal warnings``; the summary names each left-out kind."""
     assert main_build.messages("WARNING") == []
     assert main_build.ours("INFO")[-1] == (
-        f"Sitemap: listed 42 URLs in {BASE}sitemap.xml (left out: 1 draft, 1 hidden, "
+        f"Sitemap: 42 URLs listed in {BASE}sitemap.xml (left out: 1 draft, 1 hidden, "
         "2 not written by this build, 1 Private: True metadata, 1 Sitemap: false metadata, "
-        "1 static HTML (static_html is off))"
+        "1 static HTML (static_html is off)); wrote sitemap.xml, sitemap.xml.gz, sitemap.txt, "
+        "robots.txt"
     )
 
 
@@ -248,40 +249,20 @@ def test_two_builds_are_byte_identical(main_builds: MainBuilds) -> None:
     assert sitemap_bytes(main_builds.second.out) == main_builds.first_files
 
 
-_READ_AHEAD = re.compile(r"Sitemap: (\d+) pages were read during the\s+build \(read-ahead\)")
+_CACHED = re.compile(r"Sitemap: (\d+) page records came from the\s+cache")
 
 
-def test_read_ahead_changes_nothing_but_who_reads(tmp_path: Path, main_build: Build) -> None:
-    """Pages read while Pelican writes the rest give the bytes ``workers: 1`` gives."""
-    ahead = built(pelican(copy_site(tmp_path / "a"), tmp_path / "a-out", debug=True))
-    plain = built(pelican(copy_site(tmp_path / "p"), tmp_path / "p-out",
-                          'SITEMAP_PLUGINS={"workers": 1}', debug=True))
-    assert sitemap_bytes(ahead.out) == sitemap_bytes(plain.out)
-    assert [int(n) for n in _READ_AHEAD.findall(plain.log)] == [0]
-    read_ahead = [int(n) for n in _READ_AHEAD.findall(ahead.log)]
-    if (os.cpu_count() or 1) > 1:  # every listed URL is a page Pelican wrote this run
-        assert len(read_ahead) == 1
-        assert read_ahead[0] >= len(entries(main_build.out)) - 1  # static slides.html
-    else:
-        assert read_ahead == [0]
-
-
-# The adapter's own line (the core's debug line says the same in other words).
-_KEPT = re.compile(r"\(read-ahead\),\s+(\d+)\s+kept\s+from\s+the\s+last\s+build")
-
-
-def test_rebuild_reuses_kept_facts(tmp_path: Path, main_build: Build) -> None:
-    """A rebuild of the same pages parses none again and reads none ahead: same bytes."""
+def test_rebuild_takes_records_from_the_cache(tmp_path: Path, main_build: Build) -> None:
+    """Pelican rewrites every page; a rebuild parses none whose bytes are the same."""
     site = copy_site(tmp_path / "k")
     first = built(pelican(site, tmp_path / "k-out", debug=True))
     first_files = sitemap_bytes(first.out)
     second = built(pelican(site, tmp_path / "k-out", debug=True))
     assert sitemap_bytes(second.out) == first_files
-    assert [int(n) for n in _KEPT.findall(first.log)] == [0]
-    kept = [int(n) for n in _KEPT.findall(second.log)]
-    assert len(kept) == 1
-    assert kept[0] >= len(entries(main_build.out)) - 1  # static slides.html
-    assert [int(n) for n in _READ_AHEAD.findall(second.log)] == [0]
+    assert [int(n) for n in _CACHED.findall(first.log)] == [0]
+    cached = [int(n) for n in _CACHED.findall(second.log)]
+    assert len(cached) == 1
+    assert cached[0] >= len(entries(main_build.out)) - 1  # static slides.html
 
 
 @pytest.mark.golden

@@ -69,28 +69,6 @@ def test_build_is_byte_identical_and_loses_nothing(tmp_path: Path, snapshot) -> 
     assert snapshot(first) == after_first
 
 
-def test_an_untouched_rebuild_says_the_sitemap_is_unchanged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
-) -> None:
-    """The summary names the files left as they were instead of files written."""
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    # Pages changed less than SETTLE_NS ago are read again; these are not changed again.
-    monkeypatch.setattr(sys.modules["sitemap_plugins.generate"], "SETTLE_NS", 0)
-    site = tmp_path / "site"
-    for name in ("a", "b"):
-        (site / name).mkdir(parents=True)
-        (site / name / "index.html").write_text(f"<title>{name}</title><p>{name}</p>")
-    for _ in range(2):
-        assert main(["build", str(site), "--base-url", BASE]) == 0
-    capsys.readouterr()
-    assert main(["build", str(site), "--base-url", BASE]) == 0
-    out = capsys.readouterr().out
-    assert "Wrote:" not in out
-    assert ("Unchanged since the last build, left as they were: "
-            "sitemap.xml, sitemap.xml.gz, sitemap.txt") in out
-    assert "Listed 2 URLs" in out
-
-
 def test_python_m_is_the_same_program(traps: Path) -> None:
     """``python -m sitemap_plugins`` runs the CLI with the same exit codes."""
     done = subprocess.run(

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins import manifest
+from sitemap_plugins import SitemapConfig, generate, manifest
 from sitemap_plugins.cli import main
-from sitemap_plugins.fingerprint import content_text, fingerprint_html
 
 BASE = "https://example.org/"
 T1, T2, T3 = 1_700_000_000, 1_700_086_400, 1_700_172_800  # three builds, a day apart
@@ -63,7 +62,7 @@ def lastmods(site: Path) -> dict[str, str]:
 PAGES = {"alpha": "First page.", "beta": "Second page.", "gamma": "Third page."}
 
 
-@pytest.fixture(params=["read-ahead", "point-queries"])
+@pytest.fixture(params=["in-one-pass", "point-queries"])
 def site(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A small site; its earlier manifest read in one pass, or one point query a page.
 
@@ -137,7 +136,7 @@ def test_deleted_cache_falls_back_and_says_why(site: Path, monkeypatch, capsys) 
     ("damage", "note"),
     [
         (lambda p: p.write_bytes(b"not a database at all" * 100), "cannot be read"),
-        (lambda p: _set_meta(p, "version", "0"), "has format '0', not '1'"),
+        (lambda p: _set_meta(p, "version", "0"), "has format '0', not '2'"),
         (lambda p: _set_meta(p, "base_url", "https://other.example/"), "belongs to 'https://other.example/'"),
     ],
     ids=["corrupt", "old-version", "other-site"],
@@ -181,27 +180,88 @@ def test_page_dates_win_over_the_manifest(tmp_path: Path, monkeypatch) -> None:
     assert build(site, T2, monkeypatch) == {f"{BASE}a.html": "2020-02-02"}
 
 
+def _v1_manifest(path: Path, rows: list[tuple[str, str, str, str]]) -> None:
+    """A manifest as the first reader wrote it: format 1, its fingerprints, no records."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+            "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
+            " source TEXT);")
+        db.executemany("INSERT INTO meta VALUES (?, ?)",
+                       [("version", "1"), ("base_url", BASE), ("parser", "old")])
+        db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?)", rows)
+
+
+def test_upgrade_moves_no_date(site: Path, monkeypatch, tmp_path: Path) -> None:
+    """A manifest of the old reader: its dates are kept, the new fingerprints adopted."""
+    old = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    _v1_manifest(old, [
+        (f"{BASE}alpha/", "old-fingerprint-a", "2021-01-01T00:00:00Z", "manifest: changed"),
+        (f"{BASE}beta/", "old-fingerprint-b", "2022-02-02T00:00:00Z", "manifest: new page"),
+    ])
+    changes = tmp_path / "changes.json"
+    assert build(site, T2, monkeypatch, "--changes-file", str(changes)) == {
+        f"{BASE}alpha/": "2021-01-01T00:00:00Z", f"{BASE}beta/": "2022-02-02T00:00:00Z",
+        f"{BASE}gamma/": W3C[T2]}
+    assert json.loads(changes.read_text()) == {
+        "baseline": True, "added": [f"{BASE}gamma/"], "changed": [], "removed": []}
+    # From now on the new fingerprints are the baseline: a real change moves the date.
+    write_site(site, {**PAGES, "alpha": "First page, edited."}, "bbb")
+    assert build(site, T3, monkeypatch)[f"{BASE}alpha/"] == W3C[T3]
+
+
+def _generate(site: Path) -> int:
+    config = SitemapConfig.from_mapping({"base_url": BASE})
+    return generate(site, config).cached
+
+
+def test_same_bytes_come_from_the_record_cache(site: Path, monkeypatch) -> None:
+    """A rebuild that rewrote pages with the same bytes takes their records from the cache."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
+    assert _generate(site) == 0
+    first = (site / "sitemap.xml").read_bytes()
+    write_site(site, PAGES, "aaa111")  # the same bytes, written again
+    assert _generate(site) == 3
+    write_site(site, {**PAGES, "beta": "Changed."}, "aaa111")
+    assert _generate(site) == 2
+    assert (site / "sitemap.xml").read_bytes() != first
+
+
 @pytest.mark.parametrize(
-    ("html", "text"),
+    "damage",
     [
-        ("<body><header>h</header><main><nav><nav>x</nav>y</nav><p>Hi &amp; bye</p></main></body>",
-         "Hi & bye\n"),
-        ("<body><article><p>A</p><footer>f</footer></article><aside>s</aside><article>B</article></body>",
-         "A B\n"),
-        ('<body><div role="main"><div><p>C</p></div></div><div>footer</div></body>', "C\n"),
-        ("<body><p>D <a href='/x/'>x</a><script>var t='<p>no</p>'</script></p></body>", "D x\n/x/"),
-        ("<p>E<!-- built 2024 --></p>", "E\n"),
+        "UPDATE records SET record = 'not json'",
+        "UPDATE records SET record = '[\"x\"]'",
+        "UPDATE records SET record = NULL",
+        "UPDATE records SET record = x'00ff'",
+        "DROP TABLE records",
     ],
-    ids=["main-nested-nav", "articles", "role-main", "body-links-script", "no-body"],
+    ids=["not-json", "short", "null", "blob", "no-table"],
 )
-def test_content_text(html: str, text: str) -> None:
-    """The fingerprinted text is the main region without navigation, scripts or comments."""
-    assert content_text(html) == text
+def test_a_damaged_record_cache_means_reading_again(site: Path, monkeypatch, damage: str) -> None:
+    """Nothing read from the cache reaches the output unchecked: damaged rows are re-read."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
+    _generate(site)
+    expected = (site / "sitemap.xml").read_bytes()
+    path = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute(damage)
+    assert _generate(site) == 0
+    assert (site / "sitemap.xml").read_bytes() == expected
 
 
-def test_fingerprint_ignores_asset_hashes() -> None:
-    """A new asset hash in the content region is not a content change."""
-    a = '<main><p>x</p><link href="/a.1f2e.css"><script src="/b.9a.js"></script></main>'
-    b = '<main><p>x</p><link href="/a.77aa.css"><script src="/b.00.js"></script></main>'
-    assert fingerprint_html(a) == fingerprint_html(b)
-    assert fingerprint_html(a) != fingerprint_html(a.replace("<p>x</p>", "<p>y</p>"))
+def test_forged_record_cannot_publish_a_foreign_url(site: Path, monkeypatch) -> None:
+    """A cached record holds facts, not output: a forged canonical is still judged."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
+    _generate(site)
+    path = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    with sqlite3.connect(path) as db:
+        for digest, text in db.execute("SELECT digest, record FROM records").fetchall():
+            record = json.loads(text)
+            record[2] = "https://evil.example/"
+            db.execute("UPDATE records SET record = ? WHERE digest = ?",
+                       (json.dumps(record), digest))
+    result = generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert (result.listed, dict(result.excluded)) == (0, {"canonical off the site": 3})
+    assert not (site / "sitemap.xml").exists()

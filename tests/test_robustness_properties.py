@@ -611,6 +611,8 @@ OPTION_VALUES = st.one_of(
     st.tuples(st.text(max_size=4), st.text(max_size=4)),
 )
 OPTIONS = sorted(f.name for f in __import__("dataclasses").fields(SitemapConfig))
+OPTION_TABLE = __import__("sitemap_plugins.config").config.OPTIONS
+OPTION_BY_NAME = __import__("sitemap_plugins.config").config.OPTION_BY_NAME
 
 
 @contextlib.contextmanager
@@ -687,7 +689,7 @@ def test_any_base_url_text_long(sitemap_urls, text) -> None:
 
 
 @QUICK
-@given(option=st.sampled_from([o for o in OPTIONS if o != "base_url"]),
+@given(option=st.sampled_from([o.name for o in OPTION_TABLE if o.name != "base_url" and o.cli]),
        value=st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"),
                      max_size=12))
 def test_any_command_line_value(option, value) -> None:
@@ -697,9 +699,7 @@ def test_any_command_line_value(option, value) -> None:
         site = Path(tmp) / "site"
         site.mkdir()
         (site / "index.html").write_bytes(PAGE)
-        flag = "--" + option.replace("_", "-")
-        if option == "extensions":
-            flag = "--extension"
+        flag = OPTION_BY_NAME[option].cli_flag
         err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             try:

@@ -1,0 +1,621 @@
+"""The one page reader: a built file's bytes in, one :class:`PageRecord` out.
+
+An HTML page is parsed once, by Lexbor (a C HTML5 parser, through ``selectolax``), and the
+record holds everything the later steps need:
+
+* the head facts: canonical, robots meta, meta refresh, hreflang alternates, ``<html lang>``,
+  ``<base href>``, modification and publication dates, title, description, feed links;
+* the content fingerprint (below), so that lastmod moves only when the content does;
+* the main content's images and videos, and its first heading, for media sitemaps and the
+  site map for people.
+
+Values are raw (attribute text, entities decoded): resolving URLs and judging them is
+evaluation's work (:mod:`sitemap_plugins.entry`), which needs no file.
+
+**The fingerprint**, exactly:
+
+1. The main content region: the first ``<main>`` element; else every outermost
+   ``<article>``; else the first element with ``role="main"``; else ``<body>``.
+2. Inside it, these elements are removed with everything in them: ``nav``, ``header``,
+   ``footer``, ``aside``, ``script``, ``style``, ``noscript``, ``template``, ``svg``
+   (comments are never text). Navigation, sidebars, build stamps and inline assets do not
+   count, so adding a page to the site's navigation changes no other page's fingerprint.
+3. What remains is its text (entities decoded, white space collapsed) plus the ``href`` and
+   ``src`` values of its elements that do not point at versioned assets (links and images are
+   content; a hash in an asset's file name is not).
+4. XXH3-128 of that (UTF-8), as hex: a change detector, not a seal.
+
+A file that is not an HTML page, or one larger than :data:`MAX_PARSED_BYTES`, is
+fingerprinted by all of its bytes, read in chunks; such a page is parsed only up to the bound,
+so memory stays bounded whatever the file's size.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import hashlib
+import json
+import os
+import re
+import stat
+import warnings
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+import xxhash
+from selectolax.lexbor import LexborHTMLParser
+
+if TYPE_CHECKING:
+    from selectolax.lexbor import LexborNode
+
+# Bumped whenever the same bytes would give another record, so that cached records and
+# recorded fingerprints of an older reader are never taken for this one's.
+READER_VERSION = "2"
+FINGERPRINT_VERSION = "2"
+MAX_PARSED_BYTES = 4 * 1024 * 1024
+_CHUNK = 1 << 20
+# HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
+# no-break space or U+3000 that starts or ends a file name written as an IRI.
+URL_SPACE = " \t\n\r\f"
+_DROPPED = ("nav", "header", "footer", "aside", "script", "style", "noscript", "template", "svg")
+# Elements whose href or src count as content links (script and svg are dropped anyway).
+_LINKING = ("a", "area", "img", "iframe", "embed", "source", "track", "video", "audio", "input")
+# Asset links whose names carry a build hash (style.4f3a9c.css, app.js?v=123).
+_ASSET = re.compile(r"\.(?:css|js|mjs|map|woff2?|ttf|ico)(?:[?#].*)?\Z", re.IGNORECASE)
+_ROLE_MAIN = re.compile(rb"""role\s*=\s*["']?\s*main\b""", re.IGNORECASE)
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
+)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Markup-significant ASCII (and escape-like sequences) that an ASCII-compatible encoding
+# must decode unchanged.
+_ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\r\n \\x41 \\u0041 +AGEA- ~{"
+# Meta names and properties whose content is the page's own last change or first publication.
+_MODIFIED_KEYS = frozenset(
+    {"article:modified_time", "og:updated_time", "dcterms.modified", "last-modified",
+     "datemodified", "dc.date.modified"}
+)
+_PUBLISHED_KEYS = frozenset(
+    {"article:published_time", "dcterms.created", "datepublished", "date", "dc.date",
+     "dc.date.created", "dcterms.date"}
+)
+_FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/feed+json"})
+# What str.isspace() calls white space, the space itself left out.
+_ASCII_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
+_SPACES = _ASCII_SPACES + (
+    "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000")
+_SRCSET_WIDTH = re.compile(r"\s+(\d+(?:\.\d+)?)([wx])\s*\Z", re.IGNORECASE)
+_MAX_MEDIA = 1_000
+# Titles, headings and descriptions are for people and for media entries; a longer one is
+# not a title, and a record stays small whatever the page holds.
+_MAX_TEXT = 2_048
+
+
+class Video(NamedTuple):
+    """One video of the main content, as the page gives it (raw attribute values)."""
+
+    content: str
+    """The media file (``<video src>`` or its first ``<source src>``); empty for embeds."""
+    player: str
+    """The embedding player (an ``<iframe src>``); empty for ``<video>``."""
+    thumbnail: str
+    """``poster``; empty when the page gives none."""
+    title: str
+    """``title`` or ``aria-label``; empty when none."""
+    caption: str
+    """The text of the enclosing ``<figure>``'s ``<figcaption>``; empty when none."""
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """What one read of one built file found: the input of evaluation and of every writer."""
+
+    fingerprint: str
+    """See the module docstring; ``raw:`` and a digest of the bytes for non-HTML files."""
+    html: bool = False
+    canonical: str | None = None
+    robots: frozenset[str] = frozenset()
+    refresh_url: str | None = None
+    alternates: tuple[tuple[str, str], ...] = ()
+    """``(hreflang, href)`` from ``<link rel="alternate" hreflang>``, in page order."""
+    lang: str | None = None
+    base_href: str | None = None
+    modified: str | None = None
+    published: str | None = None
+    title: str | None = None
+    heading: str | None = None
+    """The text of the main content's first ``<h1>``."""
+    description: str | None = None
+    og_title: str | None = None
+    feeds: tuple[str, ...] = ()
+    images: tuple[str, ...] = ()
+    """Image sources in the main content: ``src``, else the largest ``srcset`` candidate."""
+    videos: tuple[Video, ...] = ()
+    problems: tuple[tuple[str, str], ...] = field(default=())
+    """``(code, message)`` pairs about the page: an encoding guessed, a page too large."""
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether the file could not be read as a page at all (binary)."""
+        return any(code == "binary" for code, _ in self.problems)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+class PageBytes(NamedTuple):
+    """A file's bytes as read: all of them, or the first ``MAX_PARSED_BYTES`` and a digest."""
+
+    raw: bytes
+    complete: bool
+    """Whether ``raw`` is the whole file."""
+    digest: bytes
+    """XXH3-128 of all the file's bytes: the key of the record cache."""
+    mtime: float
+
+
+def read_bytes(path: str) -> PageBytes:
+    """Read a regular file: whole up to the parsing bound, then only hashed, in chunks.
+
+    Raises:
+        OSError: when it cannot be opened or read, or is not a regular file (a pipe that
+            took the page's place after the scan is never waited on).
+    """
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK)
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(0, "not a regular file")
+        # read(n) allocates n bytes up front: ask for the file's size, not the bound.
+        wanted = min(status.st_size, MAX_PARSED_BYTES) + 1
+        parts = [os.read(descriptor, wanted)]
+        size = len(parts[0])
+        # A read may return less than asked (network file systems): read on, up to the size
+        # fstat gave, without a last read that returns nothing to show the end.
+        while size < min(wanted, status.st_size):
+            more = os.read(descriptor, wanted - size)
+            if not more:
+                break
+            parts.append(more)
+            size += len(more)
+        raw = b"".join(parts) if len(parts) > 1 else parts[0]
+        if size <= MAX_PARSED_BYTES:
+            return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
+                             mtime=status.st_mtime)
+        hasher = xxhash.xxh3_128(raw)
+        while chunk := os.read(descriptor, _CHUNK):
+            hasher.update(chunk)
+        return PageBytes(raw[:MAX_PARSED_BYTES], complete=False, digest=hasher.digest(),
+                         mtime=status.st_mtime)
+    finally:
+        os.close(descriptor)
+
+
+def fingerprint_file(path: str) -> str:
+    """The fingerprint of every byte of a file (non-HTML files, pages over the bound)."""
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return "raw:" + digest.hexdigest()
+
+
+def read_record(path: str, page: PageBytes, *, html: bool) -> PageRecord:
+    """The record of a file whose bytes are ``page`` (read from ``path``).
+
+    Raises:
+        OSError: when a page over the bound cannot be read again for its fingerprint.
+    """
+    if not html:
+        if page.complete:
+            return PageRecord("raw:" + hashlib.blake2b(page.raw, digest_size=16).hexdigest())
+        return PageRecord(fingerprint_file(path))
+    record = parse_html(page.raw, truncated=not page.complete)
+    if page.complete:
+        return record
+    problem = ("page-too-large",
+               f"is larger than {MAX_PARSED_BYTES:,} bytes; only that much was parsed")
+    return _replace(record, fingerprint=fingerprint_file(path),
+                    problems=(*record.problems, problem))
+
+
+def _replace(record: PageRecord, **changes: object) -> PageRecord:
+    from dataclasses import replace  # noqa: PLC0415  # rare: large pages only
+
+    return replace(record, **changes)  # type: ignore[arg-type]
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _text_encoding(label_bytes: bytes) -> str | None:
+    """The Python codec for a declared charset label, or None when it cannot be used."""
+    label = label_bytes.decode("ascii", "replace").lower()
+    try:
+        info = codecs.lookup(label)
+    except LookupError:
+        return None
+    # HTML: a meta tag can only declare an ASCII-compatible encoding; utf-16 means utf-8.
+    if info.name.startswith("utf-16"):
+        return "utf-8"
+    # Python also knows byte-to-byte codecs ("hex", "base64") and codecs that are not
+    # ASCII-compatible ("utf-7", "cp037", "unicode_escape"); a page declaring one is read as
+    # if it declared nothing, instead of crashing or being garbled.
+    if not getattr(info, "_is_text_encoding", True):
+        return None
+    try:
+        with warnings.catch_warnings():  # unicode_escape warns about "\]" in the probe
+            warnings.simplefilter("ignore")
+            if _ASCII_PROBE.decode(info.name) != _ASCII_PROBE.decode("ascii"):
+                return None
+    except (UnicodeError, LookupError):
+        return None
+    return info.name
+
+
+def decode_html(raw: bytes, *, truncated: bool = False) -> tuple[str, tuple[str, str] | None]:
+    """Decode page bytes: BOM, then a declared charset, then UTF-8, then Windows-1252.
+
+    Returns the text and a ``(code, message)`` problem when the bytes had to be guessed.
+    ``truncated``: the bytes are the start of a longer page, so a multi-byte character cut at
+    the very end is dropped quietly.
+    """
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            return raw[len(bom) :].decode(encoding, "replace"), None
+    match = _META_CHARSET.search(raw, 0, 4096)
+    declared = _text_encoding(match.group(1)) if match else None
+    if declared and declared != "utf-8":
+        try:
+            return raw.decode(declared, "replace"), None
+        except (UnicodeError, LookupError):  # a codec that cannot "replace" (e.g. idna)
+            declared = None
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        if truncated and err.start >= len(raw) - 3 and err.reason == "unexpected end of data":
+            return raw[: err.start].decode("utf-8"), None
+        how = "declares UTF-8 but" if declared else "declares no charset and"
+        guess = f"{how} is not valid UTF-8; read as Windows-1252"
+        return raw.decode("cp1252", "replace"), ("not-utf8", guess)
+
+
+def _short(text: str | None) -> str | None:
+    """A title-like text, white space collapsed and cut at ``_MAX_TEXT``; None when empty."""
+    return _collapse(text[: _MAX_TEXT * 4])[:_MAX_TEXT] or None if text else None
+
+
+def _collapse(text: str) -> str:
+    """``" ".join(text.split())``, without a string per word: C-speed passes only."""
+    for space in _ASCII_SPACES if text.isascii() else _SPACES:
+        if space in text:
+            text = text.replace(space, " ")
+    while "  " in text:  # each pass halves every run of spaces
+        text = text.replace("  ", " ")
+    return text.strip(" ")
+
+
+def _url_value(value: str | None) -> str:
+    return value.strip(URL_SPACE) if value else ""
+
+
+@dataclass
+class _Head:
+    """What a page's head says, collected in one pass over its children."""
+
+    canonicals: list[str] = field(default_factory=list)
+    robots: set[str] = field(default_factory=set)
+    alternates: list[tuple[str, str]] = field(default_factory=list)
+    feeds: list[str] = field(default_factory=list)
+    refresh_url: str | None = None
+    base_href: str | None = None
+    title: str | None = None
+    slots: dict[str, str] = field(default_factory=dict)
+    """modified, published, description, og_title: the first of each."""
+
+
+def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
+    """The record of an HTML page's bytes (any markup: HTML5 parsing never fails).
+
+    ``truncated``: the bytes are the first part of a page too large to parse whole.
+    """
+    if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return PageRecord("raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
+                          problems=(("binary", "is not an HTML text file (it holds NUL bytes)"),))
+    text, problem = decode_html(raw, truncated=truncated)
+    tree = LexborHTMLParser(text)
+    head = _read_head(tree)
+    regions = _main_regions(tree, raw)
+    _drop_non_content(tree, regions)
+    problems = [problem] if problem else []
+    canonicals = head.canonicals
+    if len(set(canonicals)) > 1:
+        conflict = (f"has {len(canonicals)} different canonical links; the first, "
+                    f"{canonicals[0]!r}, is used")
+        problems.append(("conflicting-canonicals", conflict))
+    root = tree.root
+    lang = (root.attributes.get("lang") or "").strip() if root is not None else ""
+    heading = next((_short(h.text()) for h in _within(tree.tags("h1"), regions)), None)
+    return PageRecord(
+        fingerprint=_fingerprint(regions), html=True,
+        canonical=canonicals[0] if canonicals else None, robots=frozenset(head.robots),
+        refresh_url=head.refresh_url, alternates=tuple(head.alternates), lang=lang or None,
+        base_href=head.base_href, modified=head.slots.get("modified"),
+        published=head.slots.get("published"), title=head.title, heading=heading,
+        description=_short(head.slots.get("description")),
+        og_title=_short(head.slots.get("og_title")),
+        feeds=tuple(head.feeds), images=_images(tree, regions), videos=_videos(tree, regions),
+        problems=tuple(problems),
+    )
+
+
+def _read_head(tree: LexborHTMLParser) -> _Head:
+    """Canonical links, robots, refresh, alternates, base, dates, title, feeds."""
+    found = _Head()
+    head = tree.head
+    for node in head.iter() if head is not None else ():
+        tag = node.tag
+        if tag == "link":
+            attributes = node.attributes
+            href = _url_value(attributes.get("href"))
+            if not href:
+                continue
+            rels = (attributes.get("rel") or "").lower().split()
+            if "canonical" in rels:
+                found.canonicals.append(href)
+            if "alternate" in rels:
+                if "hreflang" in attributes:
+                    found.alternates.append(((attributes["hreflang"] or "").strip(), href))
+                elif (attributes.get("type") or "").strip().lower() in _FEED_TYPES:
+                    found.feeds.append(href)
+        elif tag == "meta":
+            _meta(node.attributes, found)
+        elif tag == "base":
+            href = _url_value(node.attributes.get("href"))
+            if href and found.base_href is None:
+                found.base_href = href
+        elif tag == "title" and found.title is None:
+            found.title = _short(node.text())
+    return found
+
+
+_ROBOTS_KEYS = frozenset({"robots", "googlebot"})
+_META_SLOTS = {
+    **dict.fromkeys(_MODIFIED_KEYS, "modified"), **dict.fromkeys(_PUBLISHED_KEYS, "published"),
+    "description": "description", "og:title": "og_title",
+}
+_WANTED_META = _ROBOTS_KEYS | _META_SLOTS.keys()
+
+
+def _meta(attributes: dict[str, str | None], found: _Head) -> None:
+    if "http-equiv" in attributes:
+        if (attributes["http-equiv"] or "").strip().lower() == "refresh":
+            _, sep, target = (attributes.get("content") or "").partition(";")
+            target = re.sub(r"^\s*url\s*=\s*", "", target, flags=re.IGNORECASE).strip(" '\"")
+            if sep and target:
+                found.refresh_url = target
+        return
+    key = attributes.get("name") or attributes.get("property") or attributes.get("itemprop")
+    if not key:
+        return  # charset and the like: most metas of a page go no further
+    key = key.strip().lower()
+    if key not in _WANTED_META:
+        return
+    content = (attributes.get("content") or "").strip()
+    if key in _ROBOTS_KEYS:
+        found.robots.update(word for word in re.split(r"[\s,]+", content.lower()) if word)
+    elif content:
+        found.slots.setdefault(_META_SLOTS[key], content)
+
+
+def _main_regions(tree: LexborHTMLParser, raw: bytes) -> list[LexborNode]:
+    """The main content region (see the module docstring, step 1)."""
+    mains = tree.tags("main")
+    if mains:
+        return [mains[0]]
+    articles = tree.tags("article")
+    if articles:
+        ids = {article.mem_id for article in articles}
+        return [a for a in articles if not _has_ancestor_in(a, ids)]
+    if _ROLE_MAIN.search(raw):  # rare: walk the tree only then
+        body = tree.body
+        for node in body.traverse() if body is not None else ():
+            if (node.attributes.get("role") or "").strip().lower() == "main":
+                return [node]
+    body = tree.body
+    return [body] if body is not None else []
+
+
+def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.mem_id in ids:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _within(nodes: list[LexborNode], regions: list[LexborNode]) -> list[LexborNode]:
+    """The nodes that lie inside one of ``regions`` (and are still in the tree)."""
+    if not nodes:
+        return nodes
+    ids = {region.mem_id for region in regions}
+    return [node for node in nodes if _has_ancestor_in(node, ids)]
+
+
+def _drop_non_content(tree: LexborHTMLParser, regions: list[LexborNode]) -> None:
+    """Take the dropped elements (step 2) out of the regions: unlinked, never freed."""
+    around: set[int] = set()  # the regions and their ancestors: never dropped
+    for region in regions:
+        node: LexborNode | None = region
+        while node is not None:
+            around.add(node.mem_id)
+            node = node.parent
+    for name in _DROPPED:
+        for node in tree.tags(name):
+            if node.mem_id not in around:
+                node.remove()  # unlinked: a node inside it, still held, stays valid
+
+
+def _fingerprint(regions: list[LexborNode]) -> str:
+    texts = [region.text(separator=" ", strip=True, skip_empty=True) for region in regions]
+    links = [value for value in _region_links(regions) if not _ASSET.search(value)]
+    content = _collapse(" ".join(texts)) + "\n" + "\n".join(links)
+    return xxhash.xxh3_128_hexdigest(content.encode("utf-8", "surrogatepass"))
+
+
+def _region_links(regions: list[LexborNode]) -> list[str]:
+    """``href`` and ``src`` values of the regions' linking elements, in document order."""
+    if not regions:
+        return []
+    parser = regions[0].parser
+    found: list[tuple[int, str]] = []
+    ids = {region.mem_id for region in regions}
+    for name in _LINKING:
+        for node in parser.tags(name):
+            if not _has_ancestor_in(node, ids):
+                continue
+            attributes = node.attributes
+            for attribute in ("href", "src"):
+                value = attributes.get(attribute)
+                if value:
+                    found.append((node.mem_id, value))
+    # By element name, then in document order: the same bytes always give the same list.
+    return [value for _, value in found]
+
+
+def _largest_srcset(srcset: str) -> str:
+    best, best_size = "", -1.0
+    for item in srcset.split(","):
+        candidate = item.strip(URL_SPACE)
+        if not candidate:
+            continue
+        match = _SRCSET_WIDTH.search(candidate)
+        url, size = (candidate[: match.start()], float(match.group(1))) if match else (
+            candidate.split()[0], 1.0)
+        if size > best_size:
+            best, best_size = url.strip(URL_SPACE), size
+    return best
+
+
+def _is_pixel(attributes: dict[str, str | None]) -> bool:
+    return (attributes.get("width") or "").strip() in ("0", "1") and (
+        attributes.get("height") or "").strip() in ("0", "1")
+
+
+def _images(tree: LexborHTMLParser, regions: list[LexborNode]) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for node in _within(tree.tags("img"), regions):
+        attributes = node.attributes
+        if _is_pixel(attributes):
+            continue
+        source = _url_value(attributes.get("src")) or _largest_srcset(
+            attributes.get("srcset") or "")
+        if source and not source.lower().startswith("data:"):
+            found.setdefault(source)
+    for node in _within(tree.tags("source"), regions):
+        parent = node.parent
+        if parent is None or parent.tag != "picture":
+            continue
+        source = _largest_srcset(node.attributes.get("srcset") or "")
+        if source and not source.lower().startswith("data:"):
+            found.setdefault(source)
+    return tuple(found)[:_MAX_MEDIA]
+
+
+def _caption(node: LexborNode) -> str:
+    parent = node.parent
+    while parent is not None and parent.tag not in ("figure", "body"):
+        parent = parent.parent
+    if parent is None or parent.tag != "figure":
+        return ""
+    for child in parent.iter():
+        if child.tag == "figcaption":
+            return _collapse(child.text())
+    return ""
+
+
+def _videos(tree: LexborHTMLParser, regions: list[LexborNode]) -> tuple[Video, ...]:
+    found: list[Video] = []
+    for node in _within(tree.tags("video"), regions):
+        attributes = node.attributes
+        content = _url_value(attributes.get("src"))
+        if not content:
+            content = next((_url_value(child.attributes.get("src")) for child in node.iter()
+                            if child.tag == "source" and child.attributes.get("src")), "")
+        title = (attributes.get("title") or attributes.get("aria-label") or "").strip()
+        found.append(Video(content, "", _url_value(attributes.get("poster")), title,
+                           _caption(node)))
+    for node in _within(tree.tags("iframe"), regions):
+        attributes = node.attributes
+        player = _url_value(attributes.get("src"))
+        if player:
+            title = (attributes.get("title") or attributes.get("aria-label") or "").strip()
+            found.append(Video("", player, "", title, _caption(node)))
+    return tuple(found[:_MAX_MEDIA])
+
+
+# --- the record cache's encoding ----------------------------------------------------------
+
+
+def encode_record(record: PageRecord) -> str:
+    """The record as one JSON text, for the record cache."""
+    return json.dumps(
+        [record.fingerprint, record.html, record.canonical, sorted(record.robots),
+         record.refresh_url, record.alternates, record.lang, record.base_href, record.modified,
+         record.published, record.title, record.heading, record.description, record.og_title,
+         record.feeds, record.images, record.videos, record.problems],
+        separators=(",", ":"))  # ASCII: a lone surrogate from a bad byte survives too
+
+
+def _str_or_none(value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError
+    return value
+
+
+def _strings(value: object, width: int = 0) -> tuple[object, ...]:
+    """A list of strings, or (``width``) of lists of that many strings, as tuples."""
+    if not isinstance(value, list):
+        raise TypeError
+    if not width:
+        if not all(isinstance(item, str) for item in value):
+            raise TypeError
+        return tuple(value)
+    if not all(isinstance(item, list) and len(item) == width
+               and all(isinstance(part, str) for part in item) for item in value):
+        raise TypeError
+    return tuple(tuple(item) for item in value)
+
+
+def decode_record(text: str) -> PageRecord | None:
+    """What :func:`encode_record` wrote; None for anything else (a damaged cache)."""
+    try:
+        (fingerprint, html, canonical, robots, refresh_url, alternates, lang, base_href,
+         modified, published, title, heading, description, og_title, feeds, images, videos,
+         problems) = json.loads(text)
+        if not isinstance(fingerprint, str) or not isinstance(html, bool):
+            return None
+        return PageRecord(
+            fingerprint=fingerprint, html=html, canonical=_str_or_none(canonical),
+            robots=frozenset(_strings(robots)),  # type: ignore[arg-type]
+            refresh_url=_str_or_none(refresh_url),
+            alternates=_strings(alternates, 2),  # type: ignore[arg-type]
+            lang=_str_or_none(lang), base_href=_str_or_none(base_href),
+            modified=_str_or_none(modified), published=_str_or_none(published),
+            title=_str_or_none(title), heading=_str_or_none(heading),
+            description=_str_or_none(description), og_title=_str_or_none(og_title),
+            feeds=_strings(feeds),  # type: ignore[arg-type]
+            images=_strings(images),  # type: ignore[arg-type]
+            videos=tuple(Video(*v) for v in _strings(videos, len(Video._fields))),  # type: ignore[misc]
+            problems=_strings(problems, 2),  # type: ignore[arg-type]
+        )
+    except (ValueError, TypeError, RecursionError):
+        return None

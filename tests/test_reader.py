@@ -1,0 +1,328 @@
+"""The page reader: literal HTML snippets in, one page record out."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sitemap_plugins import reader as reader_module
+from sitemap_plugins.reader import (
+    MAX_PARSED_BYTES,
+    PageRecord,
+    Video,
+    decode_html,
+    decode_record,
+    encode_record,
+    parse_html,
+    read_bytes,
+    read_record,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def parse(html: str) -> PageRecord:
+    return parse_html(html.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("html", "canonical"),
+    [
+        ('<head><link rel="canonical" href="https://e.org/a/"></head>', "https://e.org/a/"),
+        ("<head><link href=https://e.org/a/ rel=canonical></head>", "https://e.org/a/"),
+        ('<HEAD><LINK REL="Canonical" HREF="../b/"></HEAD>', "../b/"),
+        ('<head><link rel="alternate canonical" href="x"/></head>', "x"),
+        ('<head><!-- <link rel="canonical" href="nope"> --></head>', None),
+        ('<head><script>var s = \'<link rel="canonical" href="nope">\';</script></head>', None),
+        ('<head><link rel="canonical" href="/a?x=1&amp;y=2"></head>', "/a?x=1&y=2"),
+        ('<head></head><body><link rel="canonical" href="late"></body>', None),
+        ('<head><link rel="canonical" href=""></head>', None),
+        ('<head><link rel="canonical" href=" \t/a b/\n"></head>', "/a b/"),
+    ],
+    ids=["plain", "minified", "upper", "multi-rel", "comment", "script", "entity", "body",
+         "empty", "ascii-space"],
+)
+def test_canonical(html: str, canonical: str | None) -> None:
+    """Only a real canonical link in the head counts."""
+    assert parse(html).canonical == canonical
+
+
+def test_conflicting_canonicals_reported() -> None:
+    """Two different canonicals: the first is used and the conflict reported."""
+    record = parse("<head><link rel=canonical href=a><link rel=canonical href=b></head>")
+    assert record.canonical == "a"
+    assert [code for code, _ in record.problems] == ["conflicting-canonicals"]
+
+
+@pytest.mark.parametrize(
+    ("html", "tokens"),
+    [
+        ('<meta name="robots" content="noindex, follow">', {"noindex", "follow"}),
+        ('<meta name="GoogleBot" content="NONE">', {"none"}),
+        ('<meta name="bingbot" content="noindex">', set()),
+        ('<meta content="noindex,nofollow" name=robots>', {"noindex", "nofollow"}),
+    ],
+    ids=["robots", "googlebot-upper", "other-bot", "reversed"],
+)
+def test_robots(html: str, tokens: set[str]) -> None:
+    """robots and googlebot meta tags are read; other bots' are not."""
+    assert parse(f"<head>{html}</head>").robots == tokens
+
+
+@pytest.mark.parametrize(
+    ("content", "url"),
+    [
+        ("0; url=../guide/", "../guide/"),
+        ("0;URL='https://e.org/x'", "https://e.org/x"),
+        ("5", None),
+        ("0; url=", None),
+    ],
+    ids=["plain", "quoted-upper", "reload-only", "empty-url"],
+)
+def test_refresh(content: str, url: str | None) -> None:
+    """A meta refresh with a target is a redirect; a bare reload is not."""
+    html = f'<head><meta http-equiv="refresh" content="{content}"></head>'
+    assert parse(html).refresh_url == url
+
+
+def test_head_facts_in_order() -> None:
+    """hreflang links, html lang, base href, dates, title, description and feeds."""
+    record = parse(
+        '<html lang="fr"><head><title> Le  titre &amp; co </title><base href="/root/">'
+        '<link rel="alternate" hreflang="en" href="../en/">'
+        '<link rel="alternate" type="application/atom+xml" href="feed.xml">'
+        '<link rel="alternate" hreflang="x-default" href="/">'
+        '<meta property="article:published_time" content="2023-01-02">'
+        '<meta property="article:modified_time" content="2024-03-05T10:20:30+01:00">'
+        '<meta name="description" content="About it.">'
+        '<meta property="og:title" content="OG">'
+        "</head><body><main><h1>Main <em>heading</em></h1></main></body></html>")
+    assert record.lang == "fr"
+    assert record.base_href == "/root/"
+    assert record.alternates == (("en", "../en/"), ("x-default", "/"))
+    assert record.modified == "2024-03-05T10:20:30+01:00"
+    assert record.published == "2023-01-02"
+    assert record.title == "Le titre & co"
+    assert record.heading == "Main heading"
+    assert record.description == "About it."
+    assert record.og_title == "OG"
+    assert record.feeds == ("feed.xml",)
+
+
+@pytest.mark.parametrize(
+    ("raw", "text", "problem"),
+    [
+        (b"caf\xc3\xa9", "café", None),
+        (b'<meta charset="iso-8859-1">caf\xe9', '<meta charset="iso-8859-1">café', None),
+        (b"caf\xe9", "café", "not-utf8"),
+        (b"\xef\xbb\xbfcaf\xc3\xa9", "café", None),
+        (b"caf\xc3", "caf", None),
+        ('<meta charset="shift_jis">日本'.encode("shift_jis"), '<meta charset="shift_jis">日本', None),
+        (b'<meta charset="utf-7">+AGEA-', '<meta charset="utf-7">+AGEA-', None),
+    ],
+    ids=["utf8", "declared-latin1", "undeclared-latin1", "bom", "cut-multibyte", "shift-jis",
+         "utf-7-refused"],
+)
+def test_decode_html(raw: bytes, text: str, problem: str | None) -> None:
+    """Declared charsets are honoured; undeclared non-UTF-8 bytes are guessed and reported."""
+    decoded, found = decode_html(raw, truncated=raw.endswith(b"\xc3"))
+    assert decoded == text
+    assert (found[0] if found else None) == problem
+
+
+def test_not_utf8_page_keeps_its_facts() -> None:
+    """A Windows-1252 page without a charset is still read (and the guess reported)."""
+    record = parse_html(b"<head><title>caf\xe9</title><link rel=canonical href=/x/></head>")
+    assert (record.title, record.canonical) == ("café", "/x/")
+    assert [code for code, _ in record.problems] == ["not-utf8"]
+
+
+def test_binary_file_is_reported() -> None:
+    """A binary file named .html is reported, not parsed."""
+    record = parse_html(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    assert record.unreadable
+    assert [code for code, _ in record.problems] == ["binary"]
+
+
+# --- the fingerprint ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("<main><p>a</p></main><nav>one</nav>", "<main><p>a</p></main><nav>two</nav>"),
+        ("<main><p>a</p><nav>one</nav></main>", "<main><p>a</p><nav>two</nav></main>"),
+        ("<main><p>a   b</p></main>", "<main><p>a\n b</p></main>"),
+        ("<body><article>A</article><aside>x</aside></body>",
+         "<body><article>A</article><aside>y</aside></body>"),
+        ("<main>x<script>1</script></main>", "<main>x<script>2</script></main>"),
+        ("<main>x<!-- one --></main>", "<main>x<!-- two --></main>"),
+        ('<main><link href="s.1.css"><img src="a.4f.js"></main>',
+         '<main><link href="s.2.css"><img src="a.5e.js"></main>'),
+        ("<header>h1</header><div role=main>same</div>", "<header>h2</header><div role=main>same</div>"),
+        ("<head><title>One</title></head><main>x</main>", "<head><title>Two</title></head><main>x</main>"),
+    ],
+    ids=["nav-outside", "nav-inside", "white-space", "aside", "script", "comment", "assets",
+         "role-main", "title"],
+)
+def test_fingerprint_ignores_what_is_not_content(first: str, second: str) -> None:
+    """Navigation, sidebars, scripts, comments, asset hashes and spacing are not content."""
+    assert parse(first).fingerprint == parse(second).fingerprint
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("<main><p>a</p></main>", "<main><p>b</p></main>"),
+        ('<main><a href="/x/">a</a></main>', '<main><a href="/y/">a</a></main>'),
+        ('<main><img src="/a.png"></main>', '<main><img src="/b.png"></main>'),
+        ("<body><article>A</article><article>B</article></body>",
+         "<body><article>A</article><article>C</article></body>"),
+        ("<body><p>x</p></body>", "<body><p>y</p></body>"),
+        ("<div role=main>x</div>", "<div role=main>y</div>"),
+    ],
+    ids=["text", "link", "image", "second-article", "body", "role-main"],
+)
+def test_fingerprint_sees_content_changes(first: str, second: str) -> None:
+    """Text, links and images of the main content change the fingerprint."""
+    assert parse(first).fingerprint != parse(second).fingerprint
+
+
+def test_main_region_wins_over_the_rest() -> None:
+    """Only the first <main> counts when there is one: text outside it does not."""
+    a = parse("<body><p>outside 1</p><main>in</main><article>x</article></body>")
+    b = parse("<body><p>outside 2</p><main>in</main><article>y</article></body>")
+    assert a.fingerprint == b.fingerprint
+
+
+PAGE_PIECES = st.lists(st.sampled_from([
+    "<main>", "</main>", "<article>", "</article>", "<nav>", "</nav>", "<p>", "</p>",
+    "<div role=main>", "</div>", "<script>", "</script>", "<!--", "-->", "<", ">", "&amp;",
+    "text", " ", "\n", "\x00", "\xa0", "<a href=/x/>", "</a>", "<img src=/i.png>",
+    "<svg>", "</svg>", "<template>", "</template>", "é", "<h1>", "</h1>", "<video src=v.mp4>",
+    "<iframe src=https://www.youtube.com/embed/x>", "<picture><source srcset='a 1x, b 2x'>",
+]), max_size=60).map("".join)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(PAGE_PIECES)
+def test_any_markup_gives_a_stable_record(page: str) -> None:
+    """Any markup parses, the same bytes give the same record, and the cache keeps it whole."""
+    raw = page.encode("utf-8")
+    record = parse_html(raw)
+    assert parse_html(raw) == record
+    assert decode_record(encode_record(record)) == record
+
+
+# --- media and headings ------------------------------------------------------------------
+
+
+def test_images_of_the_main_content() -> None:
+    """img src, the largest srcset candidate, picture sources; no pixels, data: or logos."""
+    record = parse(
+        '<header><img src="/logo.png"></header>'
+        "<main>"
+        '<img src="/a.png"><img src="/a.png">'
+        '<img srcset="/s-small.png 480w, /s-big.png 1200w">'
+        '<picture><source srcset="/p1.webp 1x, /p2.webp 2x"><img src="/p.png"></picture>'
+        '<img src="/pixel.gif" width="1" height="1">'
+        '<img src="data:image/png;base64,AAAA">'
+        "<nav><img src=/nav.png></nav>"
+        "</main>")
+    assert record.images == ("/a.png", "/s-big.png", "/p.png", "/p2.webp")
+
+
+def test_videos_of_the_main_content() -> None:
+    """<video> and embed iframes, with poster, title and the figure's caption."""
+    record = parse(
+        "<main><figure>"
+        '<video poster="/t.jpg" title="Demo"><source src="/v.mp4"></video>'
+        "<figcaption>How it works</figcaption></figure>"
+        '<iframe src="https://www.youtube.com/embed/abc" title="Talk"></iframe>'
+        "</main>")
+    assert record.videos == (
+        Video("/v.mp4", "", "/t.jpg", "Demo", "How it works"),
+        Video("", "https://www.youtube.com/embed/abc", "", "Talk", ""),
+    )
+
+
+# --- reading files -----------------------------------------------------------------------
+
+
+def test_a_whole_page_takes_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The size fstat gave is the end of the file: no second read to find it."""
+    page = tmp_path / "page.html"
+    page.write_bytes(b"x" * 9_000)
+    reads: list[int] = []
+    real_read = reader_module.os.read
+
+    def counted(descriptor: int, count: int) -> bytes:
+        reads.append(count)
+        return real_read(descriptor, count)
+
+    monkeypatch.setattr(reader_module.os, "read", counted)
+    read = read_bytes(str(page))
+    assert (read.raw, read.complete) == (page.read_bytes(), True)
+    assert reads == [9_001]
+
+
+def test_short_reads_still_give_every_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read may return fewer bytes than asked (network file systems): the reader goes on."""
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<p>" + b"x" * 70_000 + b"</p>")
+    real_read = reader_module.os.read
+    monkeypatch.setattr(reader_module.os, "read",
+                        lambda descriptor, count: real_read(descriptor, min(count, 777)))
+    assert read_bytes(str(page)).raw == page.read_bytes()
+
+
+def test_a_page_over_the_bound_is_parsed_in_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the bound, the head is still read, memory stays bounded, every byte counts."""
+    monkeypatch.setattr(reader_module, "MAX_PARSED_BYTES", 4_096)
+    page = tmp_path / "big.html"
+    head = b"<head><link rel=canonical href=/big/></head><body><main>"
+    page.write_bytes(head + b"<p>word</p>" * 2_000)
+    read = read_bytes(str(page))
+    assert (len(read.raw), read.complete) == (4_096, False)
+    record = read_record(str(page), read, html=True)
+    assert record.canonical == "/big/"
+    assert record.fingerprint.startswith("raw:")
+    assert "page-too-large" in [code for code, _ in record.problems]
+    with page.open("ab") as handle:
+        handle.write(b"<p>one more</p>")
+    assert read_record(str(page), read_bytes(str(page)), html=True).fingerprint != (
+        record.fingerprint)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_is_never_waited_on(tmp_path: Path) -> None:
+    """A named pipe standing where a page was gives an error at once, not a hang."""
+    fifo = tmp_path / "page.html"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        read_bytes(str(fifo))
+
+
+def test_max_parsed_bytes_is_a_bound_on_memory() -> None:
+    """The bound is what a page may cost in memory: megabytes, not the file's size."""
+    assert MAX_PARSED_BYTES <= 16 * 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "[]", "null", '["x"]', "[" + "[" * 100_000 + "]" * 100_000 + "]",
+     '["f",true,null,[],null,[["en"]],null,null,null,null,null,null,null,null,[],[],[],[]]'],
+    ids=["empty", "empty-list", "null", "short", "deep", "bad-pair"],
+)
+def test_a_damaged_cached_record_is_not_used(text: str) -> None:
+    """Anything but what encode_record wrote decodes to None: the page is parsed again."""
+    assert decode_record(text) is None
