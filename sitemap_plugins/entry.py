@@ -133,10 +133,24 @@ class Rules:
     priority: GlobSet
     robots: RobotsRules | None
 
+    @property
+    def base(self) -> str:
+        """The base URL as text."""
+        return str(self.config.base_url)
+
 
 def is_html_page(rel: str) -> bool:
     """Whether the file at ``rel`` is read as an HTML page (by its extension)."""
     return rel.rpartition("/")[2].lower().endswith(HTML_EXTENSIONS)
+
+
+class Placement(NamedTuple):
+    """Where a page stands before its record is read: its URL, or why it is left out."""
+
+    reason: str | None
+    url: str
+    url_path: str
+    """The URL below the base URL, for globs."""
 
 
 def own_url(rel: str, hints: PageHints | None, rules: Rules) -> str:
@@ -161,40 +175,48 @@ def own_url(rel: str, hints: PageHints | None, rules: Rules) -> str:
     return host_url
 
 
+def place(rel: str, hints: PageHints | None, rules: Rules) -> Placement:
+    """The page's URL, and the reason it is left out whatever it holds (or None)."""
+    if hints is not None and hints.exclude:
+        return Placement(hints.exclude, "", "")
+    url = own_url(rel, hints, rules)
+    url_path = url[len(rules.base) :]
+    reason: str | None = None
+    if rules.include and rules.include.first_match(rel, url_path) is None:
+        reason = REASON_NOT_INCLUDED
+    elif rules.exclude and rules.exclude.first_match(rel, url_path) is not None:
+        reason = REASON_EXCLUDED
+    elif rel.rpartition("/")[2].lower() in _NOT_FOUND_NAMES:
+        reason = REASON_404
+    elif rules.robots is not None and not rules.robots.allows(url):
+        reason = REASON_ROBOTS
+    return Placement(reason, url, url_path)
+
+
 def left_out_unread(rel: str, hints: PageHints | None, rules: Rules) -> str | None:
     """The reason a page is left out whatever it holds, or None when it must be read."""
-    if hints is not None and hints.exclude:
-        return hints.exclude
-    url = own_url(rel, hints, rules)
-    url_path = url[len(str(rules.config.base_url)) :]
-    if rules.include and rules.include.first_match(rel, url_path) is None:
-        return REASON_NOT_INCLUDED
-    if rules.exclude and rules.exclude.first_match(rel, url_path) is not None:
-        return REASON_EXCLUDED
-    if rel.rpartition("/")[2].lower() in _NOT_FOUND_NAMES:
-        return REASON_404
-    if rules.robots is not None and not rules.robots.allows(url):
-        return REASON_ROBOTS
-    return None
+    return place(rel, hints, rules).reason
 
 
 def evaluate(
     rel: str, record: PageRecord, hints: PageHints | None, rules: Rules,
-    *, mtime: float | None = None,
+    *, mtime: float | None = None, placed: Placement | None = None,
 ) -> Decision:
     """Decide whether the page at ``rel`` is listed, and compute its entry.
 
     ``mtime``: the file's modification time, used as lastmod only with
-    ``lastmod_file_time`` and when nothing better is known.
+    ``lastmod_file_time`` and when nothing better is known. ``placed``: what :func:`place`
+    gave for the same page, hints and rules, when the caller has it.
     """
-    reason = left_out_unread(rel, hints, rules)
-    if reason is not None:
-        return Decision(Exclusion(rel, reason))
+    if placed is None:
+        placed = place(rel, hints, rules)
+    if placed.reason is not None:
+        return Decision(Exclusion(rel, placed.reason))
     config = rules.config
     diagnostics = [Diagnostic(rel, code, message) for code, message in record.problems]
     if record.unreadable:
         return Decision(Exclusion(rel, REASON_UNREADABLE), tuple(diagnostics))
-    url = own_url(rel, hints, rules)
+    url = placed.url
     resolve_from = url
     if record.base_href:
         resolve_from = resolve_href(record.base_href, url) or url
@@ -231,7 +253,7 @@ def evaluate(
         return left_out(REASON_TOO_LONG)
     lastmod, source = _lastmod(rel, record, hints, diagnostics,
                                mtime if config.lastmod_file_time else None)
-    url_path = url[len(str(config.base_url)) :]
+    url_path = placed.url_path
     # The page's own value, then the first matching rule, then the host's default.
     changefreq = hints.changefreq if hints is not None else None
     if changefreq is None:

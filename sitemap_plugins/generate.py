@@ -1,11 +1,15 @@
-"""The pipeline: scan the built site, read each page once, decide, settle its date, write.
+"""The pipeline: scan the built site, read each page once, decide, date, render, write.
 
-It reads top to bottom over one page at a time::
+It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
 
-    scan_site     -> BuiltFile        (the files that may be pages, in a stable order)
-    read_page     -> Decision         (record from the cache or the parser; evaluate: pure)
-    Manifest      -> settled lastmod  (honest dates across builds)
-    write_entries -> sitemap files    (parts, index, .gz, text; then robots.txt)
+    scan_site        -> BuiltFile    the files that may be pages, in a stable order
+    read_bytes       -> PageBytes    the file, once, and a digest of its bytes
+    History.kept     -> Kept         what the last build saw of it (same digest: its record)
+    read_record      -> PageRecord   else the parser's record of it
+    evaluate         -> Decision     listed or not, and how (pure)
+    History.settle   -> lastmod      honest dates across builds
+    render_url       -> Rendered     its <url> element
+    write_entries    -> files        parts, index, .gz, text; then robots.txt
 
 Memory stays flat as the site grows: files are yielded one folder at a time and entries go
 straight to the part writers. A large site's pages are read by a pool of processes, in order,
@@ -14,6 +18,7 @@ so the output does not depend on the worker count.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 from collections import Counter
@@ -24,18 +29,25 @@ from typing import TYPE_CHECKING, NamedTuple
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.entry import (
     REASON_UNREADABLE,
-    Decision,
     Entry,
     Exclusion,
     PageHints,
     Rules,
     evaluate,
     is_html_page,
-    left_out_unread,
+    place,
 )
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
 from sitemap_plugins.globs import GlobSet
-from sitemap_plugins.manifest import Changes, Manifest, RecordCache, write_changes
+from sitemap_plugins.manifest import (
+    Changes,
+    History,
+    Kept,
+    Manifest,
+    ManifestRow,
+    path_key,
+    write_changes,
+)
 from sitemap_plugins.output import Installed, install, remove_stale, update_robots, without_sitemap
 from sitemap_plugins.reader import (
     PageRecord,
@@ -153,63 +165,92 @@ def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRul
         return None
 
 
-class PageRead(NamedTuple):
-    """One page through the read step: the decision, and its record for the next build."""
+class PageDone(NamedTuple):
+    """One page through the step: what the main process counts, writes and keeps."""
 
-    decision: Decision
-    digest: bytes = b""
-    encoded: str = ""
-    """The record as the cache keeps it; empty when there is nothing to keep."""
+    reason: str
+    """Why it is left out; empty when it is listed."""
+    rendered: Rendered | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    row: ManifestRow | None = None
+    """What the next build should know of the file (when it was read)."""
     cached: bool = False
 
 
-@dataclass(frozen=True)
-class Reader:
-    """The read step: everything it needs, so that a worker process can do it too."""
+@dataclass
+class PageStep:
+    """From a built file to its ``<url>`` element: everything a worker process needs."""
 
     rules: Rules
     hints: Mapping[str, PageHints]
-    cache: RecordCache
+    history: History
 
-    def read(self, built: BuiltFile) -> PageRead:
-        """Read and evaluate one file: from the cache when its bytes are the cached ones."""
+    def run(self, built: BuiltFile) -> PageDone:
+        """Read, evaluate, date and render one file; the steps in the module docstring."""
         rel = built.rel_path
         hints = self.hints.get(rel)
-        reason = left_out_unread(rel, hints, self.rules)
-        if reason is not None:  # nothing in the page could change that: not read at all
-            return PageRead(Decision(Exclusion(rel, reason)))
+        placed = place(rel, hints, self.rules)
+        if placed.reason is not None:  # nothing in the page could change that: not read
+            return PageDone(placed.reason, None)
         config = self.rules.config
         html = is_html_page(rel)
-        try:
-            if not html and not config.fingerprint:  # listed as it is: only its time counts
+        kept: Kept | None = None
+        if not html and not config.fingerprint:  # listed as it is: only its time counts
+            try:
                 mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
-                return PageRead(evaluate(rel, _NO_PAGE, hints, self.rules, mtime=mtime))
-            page = read_bytes(built.abs_path)
-            encoded = self.cache.get(page.digest) if html and page.complete else None
-            record = decode_record(encoded) if encoded is not None else None
-            cached = record is not None
-            if record is None:
-                record = read_record(built.abs_path, page, html=html)
-                encoded = encode_record(record) if html and config.fingerprint else ""
-        except OSError as err:
-            message = f"cannot be read: {err.strerror or err}"
-            return PageRead(Decision(Exclusion(rel, REASON_UNREADABLE),
-                                     (Diagnostic(rel, "unreadable", message),)))
-        decision = evaluate(rel, record, hints, self.rules, mtime=page.mtime)
-        return PageRead(decision, page.digest, encoded or "", cached)
+            except OSError as err:
+                return _unreadable(rel, err)
+            decision = evaluate(rel, _NO_PAGE, hints, self.rules, mtime=mtime, placed=placed)
+            record_text, page_digest, cached = "", b"", False
+        else:
+            try:
+                page = read_bytes(built.abs_path)
+                kept = self.history.kept(rel) if config.fingerprint else None
+                record = None
+                if kept is not None and kept.digest == page.digest and self.history.records:
+                    record = decode_record(kept.record)
+                cached = record is not None
+                if record is None:
+                    record = read_record(built.abs_path, page, html=html)
+                    record_text = encode_record(record) if config.fingerprint else ""
+                else:
+                    record_text = kept.record if kept is not None else ""
+            except OSError as err:
+                return _unreadable(rel, err)
+            decision = evaluate(rel, record, hints, self.rules, mtime=page.mtime, placed=placed)
+            page_digest = page.digest
+        entry = decision.result
+        if isinstance(entry, Exclusion):
+            row = (ManifestRow(path_key(rel), page_digest, record_text, "", "", "", "")
+                   if record_text else None)
+            return PageDone(entry.reason, None, decision.diagnostics, row, cached)
+        row = None
+        if config.fingerprint:
+            lastmod, source = self.history.settle(entry, kept)
+            if lastmod is not entry.lastmod or source is not entry.lastmod_source:
+                entry = replace(entry, lastmod=lastmod, lastmod_source=source)
+            row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
+                              entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source)
+        rendered = Rendered(entry.loc, render_url(entry), entry.lastmod)
+        return PageDone("", rendered, decision.diagnostics, row, cached)
 
 
-_worker_reader: Reader | None = None
+def _unreadable(rel: str, err: OSError) -> PageDone:
+    message = f"cannot be read: {err.strerror or err}"
+    return PageDone(REASON_UNREADABLE, None, (Diagnostic(rel, "unreadable", message),))
 
 
-def _start_worker(reader: Reader) -> None:
-    global _worker_reader  # noqa: PLW0603  # per-process state by design
-    _worker_reader = reader
+_worker_step: PageStep | None = None
 
 
-def _read_in_worker(built: BuiltFile) -> PageRead:
-    assert _worker_reader is not None
-    return _worker_reader.read(built)
+def _start_worker(step: PageStep) -> None:
+    global _worker_step  # noqa: PLW0603  # per-process state by design
+    _worker_step = step
+
+
+def _run_in_worker(built: BuiltFile) -> PageDone:
+    assert _worker_step is not None
+    return _worker_step.run(built)
 
 
 def _worker_count(config: SitemapConfig) -> int:
@@ -218,23 +259,20 @@ def _worker_count(config: SitemapConfig) -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
-def read_pages(files: Iterable[BuiltFile], reader: Reader) -> Iterator[PageRead]:
-    """Read every file, in scan order; in a pool of processes once the site is large."""
+def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
+    """Every file through the step, in scan order; in a pool of processes for a large site."""
     iterator = iter(files)
     head: list[BuiltFile] = []
-    workers = _worker_count(reader.rules.config)
+    workers = _worker_count(step.rules.config)
     if workers > 1:
         for built in iterator:
             head.append(built)
             if len(head) >= PARALLEL_THRESHOLD:
                 break
     if len(head) < PARALLEL_THRESHOLD:
-        for built in head:
-            yield reader.read(built)
-        for built in iterator:
-            yield reader.read(built)
+        for built in itertools.chain(head, iterator):
+            yield step.run(built)
         return
-    import itertools  # noqa: PLC0415
     import multiprocessing  # noqa: PLC0415  # only a large site needs a pool
 
     # A fresh interpreter per worker, never a fork of the caller: a host's process has
@@ -243,8 +281,8 @@ def read_pages(files: Iterable[BuiltFile], reader: Reader) -> Iterator[PageRead]
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(["sitemap_plugins.generate"])
-    with context.Pool(workers, initializer=_start_worker, initargs=(reader,)) as pool:
-        yield from pool.imap(_read_in_worker, itertools.chain(head, iterator), _CHUNK)
+    with context.Pool(workers, initializer=_start_worker, initargs=(step,)) as pool:
+        yield from pool.imap(_run_in_worker, itertools.chain(head, iterator), _CHUNK)
 
 
 def write_entries(
@@ -307,29 +345,20 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 
 
 def _listed(
-    pages: Iterable[PageRead], result: Result, manifest: Manifest | None
+    pages: Iterable[PageDone], result: Result, manifest: Manifest | None
 ) -> Iterator[Rendered]:
-    """The listed pages' ``<url>`` elements.
-
-    On the way each page is counted, its date settled and its record kept for the next build.
-    """
+    """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
     for page in pages:
-        decision = page.decision
-        for diagnostic in decision.diagnostics:
+        for diagnostic in page.diagnostics:
             result.add_diagnostic(diagnostic)
         result.cached += page.cached
-        entry = decision.result
-        if manifest is not None and page.encoded:
-            manifest.keep_record(page.digest, page.encoded)
-        if isinstance(entry, Exclusion):
-            result.excluded[entry.reason] += 1
+        if manifest is not None and page.row is not None:
+            manifest.keep(page.row)
+        if page.rendered is None:
+            result.excluded[page.reason] += 1
             continue
         result.listed += 1
-        if manifest is not None:
-            lastmod, source = manifest.settle(entry)
-            if lastmod is not entry.lastmod or source is not entry.lastmod_source:
-                entry = replace(entry, lastmod=lastmod, lastmod_source=source)
-        yield Rendered(entry.loc, render_url(entry), entry.lastmod)
+        yield page.rendered
 
 
 def generate(
@@ -374,21 +403,23 @@ def generate(
         files = _only(files, set(only), on_skip)
     manifest = (Manifest(cache_folder(site, config), str(config.base_url), build_time())
                 if config.fingerprint else None)
-    cache = manifest.record_cache() if manifest is not None else RecordCache(None)
-    reader = Reader(rules, hints or {}, cache)
+    history = manifest.history if manifest is not None else History(None, build_time())
+    step = PageStep(rules, hints or {}, history)
     try:
-        installed = write_entries(site, config, _listed(read_pages(files, reader), result,
+        installed = write_entries(site, config, _listed(run_pages(files, step), result,
                                                         manifest))
         if manifest is not None:
-            cache.close()
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
+            if history.failed:
+                result.add_diagnostic(Diagnostic(
+                    "", "bad-manifest", f"{history.failed}; its dates were not all used",
+                    Level.INFO))
             result.changes = manifest.changes(with_urls=bool(config.changes_file))
             if config.changes_file:
                 write_changes(Path(config.changes_file), result.changes)
             manifest.save()
     except BaseException:
-        cache.close()
         if manifest is not None:
             manifest.discard()
         raise

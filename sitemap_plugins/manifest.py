@@ -1,24 +1,27 @@
-"""Honest lastmod across rebuilds: a manifest of fingerprints, and a cache of page records.
+"""Honest lastmod across rebuilds: what the last build saw of each page file, kept.
 
 Static builds rewrite every file, so file times say "built today" for every page. The
-manifest remembers, per URL, the fingerprint of what the reader sees and the lastmod given
-last time. On the next build an unchanged fingerprint keeps its lastmod; a changed one, or a
-URL that is new since the last manifest, takes the build's time: only then is "now" honest,
-because the manifest saw the change happen between two builds. Without a manifest (first
-build, deleted cache) there is no such evidence and dates come from the host, the page or
-nowhere.
+manifest remembers, per page file, the URL it was listed under, the fingerprint of what the
+reader sees there, and the lastmod given last time. On the next build an unchanged fingerprint
+keeps its lastmod; a changed one, or a URL that is new since the last manifest, takes the
+build's time: only then is "now" honest, because the manifest saw the change happen between
+two builds. Without a manifest (first build, deleted cache) there is no such evidence and
+dates come from the host, the page or nowhere.
 
-Beside the dates it keeps each page's :class:`~sitemap_plugins.reader.PageRecord`, keyed by
-a digest of the page's bytes: hosts rewrite every page on every build, mostly with the same
-bytes, and a record found by its digest costs a tenth of a parse.
+Beside them it keeps each page's :class:`~sitemap_plugins.reader.PageRecord`, with a digest of
+the page's bytes: hosts rewrite every page on every build, mostly with the same bytes, and a
+record taken for the same digest costs a tenth of a parse. It is only ever data to evaluate
+again: nothing read from the manifest reaches the sitemap unchecked.
 
 A manifest written by an older reader (another fingerprint definition) is re-baselined: its
 dates are kept, and this build's fingerprints adopted, so an upgrade moves no date.
 
-The manifest is an SQLite file in the cache folder (outside the published site), written
-each run into a temporary file and renamed into place, so it is never half-written, and
-memory stays flat for a million pages. A missing, corrupt, unknown-format or other-site
-manifest is reported and ignored.
+The manifest is an SQLite file in the cache folder (outside the published site). The last one
+is only read (by every process that reads pages, through connections of their own); the next
+one is written by the build's main process into a temporary file and renamed into place, so it
+is never half-written. Rows are looked up in scan order, a few read ahead, so memory stays
+flat for a million pages. A missing, corrupt, unknown-format or other-site manifest is
+reported and ignored.
 """
 
 from __future__ import annotations
@@ -29,9 +32,9 @@ import os
 import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c
+from sitemap_plugins.dates import Lastmod, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level, WriteError
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.writers.atomic import (
@@ -48,31 +51,34 @@ if TYPE_CHECKING:
     from sitemap_plugins.entry import Entry
 
 FORMAT_VERSION = "2"
-# Format 1 kept the same pages table, with fingerprints of the hand-written tokenizer.
-_READABLE_FORMATS = ("1", FORMAT_VERSION)
+# Format 1 kept its dates in a pages table keyed by URL, with another reader's fingerprints.
+_OLD_FORMAT = "1"
 MANIFEST_NAME = "lastmod-manifest.sqlite"
 # Lastmod sources that are no evidence about the page: the manifest's verdict replaces them.
 # Every other source (the host's metadata, the page's own date tags) is about the page
 # itself and wins over the manifest.
 WEAK_SOURCES = frozenset({"", "file time"})
 _BATCH = 2_000
-# Rows of the previous manifest read ahead of the page asked for, at most (see RowsInOrder),
-# and how many at a time.
+# Rows of the last manifest read ahead of the file asked for, at most, and how many at a time.
 _WINDOW = 4_096
 _FETCH = 256
-_PAGES_IN_ORDER = (
-    "SELECT url, fingerprint, lastmod, source, rowid FROM pages WHERE rowid > ? ORDER BY rowid",
-    "SELECT fingerprint, lastmod, source, rowid FROM pages WHERE url = ?")
-_RECORD_BY_DIGEST = "SELECT record FROM records WHERE digest = ?"
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
-    "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT, source TEXT);"
-    "CREATE TABLE records (digest BLOB PRIMARY KEY, record TEXT) WITHOUT ROWID;"
+    "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, record TEXT, url TEXT,"
+    " fingerprint TEXT, lastmod TEXT, source TEXT);"
 )
+_FILES_IN_ORDER = (
+    ("SELECT path, digest, record, url, fingerprint, lastmod, source, rowid FROM files "
+     "WHERE rowid > ? ORDER BY rowid"),
+    "SELECT digest, record, url, fingerprint, lastmod, source, rowid FROM files WHERE path = ?")
+_BY_URL = {
+    FORMAT_VERSION: "SELECT fingerprint, lastmod, source FROM files WHERE url = ?",
+    _OLD_FORMAT: "SELECT fingerprint, lastmod, source FROM pages WHERE url = ?",
+}
 
 
 def reader_key() -> str:
-    """Names the reader whose records the cache holds: another one's are never used."""
+    """Names the reader whose records the manifest holds: another one's are never used."""
     import selectolax  # noqa: PLC0415  # its version, once per build
 
     return f"reader {READER_VERSION}, selectolax {selectolax.__version__}"
@@ -102,44 +108,150 @@ class Changes:
         return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-class RecordCache:
-    """The last build's page records, by digest, through a read-only connection of its own.
+class Kept(NamedTuple):
+    """What the last build saw of one page file."""
 
-    Each worker process opens its own (an SQLite connection must not cross processes). A
-    record that cannot be read is simply not found: the page is parsed again.
+    digest: bytes
+    record: str
+    """The page's record, encoded (:func:`~sitemap_plugins.reader.encode_record`)."""
+    url: str
+    """The URL it was listed under; empty when it was not listed."""
+    fingerprint: str
+    lastmod: str
+    source: str
+
+
+class ManifestRow(NamedTuple):
+    """What this build keeps of one page file for the next."""
+
+    path: bytes
+    digest: bytes
+    record: str
+    url: str
+    fingerprint: str
+    lastmod: str
+    source: str
+
+
+def path_key(rel_path: str) -> bytes:
+    """A file's key: its path's bytes (a name that is not UTF-8 keeps its bytes as they are)."""
+    return rel_path.encode("utf-8", "surrogatepass")
+
+
+@dataclass
+class History:
+    """The last build's manifest, read-only: page records and dates, by file and by URL.
+
+    Every process that reads pages has its own (it opens its own connection on first use),
+    and asks for files in scan order. Whatever cannot be read is simply not found: the page
+    is parsed again and dated as new, and one note says why.
     """
 
-    def __init__(self, path: Path | None) -> None:
-        """``path``: the last manifest, or None for an empty cache."""
-        self._path = path
-        self._connection: sqlite3.Connection | None = None
+    path: Path | None
+    """The last manifest; None when there is none to read."""
+    now: datetime
+    fmt: str = FORMAT_VERSION
+    rebaseline: bool = False
+    """The last manifest's fingerprints are another reader's: keep its dates as they are."""
+    records: bool = False
+    """Whether its records are this reader's."""
+    _connection: sqlite3.Connection | None = field(default=None, repr=False)
+    _files: RowsInOrder | None = field(default=None, repr=False)
+    failed: str = ""
+    """Why the manifest could not be read, when it could not."""
 
     def __getstate__(self) -> dict[str, object]:
-        return {"_path": self._path, "_connection": None}
+        return {**self.__dict__, "_connection": None, "_files": None}
 
-    def get(self, digest: bytes) -> str | None:
-        """The encoded record of the page with these bytes, or None."""
-        if self._path is None:
+    def _open(self) -> sqlite3.Connection | None:
+        if self._connection is None and self.path is not None:
+            self._connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
+        return self._connection
+
+    def _failed(self, err: sqlite3.Error) -> None:
+        self.failed = f"the lastmod manifest {self.path} cannot be read ({err})"
+        self.path = None
+        self.close()
+
+    def kept(self, rel_path: str) -> Kept | None:
+        """What the last build saw of the file at ``rel_path``, or None."""
+        if self.fmt != FORMAT_VERSION:
             return None
         try:
-            if self._connection is None:
-                self._connection = sqlite3.connect(f"{self._path.as_uri()}?mode=ro", uri=True)
-            found = self._connection.execute(_RECORD_BY_DIGEST, (digest,)).fetchone()
-        except sqlite3.Error:
-            self._path = None  # a damaged cache: parse every page, never fail
+            connection = self._open()
+            if connection is None:
+                return None
+            if self._files is None:
+                self._files = RowsInOrder(connection, _FILES_IN_ORDER)
+            row = self._files.get(path_key(rel_path))
+        except sqlite3.Error as err:
+            self._failed(err)
             return None
-        return found[0] if found is not None and isinstance(found[0], str) else None
+        if row is None or len(row) != len(Kept._fields) + 1:
+            return None
+        digest, *texts = row[:-1]
+        if not isinstance(digest, bytes) or not all(isinstance(text, str) for text in texts):
+            return None  # a damaged row: the page is read again
+        return Kept(digest, *texts)  # type: ignore[arg-type]  # checked just above
+
+    def settle(self, entry: Entry, kept: Kept | None) -> tuple[Lastmod | None, str]:
+        """The honest lastmod of ``entry`` and its source.
+
+        ``kept``: what the last build saw of the same file, which holds the history of its
+        URL when that did not change.
+        """
+        lastmod, source = entry.lastmod, entry.lastmod_source
+        if source not in WEAK_SOURCES or self.path is None:
+            return lastmod, source  # the page's or host's own date; or no evidence at all
+        row = ((kept.fingerprint, kept.lastmod, kept.source)
+               if kept is not None and kept.url == entry.loc else self._by_url(entry.loc))
+        if self.path is None:  # it could not be read after all
+            return lastmod, source
+        if row is None:
+            return self.now, "manifest: new page"
+        fingerprint, last, last_source = row
+        if fingerprint != entry.fingerprint and not self.rebaseline:
+            return self.now, "manifest: changed"
+        if isinstance(last, str) and last:
+            parsed = _last_date(last)
+            if parsed is not None:
+                return parsed, last_source if isinstance(last_source, str) else "manifest"
+        return None, ""
+
+    def _by_url(self, url: str) -> tuple[object, ...] | None:
+        try:
+            connection = self._open()
+            if connection is None:
+                return None
+            found = connection.execute(_BY_URL[self.fmt], (url,)).fetchone()
+        except sqlite3.Error as err:
+            self._failed(err)
+            return None
+        return tuple(found) if found is not None else None
 
     def close(self) -> None:
         """Close the connection."""
         if self._connection is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._connection.close()
-            self._connection = None
+        self._connection, self._files = None, None
+
+
+_DATES: dict[str, Lastmod | None] = {}
+_DATES_AT_MOST = 4_096
+
+
+def _last_date(text: str) -> Lastmod | None:
+    # Many pages share a date: each is parsed once.
+    if text not in _DATES:
+        if len(_DATES) > _DATES_AT_MOST:
+            _DATES.clear()
+        _DATES[text] = parse_w3c(text)
+    return _DATES[text]
 
 
 class Manifest:
-    """One run's view of the manifest: the previous one (read) and the next one (written)."""
+    """One run's manifest: the last one (read, as :class:`History`) and the next (written)."""
 
     def __init__(self, cache_dir: Path, base_url: str, now: datetime) -> None:
         """Open the last manifest in ``cache_dir`` (if any) and start the next one.
@@ -150,15 +262,8 @@ class Manifest:
         self.cache_dir = cache_dir
         self.path = cache_dir / MANIFEST_NAME
         self.base_url = base_url
-        self.now = now
         self.diagnostics: list[Diagnostic] = []
-        self.previous: sqlite3.Connection | None = None
-        self._previous_rows: RowsInOrder | None = None
-        self._records_usable = False
-        self.rebaseline = False
-        """The last manifest's fingerprints are another reader's: keep its dates as they are."""
-        self._pages: list[tuple[str, str, str, str]] = []
-        self._records: list[tuple[bytes, str]] = []
+        self._rows: list[ManifestRow] = []
         self._temp = temp_path_for(self.path)
         self.next: sqlite3.Connection | None = None
         try:
@@ -167,7 +272,7 @@ class Manifest:
         except OSError as err:
             raise WriteError(str(cache_dir),
                              f"cannot write the lastmod manifest: {explain(err)}") from err
-        self._open_previous()
+        self.history = self._open_previous(now)
         try:
             self.next = sqlite3.connect(self._temp)
             self.next.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
@@ -178,108 +283,75 @@ class Manifest:
             self.discard()
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
 
-    @property
-    def has_baseline(self) -> bool:
-        """Whether an earlier build's manifest is there to compare with."""
-        return self.previous is not None
-
-    def record_cache(self) -> RecordCache:
-        """The last build's page records, when they are of this reader."""
-        return RecordCache(self.path if self._records_usable else None)
-
     def _note(self, code: str, message: str) -> None:
         self.diagnostics.append(Diagnostic("", code, message, Level.INFO))
 
-    def _open_previous(self) -> None:
+    def _open_previous(self, now: datetime) -> History:
+        none = History(None, now)
         if not self.path.is_file():
             self._note(
                 "no-manifest",
                 f"no lastmod manifest from an earlier build in {self.cache_dir} (first build, "
                 "or the cache was deleted): dates come only from the host and the pages this "
                 "time; keep that folder between builds for honest dates")
-            return
+            return none
         try:
-            previous = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
-            meta = dict(previous.execute("SELECT key, value FROM meta").fetchall())
-            previous.execute("SELECT url, fingerprint, lastmod, source FROM pages LIMIT 1")
+            with contextlib.closing(
+                sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
+            ) as previous:
+                meta = dict(previous.execute("SELECT key, value FROM meta").fetchall())
+                table = "pages" if meta.get("version") == _OLD_FORMAT else "files"
+                previous.execute(f"SELECT url, fingerprint, lastmod, source FROM {table} "  # noqa: S608
+                                 "LIMIT 1").fetchall()
         except sqlite3.Error as err:
             self._note("bad-manifest", f"the lastmod manifest {self.path} cannot be read "
                                        f"({err}); starting a new one")
-            return
-        if meta.get("version") not in _READABLE_FORMATS:
-            previous.close()
+            return none
+        fmt = meta.get("version")
+        if fmt not in _BY_URL:
             self._note("old-manifest", f"the lastmod manifest {self.path} has format "
-                                       f"{meta.get('version')!r}, not {FORMAT_VERSION!r}; "
-                                       "starting a new one")
-            return
+                                       f"{fmt!r}, not {FORMAT_VERSION!r}; starting a new one")
+            return none
         if meta.get("base_url") != self.base_url:
-            previous.close()
             self._note("other-site-manifest",
                        f"the lastmod manifest {self.path} belongs to {meta.get('base_url')!r}, "
                        f"not {self.base_url!r}; starting a new one")
-            return
-        self.previous = previous
-        self._previous_rows = RowsInOrder(previous, _PAGES_IN_ORDER)
-        self.rebaseline = meta.get("fingerprint") != FINGERPRINT_VERSION
-        if self.rebaseline:
+            return none
+        rebaseline = meta.get("fingerprint") != FINGERPRINT_VERSION
+        if rebaseline:
             self._note("rebaseline", f"the lastmod manifest {self.path} was written by an "
                                      "older version: its dates are kept, and this build's "
                                      "fingerprints adopted")
-        self._records_usable = meta.get("reader") == reader_key()
+        return History(self.path, now, str(fmt), rebaseline,
+                       records=meta.get("reader") == reader_key())
 
-    def settle(self, entry: Entry) -> tuple[Lastmod | None, str]:
-        """The honest lastmod of ``entry`` and its source; records it for the next build."""
-        lastmod, source = entry.lastmod, entry.lastmod_source
-        if source in WEAK_SOURCES and self._previous_rows is not None:
-            row = self._last_row(entry.loc)
-            if row is None:
-                lastmod, source = self.now, "manifest: new page"
-            elif row[0] != entry.fingerprint and not self.rebaseline:
-                lastmod, source = self.now, "manifest: changed"
-            elif isinstance(row[1], str) and row[1]:
-                lastmod = parse_w3c(row[1])
-                source = str(row[2] or "manifest") if lastmod is not None else ""
-            else:
-                lastmod, source = None, ""
-        self._pages.append((entry.loc, entry.fingerprint,
-                            format_w3c(lastmod) if lastmod else "", source))
-        if len(self._pages) >= _BATCH:
+    @property
+    def has_baseline(self) -> bool:
+        """Whether an earlier build's manifest is there to compare with."""
+        return self.history.path is not None
+
+    def keep(self, row: ManifestRow) -> None:
+        """Keep what this build saw of one page file, for the next build."""
+        self._rows.append(row)
+        if len(self._rows) >= _BATCH:
             self._flush()
-        return lastmod, source
-
-    def keep_record(self, digest: bytes, encoded: str) -> None:
-        """Keep a page's record for the next build, under the digest of its bytes."""
-        self._records.append((digest, encoded))
-        if len(self._records) >= _BATCH:
-            self._flush()
-
-    def _last_row(self, url: str) -> tuple[object, ...] | None:
-        """The last build's row for ``url`` (fingerprint, lastmod, source, rowid)."""
-        if self._previous_rows is None:
-            return None
-        try:
-            return self._previous_rows.get(url)
-        except sqlite3.Error as err:
-            self._note("bad-manifest", f"the lastmod manifest {self.path} cannot be read "
-                                       f"({err}); the rest of this build has no dates from it")
-            self._previous_rows = None
-            return None
 
     def _flush(self) -> None:
         assert self.next is not None
         try:
-            self.next.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", self._pages)
-            self.next.executemany("INSERT OR IGNORE INTO records VALUES (?, ?)", self._records)
+            self.next.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                  self._rows)
         except sqlite3.Error as err:
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
-        self._pages.clear()
-        self._records.clear()
+        self._rows.clear()
 
     def changes(self, *, with_urls: bool) -> Changes:
         """Compare this build with the previous manifest; list the URLs if ``with_urls``."""
         self._flush()
         assert self.next is not None
         try:
+            # The index serves the next build's look-ups by URL; made once, at the end.
+            self.next.execute("CREATE INDEX files_url ON files (url)")
             self.next.commit()  # old is attached and detached outside a transaction
             return self._compare(self.next, with_urls=with_urls)
         except sqlite3.Error as err:
@@ -287,20 +359,23 @@ class Manifest:
                                              f"{err}") from err
 
     def _compare(self, connection: sqlite3.Connection, *, with_urls: bool) -> Changes:
+        new = "SELECT url, fingerprint FROM main.files WHERE url <> ''"
+        history = self.history
         queries: dict[str, str | None] = {
-            "added": "SELECT url FROM main.pages", "changed": None, "removed": None}
-        if self.previous is not None:
+            "added": f"SELECT url FROM ({new})", "changed": None, "removed": None}  # noqa: S608
+        if history.path is not None:
             connection.execute("ATTACH DATABASE ? AS old", (f"{self.path.as_uri()}?mode=ro",))
+            old = ("SELECT url, fingerprint FROM old.pages" if history.fmt == _OLD_FORMAT
+                   else "SELECT url, fingerprint FROM old.files WHERE url <> ''")
             queries = {
-                "added": "SELECT url FROM main.pages WHERE url NOT IN (SELECT url FROM old.pages)",
+                "added": f"SELECT url FROM ({new}) WHERE url NOT IN (SELECT url FROM ({old}))",  # noqa: S608
                 # After an upgrade every fingerprint differs: none of them is a change.
-                "changed": None if self.rebaseline else (
-                    "SELECT p.url FROM main.pages p JOIN old.pages o ON o.url = p.url "
-                    "WHERE o.fingerprint IS NOT p.fingerprint"),
-                "removed": "SELECT url FROM old.pages "
-                           "WHERE url NOT IN (SELECT url FROM main.pages)",
+                "changed": None if history.rebaseline else (
+                    f"SELECT n.url FROM ({new}) n JOIN ({old}) o ON o.url = n.url "  # noqa: S608
+                    "WHERE o.fingerprint IS NOT n.fingerprint"),
+                "removed": f"SELECT url FROM ({old}) WHERE url NOT IN (SELECT url FROM ({new}))",  # noqa: S608
             }
-        changes = Changes(baseline=self.previous is not None)
+        changes = Changes(baseline=history.path is not None)
         for kind, query in queries.items():
             if query is None:
                 continue
@@ -309,7 +384,7 @@ class Manifest:
             if with_urls:
                 rows = connection.execute(f"{query} ORDER BY 1")
                 setattr(changes, kind, [row[0] for row in rows])
-        if self.previous is not None:
+        if history.path is not None:
             connection.execute("DETACH DATABASE old")
         return changes
 
@@ -321,9 +396,7 @@ class Manifest:
             self.next.commit()
             self.next.close()
             self.next = None
-            if self.previous is not None:
-                self.previous.close()
-                self.previous = None
+            self.history.close()
             os.replace(self._temp, self.path)
         except (OSError, sqlite3.Error) as err:
             self.discard()
@@ -332,11 +405,11 @@ class Manifest:
 
     def discard(self) -> None:
         """Drop the new manifest (after an error); the old one stays as it was."""
-        for connection in (self.next, self.previous):
-            if connection is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    connection.close()
-        self.next = self.previous = None
+        if self.next is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.next.close()
+        self.next = None
+        self.history.close()
         with contextlib.suppress(OSError):
             self._temp.unlink()
 
@@ -347,7 +420,8 @@ class RowsInOrder:
     A build asks for its pages in scan order, the order the last build wrote them in, so the
     rows are read in one pass, a few ahead: the next row costs a tenth of a point query, and
     holding every row would not keep memory flat for a million pages. A key that is not close
-    ahead (pages removed) is looked up by the index, and the pass goes on after it.
+    ahead (pages removed, or another process's share) is looked up by the index, and the pass
+    goes on after it.
     """
 
     def __init__(self, connection: sqlite3.Connection, queries: tuple[str, str]) -> None:

@@ -19,6 +19,8 @@ from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 # listed instead, so the sitemap matches the site's links.
 _PATH_SAFE = "-._~!$&'()*+,;=:@/"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# A path of only characters that stay literal: encoding it gives it back.
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9\-._~!$&'()*+,;=:@/]*\Z")
 # A percent sign that does not start a valid escape, or any byte outside the URI character set.
 # "[" and "]" are encoded too: RFC 3986 allows them only around an IPv6 host, never in a
 # path or query (this pattern is only applied to those).
@@ -128,6 +130,8 @@ def encode_path(rel_path: str) -> str:
     File names that are not valid UTF-8 reach Python as surrogate escapes; their original
     bytes are encoded as they are.
     """
+    if _PLAIN_PATH.match(rel_path):  # most paths: nothing to encode
+        return rel_path
     try:
         raw = rel_path.encode("utf-8")
     except UnicodeEncodeError:

@@ -107,7 +107,7 @@ def manifest_sources(project: Path) -> dict[str, str]:
     """URL -> where the manifest says its lastmod came from ('' when it has none)."""
     uri = f"{(project / MANIFEST).as_uri()}?mode=ro"
     with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
-        return dict(db.execute("SELECT url, source FROM pages"))
+        return dict(db.execute("SELECT url, source FROM files WHERE url <> ''"))
 
 
 # -- MkDocs ------------------------------------------------------------------------------------

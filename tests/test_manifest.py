@@ -211,6 +211,17 @@ def test_upgrade_moves_no_date(site: Path, monkeypatch, tmp_path: Path) -> None:
     assert build(site, T3, monkeypatch)[f"{BASE}alpha/"] == W3C[T3]
 
 
+def test_a_huge_rowid_costs_no_memory(site: Path, monkeypatch) -> None:
+    """Rows are read as they come: a rowid near 2**62 asks for nothing in proportion."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
+    _generate(site)
+    expected = (site / "sitemap.xml").read_bytes()
+    with sqlite3.connect(site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite") as db:
+        db.execute("UPDATE files SET rowid = rowid + 4000000000000000000")
+    assert _generate(site) == 3
+    assert (site / "sitemap.xml").read_bytes() == expected
+
+
 def _generate(site: Path) -> int:
     config = SitemapConfig.from_mapping({"base_url": BASE})
     return generate(site, config).cached
@@ -231,13 +242,14 @@ def test_same_bytes_come_from_the_record_cache(site: Path, monkeypatch) -> None:
 @pytest.mark.parametrize(
     "damage",
     [
-        "UPDATE records SET record = 'not json'",
-        "UPDATE records SET record = '[\"x\"]'",
-        "UPDATE records SET record = NULL",
-        "UPDATE records SET record = x'00ff'",
-        "DROP TABLE records",
+        "UPDATE files SET record = 'not json'",
+        "UPDATE files SET record = '[\"x\"]'",
+        "UPDATE files SET record = NULL",
+        "UPDATE files SET record = x'00ff'",
+        "UPDATE files SET digest = 'text'",
+        "DROP TABLE files",
     ],
-    ids=["not-json", "short", "null", "blob", "no-table"],
+    ids=["not-json", "short", "null", "blob", "digest-text", "no-table"],
 )
 def test_a_damaged_record_cache_means_reading_again(site: Path, monkeypatch, damage: str) -> None:
     """Nothing read from the cache reaches the output unchecked: damaged rows are re-read."""
@@ -257,11 +269,10 @@ def test_forged_record_cannot_publish_a_foreign_url(site: Path, monkeypatch) -> 
     _generate(site)
     path = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
     with sqlite3.connect(path) as db:
-        for digest, text in db.execute("SELECT digest, record FROM records").fetchall():
+        for path, text in db.execute("SELECT path, record FROM files").fetchall():
             record = json.loads(text)
             record[2] = "https://evil.example/"
-            db.execute("UPDATE records SET record = ? WHERE digest = ?",
-                       (json.dumps(record), digest))
+            db.execute("UPDATE files SET record = ? WHERE path = ?", (json.dumps(record), path))
     result = generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert (result.listed, dict(result.excluded)) == (0, {"canonical off the site": 3})
     assert not (site / "sitemap.xml").exists()

@@ -157,7 +157,7 @@ def test_binary_file_is_reported() -> None:
     [
         ("<main><p>a</p></main><nav>one</nav>", "<main><p>a</p></main><nav>two</nav>"),
         ("<main><p>a</p><nav>one</nav></main>", "<main><p>a</p><nav>two</nav></main>"),
-        ("<main><p>a   b</p></main>", "<main><p>a\n b</p></main>"),
+        ("<main>\n  <p>\n    a b\n  </p>\n  <p>c</p>\n</main>", "<main><p>a b</p><p>c</p></main>"),
         ("<body><article>A</article><aside>x</aside></body>",
          "<body><article>A</article><aside>y</aside></body>"),
         ("<main>x<script>1</script></main>", "<main>x<script>2</script></main>"),
