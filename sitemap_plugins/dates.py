@@ -6,6 +6,7 @@ form (https://www.w3.org/TR/NOTE-datetime) is produced only when rendering.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from datetime import date, datetime, timedelta, timezone
@@ -19,6 +20,7 @@ _W3C = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=4096)  # many pages share a date
 def parse_w3c(text: str) -> Lastmod | None:
     """Parse a W3C/ISO 8601 date or datetime; None when it is not one.
 

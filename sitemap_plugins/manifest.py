@@ -213,7 +213,7 @@ class History:
         if fingerprint != entry.fingerprint and not self.rebaseline:
             return self.now, "manifest: changed"
         if isinstance(last, str) and last:
-            parsed = _last_date(last)
+            parsed = parse_w3c(last)
             if parsed is not None:
                 return parsed, last_source if isinstance(last_source, str) else "manifest"
         return None, ""
@@ -235,19 +235,6 @@ class History:
             with contextlib.suppress(sqlite3.Error):
                 self._connection.close()
         self._connection, self._files = None, None
-
-
-_DATES: dict[str, Lastmod | None] = {}
-_DATES_AT_MOST = 4_096
-
-
-def _last_date(text: str) -> Lastmod | None:
-    # Many pages share a date: each is parsed once.
-    if text not in _DATES:
-        if len(_DATES) > _DATES_AT_MOST:
-            _DATES.clear()
-        _DATES[text] = parse_w3c(text)
-    return _DATES[text]
 
 
 class Manifest:

@@ -610,16 +610,24 @@ def _str_or_none(value: object) -> str | None:
 
 def _strings(value: object, width: int = 0) -> tuple[object, ...]:
     """A list of strings, or (``width``) of lists of that many strings, as tuples."""
-    if not isinstance(value, list):
+    if type(value) is not list:
         raise TypeError
+    if not value:
+        return ()
     if not width:
-        if not all(isinstance(item, str) for item in value):
-            raise TypeError
+        for item in value:
+            if type(item) is not str:
+                raise TypeError
         return tuple(value)
-    if not all(isinstance(item, list) and len(item) == width
-               and all(isinstance(part, str) for part in item) for item in value):
-        raise TypeError
-    return tuple(tuple(item) for item in value)
+    found = []
+    for item in value:
+        if type(item) is not list or len(item) != width:
+            raise TypeError
+        for part in item:
+            if type(part) is not str:
+                raise TypeError
+        found.append(tuple(item))
+    return tuple(found)
 
 
 def decode_record(text: str) -> PageRecord | None:
