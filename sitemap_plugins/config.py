@@ -264,6 +264,10 @@ OPTIONS: tuple[Option, ...] = (
            "bool"),
     Option("changes_file", None, "Write the URLs added, changed and removed since the last "
            "build to this file (JSON). Default: not written.", _optional_path("file"), "text"),
+    Option("git_dates", True, "Use the git history as pages' lastmod: when each source's last "
+           "change was published on the built branch (first-parent, committer dates). In a "
+           "shallow clone a note says they are off. MkDocs only.", _check_bool, "bool",
+           cli=False),
     Option("static_html", False, "List HTML files copied as they are from the sources (MkDocs "
            "docs_dir, Pelican STATIC_PATHS), not rendered by the host. Hosts only.",
            _check_bool, "bool", cli=False),
@@ -303,6 +307,7 @@ class SitemapConfig:
     workers: int = _default("workers")
     fingerprint: bool = _default("fingerprint")
     changes_file: str | None = _default("changes_file")
+    git_dates: bool = _default("git_dates")
     static_html: bool = _default("static_html")
 
     @classmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level
@@ -93,6 +93,9 @@ class Decision(NamedTuple):
 
     result: Entry | Exclusion
     diagnostics: tuple[Diagnostic, ...] = ()
+    rules_applied: tuple[tuple[str, int], ...] = ()
+    """``(option, index)`` of the ``changefreq`` and ``priority`` rules whose glob was the
+    first to match the listed page (whether or not the page's own value won)."""
 
 
 @dataclass(frozen=True)
@@ -255,16 +258,20 @@ def evaluate(
                                mtime if config.lastmod_file_time else None)
     url_path = placed.url_path
     # The page's own value, then the first matching rule, then the host's default.
+    changefreq_rule = rules.changefreq.first_match(rel, url_path) if rules.changefreq else None
+    priority_rule = rules.priority.first_match(rel, url_path) if rules.priority else None
     changefreq = hints.changefreq if hints is not None else None
-    if changefreq is None:
-        changefreq = _rule_value(rules.changefreq, config.changefreq, rel, url_path)
+    if changefreq is None and changefreq_rule is not None:
+        changefreq = config.changefreq[changefreq_rule][1]
     if changefreq is None and hints is not None:
         changefreq = hints.default_changefreq
     priority = hints.priority if hints is not None else None
-    if priority is None:
-        priority = _rule_value(rules.priority, config.priority, rel, url_path)
+    if priority is None and priority_rule is not None:
+        priority = config.priority[priority_rule][1]
     if priority is None and hints is not None:
         priority = hints.default_priority
+    applied = tuple((option, index) for option, index in (
+        ("changefreq", changefreq_rule), ("priority", priority_rule)) if index is not None)
     alternates: tuple[Alternate, ...] = ()
     if config.hreflang:
         pairs = hints.alternates if hints is not None and hints.alternates is not None else None
@@ -274,19 +281,7 @@ def evaluate(
         alternates=alternates, rel_path=rel, lastmod_source=source,
         fingerprint=record.fingerprint,
     )
-    return Decision(entry, tuple(diagnostics))
-
-
-_Value = TypeVar("_Value", str, float)
-
-
-def _rule_value(
-    globs: GlobSet, rules: tuple[tuple[str, _Value], ...], rel: str, url_path: str
-) -> _Value | None:
-    if not globs:
-        return None
-    index = globs.first_match(rel, url_path)
-    return rules[index][1] if index is not None else None
+    return Decision(entry, tuple(diagnostics), applied)
 
 
 def same_page(canonical: str, url: str) -> bool:
@@ -313,12 +308,13 @@ def _lastmod(
         value = coerce_lastmod(hints.lastmod)
         if value is not None:
             return value, hints.lastmod_source
-    for raw, label in ((record.modified, "modified"), (record.published, "published")):
+    for raw, label, source in ((record.modified, "modified", "page"),
+                               (record.published, "published", "page: published")):
         if raw is None:
             continue
         parsed = parse_w3c(raw)
         if parsed is not None:
-            return parsed, "page"
+            return parsed, source
         diagnostics.append(Diagnostic(
             rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
     if mtime is not None:

@@ -94,6 +94,7 @@ class Result:
     """URLs added, changed and removed since the last build (with ``fingerprint``)."""
     cached: int = 0
     """Pages whose record came from the last build's cache (same bytes), not the parser."""
+    rules_applied: set[tuple[str, int]] = field(default_factory=set)
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -175,6 +176,7 @@ class PageDone(NamedTuple):
     row: ManifestRow | None = None
     """What the next build should know of the file (when it was read)."""
     cached: bool = False
+    rules_applied: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass
@@ -221,18 +223,19 @@ class PageStep:
             page_digest = page.digest
         entry = decision.result
         if isinstance(entry, Exclusion):
-            row = (ManifestRow(path_key(rel), page_digest, record_text, "", "", "", "")
+            row = (ManifestRow(path_key(rel), page_digest, record_text, "", "", "", "", "")
                    if record_text else None)
             return PageDone(entry.reason, None, decision.diagnostics, row, cached)
         row = None
         if config.fingerprint:
-            lastmod, source = self.history.settle(entry, kept)
-            if lastmod is not entry.lastmod or source is not entry.lastmod_source:
-                entry = replace(entry, lastmod=lastmod, lastmod_source=source)
+            settled = self.history.settle(entry, kept)
+            if settled.lastmod is not entry.lastmod or settled.source is not entry.lastmod_source:
+                entry = replace(entry, lastmod=settled.lastmod, lastmod_source=settled.source)
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
-                              entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source)
+                              entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
+                              settled.changed)
         rendered = Rendered(entry.loc, render_url(entry), entry.lastmod)
-        return PageDone("", rendered, decision.diagnostics, row, cached)
+        return PageDone("", rendered, decision.diagnostics, row, cached, decision.rules_applied)
 
 
 def _unreadable(rel: str, err: OSError) -> PageDone:
@@ -335,7 +338,8 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
     from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
 
     default = site.resolve().parent / ".sitemap-cache"
-    folder = Path(config.cache_dir) if config.cache_dir else default
+    # Absolute: the manifest is opened by URI, which a relative path cannot be.
+    folder = Path(os.path.abspath(config.cache_dir)) if config.cache_dir else default
     real_site, real_folder = os.path.realpath(site), os.path.realpath(folder)
     if os.path.commonpath([real_site, real_folder]) == real_site:
         msg = (f"{str(folder)!r} is inside the published site {str(site)!r}; choose a folder "
@@ -358,6 +362,7 @@ def _listed(
             result.excluded[page.reason] += 1
             continue
         result.listed += 1
+        result.rules_applied.update(page.rules_applied)
         yield page.rendered
 
 
@@ -423,6 +428,7 @@ def generate(
         if manifest is not None:
             manifest.discard()
         raise
+    _unused_rules(config, result)
     if installed is None:
         _nothing_listed(site, config, result)
     else:
@@ -447,6 +453,20 @@ def _only(
             yield built
         else:
             on_skip(built.rel_path, REASON_NOT_BUILT, None)
+
+
+def _unused_rules(config: SitemapConfig, result: Result) -> None:
+    """A changefreq or priority rule that set nothing: a glob that matches no listed page."""
+    if not result.listed:
+        return
+    for option in ("changefreq", "priority"):
+        for index, (pattern, value) in enumerate(getattr(config, option)):
+            if (option, index) not in result.rules_applied:
+                result.add_diagnostic(Diagnostic(
+                    "", "unused-rule",
+                    f"{option} rule {pattern!r}: {value!r} matches no listed page (or an "
+                    "earlier rule always matches first); globs match file paths such as "
+                    "'blog/*.html' or URL paths such as 'blog/**'"))
 
 
 def _nothing_listed(site: Path, config: SitemapConfig, result: Result) -> None:

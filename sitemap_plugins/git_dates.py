@@ -18,7 +18,12 @@ _GIT_TIMEOUT = 300
 
 
 def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
-    """The author date of the last commit of every file under ``docs_dir``.
+    """When the last change of every file under ``docs_dir`` was published on this branch.
+
+    That is the committer date of the last commit that changed the file on the first-parent
+    history of ``HEAD``: a change that came in through a merge is dated by the merge (when
+    it reached the branch), and a rebased or cherry-picked commit by when it was committed
+    here, not when it was first written (the author date can be months earlier).
 
     One ``git log`` for the whole folder; paths come back relative to ``docs_dir``, as
     MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
@@ -34,11 +39,11 @@ def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
         return {}, False
     if probe.strip() == "true":
         return {}, True
-    # %aI: the author date in strict ISO 8601, as mkdocs-git-revision-date-localized uses the
-    # author date too (a rebase keeps it). -z: paths exactly as stored, never quoted.
+    # %cI: the committer date in strict ISO 8601. --diff-merges=first-parent: a merge on the
+    # first-parent line lists what it brought in. -z: paths exactly as stored, never quoted.
     output = _run_git(
-        git, docs_dir, "log", "--no-show-signature", "--format=%x01%aI", "--name-only", "-z",
-        "--relative", "--", ".",
+        git, docs_dir, "log", "--first-parent", "--diff-merges=first-parent",
+        "--no-show-signature", "--format=%x01%cI", "--name-only", "-z", "--relative", "--", ".",
     )
     if output is None:
         return {}, False

@@ -34,7 +34,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from sitemap_plugins.dates import Lastmod, parse_w3c
+from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.errors import Diagnostic, Level, WriteError
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.writers.atomic import (
@@ -65,16 +65,21 @@ _FETCH = 256
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, record TEXT, url TEXT,"
-    " fingerprint TEXT, lastmod TEXT, source TEXT);"
+    " fingerprint TEXT, lastmod TEXT, source TEXT, changed TEXT);"
 )
 _FILES_IN_ORDER = (
-    ("SELECT path, digest, record, url, fingerprint, lastmod, source, rowid FROM files "
-     "WHERE rowid > ? ORDER BY rowid"),
-    "SELECT digest, record, url, fingerprint, lastmod, source, rowid FROM files WHERE path = ?")
+    ("SELECT path, digest, record, url, fingerprint, lastmod, source, changed, rowid "
+     "FROM files WHERE rowid > ? ORDER BY rowid"),
+    ("SELECT digest, record, url, fingerprint, lastmod, source, changed, rowid FROM files "
+     "WHERE path = ?"))
 _BY_URL = {
-    FORMAT_VERSION: "SELECT fingerprint, lastmod, source FROM files WHERE url = ?",
-    _OLD_FORMAT: "SELECT fingerprint, lastmod, source FROM pages WHERE url = ?",
+    FORMAT_VERSION: "SELECT fingerprint, lastmod, source, changed FROM files WHERE url = ?",
+    _OLD_FORMAT: "SELECT fingerprint, lastmod, source, '' FROM pages WHERE url = ?",
 }
+# Dates that say, in so many words, when the page last changed: the manifest's evidence does
+# not overrule them (MkDocs ``sitemap: {lastmod: ...}``; a page's own modified-time meta).
+EXPLICIT_SOURCE = "explicit"
+_STATED_SOURCES = frozenset({EXPLICIT_SOURCE, "page"})
 
 
 def reader_key() -> str:
@@ -119,6 +124,8 @@ class Kept(NamedTuple):
     fingerprint: str
     lastmod: str
     source: str
+    changed: str
+    """When a build first saw this fingerprint as a change of the page; empty when none did."""
 
 
 class ManifestRow(NamedTuple):
@@ -131,6 +138,15 @@ class ManifestRow(NamedTuple):
     fingerprint: str
     lastmod: str
     source: str
+    changed: str
+
+
+class Settled(NamedTuple):
+    """A listed page's honest date, where it came from, and its last change seen."""
+
+    lastmod: Lastmod | None
+    source: str
+    changed: str
 
 
 def path_key(rel_path: str) -> bytes:
@@ -194,29 +210,50 @@ class History:
             return None  # a damaged row: the page is read again
         return Kept(digest, *texts)  # type: ignore[arg-type]  # checked just above
 
-    def settle(self, entry: Entry, kept: Kept | None) -> tuple[Lastmod | None, str]:
-        """The honest lastmod of ``entry`` and its source.
+    def settle(self, entry: Entry, kept: Kept | None) -> Settled:
+        """The honest lastmod of ``entry``: the latest change it is known to have had.
+
+        That is the date the host or the page gives (its source's last change), or the
+        build that first saw its content fingerprint change, whichever is later: a page made
+        from code, or a blog index listing a new post, changes while its source does not. A
+        date the page states explicitly wins. Without such a date, an unchanged page keeps
+        the date it was given, and a new or changed one takes the build's time.
 
         ``kept``: what the last build saw of the same file, which holds the history of its
         URL when that did not change.
         """
         lastmod, source = entry.lastmod, entry.lastmod_source
-        if source not in WEAK_SOURCES or self.path is None:
-            return lastmod, source  # the page's or host's own date; or no evidence at all
-        row = ((kept.fingerprint, kept.lastmod, kept.source)
+        if self.path is None:
+            return Settled(lastmod, source, "")  # no evidence at all
+        row = ((kept.fingerprint, kept.lastmod, kept.source, kept.changed)
                if kept is not None and kept.url == entry.loc else self._by_url(entry.loc))
         if self.path is None:  # it could not be read after all
-            return lastmod, source
-        if row is None:
-            return self.now, "manifest: new page"
-        fingerprint, last, last_source = row
-        if fingerprint != entry.fingerprint and not self.rebaseline:
-            return self.now, "manifest: changed"
-        if isinstance(last, str) and last:
-            parsed = parse_w3c(last)
-            if parsed is not None:
-                return parsed, last_source if isinstance(last_source, str) else "manifest"
-        return None, ""
+            return Settled(lastmod, source, "")
+        weak = source in WEAK_SOURCES
+        if row is None:  # a URL new since the last build: no change seen, only its birth
+            return (Settled(self.now, "manifest: new page", "") if weak
+                    else Settled(lastmod, source, ""))
+        fingerprint, last, last_source, changed = row
+        moved = fingerprint != entry.fingerprint and not self.rebaseline
+        changed_text = self.now_text if moved else changed if isinstance(changed, str) else ""
+        if weak:
+            if moved:
+                return Settled(self.now, "manifest: changed", changed_text)
+            parsed = parse_w3c(last) if isinstance(last, str) and last else None
+            if parsed is None:
+                return Settled(None, "", changed_text)
+            return Settled(parsed, last_source if isinstance(last_source, str) else "manifest",
+                           changed_text)
+        seen = parse_w3c(changed_text) if changed_text else None
+        if (source not in _STATED_SOURCES and seen is not None
+                and (lastmod is None or sort_key(seen) > sort_key(lastmod))):
+            return Settled(seen, "manifest: changed", changed_text)
+        return Settled(lastmod, source, changed_text)
+
+    @property
+    def now_text(self) -> str:
+        """The build's time in W3C form."""
+        return format_w3c(self.now)
 
     def _by_url(self, url: str) -> tuple[object, ...] | None:
         try:
@@ -255,6 +292,7 @@ class Manifest:
         self.next: sqlite3.Connection | None = None
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
+            _ignore_in_git(cache_dir)
             remove_leftovers(cache_dir)  # a killed run's half-written manifest
         except OSError as err:
             raise WriteError(str(cache_dir),
@@ -326,8 +364,8 @@ class Manifest:
     def _flush(self) -> None:
         assert self.next is not None
         try:
-            self.next.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                  self._rows)
+            self.next.executemany(
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self._rows)
         except sqlite3.Error as err:
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
         self._rows.clear()
@@ -445,6 +483,19 @@ class RowsInOrder:
             return None
         self._rows, self._ahead = self._connection.execute(self._next, (rowid,)), OrderedDict()
         return tuple(found)
+
+
+_GITIGNORE = b"# Made by sitemap-plugins: the lastmod manifest is a cache, not a source.\n*\n"
+
+
+def _ignore_in_git(cache_dir: Path) -> None:
+    """A ``.gitignore`` in the cache folder, so that it never shows as untracked.
+
+    Written once, when missing; a user's own is left alone.
+    """
+    target = cache_dir / ".gitignore"
+    if not os.path.lexists(target):
+        write_bytes_atomic(target, _GITIGNORE)
 
 
 def write_changes(path: Path, changes: Changes) -> None:

@@ -30,11 +30,12 @@ from sitemap_plugins.config import (
     check_changefreq,
     check_priority,
 )
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
+from sitemap_plugins.manifest import EXPLICIT_SOURCE
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -114,6 +115,9 @@ class _FrontMatter:
     lastmod: Lastmod | None = None
     changefreq: str | None = None
     priority: float | None = None
+    explicit: bool = False
+    """``lastmod`` is ``sitemap: {lastmod: ...}``, which wins over every other date; else it
+    is ``date``, when the page was published, which a later known edit overrules."""
 
 
 _NO_FRONT_MATTER = _FrontMatter()
@@ -215,7 +219,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if self._depth == 0:
             self._state = _BuildState()
             self._git_log = None
-            if self._sitemap is not None and self._git_timezone is None:
+            if (self._sitemap is not None and self._git_timezone is None
+                    and self.config["git_dates"] is not False):
                 # No git plugin: pages without a front-matter date will want git dates.
                 # The one git log runs in another process while MkDocs builds.
                 self._git_log = _start_git_log(self._docs_dir)
@@ -370,11 +375,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         git_dates = self._git_dates(listed.values())
         for dest, record in listed.items():
             front = record.front or _FrontMatter()
-            # The order of evidence: the page's own front matter, then the git plugin's date,
-            # then our one git log. All are "host" dates: the core's manifest keeps them.
-            lastmod = front.lastmod or record.git_plugin_date
-            if lastmod is None and record.src_uri is not None:
-                lastmod = git_dates.get(record.src_uri)
+            # The page's own sitemap.lastmod wins; else the latest of its publication date,
+            # the git plugin's date and our one git log (a post edited after it was
+            # published changed then). The core's manifest may know of a later change still.
+            lastmod = front.lastmod if front.explicit else _latest(
+                front.lastmod, record.git_plugin_date,
+                git_dates.get(record.src_uri) if record.src_uri is not None else None)
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
@@ -385,7 +391,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 continue  # nothing to add: the page speaks for itself (and costs less)
             hints[dest] = PageHints(
                 lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
-                alternates=alternates,
+                alternates=alternates, lastmod_source=EXPLICIT_SOURCE if front.explicit else "host",
             )
         return hints
 
@@ -394,20 +400,27 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         needed = [
             r for r in records
             if r.src_uri is not None and r.git_plugin_date is None
-            and (r.front is None or r.front.lastmod is None)
+            and (r.front is None or not r.front.explicit)
         ]
-        if not needed:
+        if not needed or self.config["git_dates"] is False:
             self._git_log = None  # its thread ends on its own
             return {}
         started, self._git_log = self._git_log, None
         dates, shallow = started.result() if started else read_git_dates(self._docs_dir)
         if shallow:
-            log.warning(
+            # CI's default checkout: a note, not a warning, so that --strict builds pass.
+            log.info(
                 "No git dates used for lastmod: the git clone is shallow, so the last commit of "
-                "most pages is missing. Fetch the full history (for example 'fetch-depth: 0' "
-                "with actions/checkout)."
+                "most pages is missing; dates come from the pages and the lastmod manifest. "
+                "For git dates fetch the full history ('fetch-depth: 0' with "
+                "actions/checkout), or set 'git_dates: false' to say you want none."
             )
         return dates
+
+
+def _latest(*dates: Lastmod | None) -> Lastmod | None:
+    known = [d for d in dates if d is not None]
+    return max(known, key=sort_key) if known else None
 
 
 def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
@@ -448,7 +461,8 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
         msg = f"Page '{where}' front matter 'sitemap.{err.option}': {err.message}"
         raise PluginError(msg) from err
     lastmod: Lastmod | None = None
-    if "lastmod" in value:
+    explicit = "lastmod" in value
+    if explicit:
         lastmod = coerce_lastmod(value["lastmod"])
         if lastmod is None:
             raw = value["lastmod"]
@@ -460,7 +474,8 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
             raise PluginError(msg)
     else:
         lastmod = _page_date(meta.get("date"), where)
-    return _FrontMatter(lastmod=lastmod, changefreq=changefreq, priority=priority)
+    return _FrontMatter(lastmod=lastmod, changefreq=changefreq, priority=priority,
+                        explicit=explicit)
 
 
 def _page_date(value: object, where: str) -> Lastmod | None:

@@ -47,6 +47,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
+from sitemap_plugins.manifest import EXPLICIT_SOURCE
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
 log = logging.getLogger(__name__)
@@ -216,11 +217,30 @@ def _options(raw: object) -> dict[str, Any]:
     if "base_url" in raw:
         msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
         raise SettingsError(f"{SETTING}['base_url']", msg)
+    for key in raw:
+        if key in _LEGACY_HINTS:
+            raise SettingsError(f"{SETTING}[{key!r}]", _LEGACY_HINTS[key])
     try:
         check_keys(raw, [name for name in OPTION_BY_NAME if name != "base_url"])
     except ConfigError as err:
         raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
     return dict(raw)
+
+
+# pelican-sitemap's keys, met in SITEMAP_PLUGINS: a close match would mislead ("priorities"
+# is not "priority": one takes kinds of page, the other globs).
+_LEGACY_HINTS = {
+    "priorities": ("Unrecognised option. pelican-sitemap's 'priorities' (by kind: articles, "
+                   "pages, indexes) belongs in its own setting, SITEMAP = {'priorities': "
+                   "{'articles': 0.8}}, which this plugin reads; here 'priority' takes globs, "
+                   "{'blog/**': 0.8}."),
+    "changefreqs": ("Unrecognised option. pelican-sitemap's 'changefreqs' (by kind: articles, "
+                    "pages, indexes) belongs in its own setting, SITEMAP = {'changefreqs': "
+                    "{'articles': 'weekly'}}, which this plugin reads; here 'changefreq' takes "
+                    "globs, {'blog/**': 'weekly'}."),
+    "format": ("Unrecognised option. pelican-sitemap's 'format' is not needed: sitemap.xml is "
+               "always written, and sitemap.txt unless 'text' is False."),
+}
 
 
 def _read_legacy(raw: object) -> _Legacy:
@@ -625,11 +645,15 @@ def _page_hints(
         else ("pages" if obj is not None else "indexes")
     )
 
-    # Every lastmod below is Pelican's own knowledge (lastmod_source "host"), so the core's
-    # fingerprint manifest keeps it instead of putting the build time on new or changed pages.
+    # Every lastmod below is Pelican's own knowledge. A Date: is when the content was
+    # published, and a listing's date its newest article's: the core's manifest may know of
+    # a later change (an edit, a reshuffled listing). A Modified: is the author's word.
     alternates = None
+    source = "host"
     if obj is not None:
         lastmod = _content_lastmod(obj, plan.timezone_name)
+        if getattr(obj, "modified", None) is not None and lastmod is not None:
+            source = EXPLICIT_SOURCE  # Modified: says when it last changed, in so many words
         if lastmod is None and plan.use_source_time:
             lastmod = _source_time(obj)
         own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls)
@@ -641,7 +665,7 @@ def _page_hints(
     # The page's own metadata wins over SITEMAP_PLUGINS rules, which win over
     # pelican-sitemap's per-kind values: the core applies that order.
     return PageHints(
-        lastmod=lastmod, changefreq=_metadata_changefreq(obj, rel),
+        lastmod=lastmod, lastmod_source=source, changefreq=_metadata_changefreq(obj, rel),
         priority=_metadata_priority(obj, rel), alternates=alternates, url=host_url,
         default_changefreq=plan.legacy.changefreqs.get(kind),
         default_priority=plan.legacy.priorities.get(kind),

@@ -64,7 +64,7 @@ _DROPPED = ("nav", "header", "footer", "aside", "script", "style", "noscript", "
 _LINKING = ("a", "area", "img", "iframe", "embed", "source", "track", "video", "audio", "input")
 # Asset links whose names carry a build hash (style.4f3a9c.css, app.js?v=123).
 _ASSET = re.compile(r"\.(?:css|js|mjs|map|woff2?|ttf|ico)(?:[?#].*)?\Z", re.IGNORECASE)
-_ROLE_MAIN = re.compile(rb"""role\s*=\s*["']?\s*main\b""", re.IGNORECASE)
+_ROLE_MAIN = re.compile(rb"""role\s*=\s*["']?\s*main\b""")
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
 )
@@ -346,14 +346,16 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
         problems.append(("conflicting-canonicals", conflict))
     root = tree.root
     lang = (root.attributes.get("lang") or "").strip() if root is not None else ""
-    heading = next((_short(h.text()) for h in _within(tree.tags("h1"), regions)), None)
+    inside = _Inside(regions)
+    heading = next((_short(h.text()) for h in _within(tree.tags("h1"), inside)), None)
     slots = head.slots
     record = PageRecord(
-        _fingerprint(regions), True, canonicals[0] if canonicals else None,  # noqa: FBT003
+        _fingerprint(tree, regions, inside), True,  # noqa: FBT003
+        canonicals[0] if canonicals else None,
         frozenset(head.robots), head.refresh_url, tuple(head.alternates), lang or None,
         head.base_href, slots.get("modified"), slots.get("published"), head.title, heading,
         _short(slots.get("description")), _short(slots.get("og_title")), tuple(head.feeds),
-        _images(tree, regions), _videos(tree, regions), tuple(problems),
+        _images(tree, inside), _videos(tree, inside), tuple(problems),
     )
     _hold(tree, len(raw))
     return record
@@ -449,13 +451,55 @@ def _main_regions(tree: LexborHTMLParser, raw: bytes) -> list[LexborNode]:
     if articles:
         ids = {article.mem_id for article in articles}
         return [a for a in articles if not _has_ancestor_in(a, ids)]
-    if _ROLE_MAIN.search(raw):  # rare: walk the tree only then
-        body = tree.body
-        for node in body.traverse() if body is not None else ():
-            if (node.attributes.get("role") or "").strip().lower() == "main":
-                return [node]
+    if _has_role_main(raw):
+        found = _role_main(tree)
+        if found is not None:
+            return [found]
     body = tree.body
     return [body] if body is not None else []
+
+
+_NEAR_THE_TOP = 400
+
+
+def _has_role_main(raw: bytes) -> bool:
+    """Whether the bytes hold ``role="main"``: a plain search, the pattern tried only there.
+
+    A case-blind regular expression tried at every position costs more than the parse of
+    a small page.
+    """
+    lowered = raw.lower()
+    position = lowered.find(b"role")
+    while position != -1:
+        if _ROLE_MAIN.match(lowered, position):
+            return True
+        position = lowered.find(b"role", position + 4)
+    return False
+
+
+def _role_main(tree: LexborHTMLParser) -> LexborNode | None:
+    """The first element with ``role="main"``, looked for level by level from ``<body>``.
+
+    It stands near the top in the themes that use it (MkDocs' own: body, container, row,
+    main column): a few hundred elements are looked at, not the thousands of a page's code
+    and text. Past that, every element is.
+    """
+    body = tree.body
+    level = [body] if body is not None else []
+    seen = 0
+    while level and seen < _NEAR_THE_TOP:
+        below: list[LexborNode] = []
+        for node in level:
+            for child in node.iter():
+                seen += 1
+                if (child.attributes.get("role") or "").strip().lower() == "main":
+                    return child
+                below.append(child)
+        level = below
+    for node in body.traverse() if body is not None else ():
+        if (node.attributes.get("role") or "").strip().lower() == "main":
+            return node
+    return None
 
 
 def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
@@ -467,12 +511,37 @@ def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
     return False
 
 
-def _within(nodes: list[LexborNode], regions: list[LexborNode]) -> list[LexborNode]:
-    """The nodes that lie inside one of ``regions`` (and are still in the tree)."""
-    if not nodes:
-        return nodes
-    ids = {region.mem_id for region in regions}
-    return [node for node in nodes if _has_ancestor_in(node, ids)]
+class _Inside:
+    """Whether nodes lie inside the regions, each ancestor looked at once for all of them.
+
+    Links, images and headings share most of their ancestors (a list, a section): the answer
+    for an ancestor is kept, so a page's many links cost a few steps each, not a walk to the
+    root each.
+    """
+
+    def __init__(self, regions: list[LexborNode]) -> None:
+        self._known: dict[int, bool] = {region.mem_id: True for region in regions}
+
+    def __call__(self, node: LexborNode) -> bool:
+        known = self._known
+        path = []
+        parent = node.parent
+        found = False
+        while parent is not None:
+            seen = known.get(parent.mem_id)
+            if seen is not None:
+                found = seen
+                break
+            path.append(parent.mem_id)
+            parent = parent.parent
+        for ident in path:
+            known[ident] = found
+        return found
+
+
+def _within(nodes: list[LexborNode], inside: _Inside) -> list[LexborNode]:
+    """The nodes that lie inside the regions (and are still in the tree)."""
+    return [node for node in nodes if inside(node)]
 
 
 def _drop_non_content(tree: LexborHTMLParser, regions: list[LexborNode]) -> None:
@@ -489,33 +558,30 @@ def _drop_non_content(tree: LexborHTMLParser, regions: list[LexborNode]) -> None
                 node.remove()  # unlinked: a node inside it, still held, stays valid
 
 
-def _fingerprint(regions: list[LexborNode]) -> str:
+def _fingerprint(tree: LexborHTMLParser, regions: list[LexborNode], inside: _Inside) -> str:
     # Each text node's own white space at either end goes (in C, by Lexbor): indenting,
     # minifying or reflowing markup between elements changes nothing.
     texts = [region.text(separator=" ", strip=True, skip_empty=True) for region in regions]
-    links = [value for value in _region_links(regions) if not _ASSET.search(value)]
+    links = [value for value in _region_links(tree, inside) if not _ASSET.search(value)]
     content = " ".join(texts) + "\n" + "\n".join(links)
     return xxhash.xxh3_128_hexdigest(content.encode("utf-8", "surrogatepass"))
 
 
-def _region_links(regions: list[LexborNode]) -> list[str]:
-    """``href`` and ``src`` values of the regions' linking elements, in document order."""
-    if not regions:
-        return []
-    parser = regions[0].parser
-    found: list[tuple[int, str]] = []
-    ids = {region.mem_id for region in regions}
+def _region_links(tree: LexborHTMLParser, inside: _Inside) -> list[str]:
+    """``href`` and ``src`` values of the regions' linking elements.
+
+    By element name, then in document order: the same bytes always give the same list.
+    """
+    found: list[str] = []
     for name in _LINKING:
-        for node in parser.tags(name):
-            if not _has_ancestor_in(node, ids):
-                continue
-            attributes = node.attributes
-            for attribute in ("href", "src"):
-                value = attributes.get(attribute)
-                if value:
-                    found.append((node.mem_id, value))
-    # By element name, then in document order: the same bytes always give the same list.
-    return [value for _, value in found]
+        for node in tree.tags(name):
+            if inside(node):
+                attributes = node.attributes
+                for attribute in ("href", "src"):
+                    value = attributes.get(attribute)
+                    if value:
+                        found.append(value)
+    return found
 
 
 def _largest_srcset(srcset: str) -> str:
@@ -537,9 +603,9 @@ def _is_pixel(attributes: dict[str, str | None]) -> bool:
         attributes.get("height") or "").strip() in ("0", "1")
 
 
-def _images(tree: LexborHTMLParser, regions: list[LexborNode]) -> tuple[str, ...]:
+def _images(tree: LexborHTMLParser, inside: _Inside) -> tuple[str, ...]:
     found: dict[str, None] = {}
-    for node in _within(tree.tags("img"), regions):
+    for node in _within(tree.tags("img"), inside):
         attributes = node.attributes
         if _is_pixel(attributes):
             continue
@@ -547,7 +613,7 @@ def _images(tree: LexborHTMLParser, regions: list[LexborNode]) -> tuple[str, ...
             attributes.get("srcset") or "")
         if source and not source.lower().startswith("data:"):
             found.setdefault(source)
-    for node in _within(tree.tags("source"), regions):
+    for node in _within(tree.tags("source"), inside):
         parent = node.parent
         if parent is None or parent.tag != "picture":
             continue
@@ -569,9 +635,9 @@ def _caption(node: LexborNode) -> str:
     return ""
 
 
-def _videos(tree: LexborHTMLParser, regions: list[LexborNode]) -> tuple[Video, ...]:
+def _videos(tree: LexborHTMLParser, inside: _Inside) -> tuple[Video, ...]:
     found: list[Video] = []
-    for node in _within(tree.tags("video"), regions):
+    for node in _within(tree.tags("video"), inside):
         attributes = node.attributes
         content = _url_value(attributes.get("src"))
         if not content:
@@ -580,7 +646,7 @@ def _videos(tree: LexborHTMLParser, regions: list[LexborNode]) -> tuple[Video, .
         title = (attributes.get("title") or attributes.get("aria-label") or "").strip()
         found.append(Video(content, "", _url_value(attributes.get("poster")), title,
                            _caption(node)))
-    for node in _within(tree.tags("iframe"), regions):
+    for node in _within(tree.tags("iframe"), inside):
         attributes = node.attributes
         player = _url_value(attributes.get("src"))
         if player:

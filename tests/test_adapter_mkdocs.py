@@ -640,14 +640,15 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_git_dates_give_lastmod(repo: Path):
-    """Each page's lastmod is its last commit; front matter wins; uncommitted pages get none."""
+    """Each page's lastmod is its last commit; a front-matter publication date that its
+    commit came after is not its last change; uncommitted pages get none."""
     build = run_host(repo, "--strict", site="site-git")
     assert build.returncode == 0, build.log
     assert build.lastmods() == {
         SITE: "2023-01-02T03:04:05Z",
         f"{SITE}caf%C3%A9/": "2023-01-02T03:04:05Z",
         f"{SITE}changed/": "2023-03-04T05:06:07+02:00",
-        f"{SITE}dated/": "2020-01-01",
+        f"{SITE}dated/": "2023-01-02T03:04:05Z",
         f"{SITE}new/": None,
     }
 
@@ -668,28 +669,82 @@ def test_git_revision_date_plugin_dates_are_used(repo: Path):
         SITE: "2023-01-02T04:04:05+01:00",
         f"{SITE}caf%C3%A9/": "2023-01-02T04:04:05+01:00",
         f"{SITE}changed/": "2023-03-04T04:06:07+01:00",
-        f"{SITE}dated/": "2020-01-01",
+        f"{SITE}dated/": "2023-01-02T04:04:05+01:00",
         f"{SITE}new/": None,  # the plugin stamps "now" on it; that is not used
     }
 
 
-SHALLOW_WARNING = (
-    "WARNING -  sitemap_plugins: No git dates used for lastmod: the git clone is shallow, so the "
-    "last commit of most pages is missing. Fetch the full history (for example "
-    "'fetch-depth: 0' with actions/checkout)."
+SHALLOW_NOTE = (
+    "INFO    -  sitemap_plugins: No git dates used for lastmod: the git clone is shallow, so "
+    "the last commit of most pages is missing; dates come from the pages and the lastmod "
+    "manifest. For git dates fetch the full history ('fetch-depth: 0' with actions/checkout), "
+    "or set 'git_dates: false' to say you want none."
 )
 
 
-def test_shallow_clone_warns_once_and_uses_no_git_dates(repo: Path, tmp_path: Path):
-    """In a shallow clone git dates are wrong: one warning, none used; --strict fails on it."""
+def test_shallow_clone_notes_once_and_passes_strict(repo: Path, tmp_path: Path):
+    """CI's default checkout is shallow: git dates are off, said once at info level, and
+    ``mkdocs build --strict`` passes."""
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "--depth", "1", repo.as_uri(), str(clone))
-    build = run_host(clone)
+    strict = run_host(clone, "--strict", site="site-strict")
+    assert strict.returncode == 0, strict.log
+    assert strict.warnings == []
+    assert strict.log.count(SHALLOW_NOTE) == 1
+    assert {loc: lastmod for loc, lastmod in strict.lastmods().items() if lastmod} == {
+        f"{SITE}dated/": "2020-01-01",
+    }
+
+
+def test_git_dates_false_asks_git_nothing(repo: Path, tmp_path: Path):
+    """``git_dates: false``: no git dates and no note, even in a shallow clone."""
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", repo.as_uri(), str(clone))
+    config = clone / "mkdocs.yml"
+    config.write_text(config.read_text("utf-8").replace(
+        "  - sitemap\n", "  - sitemap:\n      git_dates: false\n"), "utf-8")
+    build = run_host(clone, "--strict")
     assert build.returncode == 0, build.log
-    assert build.warnings == [SHALLOW_WARNING]
+    assert "git clone is shallow" not in build.log
     assert {loc: lastmod for loc, lastmod in build.lastmods().items() if lastmod} == {
         f"{SITE}dated/": "2020-01-01",
     }
-    strict = run_host(clone, "--strict", site="site-strict")
-    assert strict.returncode == 1
-    assert strict.warnings == [SHALLOW_WARNING]
+
+
+def _commit(repo: Path, message: str, *, author: str, committer: str) -> None:
+    env = {**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": author, "GIT_COMMITTER_DATE": committer}
+    subprocess.run(["git", "commit", "-q", "-am", message], cwd=repo, env=env, check=True,
+                   capture_output=True)
+
+
+def test_git_dates_are_when_changes_reached_the_branch(tmp_path: Path):
+    """A rebased commit is dated by when it was committed, not written; a change that came
+    in through a merge by the merge."""
+    project = make_site(tmp_path / "p", _simple_config("mkdocs"),
+                        {"index.md": "# Home\n", "rebased.md": "# R\n", "merged.md": "# M\n"})
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "first", when="2023-01-01T00:00:00+00:00")
+    (project / "docs" / "rebased.md").write_text("# R\n\nEdited.\n", "utf-8")
+    # Written in February, rebased onto main in May: the author date stays in February.
+    _commit(project, "rebased", author="2023-02-01T00:00:00+00:00",
+            committer="2023-05-01T00:00:00+00:00")
+    git(project, "checkout", "-q", "-b", "feature")
+    (project / "docs" / "merged.md").write_text("# M\n\nOn a branch.\n", "utf-8")
+    _commit(project, "on a branch", author="2023-04-11T00:00:00+00:00",
+            committer="2023-04-11T00:00:00+00:00")
+    git(project, "checkout", "-q", "main")
+    (project / "docs" / "index.md").write_text("# Home\n\nMoved on.\n", "utf-8")
+    _commit(project, "main moves on", author="2023-06-01T00:00:00+00:00",
+            committer="2023-06-01T00:00:00+00:00")
+    env = {**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": "2023-09-21T00:00:00+00:00",
+           "GIT_COMMITTER_DATE": "2023-09-21T00:00:00+00:00"}
+    subprocess.run(["git", "merge", "-q", "--no-ff", "-m", "merge", "feature"], cwd=project,
+                   env=env, check=True, capture_output=True)
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    assert build.lastmods() == {
+        SITE: "2023-06-01T00:00:00Z",
+        f"{SITE}rebased/": "2023-05-01T00:00:00Z",
+        f"{SITE}merged/": "2023-09-21T00:00:00Z",
+    }

@@ -237,10 +237,12 @@ def test_mkdocs_new_page_french_fallback_is_left_out(mkdocs_runs: MkDocsRuns) ->
 
 
 def test_mkdocs_manifest_records_where_each_date_came_from(mkdocs_runs: MkDocsRuns) -> None:
-    """Front-matter dates are the host's; the two manifest dates say why they were given."""
+    """``sitemap.lastmod`` is the page's own word, ``date`` the host's; the two manifest dates
+    say why they were given."""
     sources = mkdocs_runs.sources_before_cache_loss
     assert {url: s for url, s in sources.items() if s} == {
-        **dict.fromkeys(MK_HOST_DATES, "host"),
+        f"{MK_BASE}guide/advanced/tuning/": "explicit",
+        f"{MK_BASE}news/": "host",
         MK_ABOUT: "manifest: changed",
         MK_FAQ: "manifest: new page",
     }
@@ -395,56 +397,81 @@ def test_pelican_first_build_leaves_dateless_pages_undated(pelican_runs: Pelican
     assert {url for url, value in lastmods.items() if value is None} == PE_DATELESS
 
 
-def test_pelican_edited_dateless_page_alone_moves(pelican_runs: PelicanRuns) -> None:
-    """Editing a page without Date and an article with one: only the page's lastmod moves."""
-    assert moved(pelican_runs.again, pelican_runs.edited) == {PE_CONTACT: (None, w3c(T3))}
-    # The manifest saw the article change, and the tag page that shows it in full, yet
-    # Pelican's dates won there.
+def test_pelican_edited_pages_take_the_build_that_saw_them_change(
+    pelican_runs: PelicanRuns,
+) -> None:
+    """Editing a page without Date and an article with a Modified: date: the page and the tag
+    page that shows the article in full take the build's time; the article keeps its
+    Modified: date, the author's own word (issue 16: the latest known change)."""
+    assert moved(pelican_runs.again, pelican_runs.edited) == {
+        PE_CONTACT: (None, w3c(T3)),
+        f"{PE_BASE}tag/pelican.html": ("2024-06-01T18:30:00+02:00", w3c(T3)),
+    }
     assert pelican_runs.edited.changes == {
         "baseline": True, "added": [], "removed": [],
         "changed": [f"{PE_BASE}hello-pelican.html", PE_CONTACT, f"{PE_BASE}tag/pelican.html"],
     }
 
 
-def test_pelican_listing_dates_stay_the_newest_article_s(pelican_runs: PelicanRuns) -> None:
-    """A listing page's lastmod stays its newest article's date in every build, also when its
-    fingerprint changed or it is new to the manifest."""
-    for step in ("first", "again", "edited"):
+def test_pelican_listing_dates_are_their_newest_article_s_or_a_later_change(
+    pelican_runs: PelicanRuns,
+) -> None:
+    """A listing page's lastmod is its newest article's date, or the build that saw the
+    listing change when that is later (a new article reshuffled it)."""
+    for step in ("first", "again", "edited", "no_cache"):
         lastmods = getattr(pelican_runs, step).lastmods()
-        assert {path: lastmods[PE_BASE + path] for path in PE_LISTINGS} == PE_LISTINGS, step
-    for step in ("new_article", "no_cache"):
-        lastmods = getattr(pelican_runs, step).lastmods()
-        found = {path: lastmods[PE_BASE + path] for path in PE_LISTINGS_WITH_GALETTE}
-        assert found == PE_LISTINGS_WITH_GALETTE, step
+        expected = PE_LISTINGS if step != "no_cache" else PE_LISTINGS_WITH_GALETTE
+        assert {path: lastmods[PE_BASE + path] for path in expected} == expected, step
+    run = pelican_runs.new_article
+    lastmods = run.lastmods()
+    changed = set(run.changes["changed"])  # type: ignore[arg-type]
+    for path, newest in PE_LISTINGS_WITH_GALETTE.items():
+        expected = w3c(T4) if PE_BASE + path in changed else newest
+        assert lastmods[PE_BASE + path] == expected, path
+    assert f"{PE_BASE}blog/" in changed
 
 
 def test_pelican_new_article_keeps_its_own_date(pelican_runs: PelicanRuns) -> None:
-    """A new article, the listing pages it adds and those it moves take Pelican's dates."""
-    lastmods = pelican_runs.new_article.lastmods()
+    """A new article and the listing pages it adds take Pelican's dates; the listings it
+    reshuffled take the build that saw them change."""
+    run = pelican_runs.new_article
+    lastmods = run.lastmods()
     assert lastmods[GALETTE] == GALETTE_DATE
-    assert pelican_runs.new_article.changes["added"] == [
-        f"{PE_BASE}author/bruno-lefevre/page/3/", f"{PE_BASE}blog/page/5/",
-        f"{PE_BASE}category/food-drink/page/2/", GALETTE]
-    shifted = moved(pelican_runs.edited, pelican_runs.new_article)
-    assert len(shifted) == 15  # the article, 3 new listing pages, 11 listings it reshuffled
-    assert all(after not in {None, ABSENT, *BUILD_TIMES} for _, after in shifted.values())
+    added = [f"{PE_BASE}author/bruno-lefevre/page/3/", f"{PE_BASE}blog/page/5/",
+             f"{PE_BASE}category/food-drink/page/2/", GALETTE]
+    assert run.changes["added"] == added
+    shifted = moved(pelican_runs.edited, run)
+    changed = set(run.changes["changed"])  # type: ignore[arg-type]
+    for url, (_, after) in shifted.items():
+        if url in added:
+            assert after not in {None, ABSENT, *BUILD_TIMES}, url
+        else:
+            assert url in changed, url
+            assert after == w3c(T4), url
     # The manifest's date from one build earlier, and the other dateless pages, stay.
     assert {url: lastmods[url] for url in PE_DATELESS} == {
         PE_BASE: None, f"{PE_BASE}tag/python.html": None, PE_CONTACT: w3c(T3)}
 
 
 def test_pelican_manifest_records_where_each_date_came_from(pelican_runs: PelicanRuns) -> None:
-    """Only the dateless pages are left to the manifest; the edited one has its date from it."""
+    """Dateless pages are left to the manifest; Modified: dates are the author's word; Date:
+    and listing dates are Pelican's, unless the manifest saw a later change."""
     sources = pelican_runs.sources_before_cache_loss
-    assert {url for url, s in sources.items() if s != "host"} == PE_DATELESS
     assert {url: sources[url] for url in PE_DATELESS} == {
         PE_BASE: "", f"{PE_BASE}tag/python.html": "", PE_CONTACT: "manifest: changed"}
+    assert sources[f"{PE_BASE}hello-pelican.html"] == "explicit"
+    assert sources[GALETTE] == "host"
+    assert set(sources.values()) == {"", "host", "explicit", "manifest: changed"}
 
 
 def test_pelican_deleted_cache_falls_back_and_says_why(pelican_runs: PelicanRuns) -> None:
-    """Without the cache the build works, the manifest's date is dropped, and a note says why."""
+    """Without the cache the build works, the manifest's dates are dropped (Pelican's own
+    come back), and a note says why."""
     run = pelican_runs.no_cache
-    assert moved(pelican_runs.new_article, run) == {PE_CONTACT: (w3c(T3), None)}
+    shifted = moved(pelican_runs.new_article, run)
+    assert shifted[PE_CONTACT] == (w3c(T3), None)
+    assert all(before in BUILD_TIMES and after not in BUILD_TIMES
+               for before, after in shifted.values())
     cache = pelican_runs.site / ".sitemap-cache"
     notes = [line for line in run.log.splitlines() if NOTE in line]
     assert len(notes) == 1
@@ -456,14 +483,18 @@ def test_pelican_deleted_cache_falls_back_and_says_why(pelican_runs: PelicanRuns
 
 
 def test_pelican_no_build_time_without_a_change(pelican_runs: PelicanRuns) -> None:
-    """The only build time in any sitemap is the edited dateless page's."""
-    seen = {
-        (url, value)
+    """A build time appears only on a page that build saw change (and stays until the page
+    changes again or the cache is lost)."""
+    times = dict(zip(PELICAN_STEPS, (T1, T2, T3, T4, T5), strict=True))
+    saw_change = {
+        (url, w3c(times[step]))
         for step in PELICAN_STEPS
-        for url, value in getattr(pelican_runs, step).lastmods().items()
-        if value in BUILD_TIMES
+        for url in getattr(pelican_runs, step).changes.get("changed", [])
     }
-    assert seen == {(PE_CONTACT, w3c(T3))}
+    for step in PELICAN_STEPS:
+        for url, value in getattr(pelican_runs, step).lastmods().items():
+            if value in BUILD_TIMES:
+                assert (url, value) in saw_change, (step, url, value)
 
 
 # -- A SOURCE_DATE_EPOCH older than the site's newest date --------------------------------------

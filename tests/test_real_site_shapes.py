@@ -1,0 +1,201 @@
+"""Shapes of problems seen on real public sites, each reproduced in a temporary project.
+
+A Material blog whose index page only lists posts; a page whose content is made from code; the
+command line with a relative cache folder; a cache folder inside a git work tree.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from sitemap_plugins.cli import main
+
+pytestmark = pytest.mark.integration
+
+NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+SITE = "https://blog.example.org/"
+T1, T2 = 1_750_000_000, 1_750_086_400  # two builds, a day apart, after every commit below
+GIT_ENV = {
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.org",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.org",
+}
+
+
+def w3c(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def git(repo: Path, *args: str, when: str | None = None) -> None:
+    env = {**os.environ, **GIT_ENV}
+    if when is not None:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = when
+    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+
+
+def mkdocs_build(project: Path, when: int) -> dict[str, str | None]:
+    """``mkdocs build --strict`` at build time ``when``; the sitemap's URL -> lastmod."""
+    env = {**os.environ, **GIT_ENV, "SOURCE_DATE_EPOCH": str(when),
+           "GIT_CEILING_DIRECTORIES": str(project.parent), "NO_MKDOCS_2_WARNING": "1",
+           "DISABLE_MKDOCS_2_WARNING": "true"}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=project,
+                          env=env, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    root = etree.parse(str(project / "site" / "sitemap.xml")).getroot()
+    return {url.findtext("s:loc", namespaces=NS): url.findtext("s:lastmod", namespaces=NS)
+            for url in root.iterfind("s:url", NS)}
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+
+
+@pytest.fixture
+def blog(tmp_path: Path) -> Path:
+    """A Material blog in git: an index page holding only a title, and one post."""
+    pytest.importorskip("material")
+    project = tmp_path / "blog"
+    write(project / "mkdocs.yml", f"site_name: Blog\nsite_url: {SITE}\ntheme:\n  name: material\n"
+                                  "plugins:\n  - search\n  - blog\n  - sitemap\n")
+    write(project / "docs" / "index.md", "# Home\n")
+    write(project / "docs" / "blog" / "index.md", "# Blog\n")
+    write(project / "docs" / "blog" / "posts" / "first.md",
+          "---\ndate: 2025-01-10\n---\n\n# First post\n\nHello.\n")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    return project
+
+
+def test_blog_index_moves_when_a_new_post_is_listed(blog: Path) -> None:
+    """The blog index's source never changes, but its page lists the new post: its lastmod is
+    the build that first saw that, not the date of ``blog/index.md``."""
+    first = mkdocs_build(blog, T1)
+    assert first[f"{SITE}blog/"] == "2025-01-10T09:00:00Z"  # its source's commit
+    write(blog / "docs" / "blog" / "posts" / "second.md",
+          "---\ndate: 2025-06-01\n---\n\n# Second post\n\nNews.\n")
+    git(blog, "add", ".")
+    git(blog, "commit", "-q", "-m", "second post", when="2025-06-01T08:00:00+00:00")
+    second = mkdocs_build(blog, T2)
+    assert second[f"{SITE}blog/"] == w3c(T2)
+    # The post itself: published 2025-06-01, committed later that morning.
+    assert second[f"{SITE}blog/2025/06/01/second-post/"] == "2025-06-01T08:00:00Z"
+    assert second[f"{SITE}blog/2025/01/10/first-post/"] == first[
+        f"{SITE}blog/2025/01/10/first-post/"]
+    assert second[SITE] == first[SITE]
+
+
+HOOK = '''\
+from pathlib import Path
+
+
+def on_page_markdown(markdown, page, config, files):
+    """An API page made from code: its text comes from a data file, not its source."""
+    if page.file.src_uri == "api.md":
+        data = Path(config.config_file_path).parent / "api.txt"
+        return markdown + "\\n\\n" + data.read_text("utf-8")
+    return markdown
+'''
+
+
+def test_page_made_from_code_moves_when_its_output_changes(tmp_path: Path) -> None:
+    """mkdocstrings' shape: a docstring changes, the Markdown stub does not; the page's
+    lastmod is the build that saw its content change, later than the stub's commit."""
+    project = tmp_path / "api"
+    write(project / "mkdocs.yml", f"site_name: API\nsite_url: {SITE}\nhooks:\n  - hook.py\n"
+                                  "plugins:\n  - search\n  - sitemap\n")
+    write(project / "hook.py", HOOK)
+    write(project / "api.txt", "`parse(text)` reads text.\n")
+    write(project / "docs" / "index.md", "# Home\n")
+    write(project / "docs" / "api.md", "# API\n")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    first = mkdocs_build(project, T1)
+    assert first[f"{SITE}api/"] == "2025-01-10T09:00:00Z"
+    write(project / "api.txt", "`parse(text, strict=False)` reads text, leniently.\n")
+    git(project, "commit", "-q", "-am", "docstring", when="2025-03-01T09:00:00+00:00")
+    second = mkdocs_build(project, T2)
+    assert second[f"{SITE}api/"] == w3c(T2)
+    assert second[SITE] == "2025-01-10T09:00:00Z"
+
+
+def test_relative_cache_dir_works_on_every_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--cache-dir .sitemap-cache`` (relative to the current folder) on build after build."""
+    site = tmp_path / "site"
+    write(site / "index.html", "<html><head><title>a</title></head><main>one</main></html>")
+    monkeypatch.chdir(tmp_path)
+    args = ["build", "site", "--base-url", SITE, "--cache-dir", ".sitemap-cache"]
+    for when in (T1, T2):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", str(when))
+        assert main(args) == 0
+    write(site / "index.html", "<html><head><title>a</title></head><main>two</main></html>")
+    assert main(args) == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    assert "Since the last build: 0 added, 1 changed, 0 removed" in out.out
+    assert (tmp_path / ".sitemap-cache" / "lastmod-manifest.sqlite").is_file()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is needed to ask git")
+def test_cache_folder_is_ignored_by_git(tmp_path: Path) -> None:
+    """The cache folder never shows as untracked in ``git status``; the site does."""
+    git(tmp_path, "init", "-q")
+    site = tmp_path / "site"
+    write(site / "index.html", "<main>x</main>")
+    assert main(["-q", "build", str(site), "--base-url", SITE]) == 0
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"],
+                            cwd=tmp_path, capture_output=True, text=True, check=True,
+                            env={**os.environ, **GIT_ENV}).stdout
+    assert ".sitemap-cache" not in status
+    assert "site/index.html" in status
+
+
+def test_a_rule_that_sets_nothing_is_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``priority: {articles: 0.8}`` builds with no priority at all: now a warning says so."""
+    site = tmp_path / "site"
+    write(site / "articles" / "one.html", "<main>1</main>")
+    write(site / "blog" / "two.html", "<main>2</main>")
+    args = ["build", str(site), "--base-url", SITE, "--priority", "articles=0.8",
+            "--priority", "blog/**=0.5", "--changefreq", "news/=daily"]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert ("warning: priority rule 'articles': 0.8 matches no listed page (or an earlier rule "
+            "always matches first); globs match file paths such as 'blog/*.html' or URL paths "
+            "such as 'blog/**'") in err
+    assert "changefreq rule 'news/': 'daily' matches no listed page" in err
+    assert "priority rule 'blog/**'" not in err
+
+
+@pytest.mark.parametrize(
+    ("key", "points_to"),
+    [("priorities", "SITEMAP = {'priorities'"), ("changefreqs", "SITEMAP = {'changefreqs'"),
+     ("format", "sitemap.xml is always written")],
+)
+def test_pelican_sitemap_keys_point_to_their_real_place(key: str, points_to: str) -> None:
+    """pelican-sitemap's key names in SITEMAP_PLUGINS point to where they belong, not to a
+    look-alike option that means something else."""
+    pytest.importorskip("pelican")
+    from sitemap_plugins.pelican import SettingsError, read_plan  # noqa: PLC0415
+
+    with pytest.raises(SettingsError) as caught:
+        read_plan({"SITEURL": "https://blog.example.org", "SITEMAP_PLUGINS": {key: {}}})
+    assert str(caught.value).startswith(f"SITEMAP_PLUGINS[{key!r}]: Unrecognised option. ")
+    assert points_to in str(caught.value)
+    assert "Did you mean" not in str(caught.value)
