@@ -9,11 +9,8 @@ either the complete old one or the complete new one, and never an index naming a
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,9 +27,6 @@ if TYPE_CHECKING:
     from sitemap_plugins.writers import Part
 
 
-_CHUNK = 1 << 20
-
-
 @dataclass
 class Installed:
     """What was written where."""
@@ -41,8 +35,6 @@ class Installed:
     removed: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     split: bool = False
-    unchanged: list[str] = field(default_factory=list)
-    """Files left as they were: this build would have written the same bytes."""
 
 
 def sitemap_file_pattern(name: str) -> re.Pattern[str]:
@@ -139,58 +131,6 @@ def install(
         keep.add(f"{config.sitemap_name}.txt")  # may be the user's own file
     installed.removed = remove_stale(site, config.sitemap_name, keep)
     return installed
-
-
-def describe_output(site: Path, installed: Installed) -> str | None:
-    """What :func:`install` put in place: each file's name, size and SHA-256, as JSON.
-
-    The next build leaves the files as they are when it would write the same bytes and
-    :func:`unchanged_output` finds them still there. None when a file cannot be read back.
-    """
-    files: list[tuple[str, int, str]] = []
-    for name in installed.files:
-        found = _file_digest(site / name)
-        if found is None:
-            return None
-        files.append((name, *found))
-    return json.dumps({"split": installed.split, "files": files})
-
-
-def unchanged_output(site: Path, description: str | None) -> Installed | None:
-    """The files :func:`describe_output` described, when each is still there, byte for byte.
-
-    They are then the output of a build that lists what that one listed, under the same
-    options. None when any of them was changed, removed or replaced (by a link, say).
-    """
-    try:
-        described = json.loads(description or "null")
-        split, files = described["split"], described["files"]
-        expected = [(str(name), int(size), str(digest)) for name, size, digest in files]
-    except (ValueError, TypeError, KeyError):
-        return None
-    if not expected or not isinstance(split, bool):
-        return None
-    for name, size, digest in expected:
-        if os.sep in name or (os.altsep and os.altsep in name) or name in {"", ".", ".."}:
-            return None
-        if _file_digest(site / name, size=size) != (size, digest):
-            return None
-    return Installed(split=split, unchanged=[name for name, _, _ in expected])
-
-
-def _file_digest(path: Path, size: int | None = None) -> tuple[int, str] | None:
-    """A regular file's size and SHA-256; None when it is not one, or not of ``size``."""
-    try:
-        status = os.lstat(path)
-        if not stat.S_ISREG(status.st_mode) or (size is not None and status.st_size != size):
-            return None
-        digest = hashlib.sha256()
-        with path.open("rb", buffering=0) as handle:
-            while chunk := handle.read(_CHUNK):
-                digest.update(chunk)
-    except OSError:
-        return None
-    return status.st_size, digest.hexdigest()
 
 
 def remove_stale(site: Path, name: str, keep: set[str]) -> list[str]:

@@ -463,16 +463,34 @@ def on_get_generators(pelican: _Pelican) -> None:
 def _site_for(pelican: _Pelican) -> _Site:
     output = _real_dir(pelican.settings["OUTPUT_PATH"])
     offset = _relative(output, _RUN.main_output)
+    plan = _RUN.plan
+    siteurl = pelican.settings.get("SITEURL", "")
     try:
-        base = _base_from_siteurl(pelican.settings.get("SITEURL", ""))
+        base = _base_from_siteurl(siteurl)
     except SettingsError:
         base = None
+    if base is None and plan is not None and plan.base is not None and isinstance(siteurl, str):
+        base = _relative_base(siteurl, plan.base)
     served = False
-    plan = _RUN.plan
     if plan is not None and plan.base is not None and base is not None and offset is not None:
         expected = parse_base_url(page_url(plan.base, f"{offset}/" if offset else ""))
         served = expected == base
     return _Site(id(pelican), base, output, offset, served)
+
+
+def _relative_base(siteurl: str, main: BaseUrl) -> BaseUrl | None:
+    """A sub-site's relative SITEURL (``"/en"``), read against the main site's.
+
+    A browser reads it so: the sub-site is served from that path of the main site's host.
+    """
+    text = siteurl.strip()
+    if not text:
+        return None
+    resolved = resolve_href(text.rstrip("/") + "/", str(main))
+    try:
+        return parse_base_url(resolved) if resolved is not None else None
+    except ValueError:
+        return None
 
 
 def _real_dir(path: object) -> str:
@@ -600,6 +618,13 @@ def on_finalized(pelican: _Pelican) -> None:
             "own OUTPUT_PATH?) and are not listed",
             outside,
         )
+    unplaced = sum(1 for page_hints, _ in pages.values()
+                   if page_hints is not None and page_hints.exclude == REASON_OTHER_URL)
+    if unplaced:
+        log.warning(
+            "Sitemap: %d pages of i18n sub-sites are not listed: their SITEURL does not put "
+            "them where their files are below the main site's (%s). Set each sub-site's "
+            "SITEURL to the main SITEURL followed by its folder.", unplaced, plan.siteurl)
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages))
     _report(result)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import TYPE_CHECKING
 
 import pytest
@@ -326,3 +327,25 @@ def test_max_parsed_bytes_is_a_bound_on_memory() -> None:
 def test_a_damaged_cached_record_is_not_used(text: str) -> None:
     """Anything but what encode_record wrote decodes to None: the page is parsed again."""
     assert decode_record(text) is None
+
+
+@pytest.mark.parametrize("depth", [2_000, 400_000])
+def test_deep_nesting_costs_linear_time(depth: int) -> None:
+    """Tags nested thousands deep (an HTML5 parser's quadratic case) are read up to a bound:
+    the head still counts, the page is fingerprinted by its bytes, and it says why."""
+    raw = b"<html><head><link rel=canonical href=/x/></head><body>" + b"<nav>" * depth + b"x"
+    start = time.monotonic()
+    record = parse_html(raw)
+    assert time.monotonic() - start < 1
+    assert record.canonical == "/x/"
+    assert record.fingerprint.startswith("raw:")
+    assert [code for code, _ in record.problems] == ["nested-too-deep"]
+    assert parse_html(raw + b"y").fingerprint != record.fingerprint
+
+
+def test_ordinary_nesting_is_parsed_whole() -> None:
+    """Thousands of tags at an ordinary depth are parsed as usual."""
+    raw = b"<main>" + b"<p><a href=/a/>x</a></p>" * 5_000 + b"</main>"
+    record = parse_html(raw)
+    assert not record.problems
+    assert not record.fingerprint.startswith("raw:")
