@@ -135,6 +135,9 @@ class _Plan:
     legacy: _Legacy
     default_lang: str
     timezone_name: str
+    development: bool = False
+    """No SITEURL and RELATIVE_URLS: what pelican-quickstart's pelicanconf.py is, for
+    previewing; publishconf.py sets the SITEURL."""
     urls_follow_files: bool = True
     """Whether every content URL setting is its ``*_SAVE_AS`` (or that file's folder): then
     only a page with its own ``url``/``save_as`` metadata can be served elsewhere."""
@@ -371,6 +374,7 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
         config=config,
         base=base,
         siteurl=str(siteurl),
+        development=not str(siteurl).strip() and bool(settings.get("RELATIVE_URLS")),
         use_source_time=use_source_time,
         legacy=legacy,
         default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
@@ -603,6 +607,11 @@ def on_finalized(pelican: _Pelican) -> None:
     _RUN.main, _RUN.plan, _RUN.sites, _RUN.pages, _RUN.outside = None, None, [], {}, 0
     _RUN.folders, _RUN.content_lastmods = {}, {}
     if plan is None:
+        return
+    if plan.base is None and plan.development:
+        log.info("Sitemap: not written for this development build (no SITEURL, "
+                 "RELATIVE_URLS on): a sitemap lists absolute URLs; the build with your "
+                 "publish settings (SITEURL set, usually publishconf.py) writes it.")
         return
     if plan.base is None:
         log.warning(

@@ -572,9 +572,27 @@ def test_i18n_subsites_golden(i18n_build: Build, golden) -> None:
     golden(i18n_build.out, EXPECTED / "i18n_subsites", ["sitemap.xml", "sitemap.txt"])
 
 
+def test_development_build_is_a_note_and_passes_fatal_warnings(tmp_path: Path) -> None:
+    """pelican-quickstart's pelicanconf.py (SITEURL = "", RELATIVE_URLS = True) is for
+    previewing: one info line, no sitemap, and ``--fatal warnings`` passes."""
+    site = copy_site(tmp_path / "site")
+    # As pelican-quickstart writes it: no feeds while developing.
+    no_feeds = [f"{name}=null" for name in ("FEED_ALL_ATOM", "CATEGORY_FEED_ATOM",
+                                            "TRANSLATION_FEED_ATOM", "AUTHOR_FEED_ATOM",
+                                            "AUTHOR_FEED_RSS")]
+    build = built(pelican(site, tmp_path / "out", 'SITEURL=""', "RELATIVE_URLS=true",
+                          *no_feeds, verbose=True))
+    assert build.ours("WARNING") == []
+    assert [m for m in build.ours("INFO") if "development build" in m] == [
+        ("Sitemap: not written for this development build (no SITEURL, RELATIVE_URLS on): a "
+         "sitemap lists absolute URLs; the build with your publish settings (SITEURL set, "
+         "usually publishconf.py) writes it.")]
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
 @pytest.mark.parametrize("i18n", [False, True], ids=["plain", "i18n_subsites"])
 def test_empty_siteurl_warns_once_and_writes_nothing(tmp_path: Path, i18n: bool) -> None:
-    """With the dev default SITEURL = "" there is one clear warning and no sitemap."""
+    """A publish build (RELATIVE_URLS off) with SITEURL = "": one clear warning, no sitemap."""
     if i18n:
         pytest.importorskip("pelican.plugins.i18n_subsites")
     site = copy_site(tmp_path / "site")
