@@ -145,6 +145,8 @@ class _BuildState:
     pages: dict[str, _PageRecord] = field(default_factory=dict)
     static_html: set[str] = field(default_factory=set)
     theme_pages: set[str] = field(default_factory=set)
+    known: set[str] = field(default_factory=set)
+    """Every file of the site as MkDocs knows it in this build (all languages)."""
 
 
 if TYPE_CHECKING:
@@ -158,6 +160,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
 
     def __init__(self) -> None:
         self._command: str | None = None
+        self._dirty = False
         self._depth = 0
         self._name = "sitemap"
         self._sitemap: SitemapConfig | None = None
@@ -168,9 +171,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._git_log: Future[tuple[dict[str, Lastmod], bool]] | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
-        """Remember the command: under ``serve`` no sitemap is written."""
-        del dirty
+        """Remember the command (under ``serve`` no sitemap is written) and ``--dirty``."""
         self._command = command
+        self._dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Validate the options through the core; warn once when there is no site URL."""
@@ -232,6 +235,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     ) -> jinja2.Environment | None:
         """Note every page this build writes, and which HTML files are not documentation."""
         del env
+        self._state.known.update(file.dest_uri for file in files)
+        self._state.known.update(config.theme.static_templates)
         for file in files.documentation_pages():
             record = _PageRecord(file.src_uri, file.abs_src_path)
             self._read_i18n(file, record)
@@ -294,8 +299,11 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if self._depth > 0 or self._sitemap is None:
             return
         hints = self._hints()
+        # --dirty leaves the output of a deleted page in site_dir: only the files MkDocs
+        # knows in this build may be listed then. (A full build starts from a clean folder.)
+        only = self._state.known if self._dirty else None
         try:
-            result = generate(config.site_dir, self._sitemap, hints=hints)
+            result = generate(config.site_dir, self._sitemap, hints=hints, only=only)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)

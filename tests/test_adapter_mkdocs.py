@@ -396,6 +396,21 @@ def test_dirty_build_still_reads_front_matter(tmp_path: Path, sitemap_urls):
     ]
 
 
+def test_dirty_build_does_not_list_a_deleted_page(tmp_path: Path, sitemap_urls):
+    """``mkdocs build --dirty`` leaves a deleted page's old output in site_dir: not listed."""
+    project = make_site(tmp_path / "p", _simple_config("mkdocs"),
+                        {"index.md": "# Home\n", "gone.md": "# Gone\n", "kept.md": "# Kept\n"})
+    first = run_host(project, "--strict")
+    assert "https://docs.example.org/gone/" in sitemap_urls(first.site)
+    (project / "docs" / "gone.md").unlink()
+    again = run_host(project, "--dirty")  # MkDocs itself warns about --dirty
+    assert again.returncode == 0, again.log
+    assert (again.site / "gone" / "index.html").exists()  # MkDocs left it there
+    assert sitemap_urls(again.site) == [
+        "https://docs.example.org/", "https://docs.example.org/kept/",
+    ]
+
+
 BLOG_PAGES = {
     "index.md": "# Home\n",
     "blog/index.md": "# Blog\n",
