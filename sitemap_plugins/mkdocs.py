@@ -161,6 +161,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     def __init__(self) -> None:
         self._command: str | None = None
         self._dirty = False
+        self._instant = False
         self._depth = 0
         self._name = "sitemap"
         self._sitemap: SitemapConfig | None = None
@@ -185,6 +186,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._git_timezone = git_plugin.config.get("timezone") if git_plugin else None
         default_language = getattr(config.plugins.get("i18n"), "default_language", None)
         self._i18n_default = default_language if isinstance(default_language, str) else None
+        features = config.theme.get("features") or ()
+        self._instant = config.theme.name == "material" and "navigation.instant" in features
         self._sitemap = None
         options = {o.name: self.config[o.name] for o in OPTIONS if self.config[o.name] is not None}
         options.setdefault("directory_urls", config.use_directory_urls)
@@ -307,6 +310,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)
+        if result.split and self._instant:
+            log.warning(
+                "sitemap.xml is a sitemap index (more than max_urls or max_bytes in one file), "
+                "but Material's instant navigation reads sitemap.xml as the list of the site's "
+                "pages: with an index it treats every link as external. Keep the protocol's "
+                "limits (max_urls 50,000) or turn off navigation.instant."
+            )
 
     def on_build_error(self, *, error: Exception) -> None:
         """Reset the nesting count, so the next ``serve`` rebuild starts clean."""

@@ -411,6 +411,24 @@ def test_dirty_build_does_not_list_a_deleted_page(tmp_path: Path, sitemap_urls):
     ]
 
 
+@pytest.mark.parametrize("instant", [True, False], ids=["instant", "no-instant"])
+def test_material_instant_navigation_warns_when_the_sitemap_is_an_index(
+    tmp_path: Path, instant: bool
+):
+    """Material's instant navigation reads sitemap.xml as a urlset; a lowered max_urls makes it
+    an index, which is warned about (and only then)."""
+    pytest.importorskip("material")
+    features = "  features: [navigation.instant]\n" if instant else ""
+    config = (f"site_name: S\nsite_url: https://docs.example.org/\ntheme:\n  name: material\n"
+              f"{features}plugins:\n  - search\n  - sitemap:\n      max_urls: 2\n")
+    build = run_host(make_site(tmp_path / "p", config,
+                               {"index.md": "# A\n", "b.md": "# B\n", "c.md": "# C\n"}))
+    assert build.returncode == 0, build.log
+    assert b"<sitemapindex" in (build.site / "sitemap.xml").read_bytes()
+    warned = [w for w in build.warnings if "instant navigation" in w]
+    assert len(warned) == (1 if instant else 0)
+
+
 BLOG_PAGES = {
     "index.md": "# Home\n",
     "blog/index.md": "# Blog\n",
