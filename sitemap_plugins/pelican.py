@@ -425,8 +425,17 @@ def _nested(pelican: _Pelican) -> bool:
 
 
 def on_initialized(pelican: _Pelican) -> None:
-    """Check the settings (a bad one stops the build); warn about competing plugins."""
-    plan = read_plan(pelican.settings)
+    """Check the settings (a bad one stops the build); warn about competing plugins.
+
+    A bad setting is one CRITICAL line naming it, then exit status 1: raised as an exception
+    it would reach Pelican's own handler, which from 4.12 on prints its traceback (about
+    thirty lines for a typo).
+    """
+    try:
+        plan = read_plan(pelican.settings)
+    except SettingsError as err:
+        log.critical("SettingsError: %s", err)
+        raise SystemExit(1) from None
     if _nested(pelican):
         return  # an i18n sub-site: the main instance already said all this
     enabled = pelican.settings.get("PLUGINS") or []
