@@ -196,11 +196,6 @@ def place(rel: str, hints: PageHints | None, rules: Rules) -> Placement:
     return Placement(reason, url, url_path)
 
 
-def left_out_unread(rel: str, hints: PageHints | None, rules: Rules) -> str | None:
-    """The reason a page is left out whatever it holds, or None when it must be read."""
-    return place(rel, hints, rules).reason
-
-
 def evaluate(
     rel: str, record: PageRecord, hints: PageHints | None, rules: Rules,
     *, mtime: float | None = None, placed: Placement | None = None,

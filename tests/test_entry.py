@@ -1,0 +1,130 @@
+"""The one decision, tested directly: a table of (page, hints, options) -> listed or left out.
+
+``evaluate`` is pure: each case builds a record from a literal snippet, and no file is read.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+
+from sitemap_plugins.config import SitemapConfig
+from sitemap_plugins.entry import Alternate, Entry, Exclusion, PageHints, evaluate
+from sitemap_plugins.generate import make_rules
+from sitemap_plugins.reader import PageRecord, parse_html
+from sitemap_plugins.robots_rules import RobotsRules
+
+BASE = "https://example.org/docs/"
+
+
+def rules(robots: bytes | None = None, **options: object):  # type: ignore[no-untyped-def]
+    config = SitemapConfig.from_mapping({"base_url": BASE, **options})
+    return make_rules(config, RobotsRules.from_bytes(robots) if robots is not None else None)
+
+
+def page(head: str = "", body: str = "<main>text</main>") -> PageRecord:
+    return parse_html(f"<html><head>{head}</head><body>{body}</body></html>".encode())
+
+
+LEFT_OUT = [
+    # Each case: its id, the path, the record, the hints, the options, robots.txt, the reason.
+    ("host-excludes", "a.html", page(), PageHints(exclude="draft"), {}, None, "draft"),
+    ("404", "404.html", page(), None, {}, None, "404 page"),
+    ("excluded-glob", "drafts/a.html", page(), None, {"exclude": ["drafts/"]}, None,
+     "excluded by config"),
+    ("not-included", "a.html", page(), None, {"include": ["blog/**"]}, None,
+     "not included by config"),
+    ("robots", "private/a.html", page(), None, {}, b"User-agent: *\nDisallow: /docs/private/",
+     "disallowed by robots.txt"),
+    ("noindex", "a.html", page('<meta name="robots" content="noindex">'), None, {}, None,
+     "noindex"),
+    ("redirect", "old.html", page('<meta http-equiv="refresh" content="0; url=new.html">'), None,
+     {}, None, "redirect stub"),
+    ("canonical-elsewhere", "a.html", page('<link rel="canonical" href="b.html">'), None, {},
+     None, "canonical elsewhere"),
+    ("canonical-off-site", "a.html", page('<link rel="canonical" href="https://else.example/">'),
+     None, {}, None, "canonical off the site"),
+    ("binary", "a.html", parse_html(b"\x89PNG\x00\x00"), None, {}, None, "unreadable"),
+    ("too-long", "a" * 2100 + ".html", page(), None, {}, None,
+     "URL longer than 2,048 characters"),
+]
+
+
+@pytest.mark.parametrize(("rel", "record", "hints", "options", "robots", "reason"),
+                         [case[1:] for case in LEFT_OUT], ids=[case[0] for case in LEFT_OUT])
+def test_left_out(rel, record, hints, options, robots, reason) -> None:
+    """Each reason a page is left out, decided from the page, the hints and the options."""
+    decision = evaluate(rel, record, hints, rules(robots, **options))
+    assert decision.result == Exclusion(rel, reason)
+
+
+UTC = timezone.utc
+LISTED = [
+    # Each case: its id, the path, the record, the hints, the options, the file time, the entry.
+    ("folder-url", "guide/index.html", page(), None, {}, None, Entry(f"{BASE}guide/")),
+    ("file-url", "guide/index.html", page(), None, {"directory_urls": False}, None,
+     Entry(f"{BASE}guide/index.html")),
+    ("self-canonical-spelling", "q&a/index.html",
+     page('<link rel="canonical" href="https://example.org/docs/q%26a/">'), None, {}, None,
+     Entry(f"{BASE}q%26a/")),
+    ("refresh-to-itself", "a/index.html", page('<meta http-equiv="refresh" content="30">'),
+     None, {}, None, Entry(f"{BASE}a/")),
+    ("page-modified-date", "a.html",
+     page('<meta property="article:modified_time" content="2024-03-05T10:20:30+01:00">'), None,
+     {}, None, Entry(f"{BASE}a.html", lastmod=datetime.fromisoformat(
+         "2024-03-05T10:20:30+01:00"))),
+    ("host-date-wins", "a.html", page('<meta property="article:modified_time" content="2020-01-01">'),
+     PageHints(lastmod=date(2024, 1, 2)), {}, None, Entry(f"{BASE}a.html", lastmod=date(2024, 1, 2))),
+    ("file-time-only-when-asked", "a.html", page(), None, {"lastmod_file_time": True},
+     1_700_000_000.0, Entry(f"{BASE}a.html", lastmod=datetime(2023, 11, 14, 22, 13, 20,
+                                                               tzinfo=UTC))),
+    ("no-file-time-by-default", "a.html", page(), None, {}, 1_700_000_000.0,
+     Entry(f"{BASE}a.html")),
+    ("rule-priority", "blog/a.html", page(), None, {"priority": {"blog/**": 0.8}}, None,
+     Entry(f"{BASE}blog/a.html", priority=0.8)),
+    ("page-priority-wins", "blog/a.html", page(), PageHints(priority=0.3),
+     {"priority": {"blog/**": 0.8}}, None, Entry(f"{BASE}blog/a.html", priority=0.3)),
+    ("host-default-last", "blog/a.html", page(), PageHints(default_priority=0.5,
+                                                            default_changefreq="weekly"),
+     {"changefreq": {"blog/**": "daily"}}, None,
+     Entry(f"{BASE}blog/a.html", changefreq="daily", priority=0.5)),
+    ("host-url", "post.html", page(), PageHints(url="post"), {}, None, Entry(f"{BASE}post")),
+    ("host-url-off-site-ignored", "post.html", page(),
+     PageHints(url="https://else.example/post"), {}, None, Entry(f"{BASE}post.html")),
+    ("hreflang-group", "en/a.html",
+     page('<link rel="alternate" hreflang="en" href="a.html">'
+          '<link rel="alternate" hreflang="fr" href="../fr/a.html">'), None, {}, None,
+     Entry(f"{BASE}en/a.html", alternates=(Alternate("en", f"{BASE}en/a.html"),
+                                            Alternate("fr", f"{BASE}fr/a.html")))),
+    ("hreflang-off", "en/a.html",
+     page('<link rel="alternate" hreflang="en" href="a.html">'
+          '<link rel="alternate" hreflang="fr" href="../fr/a.html">'), None,
+     {"hreflang": False}, None, Entry(f"{BASE}en/a.html")),
+    ("lone-alternate-is-no-group", "a.html",
+     page('<link rel="alternate" hreflang="fr" href="https://else.example/fr/">'), None, {},
+     None, Entry(f"{BASE}a.html")),
+]
+
+
+@pytest.mark.parametrize(("rel", "record", "hints", "options", "mtime", "expected"),
+                         [case[1:] for case in LISTED], ids=[case[0] for case in LISTED])
+def test_listed(rel, record, hints, options, mtime, expected) -> None:
+    """Each listed page's URL, date, changefreq, priority and alternates."""
+    decision = evaluate(rel, record, hints, rules(**options), mtime=mtime)
+    assert decision.result == expected
+
+
+def test_a_bad_date_is_reported_and_ignored() -> None:
+    """A date meta that is no W3C date is a diagnostic, and no lastmod."""
+    decision = evaluate("a.html", page('<meta property="article:modified_time" content="soon">'),
+                        None, rules())
+    assert decision.result == Entry(f"{BASE}a.html")
+    assert [d.code for d in decision.diagnostics] == ["bad-date"]
+
+
+def test_the_same_inputs_give_the_same_decision() -> None:
+    """Pure: no file, no clock, no state between calls."""
+    record = page('<link rel="canonical" href="a.html">')
+    first = evaluate("a.html", record, None, rules(priority={"*": 0.5}))
+    assert evaluate("a.html", record, None, rules(priority={"*": 0.5})) == first
