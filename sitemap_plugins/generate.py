@@ -213,7 +213,7 @@ class PageStep:
                     record = decode_record(kept.record)
                 cached = record is not None
                 if record is None:
-                    record = read_record(built.abs_path, page, html=html)
+                    record = read_record(page, html=html)
                     record_text = encode_record(record) if config.fingerprint else ""
                 else:
                     record_text = kept.record if kept is not None else ""

@@ -27,8 +27,8 @@ evaluation's work (:mod:`sitemap_plugins.entry`), which needs no file.
 4. XXH3-128 of that (UTF-8), as hex: a change detector, not a seal.
 
 A file that is not an HTML page, or one larger than :data:`MAX_PARSED_BYTES`, is
-fingerprinted by all of its bytes, read in chunks; such a page is parsed only up to the bound,
-so memory stays bounded whatever the file's size.
+fingerprinted by a digest of all of its bytes, taken in chunks as it is read; such a page is
+parsed only up to the bound, so memory stays bounded whatever the file's size.
 """
 
 from __future__ import annotations
@@ -195,32 +195,21 @@ def read_bytes(path: str) -> PageBytes:
         os.close(descriptor)
 
 
-def fingerprint_file(path: str) -> str:
-    """The fingerprint of every byte of a file (non-HTML files, pages over the bound)."""
-    digest = hashlib.blake2b(digest_size=16)
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
-    return "raw:" + digest.hexdigest()
+def read_record(page: PageBytes, *, html: bool) -> PageRecord:
+    """The record of a file whose bytes are ``page``.
 
-
-def read_record(path: str, page: PageBytes, *, html: bool) -> PageRecord:
-    """The record of a file whose bytes are ``page`` (read from ``path``).
-
-    Raises:
-        OSError: when a page over the bound cannot be read again for its fingerprint.
+    A file that is not a page, or a page past the parsing bound, is fingerprinted by the
+    digest ``read_bytes`` already took of all its bytes: the file is never read twice.
     """
+    raw_fingerprint = "raw:" + page.digest.hex()
     if not html:
-        if page.complete:
-            return PageRecord("raw:" + hashlib.blake2b(page.raw, digest_size=16).hexdigest())
-        return PageRecord(fingerprint_file(path))
+        return PageRecord(raw_fingerprint)
     record = parse_html(page.raw, truncated=not page.complete)
     if page.complete:
         return record
     problem = ("page-too-large",
                f"is larger than {MAX_PARSED_BYTES:,} bytes; only that much was parsed")
-    return record._replace(fingerprint=fingerprint_file(path),
-                           problems=(*record.problems, problem))
+    return record._replace(fingerprint=raw_fingerprint, problems=(*record.problems, problem))
 
 
 # --- parsing ------------------------------------------------------------------------------
