@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import difflib
 import os
+import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -87,6 +88,19 @@ class _CoreOption(base.BaseConfigOption[object]):
         except ConfigError as err:
             raise ValidationError(err.message) from err
         return value
+
+
+def _is_served(config: MkDocsConfig) -> bool:
+    """Whether this is ``mkdocs serve --clean``, which tells plugins it is a ``build``.
+
+    ``serve`` builds into a fresh ``mkdocs_*`` folder in the temporary directory, with
+    ``site_url`` replaced by the dev server's address: both together mean the dev server.
+    """
+    site_dir = os.path.abspath(config.site_dir)
+    host, port = config.dev_addr
+    return (os.path.dirname(site_dir) == os.path.abspath(tempfile.gettempdir())
+            and os.path.basename(site_dir).startswith("mkdocs_")
+            and (config.site_url or "").startswith(f"http://{host}:{port}/"))
 
 
 def _validate(self: base.Config) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
@@ -207,8 +221,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             if err.option == "base_url" and not self.config["base_url"]:
                 where = "Config value 'site_url'"
             raise PluginError(f"{where}: {err.message}") from err
-        if self._command == "serve":
-            log.debug("serve: no sitemap is written (the dev server's URLs are not the site's)")
+        if self._command == "serve" or _is_served(config):
+            # Material's instant navigation asks the dev server for sitemap.xml: the served
+            # copy lists the dev server's own URLs, which is what it serves. It keeps no
+            # history (a manifest of localhost URLs would replace the site's dates) and asks
+            # git nothing, so a rebuild on every edit stays cheap.
+            self._sitemap = replace(sitemap, fingerprint=False, changes_file=None,
+                                    git_dates=False)
         elif base_url:
             self._sitemap = sitemap
         else:
@@ -226,7 +245,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             self._state = _BuildState()
             self._git_log = None
             if (self._sitemap is not None and self._git_timezone is None
-                    and self.config["git_dates"] is not False):
+                    and self._sitemap.git_dates):
                 # No git plugin: pages without a front-matter date will want git dates.
                 # The one git log runs in another process while MkDocs builds.
                 self._git_log = _start_git_log(self._docs_dir)
@@ -420,7 +439,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             if r.src_uri is not None and r.git_plugin_date is None
             and (r.front is None or not r.front.explicit)
         ]
-        if not needed or self.config["git_dates"] is False:
+        if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
             return {}
         started, self._git_log = self._git_log, None

@@ -29,7 +29,7 @@ from sitemap_plugins.dates import format_w3c
 from sitemap_plugins.mkdocs import _front_matter, _PluginConfig
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
 
 pytestmark = pytest.mark.integration
 
@@ -602,44 +602,87 @@ def _status(url: str) -> int:
         return err.code
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[str]]]:
-    """``mkdocs serve`` on a site without site_url, stopped after the test."""
-    project = make_site(tmp_path / "p", _simple_config("mkdocs", site_url=None), SIMPLE_PAGES)
-    port = _free_port()
+def _serve(project: Path, port: int, *args: str) -> subprocess.Popen[str]:
+    """``mkdocs serve`` on ``project``, once its first page answers (or it has stopped)."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--no-livereload"],
-        cwd=project, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True,
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--no-livereload",
+         *args],
+        cwd=project, env=_env(project.parent), stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
     )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and server.poll() is None:
-            try:
-                if _status(f"http://127.0.0.1:{port}/") == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        yield port, server
-    finally:
-        server.terminate()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and server.poll() is None:
         try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+            if _status(f"http://127.0.0.1:{port}/") == 200:
+                break
+        except OSError:
+            time.sleep(0.1)
+    return server
 
 
-def test_serve_writes_no_sitemap_and_no_warning(served: tuple[int, subprocess.Popen[str]]):
-    """Under ``mkdocs serve`` nothing lists the dev server's URLs, and nothing warns."""
-    port, server = served
-    assert _status(f"http://127.0.0.1:{port}/") == 200
-    assert _status(f"http://127.0.0.1:{port}/sitemap.xml") == 404
-    assert _status(f"http://127.0.0.1:{port}/sitemap.txt") == 404
+def _stop(server: subprocess.Popen[str]) -> str:
+    """Stop a server and return everything it logged."""
     server.terminate()
-    output, _ = server.communicate(timeout=10)
-    assert "sitemap_plugins" not in output
-    assert "Template skipped: 'sitemap.xml' generated empty output." in output
+    try:
+        output, _ = server.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        output, _ = server.communicate()
+    return output
+
+
+def _fetch(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=5) as response:  # local server
+        return bytes(response.read())
+
+
+@pytest.mark.parametrize("site_url", [None, "https://docs.example.org/"],
+                         ids=["no-site-url", "site-url"])
+def test_serve_answers_sitemap_requests_with_the_served_urls(tmp_path: Path, site_url: str | None):
+    """``mkdocs serve`` serves a sitemap of the dev server's URLs, logs no 404 and no warning,
+    and keeps no cache."""
+    project = make_site(tmp_path / "p", _simple_config("mkdocs", site_url=site_url),
+                        SIMPLE_PAGES)
+    port = _free_port()
+    server = _serve(project, port)
+    try:
+        served = f"http://127.0.0.1:{port}/"
+        root = etree.fromstring(_fetch(f"{served}sitemap.xml"))
+        locs = {loc.text for loc in root.iterfind("s:url/s:loc", NS)}
+        # What Material's instant navigation asks for, and what the theme links to.
+        assert _status(f"{served}sitemap.xml.gz") == 200
+        text = _fetch(f"{served}sitemap.txt").decode("utf-8").split()
+    finally:
+        output = _stop(server)
+    assert locs == {served, f"{served}guide/"}
+    assert set(text) == locs
+    assert "code 404" not in output
+    assert "WARNING" not in output
+    assert not (project / ".sitemap-cache").exists()
+
+
+def test_serve_clean_keeps_the_sites_history(tmp_path: Path):
+    """``mkdocs serve --clean`` (which plugins see as a build) leaves the real build's manifest
+    as it was, so the site's dates survive a preview."""
+    project = make_site(tmp_path / "p", _simple_config("mkdocs"), SIMPLE_PAGES)
+    built = run_host(project, "--strict")
+    assert built.returncode == 0, built.log
+    manifest = sorted((project / ".sitemap-cache").rglob("*"))
+    before = {path: path.read_bytes() for path in manifest if path.is_file()}
+    assert before
+    port = _free_port()
+    server = _serve(project, port, "--clean")
+    try:
+        served = f"http://127.0.0.1:{port}/"
+        root = etree.fromstring(_fetch(f"{served}sitemap.xml"))
+        locs = {loc.text for loc in root.iterfind("s:url/s:loc", NS)}
+    finally:
+        output = _stop(server)
+    assert locs == {served, f"{served}guide/"}
+    assert "WARNING" not in output
+    after = {path: path.read_bytes()
+             for path in sorted((project / ".sitemap-cache").rglob("*")) if path.is_file()}
+    assert after == before
 
 
 # -- git dates ----------------------------------------------------------------------------
