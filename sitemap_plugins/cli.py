@@ -1,4 +1,4 @@
-"""The command line: ``sitemap-plugins build`` and ``sitemap-plugins check``.
+"""The command line: ``sitemap-plugins build``, ``merge`` and ``check``.
 
 Every option of :class:`~sitemap_plugins.config.SitemapConfig` is a flag with the same name
 (``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
@@ -15,9 +15,17 @@ from typing import Any
 
 from sitemap_plugins import __version__
 from sitemap_plugins.check import check_site
-from sitemap_plugins.config import OPTION_BY_NAME, OPTIONS, SitemapConfig
+from sitemap_plugins.config import (
+    BUILD_OPTIONS,
+    MERGE_OPTIONS,
+    OPTION_BY_NAME,
+    OPTIONS,
+    Option,
+    SitemapConfig,
+)
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
+from sitemap_plugins.merge import MergeError, merge
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -27,9 +35,11 @@ def _flag(name: str) -> str:
     return option.cli_flag if option is not None else "--" + name.replace("_", "-")
 
 
-def _add_config_flags(parser: argparse.ArgumentParser) -> None:
+def _add_config_flags(
+    parser: argparse.ArgumentParser, options: tuple[Option, ...] = BUILD_OPTIONS
+) -> None:
     """One flag per option of the table; a flag not given leaves the option's default."""
-    for option in OPTIONS:
+    for option in options:
         if not option.cli:
             continue
         name, flag, doc = option.name, option.cli_flag, option.doc
@@ -43,7 +53,8 @@ def _add_config_flags(parser: argparse.ArgumentParser) -> None:
                                 metavar="GLOB=VALUE", help=f"{doc} Repeatable.")
         elif option.kind == "list":
             parser.add_argument(flag, dest=name, action="append", default=None,
-                                metavar="EXT" if name == "extensions" else "GLOB",
+                                metavar={"extensions": "EXT", "versions": "VERSION"}.get(
+                                    name, "GLOB"),
                                 help=f"{doc} Repeatable.")
         else:  # the option's own check reads the text, as it reads YAML or Python values
             metavar = "N" if option.kind == "int" else "VALUE"
@@ -66,6 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Scan SITE_DIR and write the sitemap files into it.")
     build.add_argument("site_dir", metavar="SITE_DIR")
     _add_config_flags(build)
+    merge_command = commands.add_parser(
+        "merge", help="write one sitemap index at ROOT over the builds below it",
+        description="Find the sitemaps that sitemap-plugins wrote in builds below ROOT (mike "
+                    "versions, sub-sites, sections built in parallel) and write one sitemap "
+                    "index at ROOT naming them, with its Sitemap: line in ROOT's robots.txt. "
+                    "Reads only the builds' sitemap files.")
+    merge_command.add_argument("site_dir", metavar="ROOT")
+    _add_config_flags(merge_command, MERGE_OPTIONS)
     check = commands.add_parser(
         "check", help="check the sitemap files in SITE_DIR against the protocol",
         description="Check the sitemap files already in SITE_DIR; one line per problem.")
@@ -151,6 +170,34 @@ def _run_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _run_merge(args: argparse.Namespace) -> int:
+    try:
+        config = config_from_args(args)
+        merged = merge(args.site_dir, config, versions_given=args.versions is not None)
+    except ConfigError as err:
+        _print(f"error: {_flag(err.option)}: {err.message}", stream=sys.stderr)
+        return EXIT_USAGE
+    except MergeError as err:
+        for problem in err.problems:
+            _print(f"error: {problem}", stream=sys.stderr)
+        if err.more:
+            _print(f"error: ... and {err.more:,} more problems", stream=sys.stderr)
+        _print("Nothing was written.", stream=sys.stderr)
+        return EXIT_FAILED
+    except SitemapError as err:
+        _print(f"error: {err}", stream=sys.stderr)
+        return EXIT_FAILED
+    for diagnostic in merged.diagnostics:
+        if diagnostic.level is Level.WARNING or args.verbose:
+            _print(f"{diagnostic.level.value}: {diagnostic}", stream=sys.stderr)
+        elif not args.quiet:
+            _print(f"note: {diagnostic}", stream=sys.stderr)
+    if not args.quiet:
+        for line in merged.summary():
+            _print(line)
+    return EXIT_OK
+
+
 def _run_check(args: argparse.Namespace) -> int:
     try:
         config = SitemapConfig.from_mapping(
@@ -181,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.command == "build":
         return _run_build(args)
+    if args.command == "merge":
+        return _run_merge(args)
     return _run_check(args)
 
 

@@ -52,6 +52,8 @@ class Option:
     """False for options that only a host adapter can act on."""
     flag: str = ""
     """The command-line flag, when not ``--`` and the name with dashes."""
+    merge_only: bool = False
+    """True for options of ``sitemap-plugins merge`` alone: no build or host takes them."""
 
     @property
     def cli_flag(self) -> str:
@@ -205,6 +207,19 @@ def _int_range(low: int, high: int) -> Callable[[str, object], int]:
     return check
 
 
+def _check_versions(option: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
+        raise ConfigError(
+            option, f"Expected a non-empty list of versions or aliases such as ['latest'] "
+                    f"but received: {_received(value)}")
+    for index, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip() or "/" in item:
+            raise ConfigError(
+                option, f"Item {index}: expected a version, an alias or a glob such as '2.*' "
+                        f"but received: {_received(item)}")
+    return tuple(dict.fromkeys(value))
+
+
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
     def check(option: str, value: object) -> str | None:
         if value is None:
@@ -271,8 +286,19 @@ OPTIONS: tuple[Option, ...] = (
     Option("static_html", False, "List HTML files copied as they are from the sources (MkDocs "
            "docs_dir, Pelican STATIC_PATHS), not rendered by the host. Hosts only.",
            _check_bool, "bool", cli=False),
+    Option("versions", ("latest",), "merge, with mike's versions.json in the folder: the "
+           "versions (names, aliases or globs such as '2.*') whose sitemaps the root index "
+           "offers. Others keep their own sitemaps, not offered to crawlers. Repeatable.",
+           _check_versions, "list", merge_only=True),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
+BUILD_OPTIONS = tuple(option for option in OPTIONS if not option.merge_only)
+"""What a build takes: the command line's ``build``, mkdocs.yml and pelicanconf.py."""
+MERGE_OPTIONS = tuple(
+    option for option in OPTIONS
+    if option.merge_only or option.name in (
+        "base_url", "gzip", "robots_txt", "sitemap_name", "max_urls", "max_bytes"))
+"""What ``sitemap-plugins merge`` takes: the root index's URL, name, limits and robots.txt."""
 
 
 def _default(name: str) -> Any:  # noqa: ANN401  # each field's own type
@@ -309,6 +335,7 @@ class SitemapConfig:
     changes_file: str | None = _default("changes_file")
     git_dates: bool = _default("git_dates")
     static_html: bool = _default("static_html")
+    versions: tuple[str, ...] = _default("versions")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> SitemapConfig:
@@ -348,6 +375,8 @@ def options_markdown() -> str:
             value = list(option.default) if isinstance(option.default, tuple) else option.default
             default = "`" + json.dumps(value) + "`"
         flag = f"`{option.cli_flag}`" if option.cli else "(hosts only)"
+        if option.merge_only:
+            flag += " (merge only)"
         lines.append(f"| `{option.name}` | {flag} | {default} | {option.doc} |")
     return "\n".join(lines) + "\n"
 
@@ -357,5 +386,5 @@ def options_markdown() -> str:
 DEFAULTS: dict[str, Any] = {
     option.name: ({} if option.kind == "rules" else
                   list(option.default) if isinstance(option.default, tuple) else option.default)
-    for option in OPTIONS if option.name != "base_url"
+    for option in BUILD_OPTIONS if option.name != "base_url"
 }

@@ -135,6 +135,9 @@ class Rules:
     changefreq: GlobSet
     priority: GlobSet
     robots: RobotsRules | None
+    canonical_base: str | None = None
+    """Where the host points every page's canonical link instead of the base URL (mike's
+    ``canonical_version``): a canonical under it names the page at the same path here."""
 
     @property
     def base(self) -> str:
@@ -231,6 +234,9 @@ def evaluate(
     loc = url
     if record.canonical is not None:
         canonical = resolve_href(record.canonical, resolve_from)
+        if (canonical is not None and rules.canonical_base is not None
+                and canonical.startswith(rules.canonical_base)):
+            canonical = rules.base + canonical[len(rules.canonical_base):]
         if canonical is None:
             diagnostics.append(Diagnostic(
                 rel, "bad-canonical",

@@ -137,9 +137,12 @@ class Result:
         return sorted(self.excluded.items(), key=lambda item: (item[0].lower(), item[0]))
 
 
-def make_rules(config: SitemapConfig, robots: RobotsRules | None) -> Rules:
+def make_rules(
+    config: SitemapConfig, robots: RobotsRules | None, canonical_base: str | None = None
+) -> Rules:
     """Compile the config's globs once per run."""
     return Rules(
+        canonical_base=canonical_base,
         config=config,
         include=GlobSet(config.include),
         exclude=GlobSet(config.exclude),
@@ -372,6 +375,7 @@ def generate(
     *,
     hints: Mapping[str, PageHints] | None = None,
     only: Collection[str] | None = None,
+    canonical_base: str | None = None,
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -381,6 +385,9 @@ def generate(
         hints: what the host knows per page, keyed by path relative to the site root.
         only: when given, only these relative paths may be listed (files written by this
             build); anything else in the folder is stale and left out.
+        canonical_base: a URL under which the host writes every page's canonical link in
+            place of the base URL (mike's ``canonical_version``): such a canonical names the
+            page at the same path under the base URL.
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -394,7 +401,7 @@ def generate(
     result = Result(sitemap_url=sitemap_url)
     for leftover in remove_leftovers(site):
         log.debug("removed %s, left by an interrupted run", leftover)
-    rules = make_rules(config, _read_robots(site, config, result))
+    rules = make_rules(config, _read_robots(site, config, result), canonical_base)
 
     def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
         result.excluded[reason] += 1

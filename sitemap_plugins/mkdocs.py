@@ -17,15 +17,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import quote, urljoin
 
 from mkdocs.config import base
 from mkdocs.config.base import ValidationError
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.config import (
-    OPTIONS,
+    BUILD_OPTIONS,
     Option,
     SitemapConfig,
     check_changefreq,
@@ -64,6 +65,9 @@ _FRONT_MATTER_KEYS = ("lastmod", "changefreq", "priority")
 _GIT_PLUGIN = "git-revision-date-localized"
 _GIT_META = "git_revision_date_localized"
 _PLACEHOLDER_URL = "https://example.invalid/"
+# mike builds each version with its name in this variable; its plugin then sets site_url to
+# that version's folder, or to canonical_version's.
+_MIKE_VERSION = "MIKE_DOCS_VERSION"
 
 
 class _CoreOption(base.BaseConfigOption[object]):
@@ -117,7 +121,7 @@ def _validate(self: base.Config) -> tuple[base.ConfigErrors, base.ConfigWarnings
 # Made from the one option table, so that mkdocs.yml knows exactly the core's options.
 _PluginConfig: type[base.Config] = type(
     "_PluginConfig", (base.Config,),
-    {**{option.name: _CoreOption(option) for option in OPTIONS}, "validate": _validate},
+    {**{option.name: _CoreOption(option) for option in BUILD_OPTIONS}, "validate": _validate},
 )
 
 
@@ -184,13 +188,22 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._i18n_default: str | None = None
         self._state = _BuildState()
         self._git_log: Future[tuple[dict[str, Lastmod], bool]] | None = None
+        self._given_site_url: str | None = None
+        self._canonical_base: str | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Remember the command (under ``serve`` no sitemap is written) and ``--dirty``."""
         self._command = command
         self._dirty = dirty
 
-    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+    @event_priority(100)
+    def _remember_site_url(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        """Keep ``site_url`` as written, before plugins such as mike change it."""
+        if self._depth == 0:
+            self._given_site_url = config.site_url
+        return None
+
+    def _configure(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Validate the options through the core; warn once when there is no site URL."""
         if self._depth > 0:
             return None  # a nested build (mkdocs-static-i18n): keep the outer build's settings
@@ -203,7 +216,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         features = config.theme.get("features") or ()
         self._instant = config.theme.name == "material" and "navigation.instant" in features
         self._sitemap = None
-        options = {o.name: self.config[o.name] for o in OPTIONS if self.config[o.name] is not None}
+        options = {o.name: self.config[o.name] for o in BUILD_OPTIONS
+                   if self.config[o.name] is not None}
         options.setdefault("directory_urls", config.use_directory_urls)
         # Paths in mkdocs.yml are relative to it, as MkDocs' own are.
         config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
@@ -212,6 +226,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 options[name] = os.path.join(config_dir, os.fspath(options[name]))
         options.setdefault("cache_dir", os.path.join(config_dir, ".sitemap-cache"))
         base_url = self.config["base_url"] or config.site_url
+        self._canonical_base = None
+        mike = _mike_urls(config, self._given_site_url)
+        if mike is not None and not self.config["base_url"]:
+            # Each version's sitemap lists its own pages at their own URLs, in its own folder
+            # (Material's version selector and instant navigation read it there), whatever
+            # canonical_version makes of site_url and of the pages' canonical links.
+            base_url, self._canonical_base = mike
         # The options are checked even when no sitemap will be written (no site_url).
         options["base_url"] = base_url or _PLACEHOLDER_URL
         try:
@@ -237,6 +258,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 "e.g. 'site_url: https://example.org/docs/'."
             )
         return None
+
+    on_config = CombinedEvent(_remember_site_url, _configure)
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         """Count nested builds; start collecting at the outermost one."""
@@ -325,7 +348,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # knows in this build may be listed then. (A full build starts from a clean folder.)
         only = self._state.known if self._dirty else None
         try:
-            result = generate(config.site_dir, self._sitemap, hints=hints, only=only)
+            result = generate(config.site_dir, self._sitemap, hints=hints, only=only,
+                              canonical_base=self._canonical_base)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)
@@ -453,6 +477,25 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 "actions/checkout), or set 'git_dates: false' to say you want none."
             )
         return dates
+
+
+def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, str | None] | None:
+    """Under ``mike deploy``: (this version's own base URL, where canonicals point instead).
+
+    mike sets ``site_url`` to ``site_url`` joined with ``canonical_version`` when that is set,
+    else with the version being built; the pages' canonical links follow ``site_url``.
+    """
+    version = os.environ.get(_MIKE_VERSION, "").strip()
+    mike = config.plugins.get("mike")
+    if not version or mike is None or not given_site_url:
+        return None
+    root = given_site_url if given_site_url.endswith("/") else given_site_url + "/"
+    own = urljoin(root, quote(version, safe="") + "/")
+    canonical_version = getattr(mike, "config", {}).get("canonical_version")
+    if not isinstance(canonical_version, str) or not canonical_version.strip():
+        return own, None
+    canonical = urljoin(root, quote(canonical_version.strip("/"), safe="") + "/")
+    return own, (canonical if canonical != own else None)
 
 
 def _latest(*dates: Lastmod | None) -> Lastmod | None:

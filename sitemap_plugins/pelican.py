@@ -37,7 +37,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pelican.plugins import signals
 
 from sitemap_plugins.config import (
-    OPTION_BY_NAME,
+    BUILD_OPTIONS,
     SitemapConfig,
     check_changefreq,
     check_keys,
@@ -224,7 +224,7 @@ def _options(raw: object) -> dict[str, Any]:
         if key in _LEGACY_HINTS:
             raise SettingsError(f"{SETTING}[{key!r}]", _LEGACY_HINTS[key])
     try:
-        check_keys(raw, [name for name in OPTION_BY_NAME if name != "base_url"])
+        check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
     except ConfigError as err:
         raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
     return dict(raw)

@@ -15,6 +15,8 @@ _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SITEMAP_LINE = re.compile(rb"^[ \t]*sitemap[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE)
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 FRAGMENT_NAME = "robots-sitemap.txt"
+# The fragment's first line: ``sitemap-plugins merge`` knows a build of this tool by it.
+FRAGMENT_HEADER = "# Add this line to the robots.txt at "
 
 
 def _url_key(url: str) -> tuple[str, str, int | None, str, str] | None:
@@ -71,6 +73,20 @@ def merge_sitemap_line(robots: bytes, sitemap_url: str) -> bytes:
     return prefix + b"Sitemap: " + sitemap_url.encode("ascii") + newline
 
 
+def merge_sitemap_lines(robots: bytes, sitemap_urls_to_add: list[str]) -> bytes:
+    """``robots`` with a ``Sitemap:`` line for each URL it does not name yet, together.
+
+    The first goes as :func:`merge_sitemap_line` puts it; the others follow it directly.
+    """
+    missing = [url for url in sitemap_urls_to_add if not names_sitemap(robots, url)]
+    if not missing:
+        return robots
+    merged = merge_sitemap_line(robots, missing[0])
+    found = _LINE_BREAK.search(merged)
+    newline = found.group(0) if found else b"\n"
+    return merged + b"".join(b"Sitemap: " + url.encode("ascii") + newline for url in missing[1:])
+
+
 def create_robots(sitemap_url: str) -> bytes:
     """A new robots.txt that allows everything and names the sitemap."""
     return f"User-agent: *\nDisallow:\n\nSitemap: {sitemap_url}\n".encode("ascii")
@@ -79,7 +95,54 @@ def create_robots(sitemap_url: str) -> bytes:
 def render_fragment(sitemap_url: str, host_root: str) -> bytes:
     """The fragment to merge into the host's robots.txt when the site lives below the root."""
     return (
-        f"# Add this line to the robots.txt at {host_root}robots.txt:\n"
+        f"{FRAGMENT_HEADER}{host_root}robots.txt:\n"
         f"# crawlers read robots.txt only at the root of a host.\n"
         f"Sitemap: {sitemap_url}\n"
     ).encode("ascii")
+
+
+def render_fragment_lines(sitemap_urls: list[str], host_root: str) -> bytes:
+    """A fragment naming several sitemaps (the root indexes of a merge)."""
+    if len(sitemap_urls) == 1:
+        return render_fragment(sitemap_urls[0], host_root)
+    lines = [f"# Add these lines to the robots.txt at {host_root}robots.txt:",
+             "# crawlers read robots.txt only at the root of a host."]
+    lines.extend(f"Sitemap: {url}" for url in sitemap_urls)
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def fragment_sitemap(fragment: bytes) -> str | None:
+    """The sitemap URL a fragment written by this tool names; None for any other file."""
+    if not fragment.startswith(FRAGMENT_HEADER.encode("ascii")):
+        return None
+    urls = sitemap_urls(fragment)
+    return urls[0] if len(urls) == 1 else None
+
+
+def without_sitemap_lines(robots: bytes, sitemap_urls_to_drop: set[str]) -> bytes:
+    """``robots`` without the ``Sitemap:`` lines naming any of the URLs; every other byte kept.
+
+    A removed line goes with its own line end, so the lines around it are untouched.
+    """
+    if not sitemap_urls_to_drop:
+        return robots
+    keys = {_url_key(url) for url in sitemap_urls_to_drop}
+    keys.discard(None)
+    pieces: list[bytes] = []
+    start = 0
+    bom = b"\xef\xbb\xbf" if robots.startswith(b"\xef\xbb\xbf") else b""
+    for match in _LINE_BREAK.finditer(robots, len(bom)):
+        pieces.append(robots[start:match.end()])
+        start = match.end()
+    if start < len(robots):
+        pieces.append(robots[start:])
+    kept: list[bytes] = []
+    for number, piece in enumerate(pieces):
+        line = piece[len(bom):] if number == 0 else piece
+        found = _SITEMAP_LINE.match(line)
+        if found and _url_key(found.group(1).decode("utf-8", "replace")) in keys:
+            if number == 0 and bom:
+                kept.append(bom)
+            continue
+        kept.append(piece)
+    return b"".join(kept)

@@ -1,0 +1,788 @@
+"""``sitemap-plugins merge``: one sitemap index over the builds below a folder.
+
+A host serves several builds under one root: mike's documentation versions, a blog beside the
+docs, sections of a large site built by parallel CI jobs. Each build wrote its own sitemap;
+this module ties them together::
+
+    find_builds      -> Build          the builds below ROOT that this tool wrote, and ROOT's own
+    read_build       -> SitemapFile    each urlset a build offers, streamed: scope, count, newest
+    plan_indexes     -> rendered       one index, or several past the protocol's limits
+    write            -> files          root urlset moved to a part name, indexes, robots.txt
+
+How a build is known to be ours: a build whose base URL has a path (every build below ROOT)
+writes ``robots-sitemap.txt``, the fragment that asks for its ``Sitemap:`` line in the host's
+robots.txt. The fragment names the sitemap, so it says both that this tool wrote it and which
+base URL the build was made for. A folder with a sitemap but no such fragment is foreign (a
+theme's or another generator's): it is reported and left out.
+
+Only the children's sitemap files are read, each streamed, never a page: memory stays flat
+whatever the number of URLs. Nothing is written until every check has passed, each file is
+replaced atomically, and a file whose bytes would not change is not written at all, so a
+second merge with nothing changed leaves every byte and time stamp as it was.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import shutil
+import xml.etree.ElementTree as ET  # the builds' own sitemaps; expat expands no external entity
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.config import PROTOCOL_MAX_BYTES
+from sitemap_plugins.dates import parse_w3c, sort_key
+from sitemap_plugins.errors import ConfigError, Diagnostic, Level, ScanError, SitemapError
+from sitemap_plugins.urls import encode_path, parse_base_url
+from sitemap_plugins.writers import robots as robots_txt
+from sitemap_plugins.writers.atomic import (
+    commit,
+    remove_leftovers,
+    temp_path_for,
+    write_bytes_atomic,
+)
+from sitemap_plugins.writers.compress import COMPRESS_LEVEL, gzip_file, header_time
+from sitemap_plugins.writers.templates import template_module
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.dates import Lastmod
+
+NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+VERSIONS_FILE = "versions.json"
+_MAX_FRAGMENT = 65_536
+_MAX_VERSIONS_FILE = 16 * 1024 * 1024
+# At most this many problems are kept; the rest are counted (a broken child of 50,000 URLs
+# must not print 50,000 lines).
+MAX_PROBLEMS = 50
+
+
+def root_part_name(name: str) -> str:
+    """Where the root's own urlset goes, once ``<name>.xml`` is the index."""
+    return f"{name}-root.xml"
+
+
+def index_name(name: str, number: int) -> str:
+    """The root index files: ``sitemap.xml``, then ``sitemap-index-2.xml``, ..."""
+    return f"{name}.xml" if number == 1 else f"{name}-index-{number}.xml"
+
+
+@dataclass(frozen=True)
+class Build:
+    """One build below ROOT (or ROOT's own pages, ``folder == ""``)."""
+
+    folder: str
+    """POSIX path below ROOT; empty for ROOT's own pages."""
+    base: str
+    """The base URL its URLs lie under."""
+    sitemap: str
+    """The file that names its URLs, in ``folder``: a urlset, or an index over its parts."""
+
+    @property
+    def label(self) -> str:
+        """How messages name it."""
+        if not self.folder:
+            return f"{self.sitemap} (the root's own pages)"
+        return f"{self.folder}/{self.sitemap}"
+
+
+@dataclass(frozen=True)
+class SitemapFile:
+    """One urlset the root index names."""
+
+    path: str
+    """POSIX path below ROOT of the file read."""
+    loc: str
+    """Its URL in the root index (the root's own urlset: under its new part name)."""
+    lastmod: str
+    """The newest lastmod inside, as written there; empty when none."""
+    urls: int
+
+
+class MergeError(SitemapError):
+    """The builds cannot be merged as they are; nothing was written."""
+
+    def __init__(self, problems: list[str], more: int = 0) -> None:
+        self.problems = problems
+        self.more = more
+        tail = f" (and {more:,} more problems)" if more else ""
+        super().__init__(problems[0] + tail if len(problems) == 1 else
+                         f"{len(problems) + more:,} problems; the first: {problems[0]}{tail}")
+
+
+@dataclass
+class Merged:
+    """What a merge did."""
+
+    index_urls: list[str] = field(default_factory=list)
+    builds: list[Build] = field(default_factory=list)
+    """The builds the root index offers, in its order."""
+    not_offered: list[str] = field(default_factory=list)
+    """mike versions left out of the root index (their own sitemaps stay)."""
+    not_offered_urls: set[str] = field(default_factory=set, repr=False)
+    """Their sitemaps' URLs (robots.txt should not name them either)."""
+    sitemaps: int = 0
+    urls: int = 0
+    files: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def summary(self) -> list[str]:
+        """The merge in a few lines, for a terminal."""
+        names = ", ".join(b.folder + "/" if b.folder else "(root)" for b in self.builds)
+        lines = [f"Merged {len(self.builds):,} build{'' if len(self.builds) == 1 else 's'} "
+                 f"({names}): {self.sitemaps:,} sitemap{'' if self.sitemaps == 1 else 's'}, "
+                 f"{self.urls:,} URLs, in " + ", ".join(self.index_urls)]
+        if self.not_offered:
+            lines.append("Not offered to crawlers (mike versions, own sitemaps kept): "
+                         + ", ".join(self.not_offered))
+        lines.append("Wrote: " + (", ".join(self.files) or "nothing (all up to date)"))
+        if self.removed:
+            lines.append("Removed stale: " + ", ".join(self.removed))
+        return lines
+
+
+class _Problems:
+    """Problems found while reading: kept up to ``MAX_PROBLEMS``, then counted."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.more = 0
+
+    def add(self, message: str) -> None:
+        if len(self.kept) < MAX_PROBLEMS:
+            self.kept.append(message)
+        else:
+            self.more += 1
+
+    def raise_any(self) -> None:
+        if self.kept:
+            raise MergeError(self.kept, self.more)
+
+
+# -- mike -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Versions:
+    """mike's ``versions.json``: each version's folder and its aliases."""
+
+    aliases: dict[str, tuple[str, ...]]
+    """Version name -> its aliases, in the file's order (newest first, as mike writes it)."""
+
+    def choose(self, patterns: tuple[str, ...], *, default: bool) -> list[str]:
+        """The versions the patterns name (a version, an alias or a glob over either).
+
+        Raises:
+            ConfigError: for a pattern that names nothing.
+        """
+        chosen: list[str] = []
+        for pattern in patterns:
+            found = [v for v, aliases in self.aliases.items()
+                     if any(fnmatchcase(name, pattern) for name in (v, *aliases))]
+            if not found:
+                known = ", ".join(f"{v} ({', '.join(a)})" if a else v
+                                  for v, a in self.aliases.items())
+                if default:
+                    msg = (f"No version in versions.json has the alias {pattern!r}; name the "
+                           f"versions to offer to crawlers with --versions (known: {known})")
+                else:
+                    msg = (f"Expected versions or aliases of versions.json ({known}) but "
+                           f"received: {pattern!r}")
+                raise ConfigError("versions", msg)
+            chosen.extend(v for v in found if v not in chosen)
+        return chosen
+
+    @property
+    def alias_names(self) -> set[str]:
+        """Folders that are aliases (symlinks, redirect pages or copies of a version)."""
+        return {a for aliases in self.aliases.values() for a in aliases} - set(self.aliases)
+
+
+def read_versions(root: Path) -> Versions | None:
+    """The ``versions.json`` that mike keeps at ``root``; None when there is none.
+
+    Raises:
+        MergeError: when it is there but is not mike's list of versions.
+    """
+    path = root / VERSIONS_FILE
+    if not path.is_file():
+        return None
+    shape = "expected a list of objects with 'version' and 'aliases'"
+    try:
+        with path.open("rb") as handle:
+            data = json.loads(handle.read(_MAX_VERSIONS_FILE))
+    except (OSError, ValueError) as err:
+        detail = err.strerror if isinstance(err, OSError) else shape
+        msg = f"{VERSIONS_FILE}: is not mike's list of versions ({detail})"
+        raise MergeError([msg]) from err
+    aliases: dict[str, tuple[str, ...]] = {}
+    for item in data if isinstance(data, list) else [None]:
+        version = item.get("version") if isinstance(item, dict) else None
+        names = item.get("aliases") if isinstance(item, dict) else None
+        if (not isinstance(version, str) or not isinstance(names, list)
+                or not all(isinstance(a, str) for a in names)):
+            msg = f"{VERSIONS_FILE}: is not mike's list of versions ({shape})"
+            raise MergeError([msg])
+        aliases[version] = tuple(names)
+    return Versions(aliases)
+
+
+# -- finding the builds -----------------------------------------------------------------------
+
+
+def _child_base(root_base: str, folder: str) -> str:
+    return str(parse_base_url(root_base + encode_path(folder) + "/"))
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _read_fragment(folder: Path) -> tuple[bool, str | None]:
+    """(a fragment file is there, the sitemap URL it names when this tool wrote it)."""
+    path = folder / robots_txt.FRAGMENT_NAME
+    if path.is_symlink() or not path.is_file():
+        return False, None
+    try:
+        with path.open("rb") as handle:
+            return True, robots_txt.fragment_sitemap(handle.read(_MAX_FRAGMENT))
+    except OSError:
+        return True, None
+
+
+def find_builds(
+    root: Path, config: SitemapConfig, versions: Versions | None, chosen: list[str],
+    problems: _Problems, merged: Merged,
+) -> list[Build]:
+    """The builds below ``root`` that the root index offers, sorted by folder.
+
+    Folders are listed breadth-first until a build is met: a build's own folder is its
+    business (its build scanned it), so the walk never descends into it and reads no page.
+    """
+    root_base = str(config.base_url)
+    name = config.sitemap_name
+    builds: list[Build] = []
+    aliases = versions.alias_names if versions is not None else set()
+    queue: list[str] = [""]
+    while queue:
+        folder = queue.pop(0)
+        path = root / folder if folder else root
+        try:
+            with os.scandir(path) as listing:
+                entries = sorted((e for e in listing if _is_dir(e) and not e.name.startswith(".")),
+                                 key=lambda e: e.name)
+        except OSError as err:
+            problems.add(f"{folder or '.'}/: cannot be listed ({err.strerror})")
+            continue
+        for entry in entries:
+            rel = f"{folder}/{entry.name}" if folder else entry.name
+            if not folder and versions is not None:
+                if entry.name in aliases:
+                    continue  # a mike alias: its pages are its version's
+                if entry.name in versions.aliases:
+                    if entry.name not in chosen:
+                        merged.not_offered.append(entry.name)
+                        url = _read_fragment(root / rel)[1]
+                        if url is not None:
+                            merged.not_offered_urls.add(url)
+                        continue
+                    build = _build_in(root, rel, root_base, name, problems, merged)
+                    if build is None:
+                        problems.add(
+                            f"{rel}/: version {entry.name} is to be offered, but no sitemap "
+                            f"written by sitemap-plugins is there (no {robots_txt.FRAGMENT_NAME} "
+                            f"naming one); build it with the plugin, or choose other --versions")
+                    else:
+                        builds.append(build)
+                    continue
+            build = _build_in(root, rel, root_base, name, problems, merged)
+            if build is not None:
+                builds.append(build)
+            elif not (root / rel / f"{name}.xml").exists():
+                queue.append(rel)
+    return sorted(builds, key=lambda b: b.folder.split("/"))
+
+
+def _build_in(
+    root: Path, rel: str, root_base: str, name: str, problems: _Problems, merged: Merged,
+) -> Build | None:
+    """The build in folder ``rel``, when this tool wrote one there."""
+    folder = root / rel
+    has_fragment, url = _read_fragment(folder)
+    if url is None:
+        if has_fragment or (folder / f"{name}.xml").exists():
+            merged.diagnostics.append(Diagnostic(
+                f"{rel}/", "foreign-sitemap",
+                f"has a sitemap that sitemap-plugins did not write (no {robots_txt.FRAGMENT_NAME} "
+                "of ours naming it); left out of the index"))
+        return None
+    expected = _child_base(root_base, rel)
+    built_for, _, file_name = url.rpartition("/")
+    try:
+        built_base = str(parse_base_url(built_for + "/"))
+    except ValueError:
+        built_base = built_for + "/"
+    if built_base != expected:
+        problems.add(
+            f"{rel}/: built for {built_base}, but below {root_base} this folder is served at "
+            f"{expected}; build it again with base_url {expected}")
+        return None
+    if not file_name.endswith(".xml") or not _is_regular(folder / file_name):
+        problems.add(f"{rel}/{robots_txt.FRAGMENT_NAME}: names {url}, which is not a sitemap "
+                     "file in that folder; build it again")
+        return None
+    return Build(rel, expected, file_name)
+
+
+def _is_regular(path: Path) -> bool:
+    return path.is_file() and not path.is_symlink()
+
+
+# -- reading sitemaps, streamed ---------------------------------------------------------------
+
+
+class _NotASitemapError(Exception):
+    pass
+
+
+def _entries(path: Path) -> Iterator[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per ``<url>`` or ``<sitemap>``, streamed.
+
+    Raises:
+        _NotASitemapError: when the file is not a sitemaps.org urlset or index, or not XML.
+        OSError: when it cannot be read.
+    """
+    if path.stat().st_size > PROTOCOL_MAX_BYTES:
+        msg = f"has {path.stat().st_size:,} bytes; the protocol's limit is 52,428,800"
+        raise _NotASitemapError(msg)
+    loc_tag, lastmod_tag = f"{NS}loc", f"{NS}lastmod"
+    try:
+        events = ET.iterparse(path, events=("start", "end"))  # noqa: S314
+        _, top = next(events)
+        kind = top.tag[len(NS):] if top.tag.startswith(NS) else ""
+        if kind not in ("urlset", "sitemapindex"):
+            msg = f"is not a sitemaps.org urlset or sitemap index (root element {top.tag})"
+            raise _NotASitemapError(msg)
+        entry_tag = f"{NS}url" if kind == "urlset" else f"{NS}sitemap"
+        for event, element in events:
+            if event == "end" and element.tag == entry_tag:
+                yield kind, (element.findtext(loc_tag) or "").strip(), \
+                    (element.findtext(lastmod_tag) or "").strip()
+                top.clear()  # flat memory: nothing read stays
+    except ET.ParseError as err:
+        msg = f"is not well-formed XML ({err})"
+        raise _NotASitemapError(msg) from err
+    except StopIteration:
+        msg = "is empty"
+        raise _NotASitemapError(msg) from None
+
+
+def sitemap_kind(path: Path) -> str:
+    """``urlset``, ``sitemapindex``, or empty when the file is neither (or unreadable)."""
+    try:
+        events = ET.iterparse(path, events=("start",))  # noqa: S314
+        _, top = next(events)
+    except (OSError, ET.ParseError, StopIteration):
+        return ""
+    return top.tag[len(NS):] if top.tag in (f"{NS}urlset", f"{NS}sitemapindex") else ""
+
+
+@dataclass
+class _Newest:
+    """The newest lastmod seen, keeping its text as written."""
+
+    text: str = ""
+    key: object = None
+
+    def see(self, text: str) -> None:
+        if not text or text == self.text:
+            return
+        value = parse_w3c(text)
+        if value is None:
+            return
+        key = sort_key(value)
+        if self.key is None or key > self.key:  # type: ignore[operator]
+            self.text, self.key = text, key
+
+
+class _Reader:
+    """Reads the builds' urlsets in order; checks scope, and URLs listed by two builds."""
+
+    def __init__(self, root: Path, builds: list[Build], problems: _Problems) -> None:
+        self.root = root
+        self.problems = problems
+        # The root's own URLs that lie in a build's folder, with the files that list them:
+        # only these can be listed twice (builds' folders never nest).
+        self.claimed: dict[str, str] = {}
+        self.child_bases = sorted(b.base for b in builds if b.folder)
+
+    def _in_child_folder(self, loc: str) -> bool:
+        return any(loc.startswith(base) for base in self.child_bases)
+
+    def read_urlset(self, build: Build, rel: str, loc: str) -> SitemapFile:
+        """Stream one urlset of ``build``; the file's entry for the root index."""
+        newest = _Newest()
+        count = outside = 0
+        first_outside = ""
+        own = not build.folder
+        label = f"{rel} ({'the root' if own else build.folder + '/'})"
+        path = self.root / rel
+        try:
+            for kind, url, lastmod in _entries(path):
+                if kind != "urlset":
+                    self.problems.add(f"{rel}: is a sitemap index inside a sitemap index; the "
+                                      "protocol does not allow indexes to nest")
+                    break
+                count += 1
+                newest.see(lastmod)
+                if not url.startswith(build.base):
+                    outside += 1
+                    first_outside = first_outside or url
+                elif own:
+                    if self.child_bases and self._in_child_folder(url):
+                        self.claimed.setdefault(url, label)
+                elif url in self.claimed:
+                    self.problems.add(f"{url} is listed by two builds: {self.claimed[url]} and "
+                                      f"{label}; leave it out of one (exclude it there)")
+        except _NotASitemapError as err:
+            self.problems.add(f"{rel}: {err}")
+        except OSError as err:
+            self.problems.add(f"{rel}: cannot be read ({err.strerror})")
+        if outside:
+            self.problems.add(
+                f"{rel}: {outside:,} URL{'s' if outside > 1 else ''} outside {build.base}, the "
+                f"folder this sitemap covers (first: {first_outside}); a sitemap may only list "
+                "URLs in its own folder and below")
+        if not count and not outside:
+            self.problems.add(f"{rel}: lists no URL")
+        return SitemapFile(rel, loc, newest.text, count)
+
+    def read_build(self, build: Build, own_parts: list[str] | None = None) -> list[SitemapFile]:
+        """Every urlset of ``build``: its sitemap, or the parts its index names."""
+        rel = f"{build.folder}/{build.sitemap}" if build.folder else build.sitemap
+        if own_parts is not None:  # the root's own pages, as the last merge left them
+            return [self.read_urlset(build, p, build.base + p) for p in own_parts]
+        kind = sitemap_kind(self.root / rel)
+        if kind == "urlset":
+            loc = build.base + (root_part_name(Path(build.sitemap).stem) if not build.folder
+                                else build.sitemap)
+            return [self.read_urlset(build, rel, loc)]
+        if kind != "sitemapindex":
+            self.problems.add(f"{rel}: is not a sitemaps.org urlset or sitemap index")
+            return []
+        files: list[SitemapFile] = []
+        try:
+            parts = [loc for _, loc, _ in _entries(self.root / rel)]
+        except (_NotASitemapError, OSError) as err:
+            self.problems.add(f"{rel}: {err}")
+            return []
+        for part_url in parts:
+            part = part_url[len(build.base):] if part_url.startswith(build.base) else ""
+            if not part or "/" in part or not _is_regular(self.root / build.folder / part):
+                self.problems.add(f"{rel}: names {part_url}, which is not a file in "
+                                  f"{build.folder or 'the root'} folder")
+                continue
+            part_rel = f"{build.folder}/{part}" if build.folder else part
+            files.append(self.read_urlset(build, part_rel, part_url))
+        return files
+
+
+# -- the root's own pages ---------------------------------------------------------------------
+
+_PART = re.compile(r"-(?:\d+|root)\.xml\Z")
+
+
+def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
+        Build | None, list[str] | None]:
+    """ROOT's own pages: (the build, and the parts a previous merge named) or (None, None).
+
+    ``<name>.xml`` at ROOT is the root build's urlset, or an index: the root build's over its
+    numbered parts, or a previous merge's, whose entries at the root level are the root's own
+    parts (entries in sub-folders are builds, found again).
+    """
+    base = str(config.base_url)
+    name = config.sitemap_name
+    main = root / f"{name}.xml"
+    if not main.exists():
+        return None, None
+    if not _is_regular(main):
+        problems.add(f"{main.name}: is not a regular file")
+        return None, None
+    kind = sitemap_kind(main)
+    if kind == "urlset":
+        return Build("", base, main.name), None
+    if kind != "sitemapindex":
+        problems.add(f"{main.name}: is not a sitemaps.org urlset or sitemap index; move it away "
+                     "(the root index is written there)")
+        return None, None
+    parts: list[str] = []
+    number = 1
+    while (root / index_name(name, number)).is_file():
+        file_name = index_name(name, number)
+        try:
+            for _, loc, _ in _entries(root / file_name):
+                rest = loc[len(base):] if loc.startswith(base) else None
+                if rest is not None and "/" in rest:
+                    continue  # a build's sitemap: found again by the walk
+                if (rest is None or not rest.startswith(name) or not _PART.search(rest)
+                        or not _is_regular(root / rest)):
+                    problems.add(
+                        f"{file_name}: names {loc}, which is not a file that sitemap-plugins "
+                        "writes; the root index replaces this file, so move it away first")
+                    continue
+                if rest not in parts:
+                    parts.append(rest)
+        except (_NotASitemapError, OSError) as err:
+            problems.add(f"{file_name}: {err}")
+            return None, None
+        number += 1
+    if not parts:
+        return None, None
+    return Build("", base, main.name), parts
+
+
+# -- the root indexes -------------------------------------------------------------------------
+
+
+def plan_indexes(
+    files: list[SitemapFile], config: SitemapConfig
+) -> list[tuple[bytes, list[SitemapFile]]]:
+    """The root index files (bytes, and the sitemaps each names), split before either limit.
+
+    An index may not name another index (sitemaps.org), so past ``max_urls`` entries or
+    ``max_bytes`` there are several root indexes, each named in robots.txt.
+    """
+    module = template_module("sitemapindex.xml")
+    header = str(module.header()).encode("utf-8")
+    footer = str(module.footer()).encode("utf-8")
+    indexes: list[tuple[bytes, list[SitemapFile]]] = []
+    pieces: list[bytes] = []
+    named: list[SitemapFile] = []
+    size = len(header) + len(footer)
+    for item in files:
+        piece = str(module.sitemap(item.loc, item.lastmod)).encode("utf-8")
+        if pieces and (len(pieces) >= config.max_urls or size + len(piece) > config.max_bytes):
+            indexes.append((header + b"".join(pieces) + footer, named))
+            pieces, named, size = [], [], len(header) + len(footer)
+        pieces.append(piece)
+        named.append(item)
+        size += len(piece)
+    indexes.append((header + b"".join(pieces) + footer, named))
+    return indexes
+
+
+def _gzip_bytes(data: bytes, newest: Lastmod | None) -> bytes:
+    # No file name, and the newest lastmod as the header time: as compress.gzip_file does.
+    return gzip.compress(data, compresslevel=COMPRESS_LEVEL, mtime=header_time(newest))
+
+
+def _newest_of(texts: list[str]) -> tuple[str, Lastmod | None]:
+    newest = _Newest()
+    for text in texts:
+        newest.see(text)
+    return newest.text, parse_w3c(newest.text) if newest.text else None
+
+
+# -- the merge --------------------------------------------------------------------------------
+
+
+def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
+          versions_given: bool = False) -> Merged:
+    """Write one sitemap index at ``root_dir`` over the builds below it.
+
+    Args:
+        root_dir: the folder served at ``config.base_url``.
+        config: ``base_url``, ``sitemap_name``, ``gzip``, ``robots_txt``, ``max_urls``,
+            ``max_bytes`` and ``versions`` are used.
+        versions_given: whether ``versions`` was chosen (else it is the default).
+
+    Raises:
+        ScanError: when ``root_dir`` is not a folder.
+        ConfigError: when ``versions`` names nothing in versions.json.
+        MergeError: listing what stops the merge; nothing was written.
+        WriteError: when a file cannot be written (each file is whole, old or new).
+    """
+    root = Path(root_dir)
+    if not root.is_dir():
+        raise ScanError(str(root), "is not a folder (build the sites first?)")
+    remove_leftovers(root)
+    merged = Merged()
+    problems = _Problems()
+    versions = read_versions(root)
+    chosen: list[str] = []
+    if versions is not None:
+        chosen = versions.choose(config.versions, default=not versions_given)
+    elif versions_given:
+        msg = (f"Applies only to a folder with mike's {VERSIONS_FILE}, and "
+               f"{str(root)!r} has none")
+        raise ConfigError("versions", msg)
+    own, own_parts = _own_pages(root, config, problems)
+    children = find_builds(root, config, versions, chosen, problems, merged)
+    builds = ([own] if own is not None else []) + children
+    problems.raise_any()
+    if not builds:
+        msg = (f"{root}: no build of sitemap-plugins below it (a build below the root writes "
+               f"{robots_txt.FRAGMENT_NAME} naming its sitemap; is robots_txt 'off' there?)")
+        raise MergeError([msg])
+    reader = _Reader(root, builds, problems)
+    files: list[SitemapFile] = []
+    for build in builds:
+        files.extend(reader.read_build(build, own_parts if build is own else None))
+    problems.raise_any()
+    merged.builds = builds
+    merged.sitemaps = len(files)
+    merged.urls = sum(f.urls for f in files)
+    _write(root, config, own, own_parts, files, children, merged)
+    merged.diagnostics.sort()
+    return merged
+
+
+def _write_if_changed(path: Path, data: bytes, merged: Merged) -> None:
+    try:
+        if _is_regular(path) and path.stat().st_size == len(data) and path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    write_bytes_atomic(path, data)
+    merged.files.append(path.name)
+
+
+def _write(
+    root: Path, config: SitemapConfig, own: Build | None, own_parts: list[str] | None,
+    files: list[SitemapFile], children: list[Build], merged: Merged,
+) -> None:
+    name = config.sitemap_name
+    base = str(config.base_url)
+    keep: set[str] = set()
+    # 1. The root's own urlset moves to its part name (a copy first: sitemap.xml stays whole
+    #    until the index replaces it).
+    if own is not None and own_parts is None:
+        part = root_part_name(name)
+        keep.add(part)
+        source = root / own.sitemap
+        if not (_is_regular(root / part) and _same_file_bytes(source, root / part)):
+            temp = temp_path_for(root / part)
+            try:
+                shutil.copyfile(source, temp)
+            except OSError:
+                temp.unlink(missing_ok=True)
+                raise
+            commit(temp, root / part)
+            merged.files.append(part)
+        if config.gzip:
+            keep.add(part + ".gz")
+            own_file = next(f for f in files if f.path == own.sitemap)
+            packed = temp_path_for(root / (part + ".gz"))
+            gzip_file(root / part, packed, parse_w3c(own_file.lastmod) if own_file.lastmod
+                      else None)
+            if _same_file_bytes(packed, root / (part + ".gz")):
+                packed.unlink()
+            else:
+                commit(packed, root / (part + ".gz"))
+                merged.files.append(part + ".gz")
+    elif own_parts is not None:
+        keep.update(own_parts)
+        keep.update(p + ".gz" for p in own_parts)
+    # 2. The indexes: the extra ones first, sitemap.xml last (it names the others' siblings).
+    indexes = plan_indexes(files, config)
+    for number in [*range(2, len(indexes) + 1), 1]:
+        file_name = index_name(name, number)
+        keep.add(file_name)
+        data, named = indexes[number - 1]
+        _write_if_changed(root / file_name, data, merged)
+        if config.gzip:
+            keep.add(file_name + ".gz")
+            _, newest = _newest_of([f.lastmod for f in named])
+            _write_if_changed(root / (file_name + ".gz"), _gzip_bytes(data, newest), merged)
+    merged.index_urls = [base + index_name(name, n) for n in range(1, len(indexes) + 1)]
+    # 3. robots.txt names the indexes, and no longer the builds' own sitemaps.
+    dropped = {c.base + c.sitemap for c in children} | merged.not_offered_urls
+    dropped.update(f.loc for f in files if "/" in f.path)
+    stale = _stale_files(root, name, keep)
+    dropped.update(base + s for s in stale if s.endswith(".xml"))
+    dropped.difference_update(merged.index_urls)
+    _update_robots(root, config, merged, dropped)
+    # 4. Files of ours that the new indexes no longer name.
+    for stale_name in stale:
+        try:
+            (root / stale_name).unlink()
+        except OSError:
+            continue
+        merged.removed.append(stale_name)
+
+
+def _same_file_bytes(one: Path, other: Path) -> bool:
+    try:
+        if one.stat().st_size != other.stat().st_size:
+            return False
+        with one.open("rb") as first, other.open("rb") as second:
+            while True:
+                a, b = first.read(1 << 20), second.read(1 << 20)
+                if a != b:
+                    return False
+                if not a:
+                    return True
+    except OSError:
+        return False
+
+
+def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:
+    """Root-level files that only a merge writes, and that this one does not."""
+    pattern = re.compile(rf"{re.escape(name)}(?:-index-\d+\.xml|-root\.xml|\.xml)(?:\.gz)?\Z")
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    return [n for n in names if pattern.match(n) and n not in keep and _is_regular(root / n)]
+
+
+def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: set[str]) -> None:
+    mode = config.robots_txt
+    if mode == "off":
+        return
+    base = config.base_url
+    host_root = f"{base.scheme}://{base.netloc}/"
+    if base.has_path or mode == "fragment":
+        data = robots_txt.render_fragment_lines(merged.index_urls, host_root)
+        _write_if_changed(root / robots_txt.FRAGMENT_NAME, data, merged)
+        if base.has_path:
+            merged.diagnostics.append(Diagnostic(
+                "", "robots-below-root",
+                f"the root lives below the host root ({base.path}): add the lines of "
+                f"{robots_txt.FRAGMENT_NAME} to {host_root}robots.txt", Level.INFO))
+        return
+    target = root / "robots.txt"
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        merged.diagnostics.append(Diagnostic(
+            "robots.txt", "not-a-file", "is not a regular file; not read or changed"))
+        return
+    if not target.exists():
+        if mode != "create":
+            merged.diagnostics.append(Diagnostic(
+                "", "no-robots-txt", "the root has no robots.txt, so no Sitemap: line was added "
+                "(--robots-txt create makes one)", Level.INFO))
+            return
+        original = b""
+        updated = robots_txt.create_robots(merged.index_urls[0])
+    else:
+        try:
+            original = target.read_bytes()
+        except OSError as err:
+            merged.diagnostics.append(Diagnostic(
+                "robots.txt", "unreadable", f"cannot be read ({err.strerror}); not changed"))
+            return
+        updated = robots_txt.without_sitemap_lines(original, dropped)
+    updated = robots_txt.merge_sitemap_lines(updated, merged.index_urls)
+    if updated != original:
+        write_bytes_atomic(target, updated)
+        merged.files.append("robots.txt")

@@ -1,0 +1,357 @@
+"""``sitemap-plugins merge``: one sitemap index over builds made separately below one root."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import validate_sitemap_file
+
+from sitemap_plugins.cli import main
+
+BASE = "https://example.org/"
+SECTIONS = ("alpha", "beta", "gamma")
+
+
+def page(title: str, modified: str | None = None) -> str:
+    meta = f'<meta property="article:modified_time" content="{modified}">' if modified else ""
+    return f"<!doctype html><html><head><title>{title}</title>{meta}</head><body>{title}</body></html>"
+
+
+def write_pages(folder: Path, pages: dict[str, str]) -> None:
+    for rel, html in pages.items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, "utf-8")
+
+
+def build_args(site: Path, base: str, cache: Path, *extra: str) -> list[str]:
+    return ["-q", "build", str(site), "--base-url", base, "--cache-dir", str(cache), *extra]
+
+
+def build(site: Path, base: str, cache: Path, *extra: str) -> None:
+    assert main(build_args(site, base, cache, *extra)) == 0
+
+
+def run(args: list[str], capsys) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    try:
+        code = main(args)
+    except SystemExit as exit_:
+        code = exit_.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file below ``folder``: bytes and modification time in nanoseconds."""
+    found: dict[str, tuple[bytes, int]] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            found[path.relative_to(folder).as_posix()] = (path.read_bytes(),
+                                                          path.stat().st_mtime_ns)
+    return found
+
+
+@pytest.fixture
+def sections(tmp_path: Path) -> Path:
+    """Three sections built by three separate processes at once, then the root's own pages."""
+    root = tmp_path / "public"
+    for number, name in enumerate(SECTIONS):
+        write_pages(root / name, {
+            "index.html": page(f"{name} home", f"2024-0{number + 1}-10T08:00:00+00:00"),
+            "guide/index.html": page(f"{name} guide", f"2024-0{number + 1}-20T08:00:00+00:00"),
+            "a&b.html": page(f"{name} escaped"),
+        })
+    jobs = [subprocess.Popen(
+        [sys.executable, "-m", "sitemap_plugins",
+         *build_args(root / name, f"{BASE}{name}/", tmp_path / f"cache-{name}")])
+        for name in SECTIONS]
+    assert [job.wait(timeout=120) for job in jobs] == [0, 0, 0]
+    write_pages(root, {"index.html": page("home", "2023-12-01"), "about/index.html": page("about")})
+    (root / "robots.txt").write_bytes(
+        b"User-agent: *\r\nDisallow: /private/\r\n\r\nSitemap: https://example.org/beta/sitemap.xml"
+        b"\r\n# keep me\r\n")
+    build(root, BASE, tmp_path / "cache-root", *[f"--exclude={name}/**" for name in SECTIONS])
+    return root
+
+
+def test_three_parallel_sections_and_the_root(sections: Path, xsd, capsys) -> None:
+    """The index names the root's own urlset (moved to a part name) and each section's sitemap."""
+    code, out, err = run(["merge", str(sections), "--base-url", BASE], capsys)
+    assert code == 0, err
+    kind, locs = validate_sitemap_file(sections / "sitemap.xml", xsd)
+    assert kind == "sitemapindex"
+    assert locs == [f"{BASE}sitemap-root.xml"] + [f"{BASE}{n}/sitemap.xml" for n in SECTIONS]
+    assert validate_sitemap_file(sections / "sitemap-root.xml", xsd) == (
+        "urlset", [BASE, f"{BASE}about/"])
+    for name in SECTIONS:
+        kind, urls = validate_sitemap_file(sections / name / "sitemap.xml", xsd)
+        assert kind == "urlset"
+        assert len(urls) == 3
+        assert all(url.startswith(f"{BASE}{name}/") for url in urls)
+    assert out.startswith("Merged 4 builds ((root), alpha/, beta/, gamma/): 4 sitemaps, 11 URLs")
+
+
+def test_index_lastmod_is_the_newest_inside_each_child(sections: Path, capsys) -> None:
+    """Each <sitemap> carries the newest lastmod of the URLs in that file, as written there."""
+    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
+    index = (sections / "sitemap.xml").read_text("utf-8")
+    assert "<lastmod>2024-01-20T08:00:00Z</lastmod>" in index
+    assert "<lastmod>2024-03-20T08:00:00Z</lastmod>" in index
+    assert "<lastmod>2023-12-01</lastmod>" in index
+
+
+def test_robots_txt_names_the_index_not_the_children(sections: Path, capsys) -> None:
+    """robots.txt: the children's lines go, the index line is added, every other byte stays."""
+    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
+    assert (sections / "robots.txt").read_bytes() == (
+        b"User-agent: *\r\nDisallow: /private/\r\n\r\n# keep me\r\n"
+        b"\r\nSitemap: https://example.org/sitemap.xml\r\n")
+
+
+def test_second_merge_writes_nothing(sections: Path, capsys) -> None:
+    """A second merge with nothing changed leaves every byte and every time stamp as it was."""
+    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
+    before = snapshot(sections)
+    code, out, _ = run(["merge", str(sections), "--base-url", BASE], capsys)
+    assert code == 0
+    assert snapshot(sections) == before
+    assert "Wrote: nothing" in out
+
+
+def test_rebuilt_root_is_merged_again(sections: Path, tmp_path: Path, xsd, capsys) -> None:
+    """After the root is built again (its urlset back at sitemap.xml), a merge moves it again."""
+    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
+    first = validate_sitemap_file(sections / "sitemap.xml", xsd)
+    write_pages(sections, {"new/index.html": page("new")})
+    build(sections, BASE, tmp_path / "cache-root", *[f"--exclude={n}/**" for n in SECTIONS])
+    assert validate_sitemap_file(sections / "sitemap.xml", xsd)[0] == "urlset"
+    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
+    assert validate_sitemap_file(sections / "sitemap.xml", xsd) == first
+    assert f"{BASE}new/".encode() in (sections / "sitemap-root.xml").read_bytes()
+
+
+def test_output_is_deterministic(sections: Path, tmp_path: Path, capsys) -> None:
+    """Two copies of the same tree merge to the same bytes, .gz included."""
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-a", str(sections), str(copy)], check=True)
+    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
+    assert run(["merge", str(copy), "--base-url", BASE], capsys)[0] == 0
+    for name in ("sitemap.xml", "sitemap.xml.gz", "sitemap-root.xml.gz", "robots.txt"):
+        assert (sections / name).read_bytes() == (copy / name).read_bytes(), name
+
+
+def test_url_in_two_builds_is_an_error_naming_both(sections: Path, tmp_path: Path,
+                                                   capsys) -> None:
+    """The root build listing a section's page: exit 1, both files named, nothing written."""
+    build(sections, BASE, tmp_path / "cache-root",
+          *[f"--exclude={n}/**" for n in SECTIONS if n != "beta"])
+    before = snapshot(sections)
+    code, _, err = run(["merge", str(sections), "--base-url", BASE], capsys)
+    assert code == 1
+    assert (f"error: {BASE}beta/guide/ is listed by two builds: sitemap.xml (the root) and "
+            "beta/sitemap.xml (beta/)") in err
+    assert "Traceback" not in err
+    assert snapshot(sections) == before
+
+
+def test_build_made_for_another_folder_is_an_error(tmp_path: Path, capsys) -> None:
+    """A section built for another URL than its folder's: one line naming the right base URL."""
+    root = tmp_path / "public"
+    write_pages(root / "docs", {"index.html": page("docs")})
+    build(root / "docs", f"{BASE}manual/", tmp_path / "cache")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert err.splitlines()[0] == (
+        f"error: docs/: built for {BASE}manual/, but below {BASE} this folder is served at "
+        f"{BASE}docs/; build it again with base_url {BASE}docs/")
+    assert not (root / "sitemap.xml").exists()
+
+
+def test_url_outside_its_folder_is_an_error(tmp_path: Path, capsys) -> None:
+    """A child sitemap listing a URL outside its folder: exit 1, the count and the first URL."""
+    root = tmp_path / "public"
+    write_pages(root / "docs", {"index.html": page("docs")})
+    build(root / "docs", f"{BASE}docs/", tmp_path / "cache")
+    sitemap = root / "docs" / "sitemap.xml"
+    sitemap.write_text(sitemap.read_text("utf-8").replace(
+        "</urlset>", f"  <url>\n    <loc>{BASE}elsewhere/</loc>\n  </url>\n</urlset>"), "utf-8")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert (f"error: docs/sitemap.xml: 1 URL outside {BASE}docs/, the folder this sitemap covers "
+            f"(first: {BASE}elsewhere/)") in err
+
+
+def test_foreign_sitemaps_are_left_out_with_a_note(tmp_path: Path, capsys) -> None:
+    """A folder whose sitemap another tool wrote is reported and left out; the rest is merged."""
+    root = tmp_path / "public"
+    write_pages(root / "docs", {"index.html": page("docs")})
+    build(root / "docs", f"{BASE}docs/", tmp_path / "cache")
+    write_pages(root / "old", {"index.html": page("old"), "sitemap.xml": (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        'schemas/sitemap/0.9">\n    <url>\n         <loc>https://example.org/latest/</loc>\n'
+        '    </url>\n</urlset>')})
+    code, out, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 0
+    assert "warning: 'old/': has a sitemap that sitemap-plugins did not write" in err
+    assert f"{BASE}docs/sitemap.xml" in (root / "sitemap.xml").read_text("utf-8")
+    assert "old/" not in (root / "sitemap.xml").read_text("utf-8")
+    assert "Merged 1 build (docs/)" in out
+
+
+def test_many_children_split_into_several_root_indexes(tmp_path: Path, xsd, capsys) -> None:
+    """Past max_urls entries: several root indexes (none nested), all named in robots.txt."""
+    root = tmp_path / "public"
+    names = [f"s{number}" for number in range(5)]
+    for name in names:
+        write_pages(root / name, {"index.html": page(name)})
+        build(root / name, f"{BASE}{name}/", tmp_path / f"cache-{name}")
+    (root / "robots.txt").write_bytes(b"User-agent: *\nDisallow:\n")
+    code, _, err = run(["merge", str(root), "--base-url", BASE, "--max-urls", "2"], capsys)
+    assert code == 0, err
+    indexes = ["sitemap.xml", "sitemap-index-2.xml", "sitemap-index-3.xml"]
+    named: list[str] = []
+    for name in indexes:
+        kind, locs = validate_sitemap_file(root / name, xsd)
+        assert kind == "sitemapindex"
+        assert len(locs) <= 2
+        named.extend(locs)
+    assert named == [f"{BASE}{n}/sitemap.xml" for n in names]
+    assert (root / "robots.txt").read_bytes() == b"User-agent: *\nDisallow:\n\n" + b"".join(
+        f"Sitemap: {BASE}{n}\n".encode() for n in indexes)
+    # Fewer children per index later: the extra indexes and their lines go.
+    code, out, _ = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 0
+    assert not (root / "sitemap-index-2.xml").exists()
+    assert not (root / "sitemap-index-3.xml.gz").exists()
+    assert "Removed stale: sitemap-index-2.xml" in out
+    assert (root / "robots.txt").read_bytes() == (
+        b"User-agent: *\nDisallow:\n\nSitemap: https://example.org/sitemap.xml\n")
+
+
+def test_split_child_parts_are_named_directly(tmp_path: Path, xsd, capsys) -> None:
+    """A child whose own sitemap is an index: the root index names its parts (no nesting)."""
+    root = tmp_path / "public"
+    write_pages(root / "big", {f"p{n}.html": page(f"p{n}") for n in range(7)})
+    build(root / "big", f"{BASE}big/", tmp_path / "cache", "--max-urls", "3")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 0, err
+    kind, locs = validate_sitemap_file(root / "sitemap.xml", xsd)
+    assert locs == [f"{BASE}big/sitemap-{n}.xml" for n in (1, 2, 3)]
+    for loc in locs:
+        assert validate_sitemap_file(root / "big" / loc.rsplit("/", 1)[1], xsd)[0] == "urlset"
+
+
+def test_root_below_the_host_root_writes_a_fragment(tmp_path: Path, capsys) -> None:
+    """A root with a path (GitHub project pages): the index lines go into robots-sitemap.txt."""
+    root = tmp_path / "public"
+    base = "https://example.org/project/"
+    write_pages(root / "v1", {"index.html": page("v1")})
+    build(root / "v1", f"{base}v1/", tmp_path / "cache")
+    assert run(["merge", str(root), "--base-url", base], capsys)[0] == 0
+    assert (root / "robots-sitemap.txt").read_text("ascii") == (
+        "# Add this line to the robots.txt at https://example.org/robots.txt:\n"
+        "# crawlers read robots.txt only at the root of a host.\n"
+        f"Sitemap: {base}sitemap.xml\n")
+
+
+# -- mike --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def mike_root(tmp_path: Path) -> Path:
+    """A gh-pages tree as mike leaves it: versions.json, two versions, a latest symlink."""
+    root = tmp_path / "gh-pages"
+    for version in ("1.0", "2.0"):
+        write_pages(root / version, {"index.html": page(version),
+                                     "guide/index.html": page(f"{version} guide")})
+        build(root / version, f"{BASE}{version}/", tmp_path / f"cache-{version}")
+    (root / "latest").symlink_to("2.0")
+    (root / "versions.json").write_text(json.dumps([
+        {"version": "2.0", "title": "2.0", "aliases": ["latest"]},
+        {"version": "1.0", "title": "1.0", "aliases": []}]), "utf-8")
+    return root
+
+
+def test_mike_offers_only_latest_by_default(mike_root: Path, capsys) -> None:
+    """versions.json: only the version the latest alias points to; the others keep theirs."""
+    old = (mike_root / "1.0" / "sitemap.xml").read_bytes()
+    code, out, _ = run(["merge", str(mike_root), "--base-url", BASE], capsys)
+    assert code == 0
+    index = (mike_root / "sitemap.xml").read_text("utf-8")
+    assert f"<loc>{BASE}2.0/sitemap.xml</loc>" in index
+    assert "/1.0/" not in index
+    assert "latest" not in index
+    assert (mike_root / "1.0" / "sitemap.xml").read_bytes() == old
+    assert "Not offered to crawlers (mike versions, own sitemaps kept): 1.0" in out
+
+
+@pytest.mark.parametrize(("versions", "offered"), [
+    (["*"], ["1.0", "2.0"]), (["1.0"], ["1.0"]), (["1.*", "latest"], ["1.0", "2.0"]),
+], ids=["all", "one-by-name", "glob-and-alias"])
+def test_mike_versions_option(mike_root: Path, capsys, versions: list[str],
+                              offered: list[str]) -> None:
+    """--versions takes names, aliases and globs; the index follows it."""
+    args = [arg for version in versions for arg in ("--versions", version)]
+    assert run(["merge", str(mike_root), "--base-url", BASE, *args], capsys)[0] == 0
+    index = (mike_root / "sitemap.xml").read_text("utf-8")
+    assert [v for v in ("1.0", "2.0") if f"{BASE}{v}/sitemap.xml" in index] == offered
+
+
+@pytest.mark.parametrize(("args", "versions", "line"), [
+    (["--versions", "3.0"], None,
+     "error: --versions: Expected versions or aliases of versions.json (2.0 (latest), 1.0) but "
+     "received: '3.0'"),
+    ([], [{"version": "2.0", "title": "2.0", "aliases": ["stable"]}],
+     "error: --versions: No version in versions.json has the alias 'latest'; name the versions "
+     "to offer to crawlers with --versions (known: 2.0 (stable))"),
+    ([], {"version": "2.0"},
+     "error: versions.json: is not mike's list of versions (expected a list of objects with "
+     "'version' and 'aliases')"),
+    (["--versions", "a/b"], None,
+     "error: --versions: Item 0: expected a version, an alias or a glob such as '2.*' but "
+     "received: 'a/b' (str)"),
+], ids=["unknown-version", "no-latest", "bad-versions-json", "bad-value"])
+def test_mike_bad_input(mike_root: Path, capsys, args: list[str], versions: object,
+                        line: str) -> None:
+    """Bad versions or versions.json: one line, exit 2 (usage) or 1 (input), nothing written."""
+    if versions is not None:
+        (mike_root / "versions.json").write_text(json.dumps(versions), "utf-8")
+    code, _, err = run(["merge", str(mike_root), "--base-url", BASE, *args], capsys)
+    assert err.splitlines()[0] == line
+    assert code == (1 if "versions.json:" in line.split("--versions")[0] else 2)
+    assert "Traceback" not in err
+    assert not (mike_root / "sitemap.xml").exists()
+
+
+def test_missing_root_is_one_line(tmp_path: Path, capsys) -> None:
+    """A ROOT that does not exist: exit 1 and one line."""
+    code, _, err = run(["merge", str(tmp_path / "nope"), "--base-url", BASE], capsys)
+    assert code == 1
+    assert err == f"error: {tmp_path / 'nope'}: is not a folder (build the sites first?)\n"
+
+
+def test_merge_reads_only_sitemap_files(sections: Path) -> None:
+    """A merge opens the builds' sitemaps, fragments and robots.txt: never a page."""
+    script = (
+        "import sys\n"
+        "opened = []\n"
+        "sys.addaudithook(lambda e, a: opened.append(str(a[0])) if e == 'open' and "
+        f"str(a[0]).startswith({str(sections)!r}) else None)\n"
+        "from sitemap_plugins.cli import main\n"
+        f"code = main(['-q', 'merge', {str(sections)!r}, '--base-url', {BASE!r}])\n"
+        "print('\\n'.join(sorted(set(opened))))\n"
+        "sys.exit(code)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=False, env={**os.environ})
+    assert done.returncode == 0, done.stderr
+    opened = {Path(p).name for p in done.stdout.split()}
+    assert opened, "the audit hook saw nothing"
+    assert not {name for name in opened if name.endswith(".html")}
+    assert opened <= {"sitemap.xml", "robots-sitemap.txt", "robots.txt", "versions.json",
+                      "sitemap-root.xml", "sitemap-root.xml.gz", "sitemap.xml.gz"} | {
+        name for name in opened if name.startswith(".sitemap-plugins-tmp-")}
