@@ -56,6 +56,12 @@ class _Checker:
         self.config = config
         self.problems: list[Problem] = []
         self.seen: dict[str, str] = {}
+        self.scope = self.base
+        """The folder URL the file being checked may list (a merged child's folder)."""
+        self.own_locs: list[str] = []
+        """URLs of the urlsets at the site root (not in a merged build's folder)."""
+        self.tree = False
+        """True when an index names sitemaps in sub-folders (``sitemap-plugins merge``)."""
 
     def problem(self, file: str, message: str) -> None:
         self.problems.append(Problem(file, message))
@@ -84,6 +90,11 @@ class _Checker:
             self.problem(
                 file, f"{where}: URL {url!r} is not under the base URL {self.base!r} "
                       "(same scheme, host, port and path)")
+            return False
+        if not url.startswith(self.scope):
+            self.problem(
+                file, f"{where}: URL {url!r} is not under {self.scope!r}, the folder of this "
+                      "sitemap (a sitemap lists only URLs in its own folder and below)")
             return False
         if needs_file and self.local_file(url) is None:
             self.problem(file, f"{where}: no file in the site serves {url!r}")
@@ -214,10 +225,17 @@ class _Checker:
             if not self.check_url(name, f"<sitemap> #{number}", loc):
                 continue
             part_name = loc[len(self.base):]
-            if "/" in part_name or not (self.site / part_name).is_file():
+            folder, _, _ = part_name.rpartition("/")
+            if (any(segment in ("", ".", "..") for segment in part_name.split("/"))
+                    or not (self.site / part_name).is_file()
+                    or (self.site / part_name).is_symlink()):
                 self.problem(name, f"<sitemap> #{number}: names {loc!r}, which is not in the "
                                    "site folder")
                 continue
+            # A merged root index names the builds' sitemaps in their folders: each may list
+            # only URLs in its own folder (sitemaps.org, "Sitemap file location").
+            self.tree = self.tree or bool(folder)
+            self.scope = self.base + folder + "/" if folder else self.base
             if part_name.endswith(".txt"):
                 locs.extend(self.check_text(part_name))
                 continue
@@ -228,7 +246,11 @@ class _Checker:
             if part_root.tag != f"{NS}urlset":
                 self.problem(part_name, "a sitemap named by the index must be a urlset")
                 continue
-            locs.extend(self.check_urlset(part_name, part_root))
+            part_locs = self.check_urlset(part_name, part_root)
+            self.scope = self.base
+            locs.extend(part_locs)
+            if not folder:
+                self.own_locs.extend(part_locs)
         return locs
 
     def check_text(self, name: str) -> list[str]:
@@ -278,6 +300,12 @@ def check_site(
         checker.problem(f"{name}.xml", "is missing")
         return checker.problems, 0
     xml_locs = checker.check_xml_set(f"{name}.xml")
+    number = 2
+    # More root indexes, past the limits of one (sitemap-plugins merge): none may nest.
+    while (site / f"{name}-index-{number}.xml").is_file():
+        xml_locs.extend(checker.check_xml_set(f"{name}-index-{number}.xml"))
+        checker.check_robots(f"{config.base_url}{name}-index-{number}.xml")
+        number += 1
     text_name = f"{name}.txt" if (site / f"{name}.txt").is_file() else None
     if text_name is None and (site / text_index_name(name)).is_file():
         text_name = text_index_name(name)
@@ -285,8 +313,10 @@ def check_site(
         checker.seen = {}
         text_locs = (checker.check_text(text_name) if text_name.endswith(".txt")
                      else checker.check_xml_set(text_name))
-        if set(text_locs) != set(xml_locs):
+        # Under a merged index, the root's text sitemap lists only the root's own pages.
+        compared = checker.own_locs if checker.tree else xml_locs
+        if set(text_locs) != set(compared):
             checker.problem(text_name, f"lists {len(set(text_locs)):,} URLs but the XML sitemap "
-                                       f"lists {len(set(xml_locs)):,}; they should match")
+                                       f"lists {len(set(compared)):,}; they should match")
     checker.check_robots(f"{config.base_url}{name}.xml")
     return checker.problems, len(xml_locs)

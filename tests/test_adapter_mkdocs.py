@@ -24,7 +24,7 @@ from lxml import etree
 
 pytest.importorskip("mkdocs")
 
-from sitemap_plugins.config import OPTIONS
+from sitemap_plugins.config import BUILD_OPTIONS
 from sitemap_plugins.dates import format_w3c
 from sitemap_plugins.mkdocs import _front_matter, _PluginConfig
 
@@ -217,9 +217,9 @@ def themes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Build]:
 
 
 def test_plugin_options_are_the_option_table():
-    """mkdocs.yml knows exactly the table's options; unset, each takes the core's default."""
+    """mkdocs.yml knows exactly the table's build options; unset, each takes the core's default."""
     schema = dict(_PluginConfig._schema)
-    assert list(schema) == [option.name for option in OPTIONS]
+    assert list(schema) == [option.name for option in BUILD_OPTIONS]
     assert {option.default for option in schema.values()} == {None}
 
 

@@ -240,7 +240,7 @@ def test_split_child_parts_are_named_directly(tmp_path: Path, xsd, capsys) -> No
     build(root / "big", f"{BASE}big/", tmp_path / "cache", "--max-urls", "3")
     code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
     assert code == 0, err
-    kind, locs = validate_sitemap_file(root / "sitemap.xml", xsd)
+    _kind, locs = validate_sitemap_file(root / "sitemap.xml", xsd)
     assert locs == [f"{BASE}big/sitemap-{n}.xml" for n in (1, 2, 3)]
     for loc in locs:
         assert validate_sitemap_file(root / "big" / loc.rsplit("/", 1)[1], xsd)[0] == "urlset"
@@ -304,17 +304,17 @@ def test_mike_versions_option(mike_root: Path, capsys, versions: list[str],
 
 @pytest.mark.parametrize(("args", "versions", "line"), [
     (["--versions", "3.0"], None,
-     "error: --versions: Expected versions or aliases of versions.json (2.0 (latest), 1.0) but "
-     "received: '3.0'"),
+     ("error: --versions: Expected versions or aliases of versions.json (2.0 (latest), 1.0) but "
+     "received: '3.0'")),
     ([], [{"version": "2.0", "title": "2.0", "aliases": ["stable"]}],
-     "error: --versions: No version in versions.json has the alias 'latest'; name the versions "
-     "to offer to crawlers with --versions (known: 2.0 (stable))"),
+     ("error: --versions: No version in versions.json has the alias 'latest'; name the versions "
+     "to offer to crawlers with --versions (known: 2.0 (stable))")),
     ([], {"version": "2.0"},
-     "error: versions.json: is not mike's list of versions (expected a list of objects with "
-     "'version' and 'aliases')"),
+     ("error: versions.json: is not mike's list of versions (expected a list of objects with "
+     "'version' and 'aliases')")),
     (["--versions", "a/b"], None,
-     "error: --versions: Item 0: expected a version, an alias or a glob such as '2.*' but "
-     "received: 'a/b' (str)"),
+     ("error: --versions: Item 0: expected a version, an alias or a glob such as '2.*' but "
+     "received: 'a/b' (str)")),
 ], ids=["unknown-version", "no-latest", "bad-versions-json", "bad-value"])
 def test_mike_bad_input(mike_root: Path, capsys, args: list[str], versions: object,
                         line: str) -> None:
@@ -323,7 +323,7 @@ def test_mike_bad_input(mike_root: Path, capsys, args: list[str], versions: obje
         (mike_root / "versions.json").write_text(json.dumps(versions), "utf-8")
     code, _, err = run(["merge", str(mike_root), "--base-url", BASE, *args], capsys)
     assert err.splitlines()[0] == line
-    assert code == (1 if "versions.json:" in line.split("--versions")[0] else 2)
+    assert code == (1 if "versions.json:" in line.split("--versions", maxsplit=1)[0] else 2)
     assert "Traceback" not in err
     assert not (mike_root / "sitemap.xml").exists()
 
@@ -355,3 +355,24 @@ def test_merge_reads_only_sitemap_files(sections: Path) -> None:
     assert opened <= {"sitemap.xml", "robots-sitemap.txt", "robots.txt", "versions.json",
                       "sitemap-root.xml", "sitemap-root.xml.gz", "sitemap.xml.gz"} | {
         name for name in opened if name.startswith(".sitemap-plugins-tmp-")}
+
+
+def test_check_validates_the_tree_through_the_root_index(sections: Path, capsys) -> None:
+    """``check ROOT`` follows the root index into every build's sitemap: all URLs, no problem."""
+    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
+    code, out, _ = run(["check", str(sections), "--base-url", BASE], capsys)
+    assert (code, out) == (0, "Checked 11 URLs: no problems\n")
+
+
+def test_check_finds_a_child_url_outside_its_folder(sections: Path, capsys) -> None:
+    """A child sitemap changed after the merge to list another folder's page: check says so."""
+    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
+    child = sections / "alpha" / "sitemap.xml"
+    child.write_bytes(child.read_bytes().replace(b"/alpha/guide/", b"/beta/guide/"))
+    (sections / "alpha" / "sitemap.xml.gz").unlink()
+    code, out, _ = run(["check", str(sections), "--base-url", BASE], capsys)
+    assert code == 1
+    assert (f"alpha/sitemap.xml: <url> #3 ({BASE}beta/guide/): URL '{BASE}beta/guide/' is not "
+            f"under '{BASE}alpha/', the folder of this sitemap") in out
+    assert (f"beta/sitemap.xml: <url> #3 ({BASE}beta/guide/): duplicate URL, also in "
+            "alpha/sitemap.xml") in out

@@ -38,7 +38,7 @@ plugins:
 
 
 def _env(tmp: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("SOURCE_DATE_EPOCH",)}
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
     env.update(GIT_ENV)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env["NO_MKDOCS_2_WARNING"] = "1"
