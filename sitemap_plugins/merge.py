@@ -135,7 +135,10 @@ class Merged:
 
     def summary(self) -> list[str]:
         """The merge in a few lines, for a terminal."""
-        names = ", ".join(b.folder + "/" if b.folder else "(root)" for b in self.builds)
+        shown = [b.folder + "/" if b.folder else "(root)" for b in self.builds[:8]]
+        if len(self.builds) > len(shown):
+            shown.append(f"... {len(self.builds) - len(shown):,} more")
+        names = ", ".join(shown)
         lines = [f"Merged {len(self.builds):,} build{'' if len(self.builds) == 1 else 's'} "
                  f"({names}): {self.sitemaps:,} sitemap{'' if self.sitemaps == 1 else 's'}, "
                  f"{self.urls:,} URLs, in " + ", ".join(self.index_urls)]
