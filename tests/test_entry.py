@@ -128,3 +128,17 @@ def test_the_same_inputs_give_the_same_decision() -> None:
     record = page('<link rel="canonical" href="a.html">')
     first = evaluate("a.html", record, None, rules(priority={"*": 0.5}))
     assert evaluate("a.html", record, None, rules(priority={"*": 0.5})) == first
+
+
+@pytest.mark.parametrize(("canonical", "expected"), [
+    ("https://example.org/latest/guide/", Entry(f"{BASE}guide/", rel_path="guide/index.html")),
+    ("https://example.org/latest/other/", Exclusion("guide/index.html", "canonical elsewhere")),
+    ("https://example.org/1.0/guide/", Exclusion("guide/index.html", "canonical off the site")),
+], ids=["same-page-under-canonical-version", "other-page", "another-version"])
+def test_canonical_base_maps_the_hosts_canonical(canonical: str, expected: object) -> None:
+    """mike's canonical_version: a canonical under that folder names the page at its own URL."""
+    config = SitemapConfig.from_mapping({"base_url": BASE})
+    with_base = make_rules(config, None, "https://example.org/latest/")
+    decision = evaluate("guide/index.html", page(f'<link rel="canonical" href="{canonical}">'),
+                        None, with_base)
+    assert decision.result == expected
