@@ -36,11 +36,19 @@ from typing import TYPE_CHECKING
 
 from sitemap_plugins.config import PROTOCOL_MAX_BYTES
 from sitemap_plugins.dates import parse_w3c, sort_key
-from sitemap_plugins.errors import ConfigError, Diagnostic, Level, ScanError, SitemapError
+from sitemap_plugins.errors import (
+    ConfigError,
+    Diagnostic,
+    Level,
+    ScanError,
+    SitemapError,
+    WriteError,
+)
 from sitemap_plugins.urls import encode_path, parse_base_url
 from sitemap_plugins.writers import robots as robots_txt
 from sitemap_plugins.writers.atomic import (
     commit,
+    explain,
     remove_leftovers,
     temp_path_for,
     write_bytes_atomic,
@@ -645,7 +653,10 @@ def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
     merged.builds = builds
     merged.sitemaps = len(files)
     merged.urls = sum(f.urls for f in files)
-    _write(root, config, own, own_parts, files, children, merged)
+    try:
+        _write(root, config, own, own_parts, files, children, merged)
+    except OSError as err:  # a copy or a .gz that cannot be written: each file stays whole
+        raise WriteError(str(root), f"cannot write the sitemap index: {explain(err)}") from err
     merged.diagnostics.sort()
     return merged
 

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from conftest import validate_sitemap_file
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from sitemap_plugins.cli import main
+from sitemap_plugins.urls import encode_path
+from sitemap_plugins.writers.robots import render_fragment
 
 BASE = "https://example.org/"
 SECTIONS = ("alpha", "beta", "gamma")
@@ -376,3 +383,107 @@ def test_check_finds_a_child_url_outside_its_folder(sections: Path, capsys) -> N
             f"under '{BASE}alpha/', the folder of this sitemap") in out
     assert (f"beta/sitemap.xml: <url> #3 ({BASE}beta/guide/): duplicate URL, also in "
             "alpha/sitemap.xml") in out
+
+
+# -- any tree -----------------------------------------------------------------------------------
+
+_URLSET = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+           'schemas/sitemap/0.9">\n{}</urlset>\n')
+_INDEX = ('<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/'
+          'schemas/sitemap/0.9">\n{}</sitemapindex>\n')
+
+
+def _sitemap_text(kind: str, folder: str) -> bytes:
+    own = f"{BASE}{folder}/" if folder else BASE
+    text = {
+        "in-scope": _URLSET.format(f"<url><loc>{own}a/</loc><lastmod>2024-01-02</lastmod></url>"),
+        "out-of-scope": _URLSET.format(f"<url><loc>{BASE}elsewhere/</loc></url>"),
+        "empty-urlset": _URLSET.format(""),
+        "index-of-parts": _INDEX.format(f"<sitemap><loc>{own}sitemap-1.xml</loc></sitemap>"),
+        "index-elsewhere": _INDEX.format("<sitemap><loc>https://other.example/x.xml</loc>"
+                                         "</sitemap>"),
+        "not-xml": "<urlset",
+        "other-root": "<?xml version='1.0'?><rss/>",
+        "bad-date": _URLSET.format(f"<url><loc>{own}b/</loc><lastmod>yesterday</lastmod></url>"),
+    }[kind]
+    return text.encode()
+
+
+_KINDS = st.sampled_from(["in-scope", "out-of-scope", "empty-urlset", "index-of-parts",
+                          "index-elsewhere", "not-xml", "other-root", "bad-date", "none"])
+_FRAGMENTS = st.sampled_from(["ours", "other-url", "foreign", "none"])
+_TREES = st.lists(st.tuples(st.sampled_from(["a", "b", "a/c", "v1", "latest", ".hidden", "x y"]),
+                            _KINDS, _FRAGMENTS), max_size=5)
+
+
+@settings(max_examples=int(os.environ.get("MERGE_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(tree=_TREES, root_kind=_KINDS,
+       versions=st.sampled_from([None, "valid", "garbage", "not-a-list"]),
+       robots=st.sampled_from([None, b"User-agent: *\r\nDisallow:", b"\xef\xbb\xbfSitemap: x\n"]))
+def test_any_tree(xsd, tree, root_kind, versions, robots) -> None:
+    """Any tree of builds, foreign files and bad sitemaps: exit 0, 1 or 2 and never a traceback;
+    on success the index validates, names existing files, and a second merge writes nothing."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "root"
+        root.mkdir()
+        for folder, kind, fragment in tree:
+            path = root / folder
+            path.mkdir(parents=True, exist_ok=True)
+            if kind != "none":
+                (path / "sitemap.xml").write_bytes(_sitemap_text(kind, folder))
+                (path / "sitemap-1.xml").write_bytes(_sitemap_text("in-scope", folder))
+            if fragment != "none":
+                url = (f"{BASE}{encode_path(folder)}/sitemap.xml" if fragment == "ours"
+                       else f"{BASE}other/sitemap.xml")
+                (path / "robots-sitemap.txt").write_bytes(
+                    render_fragment(url, BASE) if fragment != "foreign" else b"Sitemap: x\n")
+        if root_kind != "none":
+            (root / "sitemap.xml").write_bytes(_sitemap_text(root_kind, ""))
+            (root / "sitemap-1.xml").write_bytes(_sitemap_text("in-scope", ""))
+        if versions is not None:
+            (root / "versions.json").write_text({
+                "valid": '[{"version": "v1", "title": "v1", "aliases": ["latest"]}]',
+                "garbage": "{", "not-a-list": '{"version": "v1"}'}[versions])
+        if robots is not None:
+            (root / "robots.txt").write_bytes(robots)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["merge", str(root), "--base-url", BASE])
+        assert code in (0, 1, 2)
+        assert "Traceback" not in err.getvalue()
+        if code != 0:
+            assert err.getvalue().startswith("error: "), err.getvalue()
+            return
+        kind, locs = validate_sitemap_file(root / "sitemap.xml", xsd)
+        assert kind == "sitemapindex"
+        for loc in locs:
+            assert (root / loc[len(BASE):]).is_file(), loc
+        if robots is not None:  # names no build: only appended to
+            assert (root / "robots.txt").read_bytes().startswith(robots)
+        event("merged")
+        before = snapshot(root)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            assert main(["merge", str(root), "--base-url", BASE]) == 0
+        assert snapshot(root) == before
+
+
+def test_mike_alias_copies_are_not_read(mike_root: Path, capsys) -> None:
+    """alias_type copy: latest/ holds 2.0's files (its sitemap lists 2.0/ URLs); it is skipped."""
+    (mike_root / "latest").unlink()
+    subprocess.run(["cp", "-r", str(mike_root / "2.0"), str(mike_root / "latest")], check=True)
+    code, _, err = run(["merge", str(mike_root), "--base-url", BASE, "--versions", "*"], capsys)
+    assert code == 0, err
+    index = (mike_root / "sitemap.xml").read_text("utf-8")
+    assert "latest" not in index
+    assert index.count("<sitemap>") == 2
+
+
+def test_mike_offered_version_without_our_sitemap(mike_root: Path, capsys) -> None:
+    """The version to offer was built without the plugin: exit 1, and what to do."""
+    (mike_root / "2.0" / "robots-sitemap.txt").unlink()
+    code, _, err = run(["merge", str(mike_root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert ("error: 2.0/: version 2.0 is to be offered, but no sitemap written by "
+            "sitemap-plugins is there (no robots-sitemap.txt naming one); build it with the "
+            "plugin, or choose other --versions") in err
