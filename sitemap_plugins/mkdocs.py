@@ -228,11 +228,18 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         base_url = self.config["base_url"] or config.site_url
         self._canonical_base = None
         mike = _mike_urls(config, self._given_site_url)
-        if mike is not None and not self.config["base_url"]:
+        if (mike is not None and not self.config["base_url"] and self._command != "serve"
+                and not _is_served(config)):
             # Each version's sitemap lists its own pages at their own URLs, in its own folder
             # (Material's version selector and instant navigation read it there), whatever
             # canonical_version makes of site_url and of the pages' canonical links.
             base_url, self._canonical_base = mike
+            log.info(
+                "mike version %s: its sitemap lists its own pages under %s%s; run "
+                "'sitemap-plugins merge' on the deployed tree for the root index", os.environ.get(
+                    _MIKE_VERSION), base_url,
+                f" (canonical links point at {self._canonical_base})"
+                if self._canonical_base else "")
         # The options are checked even when no sitemap will be written (no site_url).
         options["base_url"] = base_url or _PLACEHOLDER_URL
         try:
