@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import xml.etree.ElementTree as ET  # the builds' own sitemaps; expat expands no external entity
+from collections import deque
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -277,50 +278,52 @@ def find_builds(
 ) -> list[Build]:
     """The builds below ``root`` that the root index offers, sorted by folder.
 
-    Folders are listed breadth-first until a build is met: a build's own folder is its
-    business (its build scanned it), so the walk never descends into it and reads no page.
+    Folders are listed breadth-first, each once, until a build is met: a build's own folder
+    is its business (its build scanned it), so the walk never descends into it and reads no
+    page.
     """
     root_base = str(config.base_url)
     name = config.sitemap_name
     builds: list[Build] = []
     aliases = versions.alias_names if versions is not None else set()
-    queue: list[str] = [""]
+    queue: deque[str] = deque([""])
     while queue:
-        folder = queue.pop(0)
-        path = root / folder if folder else root
+        folder = queue.popleft()
         try:
-            with os.scandir(path) as listing:
-                entries = sorted((e for e in listing if _is_dir(e) and not e.name.startswith(".")),
-                                 key=lambda e: e.name)
+            with os.scandir(root / folder if folder else root) as listing:
+                entries = sorted(((e.name, _is_dir(e)) for e in listing), key=lambda e: e[0])
         except OSError as err:
             problems.add(f"{folder or '.'}/: cannot be listed ({err.strerror})")
             continue
-        for entry in entries:
-            rel = f"{folder}/{entry.name}" if folder else entry.name
+        version = versions is not None and folder in versions.aliases
+        if folder:
+            files = {entry for entry, is_dir in entries if not is_dir}
+            build = None
+            if robots_txt.FRAGMENT_NAME in files or f"{name}.xml" in files:
+                build = _build_in(root, folder, root_base, name, problems, merged)
+                if build is not None:
+                    builds.append(build)
+            if version and build is None:
+                problems.add(
+                    f"{folder}/: version {folder} is to be offered, but no sitemap written by "
+                    f"sitemap-plugins is there (no {robots_txt.FRAGMENT_NAME} naming one); "
+                    "build it with the plugin, or choose other --versions")
+            if build is not None or version or f"{name}.xml" in files:
+                continue  # a build, or another tool's: not searched further
+        for entry, is_dir in entries:
+            if not is_dir or entry.startswith("."):
+                continue
+            rel = f"{folder}/{entry}" if folder else entry
             if not folder and versions is not None:
-                if entry.name in aliases:
+                if entry in aliases:
                     continue  # a mike alias: its pages are its version's
-                if entry.name in versions.aliases:
-                    if entry.name not in chosen:
-                        merged.not_offered.append(entry.name)
-                        url = _read_fragment(root / rel)[1]
-                        if url is not None:
-                            merged.not_offered_urls.add(url)
-                        continue
-                    build = _build_in(root, rel, root_base, name, problems, merged)
-                    if build is None:
-                        problems.add(
-                            f"{rel}/: version {entry.name} is to be offered, but no sitemap "
-                            f"written by sitemap-plugins is there (no {robots_txt.FRAGMENT_NAME} "
-                            f"naming one); build it with the plugin, or choose other --versions")
-                    else:
-                        builds.append(build)
+                if entry in versions.aliases and entry not in chosen:
+                    merged.not_offered.append(entry)
+                    url = _read_fragment(root / rel)[1]
+                    if url is not None:
+                        merged.not_offered_urls.add(url)
                     continue
-            build = _build_in(root, rel, root_base, name, problems, merged)
-            if build is not None:
-                builds.append(build)
-            elif not (root / rel / f"{name}.xml").exists():
-                queue.append(rel)
+            queue.append(rel)
     return sorted(builds, key=lambda b: b.folder.split("/"))
 
 
