@@ -513,8 +513,6 @@ class _Reader:
 
 # -- the root's own pages ---------------------------------------------------------------------
 
-_PART = re.compile(r"-(?:\d+|root)\.xml\Z")
-
 
 def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
         Build | None, list[str] | None]:
@@ -540,6 +538,7 @@ def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
                      "(the root index is written there)")
         return None, None
     parts: list[str] = []
+    own_part = re.compile(rf"{re.escape(name)}-(?:\d+|root)\.xml\Z")
     number = 1
     while (root / index_name(name, number)).is_file():
         file_name = index_name(name, number)
@@ -548,12 +547,13 @@ def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
                 rest = loc[len(base):] if loc.startswith(base) else None
                 if rest is not None and "/" in rest:
                     continue  # a build's sitemap: found again by the walk
-                if (rest is None or not rest.startswith(name) or not _PART.search(rest)
-                        or not _is_regular(root / rest)):
+                if rest is None or not own_part.match(rest):
                     problems.add(
                         f"{file_name}: names {loc}, which is not a file that sitemap-plugins "
                         "writes; the root index replaces this file, so move it away first")
                     continue
+                if not _is_regular(root / rest):
+                    continue  # gone since: the root's own pages are no longer listed there
                 if rest not in parts:
                     parts.append(rest)
         except (_NotASitemapError, OSError) as err:

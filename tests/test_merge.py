@@ -487,3 +487,38 @@ def test_mike_offered_version_without_our_sitemap(mike_root: Path, capsys) -> No
     assert ("error: 2.0/: version 2.0 is to be offered, but no sitemap written by "
             "sitemap-plugins is there (no robots-sitemap.txt naming one); build it with the "
             "plugin, or choose other --versions") in err
+
+
+def test_split_root_pages_are_named_directly(tmp_path: Path, xsd, capsys) -> None:
+    """The root's own sitemap split into parts: the root index names the parts, merge after
+    merge (the index replaced the root build's index, and is read as the root's next time)."""
+    root = tmp_path / "public"
+    write_pages(root, {f"p{n}.html": page(f"p{n}") for n in range(5)})
+    write_pages(root / "docs", {"index.html": page("docs")})
+    build(root / "docs", f"{BASE}docs/", tmp_path / "cache-docs")
+    build(root, BASE, tmp_path / "cache-root", "--max-urls", "3", "--exclude", "docs/**")
+    assert run(["merge", str(root), "--base-url", BASE], capsys)[0] == 0
+    expected = ("sitemapindex", [f"{BASE}sitemap-1.xml", f"{BASE}sitemap-2.xml",
+                                 f"{BASE}docs/sitemap.xml"])
+    assert validate_sitemap_file(root / "sitemap.xml", xsd) == expected
+    before = snapshot(root)
+    assert run(["merge", str(root), "--base-url", BASE], capsys)[0] == 0
+    assert snapshot(root) == before
+    code, out, _ = run(["check", str(root), "--base-url", BASE], capsys)
+    assert (code, out) == (0, "Checked 6 URLs: no problems\n")
+
+
+def test_foreign_root_index_is_not_replaced(tmp_path: Path, capsys) -> None:
+    """A hand-made index at the root naming other files: exit 1, and the file is kept."""
+    root = tmp_path / "public"
+    write_pages(root / "docs", {"index.html": page("docs")})
+    build(root / "docs", f"{BASE}docs/", tmp_path / "cache-docs")
+    own = (f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org'
+           f'/schemas/sitemap/0.9"><sitemap><loc>{BASE}posts.xml</loc></sitemap></sitemapindex>')
+    (root / "sitemap.xml").write_text(own, "utf-8")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert err.splitlines()[0] == (
+        f"error: sitemap.xml: names {BASE}posts.xml, which is not a file that sitemap-plugins "
+        "writes; the root index replaces this file, so move it away first")
+    assert (root / "sitemap.xml").read_text("utf-8") == own
