@@ -286,9 +286,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("static_html", False, "List HTML files copied as they are from the sources (MkDocs "
            "docs_dir, Pelican STATIC_PATHS), not rendered by the host. Hosts only.",
            _check_bool, "bool", cli=False),
-    Option("versions", ("latest",), "merge, with mike's versions.json in the folder: the "
+    Option("versions", ("latest",), "With mike's versions.json in the merged folder: the "
            "versions (names, aliases or globs such as '2.*') whose sitemaps the root index "
-           "offers. Others keep their own sitemaps, not offered to crawlers. Repeatable.",
+           "offers. Others keep their own sitemaps, not offered to crawlers.",
            _check_versions, "list", merge_only=True),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
