@@ -26,3 +26,16 @@ if [ -f sample_sites/pelican/source/pelicanconf.py ] && $bin/python -c "import s
   cat sample_sites/pelican/out/sitemap.xml
   $bin/sitemap-plugins check sample_sites/pelican/out --base-url https://blog.example.org/
 fi
+
+echo; echo "== One index over the builds below a root (merge) =="
+# Builds made apart, as parallel CI jobs would: the trap site as the root's own pages, then the
+# MkDocs sample (built above for https://example.org/project/) copied into its folder.
+demo=$(mktemp -d)
+root="$demo/public"
+$bin/python sample_sites/traps/make_site.py --out "$root" >/dev/null
+$bin/sitemap-plugins -q build "$root" --base-url https://example.org/ --cache-dir "$demo/cache" 2>/dev/null
+if [ -d sample_sites/mkdocs/out ]; then cp -r sample_sites/mkdocs/out "$root/project"; fi
+$bin/sitemap-plugins merge "$root" --base-url https://example.org/
+cat "$root/sitemap.xml"
+$bin/sitemap-plugins check "$root" --base-url https://example.org/
+rm -rf "$demo"
