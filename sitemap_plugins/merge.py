@@ -70,6 +70,9 @@ _MAX_VERSIONS_FILE = 16 * 1024 * 1024
 # At most this many problems are kept; the rest are counted (a broken child of 50,000 URLs
 # must not print 50,000 lines).
 MAX_PROBLEMS = 50
+# The root's own URLs inside builds' folders are remembered to find URLs listed twice; past
+# this many the root build plainly lists the builds' pages, and memory must stay bounded.
+MAX_CLAIMED = 100_000
 
 
 def root_part_name(name: str) -> str:
@@ -443,6 +446,15 @@ class _Reader:
     def _in_child_folder(self, loc: str) -> bool:
         return any(loc.startswith(base) for base in self.child_bases)
 
+    def _claim(self, url: str, label: str) -> None:
+        if len(self.claimed) < MAX_CLAIMED:
+            self.claimed.setdefault(url, label)
+        elif len(self.claimed) == MAX_CLAIMED:
+            self.claimed[""] = label  # said once
+            self.problems.add(
+                f"{label}: lists more than {MAX_CLAIMED:,} URLs in the folders of other builds; "
+                "build the root's own pages with those folders excluded")
+
     def read_urlset(self, build: Build, rel: str, loc: str) -> SitemapFile:
         """Stream one urlset of ``build``; the file's entry for the root index."""
         newest = _Newest()
@@ -464,7 +476,7 @@ class _Reader:
                     first_outside = first_outside or url
                 elif own:
                     if self.child_bases and self._in_child_folder(url):
-                        self.claimed.setdefault(url, label)
+                        self._claim(url, label)
                 elif url in self.claimed:
                     self.problems.add(f"{url} is listed by two builds: {self.claimed[url]} and "
                                       f"{label}; leave it out of one (exclude it there)")

@@ -522,3 +522,16 @@ def test_foreign_root_index_is_not_replaced(tmp_path: Path, capsys) -> None:
         f"error: sitemap.xml: names {BASE}posts.xml, which is not a file that sitemap-plugins "
         "writes; the root index replaces this file, so move it away first")
     assert (root / "sitemap.xml").read_text("utf-8") == own
+
+
+def test_root_listing_many_build_pages_stays_bounded(sections: Path, tmp_path: Path, capsys,
+                                                     monkeypatch) -> None:
+    """Past MAX_CLAIMED root URLs inside builds' folders: one problem, memory stays bounded."""
+    import sitemap_plugins.merge as merge_module  # noqa: PLC0415
+
+    monkeypatch.setattr(merge_module, "MAX_CLAIMED", 2)
+    build(sections, BASE, tmp_path / "cache-root")  # no folder excluded: lists every section
+    code, _, err = run(["merge", str(sections), "--base-url", BASE], capsys)
+    assert code == 1
+    assert ("error: sitemap.xml (the root): lists more than 2 URLs in the folders of other "
+            "builds; build the root's own pages with those folders excluded") in err
