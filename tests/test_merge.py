@@ -251,6 +251,8 @@ def test_split_child_parts_are_named_directly(tmp_path: Path, xsd, capsys) -> No
     assert locs == [f"{BASE}big/sitemap-{n}.xml" for n in (1, 2, 3)]
     for loc in locs:
         assert validate_sitemap_file(root / "big" / loc.rsplit("/", 1)[1], xsd)[0] == "urlset"
+    code, out, _ = run(["check", str(root), "--base-url", BASE], capsys)
+    assert (code, out) == (0, "Checked 7 URLs: no problems\n")
 
 
 def test_root_below_the_host_root_writes_a_fragment(tmp_path: Path, capsys) -> None:
