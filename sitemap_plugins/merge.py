@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import xml.etree.ElementTree as ET  # the builds' own sitemaps; expat expands no external entity
+from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -379,8 +380,9 @@ def _entries(path: Path) -> Iterator[tuple[str, str, str]]:
         _NotASitemapError: when the file is not a sitemaps.org urlset or index, or not XML.
         OSError: when it cannot be read.
     """
-    if path.stat().st_size > PROTOCOL_MAX_BYTES:
-        msg = f"has {path.stat().st_size:,} bytes; the protocol's limit is 52,428,800"
+    size = path.stat().st_size
+    if size > PROTOCOL_MAX_BYTES:
+        msg = f"has {size:,} bytes; the protocol's limit is 52,428,800"
         raise _NotASitemapError(msg)
     loc_tag, lastmod_tag = f"{NS}loc", f"{NS}lastmod"
     try:
@@ -444,7 +446,9 @@ class _Reader:
         self.child_bases = sorted(b.base for b in builds if b.folder)
 
     def _in_child_folder(self, loc: str) -> bool:
-        return any(loc.startswith(base) for base in self.child_bases)
+        # Builds' folders never nest, so only the greatest base not after the URL can hold it.
+        position = bisect_right(self.child_bases, loc)
+        return position > 0 and loc.startswith(self.child_bases[position - 1])
 
     def _claim(self, url: str, label: str) -> None:
         if len(self.claimed) < MAX_CLAIMED:
