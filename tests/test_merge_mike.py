@@ -24,16 +24,18 @@ GIT_ENV = {
     "GIT_COMMITTER_NAME": "Test",
     "GIT_COMMITTER_EMAIL": "test@example.org",
 }
+SITEMAP_PLUGIN = """  - sitemap:
+      cache_dir: ../cache
+      git_dates: false
+"""
+MIKE_PLUGIN = """  - mike:
+      canonical_version: {canonical}
+"""
 CONFIG = """site_name: Versioned
 site_url: {site_url}
 theme:
   name: material
 plugins:
-  - sitemap:
-      cache_dir: ../cache
-      git_dates: false
-  - mike:
-      canonical_version: {canonical}
 """
 
 
@@ -54,11 +56,13 @@ def _run(cwd: Path, *args: str) -> str:
     return done.stdout + done.stderr
 
 
-def _deploy(tmp_path: Path, *, site_url: str, canonical: str) -> Path:
+def _deploy(tmp_path: Path, *, site_url: str, canonical: str, mike_first: bool = False) -> Path:
     """Two versions deployed by mike (1.0; then 2.0 with a new page, alias latest)."""
     project = tmp_path / "project"
     (project / "docs").mkdir(parents=True)
-    (project / "mkdocs.yml").write_text(CONFIG.format(site_url=site_url, canonical=canonical))
+    plugins = [SITEMAP_PLUGIN, MIKE_PLUGIN.format(canonical=canonical)]
+    (project / "mkdocs.yml").write_text(
+        CONFIG.format(site_url=site_url) + "".join(plugins[::-1] if mike_first else plugins))
     (project / "docs" / "index.md").write_text("# Home\n\nWelcome.\n")
     (project / "docs" / "guide.md").write_text("# Guide\n\nHow to.\n")
     _run(project, "git", "init", "-q", "-b", "main")
@@ -118,3 +122,10 @@ def test_project_pages_below_the_host_root(tmp_path: Path, xsd, capsys) -> None:
         "sitemapindex", [f"{base}1.0/sitemap.xml", f"{base}2.0/sitemap.xml"])
     assert (root / "robots-sitemap.txt").read_text("ascii").endswith(
         f"Sitemap: {base}sitemap.xml\n")
+
+
+def test_plugin_order_does_not_matter(tmp_path: Path, xsd) -> None:
+    """mike listed before the sitemap plugin (it changes site_url first): the same sitemaps."""
+    root = _deploy(tmp_path, site_url=BASE, canonical="latest", mike_first=True)
+    assert validate_sitemap_file(root / "1.0" / "sitemap.xml", xsd) == (
+        "urlset", [f"{BASE}1.0/", f"{BASE}1.0/guide/"])
