@@ -20,6 +20,7 @@ from typing import Any
 from sitemap_plugins.errors import ConfigError
 from sitemap_plugins.globs import compile_glob
 from sitemap_plugins.urls import BaseUrl, parse_base_url
+from sitemap_plugins.writers.robots import FRAGMENT_NAME
 
 # sitemaps.org protocol, "XML tag definitions": the seven words <changefreq> allows.
 CHANGEFREQ_WORDS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
@@ -30,6 +31,7 @@ PROTOCOL_MAX_BYTES = 52_428_800
 # A part must hold at least one entry of the longest allowed URL with its alternates.
 MIN_MAX_BYTES = 16_384
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+_TAKEN_NAMES = frozenset({"robots", FRAGMENT_NAME.removesuffix(".txt")})
 
 
 Check = Callable[[str, Any], Any]
@@ -189,6 +191,14 @@ def _check_name(option: str, value: object) -> str:
         raise ConfigError(
             option,
             f"Expected a plain file name without extension such as 'sitemap' but received: "
+            f"{_received(value)}",
+        )
+    # name.txt is the text sitemap: these names would overwrite robots.txt's rules or the
+    # fragment the build writes beside it (compared without case: macOS and Windows ignore it).
+    if value.lower() in _TAKEN_NAMES:
+        raise ConfigError(
+            option,
+            f"Expected a name whose files are not robots.txt or {FRAGMENT_NAME} but received: "
             f"{_received(value)}",
         )
     return value

@@ -544,8 +544,13 @@ def test_missing_site_url_fails_strict(no_url: tuple[Build, Build]):
             ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'include': Item 0: Expected a non-empty glob "
              "pattern but received: ''"),
         ),
+        (
+            "  - sitemap:\n      sitemap_name: robots\n",
+            ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'sitemap_name': Expected a name whose "
+             "files are not robots.txt or robots-sitemap.txt but received: 'robots' (str)"),
+        ),
     ],
-    ids=["choice", "unknown", "priority-range", "max-urls", "bad-glob"],
+    ids=["choice", "unknown", "priority-range", "max-urls", "bad-glob", "robots-name"],
 )
 def test_invalid_option_stops_the_build(tmp_path: Path, plugin: str, message: str):
     """A bad option value stops the build with MkDocs' usual message naming the option."""

@@ -631,8 +631,13 @@ def test_empty_siteurl_warns_once_and_writes_nothing(tmp_path: Path, i18n: bool)
             'SITEMAP={"format": "html"}',
             "SITEMAP['format']: Expected 'xml' or 'txt' but received: 'html' (str)",
         ),
+        (
+            'SITEMAP_PLUGINS={"sitemap_name": "robots"}',
+            ("SITEMAP_PLUGINS['sitemap_name']: Expected a name whose files are not robots.txt "
+             "or robots-sitemap.txt but received: 'robots' (str)"),
+        ),
     ],
-    ids=["type", "typo", "legacy"],
+    ids=["type", "typo", "legacy", "robots-name"],
 )
 def test_bad_settings_stop_the_build(tmp_path: Path, setting: str, message: str) -> None:
     """A bad setting stops Pelican with one message naming the setting, and no traceback

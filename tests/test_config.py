@@ -40,6 +40,8 @@ def test_defaults_round_trip() -> None:
         ("max_bytes", 100, "Expected a whole number from 16,384 to 52,428,800 but received: 100 (int)"),
         ("sitemap_name", "site map", "Expected a plain file name without extension such as 'sitemap' but received: 'site map' (str)"),
         ("sitemap_name", "../x", "Expected a plain file name without extension such as 'sitemap' but received: '../x' (str)"),
+        ("sitemap_name", "robots", "Expected a name whose files are not robots.txt or robots-sitemap.txt but received: 'robots' (str)"),
+        ("sitemap_name", "Robots-Sitemap", "Expected a name whose files are not robots.txt or robots-sitemap.txt but received: 'Robots-Sitemap' (str)"),
         ("workers", -1, "Expected a whole number from 0 to 64 but received: -1 (int)"),
         ("cache_dir", "", "Expected a folder path but received: '' (str)"),
         ("base_url", "example.org", "Expected an absolute http(s) URL such as 'https://example.org/' but received: 'example.org'"),

@@ -79,7 +79,10 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
                     "'merge', 'create', 'fragment', 'off' but received: 'append' (str)"))],
     "sitemap_name": [(["--sitemap-name", "../x"], ("error: --sitemap-name: Expected a plain "
                       "file name without extension such as 'sitemap' but received: '../x' "
-                      "(str)"))],
+                      "(str)")),
+                     (["--sitemap-name", "robots"], ("error: --sitemap-name: Expected a name "
+                      "whose files are not robots.txt or robots-sitemap.txt but received: "
+                      "'robots' (str)"))],
     "max_urls": [
         (["--max-urls", "0"], ("error: --max-urls: Expected a whole number from 1 to 50,000 "
          "but received: 0 (int)")),
