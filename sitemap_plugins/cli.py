@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import time
 import typing
 from typing import Any
 
@@ -26,6 +27,7 @@ from sitemap_plugins.config import (
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.merge import MergeError, merge
+from sitemap_plugins.report import build_report, check_report, dumps, error_report, merge_report
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -62,6 +64,13 @@ def _add_config_flags(
                                 help=f"{doc} (default: {option.default})")
 
 
+def _add_json_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json", action="store_true",
+        help="print the run's summary as one JSON object on stdout (shape: schema "
+             "sitemap-plugins/report/1, see the docs); problems still go to stderr")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for both subcommands."""
     parser = argparse.ArgumentParser(
@@ -76,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         "build", help="write sitemap.xml, .gz, sitemap.txt and the robots.txt line",
         description="Scan SITE_DIR and write the sitemap files into it.")
     build.add_argument("site_dir", metavar="SITE_DIR")
+    _add_json_flag(build)
     _add_config_flags(build)
     merge_command = commands.add_parser(
         "merge", help="write one sitemap index at ROOT over the builds below it",
@@ -84,11 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "index at ROOT naming them, with its Sitemap: line in ROOT's robots.txt. "
                     "Reads only the builds' sitemap files.")
     merge_command.add_argument("site_dir", metavar="ROOT")
+    _add_json_flag(merge_command)
     _add_config_flags(merge_command, MERGE_OPTIONS)
     check = commands.add_parser(
         "check", help="check the sitemap files in SITE_DIR against the protocol",
         description="Check the sitemap files already in SITE_DIR; one line per problem.")
     check.add_argument("site_dir", metavar="SITE_DIR")
+    _add_json_flag(check)
     check.add_argument("--base-url", required=True, metavar="URL")
     check.add_argument("--sitemap-name", default="sitemap", metavar="NAME")
     return parser
@@ -142,20 +154,24 @@ def _print(text: str, *, stream: typing.TextIO | None = None) -> None:
     stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
 
 
+def _fail(args: argparse.Namespace, started: float, messages: list[str], code: int) -> int:
+    """Print a stopped run's messages on stderr (and its JSON on stdout); returns ``code``."""
+    for message in messages:
+        _print(message, stream=sys.stderr)
+    if args.json:
+        _print(dumps(error_report(args.command, messages, time.perf_counter() - started)))
+    return code
+
+
 def _run_build(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
     try:
         config = config_from_args(args)
-    except ConfigError as err:
-        _print(f"error: {_flag(err.option)}: {err.message}", stream=sys.stderr)
-        return EXIT_USAGE
-    try:
         result = generate(args.site_dir, config)
     except ConfigError as err:
-        _print(f"error: {_flag(err.option)}: {err.message}", stream=sys.stderr)
-        return EXIT_USAGE
+        return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:
-        _print(f"error: {err}", stream=sys.stderr)
-        return EXIT_FAILED
+        return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
     for diagnostic in result.diagnostics:
         if diagnostic.level is Level.WARNING or args.verbose:
             _print(f"{diagnostic.level.value}: {diagnostic}", stream=sys.stderr)
@@ -164,52 +180,56 @@ def _run_build(args: argparse.Namespace) -> int:
     if result.dropped_diagnostics:
         _print(f"warning: {result.dropped_diagnostics:,} more diagnostics not shown",
                stream=sys.stderr)
-    if not args.quiet:
+    if args.json:
+        _print(dumps(build_report(result, time.perf_counter() - started)))
+    elif not args.quiet:
         for line in result.summary():
             _print(line)
     return EXIT_OK
 
 
 def _run_merge(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
     try:
         config = config_from_args(args)
         merged = merge(args.site_dir, config, versions_given=args.versions is not None)
     except ConfigError as err:
-        _print(f"error: {_flag(err.option)}: {err.message}", stream=sys.stderr)
-        return EXIT_USAGE
+        return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except MergeError as err:
-        for problem in err.problems:
-            _print(f"error: {problem}", stream=sys.stderr)
+        messages = [f"error: {problem}" for problem in err.problems]
         if err.more:
-            _print(f"error: ... and {err.more:,} more problems", stream=sys.stderr)
-        _print("Nothing was written.", stream=sys.stderr)
-        return EXIT_FAILED
+            messages.append(f"error: ... and {err.more:,} more problems")
+        return _fail(args, started, [*messages, "Nothing was written."], EXIT_FAILED)
     except SitemapError as err:
-        _print(f"error: {err}", stream=sys.stderr)
-        return EXIT_FAILED
+        return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
     for diagnostic in merged.diagnostics:
         if diagnostic.level is Level.WARNING or args.verbose:
             _print(f"{diagnostic.level.value}: {diagnostic}", stream=sys.stderr)
         elif not args.quiet:
             _print(f"note: {diagnostic}", stream=sys.stderr)
-    if not args.quiet:
+    if args.json:
+        _print(dumps(merge_report(merged, time.perf_counter() - started)))
+    elif not args.quiet:
         for line in merged.summary():
             _print(line)
     return EXIT_OK
 
 
 def _run_check(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
     try:
         config = SitemapConfig.from_mapping(
             {"base_url": args.base_url, "sitemap_name": args.sitemap_name})
-    except ConfigError as err:
-        _print(f"error: {_flag(err.option)}: {err.message}", stream=sys.stderr)
-        return EXIT_USAGE
-    try:
         problems, checked = check_site(args.site_dir, config)
+    except ConfigError as err:
+        return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:
-        _print(f"error: {err}", stream=sys.stderr)
-        return EXIT_FAILED
+        return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
+    if args.json:
+        for problem in problems:
+            _print(str(problem), stream=sys.stderr)
+        _print(dumps(check_report(problems, checked, time.perf_counter() - started)))
+        return EXIT_FAILED if problems else EXIT_OK
     for problem in problems:
         _print(str(problem))
     if not args.quiet:

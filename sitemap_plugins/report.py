@@ -1,0 +1,104 @@
+"""The machine-readable summary of a run: one JSON object per command, for CI and scripts.
+
+The shape is versioned by ``"schema"``: a new key may appear within a version; a key that is
+renamed, removed or changes meaning bumps it. Every command's object has the same envelope
+(``schema``, ``command``, ``ok``, ``seconds``, ``warnings``, ``diagnostics``), so a script reads
+``build``, ``check`` and ``merge`` the same way. Counts are plain integers, lists keep the
+run's order, and the same run gives the same keys in the same order.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from sitemap_plugins.check import Problem
+    from sitemap_plugins.errors import Diagnostic
+    from sitemap_plugins.generate import Result
+    from sitemap_plugins.merge import Merged
+
+SCHEMA = "sitemap-plugins/report/1"
+
+
+def _diagnostic(diagnostic: Diagnostic) -> dict[str, str]:
+    return {"level": diagnostic.level.value, "code": diagnostic.code,
+            "path": diagnostic.path, "message": diagnostic.message}
+
+
+def envelope(command: str, *, ok: bool, seconds: float,
+             diagnostics: Iterable[Diagnostic] = (), dropped: int = 0) -> dict[str, Any]:
+    """The keys every command's summary has; a command adds its own after them."""
+    shown = [_diagnostic(d) for d in diagnostics]
+    return {
+        "schema": SCHEMA,
+        "command": command,
+        "ok": ok,
+        "seconds": round(seconds, 3),
+        "warnings": sum(1 for d in shown if d["level"] == "warning"),
+        "diagnostics": shown,
+        "diagnostics_not_shown": dropped,
+    }
+
+
+def build_report(result: Result, seconds: float) -> dict[str, Any]:
+    """``sitemap-plugins build``: what was listed, left out by reason, written and removed."""
+    report = envelope("build", ok=True, seconds=seconds, diagnostics=result.diagnostics,
+                      dropped=result.dropped_diagnostics)
+    changes = result.changes
+    report.update({
+        "sitemap_url": result.sitemap_url,
+        "split": result.split,
+        "listed": result.listed,
+        "left_out": dict(sorted(result.excluded.items(),
+                                key=lambda item: (item[0].lower(), item[0]))),
+        "left_out_total": sum(result.excluded.values()),
+        "cached": result.cached,
+        "files": list(result.files),
+        "removed": list(result.removed),
+        "changes": None if changes is None or not changes.baseline else {
+            "added": changes.added_count,
+            "changed": changes.changed_count,
+            "removed": changes.removed_count,
+        },
+    })
+    return report
+
+
+def check_report(problems: list[Problem], checked: int, seconds: float) -> dict[str, Any]:
+    """``sitemap-plugins check``: the URLs checked and each problem by file."""
+    report = envelope("check", ok=not problems, seconds=seconds)
+    report.update({
+        "checked": checked,
+        "problems": [{"file": p.file, "message": p.message} for p in problems],
+    })
+    return report
+
+
+def merge_report(merged: Merged, seconds: float) -> dict[str, Any]:
+    """``sitemap-plugins merge``: the builds offered, the sitemaps and URLs they hold."""
+    report = envelope("merge", ok=True, seconds=seconds, diagnostics=merged.diagnostics)
+    report.update({
+        "index_urls": list(merged.index_urls),
+        "builds": [b.folder for b in merged.builds],
+        "not_offered": list(merged.not_offered),
+        "sitemaps": merged.sitemaps,
+        "urls": merged.urls,
+        "files": list(merged.files),
+        "removed": list(merged.removed),
+    })
+    return report
+
+
+def error_report(command: str, messages: list[str], seconds: float) -> dict[str, Any]:
+    """A run that stopped: its messages, so a script sees ``ok: false`` and why."""
+    report = envelope(command, ok=False, seconds=seconds)
+    report["errors"] = messages
+    return report
+
+
+def dumps(report: dict[str, Any]) -> str:
+    """One line of JSON (ASCII-safe, so any file name prints on any terminal)."""
+    return json.dumps(report, ensure_ascii=True, separators=(",", ":"))
