@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
 from sitemap_plugins.errors import Diagnostic, Level, SitemapError, WriteError
 from sitemap_plugins.writers import robots as robots_txt
-from sitemap_plugins.writers.atomic import commit, explain, temp_path_for, write_bytes_atomic
+from sitemap_plugins.writers.atomic import (
+    commit,
+    explain,
+    refuse_special,
+    temp_path_for,
+    write_bytes_atomic,
+)
 from sitemap_plugins.writers.compress import gzip_file
 from sitemap_plugins.writers.sitemap_index import render_index
 
@@ -233,7 +239,15 @@ def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Instal
             return result
         target = real
     if target.exists():
-        # A folder named robots.txt or an unreadable file is reported, never a traceback.
+        # A folder, pipe or device named robots.txt, or an unreadable file, is reported, never
+        # a traceback, and never opened: reading a pipe would wait for a writer forever.
+        try:
+            refuse_special(target)
+        except WriteError as err:
+            result.diagnostics.append(Diagnostic(
+                "robots.txt", "unreadable", f"{err.message.partition(';')[0]}; not read or "
+                "changed, so no Sitemap: line was added"))
+            return result
         try:
             original = target.read_bytes()
         except OSError as err:

@@ -559,3 +559,83 @@ def test_sitemap_name_taken_by_a_folder(tmp_path: Path, capsys) -> None:
     assert "sitemap.xml" in err
     assert "the previous file was kept" in err
     assert not [p for p in site.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
+
+
+def _cli_build(site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """The command line on ``site``, in its own process, so that a hang fails the test."""
+    return subprocess.run(
+        [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url", BASE, *extra],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+
+
+@pytest.mark.parametrize("name", ["sitemap.xml", "sitemap.txt", "sitemap.xml.gz"])
+def test_output_symlink_is_never_replaced(tmp_path: Path, name: str) -> None:
+    """A symlink standing where an output goes stops the build with one line; the link and
+    the file it points to are left as they were."""
+    site = make_site(tmp_path)
+    outside = tmp_path / "shared-file.txt"
+    outside.write_text(CANARY, "utf-8")
+    (site / name).symlink_to(outside)
+    done = _cli_build(site)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "is a symbolic link, not a regular file" in done.stderr
+    assert name in done.stderr
+    assert "Traceback" not in done.stderr
+    assert (site / name).is_symlink()
+    assert os.readlink(site / name) == str(outside)
+    assert outside.read_text("utf-8") == CANARY
+    assert not [p for p in site.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
+
+
+@pytest.mark.parametrize("kind", ["symlink", "pipe"])
+def test_changes_file_that_is_not_a_file_is_left_alone(tmp_path: Path, kind: str) -> None:
+    """changes_file naming a symlink or a named pipe is one clear line, exit 1, and it is
+    neither replaced nor opened (a pipe would block the build forever)."""
+    site = make_site(tmp_path)
+    target = tmp_path / "changes.json"
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text(CANARY, "utf-8")
+    if kind == "symlink":
+        target.symlink_to(outside)
+    else:
+        os.mkfifo(target)
+    done = _cli_build(site, "--changes-file", str(target))
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "changes.json" in done.stderr
+    if kind == "symlink":
+        assert target.is_symlink()
+        assert outside.read_text("utf-8") == CANARY
+    else:
+        assert stat.S_ISFIFO(os.lstat(target).st_mode)
+
+
+def test_robots_txt_pipe_does_not_hang_the_build(tmp_path: Path, sitemap_urls) -> None:
+    """A named pipe at robots.txt is reported and never opened: the build finishes, lists
+    the pages, and the pipe is still a pipe."""
+    site = make_site(tmp_path)
+    os.mkfifo(site / "robots.txt")
+    done = _cli_build(site, "--robots-txt", "create")
+    assert done.returncode == 0, done.stderr
+    assert "robots.txt" in done.stderr
+    assert "is a named pipe, not a regular file" in done.stderr
+    assert set(sitemap_urls(site)) == ORDINARY
+    assert stat.S_ISFIFO(os.lstat(site / "robots.txt").st_mode)
+
+
+def test_fragment_pipe_does_not_hang_the_build(tmp_path: Path) -> None:
+    """A named pipe where the robots.txt fragment goes stops the build with one line, at
+    once."""
+    site = make_site(tmp_path)
+    os.mkfifo(site / "robots-sitemap.txt")
+    done = subprocess.run(
+        [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url",
+         "https://example.org/docs/"], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1
+    assert "robots-sitemap.txt" in done.stderr
+    assert "is a named pipe, not a regular file" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert stat.S_ISFIFO(os.lstat(site / "robots-sitemap.txt").st_mode)

@@ -11,6 +11,7 @@ import contextlib
 import errno
 import os
 import secrets
+import stat
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.errors import WriteError
@@ -35,6 +36,33 @@ def explain(err: OSError) -> str:
     return f"{err.strerror or err}; the previous file was kept"
 
 
+# A folder needs no check: a rename onto it fails by itself, and the old one is kept.
+_SPECIAL = (
+    (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+)
+
+
+def refuse_special(target: Path) -> None:
+    """Stop before replacing anything but a regular file: a link, a device, a pipe.
+
+    A rename would put a file in its place (a symlink the user made to share one file, a
+    device node), and opening a pipe would wait for a writer forever.
+
+    Raises:
+        WriteError: naming what stands there; it is left as it is.
+
+    """
+    try:
+        mode = os.lstat(target).st_mode
+    except OSError:
+        return  # nothing there (or nothing we can see): the write itself will say
+    for test, what in _SPECIAL:
+        if test(mode):
+            raise WriteError(str(target), f"is {what}, not a regular file; it was left as it "
+                             "is (remove it, or choose another name, to let the file be written)")
+
+
 def write_bytes_atomic(target: Path, data: bytes) -> None:
     """Replace ``target`` with ``data`` atomically, keeping the old file's permissions.
 
@@ -42,6 +70,7 @@ def write_bytes_atomic(target: Path, data: bytes) -> None:
         WriteError: with the target path and a clear reason; the old file is untouched.
 
     """
+    refuse_special(target)
     temp = temp_path_for(target)
     try:
         with temp.open("wb") as handle:
@@ -69,9 +98,14 @@ def commit(temp: Path, target: Path) -> None:
 
     """
     try:
+        refuse_special(target)
         os.replace(temp, target)
     except OSError as err:
         raise WriteError(str(target), explain(err)) from err
+    except WriteError:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
 
 
 def remove_leftovers(folder: Path) -> list[Path]:
