@@ -192,7 +192,7 @@ def place(rel: str, hints: PageHints | None, rules: Rules) -> Placement:
         reason = REASON_NOT_INCLUDED
     elif rules.exclude and rules.exclude.first_match(rel, url_path) is not None:
         reason = REASON_EXCLUDED
-    elif rel.rpartition("/")[2].lower() in _NOT_FOUND_NAMES:
+    elif _is_not_found_page(rel):
         reason = REASON_404
     elif rules.robots is not None and not rules.robots.allows(url):
         reason = REASON_ROBOTS
@@ -227,7 +227,7 @@ def evaluate(
 
     if record.refresh_url is not None:
         target = resolve_href(record.refresh_url, resolve_from)
-        if target is None or comparison_key(target) != comparison_key(url):
+        if target is None or not same_page(target, url):  # a page reloading itself stays
             return left_out(REASON_REDIRECT)
     if record.robots & {"noindex", "none"}:
         return left_out(REASON_NOINDEX)
@@ -242,13 +242,15 @@ def evaluate(
                 rel, "bad-canonical",
                 f"canonical link {record.canonical!r} is not an http(s) URL; ignored",
                 Level.INFO))
+        elif same_page(canonical, url):
+            # The site's own spelling of its URL, when the protocol lets the sitemap list it
+            # (``/docs`` for the base ``/docs/`` lies outside the sitemap's folder).
+            loc = canonical if is_within(canonical, config.base_url) else url
         elif not is_within(canonical, config.base_url):
             diagnostics.append(Diagnostic(
                 rel, "canonical-off-site",
                 f"canonical link points off the site ({canonical}); page left out"))
             return left_out(REASON_OFF_SITE)
-        elif same_page(canonical, url):
-            loc = canonical  # the site's own spelling of its URL
         else:
             return left_out(REASON_CANONICAL)
     if len(loc) > MAX_URL_LENGTH:
@@ -286,19 +288,42 @@ def evaluate(
 
 
 def same_page(canonical: str, url: str) -> bool:
-    """Whether ``canonical`` names the page at ``url`` (another spelling of it)."""
+    """Whether ``canonical`` names the page at ``url`` (another spelling of it).
+
+    A static server answers ``a``, ``a/``, ``a/index.html`` and ``a.html`` with the same file
+    (or a redirect to it), and generators spell their canonicals in any of these forms:
+    Docusaurus writes ``/docs/intro`` for the page at ``/docs/intro/``.
+    """
     if canonical == url:  # the usual self-canonical, spelled as we spell it
         return True
     key, own = comparison_key(canonical), comparison_key(url)
-    if key == own:
+    return key == own or _page_key(key) == _page_key(own)
+
+
+def _page_key(key: str) -> str:
+    """A comparison key without the spelling a static server ignores (see ``same_page``)."""
+    before, mark, query = key.partition("?")
+    scheme, _, rest = before.partition("://")
+    host, slash, path = rest.partition("/")
+    path = slash + path
+    for index in ("/index.html", "/index.htm"):
+        if path.endswith(index):
+            path = path[: -len(index)]
+            break
+    else:
+        for suffix in (".html", ".htm"):
+            if path.endswith(suffix) and not path.endswith("/" + suffix):
+                path = path[: -len(suffix)]
+                break
+    return f"{scheme}://{host}{path.rstrip('/')}{mark}{query}"
+
+
+def _is_not_found_page(rel: str) -> bool:
+    """``404.html`` at any depth, or ``404/index.html`` (Gatsby, Next.js, VitePress)."""
+    folder, _, name = rel.lower().rpartition("/")
+    if name in _NOT_FOUND_NAMES:
         return True
-    # "a/" and "a/index.html" are one file on a static server.
-    for index in ("index.html", "index.htm"):
-        if key.endswith("/" + index) and key[: -len(index)] == own:
-            return True
-        if own.endswith("/" + index) and own[: -len(index)] == key:
-            return True
-    return False
+    return name in ("index.html", "index.htm") and folder.rpartition("/")[2] == "404"
 
 
 def _lastmod(
