@@ -59,6 +59,7 @@ from sitemap_plugins.reader import (
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, SkipCallback, scan_site
 from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
+from sitemap_plugins.writers import robots as robots_txt
 from sitemap_plugins.writers.atomic import explain, remove_leftovers
 from sitemap_plugins.writers.xml_sitemap import render_url
 
@@ -162,7 +163,8 @@ def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRul
             return None
         if os.path.commonpath([real, os.path.realpath(site)]) != os.path.realpath(site):
             return None
-        return RobotsRules.from_bytes(real.read_bytes())
+        with real.open("rb") as handle:  # only what crawlers read: memory stays bounded
+            return RobotsRules.from_bytes(handle.read(robots_txt.MAX_ROBOTS_BYTES))
     except OSError as err:
         result.add_diagnostic(Diagnostic(
             "robots.txt", "unreadable", f"cannot be read ({err.strerror}); its rules are ignored"))

@@ -255,7 +255,14 @@ def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Instal
                 "robots.txt", "unreadable",
                 f"cannot be read ({err.strerror}); no Sitemap: line was added"))
             return result
-        merged = robots_txt.merge_sitemap_line(original, sitemap_url)
+        try:
+            merged = robots_txt.merge_sitemap_line(original, sitemap_url)
+        except UnicodeError:
+            result.diagnostics.append(Diagnostic(
+                "robots.txt", "unreadable",
+                "starts with a UTF-16 byte-order mark but is not UTF-16; left as it is, so no "
+                "Sitemap: line was added"))
+            return result
         if merged != original:
             write_bytes_atomic(target, merged)
             result.files.append("robots.txt")

@@ -22,11 +22,16 @@ class RobotsRules:
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> RobotsRules:
-        """Parse robots.txt bytes (UTF-8, BOM tolerated, other bytes replaced)."""
+        """Parse robots.txt bytes: the first 500 KiB, UTF-8 or UTF-16 by its byte-order mark."""
         from protego import Protego  # noqa: PLC0415  # only for a site with a robots.txt
 
-        text = raw.decode("utf-8-sig", "replace")
-        return cls(Protego.parse(text), raw)
+        from sitemap_plugins.writers.robots import (  # noqa: PLC0415
+            MAX_ROBOTS_BYTES,
+            decode_robots,
+        )
+
+        raw = raw[:MAX_ROBOTS_BYTES]  # what crawlers read; the rest is theirs to ignore too
+        return cls(Protego.parse(decode_robots(raw)), raw)
 
     def __reduce__(self) -> tuple[object, tuple[bytes]]:
         # A worker process parses the same bytes again (a parser object is not portable).

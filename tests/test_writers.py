@@ -10,7 +10,7 @@ import pytest
 
 from sitemap_plugins.config import PROTOCOL_MAX_BYTES, SitemapConfig
 from sitemap_plugins.entry import Alternate, Entry
-from sitemap_plugins.generate import write_entries
+from sitemap_plugins.generate import generate, write_entries
 from sitemap_plugins.writers.robots import create_robots, merge_sitemap_line, names_sitemap
 from sitemap_plugins.writers.xml_sitemap import render_url
 
@@ -195,3 +195,44 @@ def test_a_site_left_with_nothing_to_list_keeps_robots_txt_and_is_told(
         assert len(stale) == 1
         assert stale[0].level.value == "warning"
         assert f"names {base}sitemap.xml" in stale[0].message
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_robots_txt_keeps_its_encoding_and_its_rules_count(tmp_path, codec) -> None:
+    """A UTF-16 robots.txt (with its byte-order mark) is read for its rules and gets its
+    Sitemap: line in UTF-16, every other character kept."""
+    site = tmp_path / "site"
+    (site / "private").mkdir(parents=True)
+    page = b"<!doctype html><html><head><title>t</title></head><body><main>x</main></body></html>"
+    (site / "index.html").write_bytes(page)
+    (site / "private" / "index.html").write_bytes(page)
+    text = "# Règles\r\nUser-agent: *\r\nDisallow: /private/\r\n"
+    bom = b"\xff\xfe" if codec == "utf-16-le" else b"\xfe\xff"
+    (site / "robots.txt").write_bytes(bom + text.encode(codec))
+    generate(site, SitemapConfig.from_mapping({"base_url": "https://example.org/",
+                                               "fingerprint": False}))
+    raw = (site / "robots.txt").read_bytes()
+    assert raw.startswith(bom)
+    assert raw[2:].decode(codec) == text + "\r\nSitemap: https://example.org/sitemap.xml\r\n"
+    listed = (site / "sitemap.txt").read_text("utf-8").split()
+    assert listed == ["https://example.org/"]  # the rule was read: private/ is left out
+    # A second build finds its line (in UTF-16) and changes nothing.
+    generate(site, SitemapConfig.from_mapping({"base_url": "https://example.org/",
+                                               "fingerprint": False}))
+    assert (site / "robots.txt").read_bytes() == raw
+
+
+def test_robots_rules_past_500_kib_are_not_read(tmp_path) -> None:
+    """Only the first 500 KiB of robots.txt count, as for crawlers: a rule after them is
+    not applied."""
+    site = tmp_path / "site"
+    (site / "late").mkdir(parents=True)
+    page = b"<!doctype html><html><head><title>t</title></head><body><main>x</main></body></html>"
+    (site / "index.html").write_bytes(page)
+    (site / "late" / "index.html").write_bytes(page)
+    filler = b"# padding line\n" * (600 * 1024 // 15)
+    (site / "robots.txt").write_bytes(b"User-agent: *\n" + filler + b"Disallow: /late/\n")
+    generate(site, SitemapConfig.from_mapping({"base_url": "https://example.org/",
+                                               "fingerprint": False}))
+    listed = set((site / "sitemap.txt").read_text("utf-8").split())
+    assert listed == {"https://example.org/", "https://example.org/late/"}

@@ -9,7 +9,11 @@ with or without the default port) is left exactly as it was.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SITEMAP_LINE = re.compile(rb"^[ \t]*sitemap[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE)
@@ -33,6 +37,9 @@ def _url_key(url: str) -> tuple[str, str, int | None, str, str] | None:
 
 def sitemap_urls(robots: bytes) -> list[str]:
     """The URLs of the ``Sitemap:`` lines in ``robots`` (BOM and any line ends tolerated)."""
+    codec = utf16_codec(robots)
+    if codec is not None:
+        robots = robots[2:].decode(codec, "replace").encode("utf-8", "replace")
     body = robots[3:] if robots.startswith(b"\xef\xbb\xbf") else robots
     urls: list[str] = []
     for line in _LINE_BREAK.split(body):
@@ -48,7 +55,47 @@ def names_sitemap(robots: bytes, sitemap_url: str) -> bool:
     return any(_url_key(url) == wanted for url in sitemap_urls(robots))
 
 
+_UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+# Google reads the first 500 KiB of a robots.txt and ignores the rest.
+MAX_ROBOTS_BYTES = 500 * 1024
+
+
+def utf16_codec(robots: bytes) -> str | None:
+    """The UTF-16 codec a robots.txt's byte-order mark names, or None (UTF-8, the usual)."""
+    for bom, codec in _UTF16_BOMS:
+        if robots.startswith(bom):
+            return codec
+    return None
+
+
+def decode_robots(robots: bytes) -> str:
+    """robots.txt as text: UTF-16 by its byte-order mark, else UTF-8 (bad bytes replaced)."""
+    codec = utf16_codec(robots)
+    if codec is not None:
+        return robots[2:].decode(codec, "replace")
+    return robots.decode("utf-8-sig", "replace")
+
+
 def merge_sitemap_line(robots: bytes, sitemap_url: str) -> bytes:
+    """:func:`merge_utf8_line`, in the file's own encoding: UTF-16 stays UTF-16.
+
+    Raises:
+        UnicodeError: for UTF-16 that does not decode (it is left as it is).
+    """
+    return _in_own_encoding(robots, lambda utf8: merge_utf8_line(utf8, sitemap_url))
+
+
+def _in_own_encoding(robots: bytes, edit: Callable[[bytes], bytes]) -> bytes:
+    """``edit`` (of UTF-8 bytes) applied to ``robots`` in its own encoding."""
+    codec = utf16_codec(robots)
+    if codec is None:
+        return edit(robots)
+    text = robots[2:].decode(codec, "surrogatepass")
+    edited = edit(text.encode("utf-8", "surrogatepass"))
+    return robots[:2] + edited.decode("utf-8", "surrogatepass").encode(codec, "surrogatepass")
+
+
+def merge_utf8_line(robots: bytes, sitemap_url: str) -> bytes:
     """``robots`` with ``Sitemap: <url>`` appended, or unchanged if it names the URL already.
 
     The new line uses the file's own line end (the first one found; LF in a file without
@@ -81,7 +128,11 @@ def merge_sitemap_lines(robots: bytes, sitemap_urls_to_add: list[str]) -> bytes:
     missing = [url for url in sitemap_urls_to_add if not names_sitemap(robots, url)]
     if not missing:
         return robots
-    merged = merge_sitemap_line(robots, missing[0])
+    return _in_own_encoding(robots, lambda utf8: _merge_utf8_lines(utf8, missing))
+
+
+def _merge_utf8_lines(robots: bytes, missing: list[str]) -> bytes:
+    merged = merge_utf8_line(robots, missing[0])
     found = _LINE_BREAK.search(merged)
     newline = found.group(0) if found else b"\n"
     return merged + b"".join(b"Sitemap: " + url.encode("ascii") + newline for url in missing[1:])
