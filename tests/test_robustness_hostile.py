@@ -416,14 +416,21 @@ def test_unreadable_robots_txt(tmp_path: Path, sitemap_urls, monkeypatch) -> Non
     robots.chmod(0)
     try:
         if not _reads_are_blocked(robots):
-            real = Path.read_bytes
+            # Running as root: the denial is made up, for every way of reading the file.
+            real, real_open = Path.read_bytes, Path.open
 
             def fake_read_bytes(self: Path) -> bytes:
                 if self.name == "robots.txt":
                     raise PermissionError(errno.EACCES, "Permission denied", str(self))
                 return real(self)
 
+            def fake_open(self: Path, *args: object, **kwargs: object) -> object:
+                if self.name == "robots.txt":
+                    raise PermissionError(errno.EACCES, "Permission denied", str(self))
+                return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
+
             monkeypatch.setattr(Path, "read_bytes", fake_read_bytes)
+            monkeypatch.setattr(Path, "open", fake_open)
         result = build(site)
     finally:
         robots.chmod(0o644)
