@@ -217,6 +217,17 @@ def _int_range(low: int, high: int) -> Callable[[str, object], int]:
     return check
 
 
+def _check_html_sitemap(option: str, value: object) -> str | None:
+    if value is None or value is False:
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(option, f"Expected a path inside the site such as 'sitemap/' or "
+                                  f"'site-map.html' but received: {_received(value)}")
+    from sitemap_plugins.html_sitemap import html_sitemap_file  # noqa: PLC0415
+
+    return html_sitemap_file(value)
+
+
 def _check_versions(option: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
         raise ConfigError(
@@ -296,6 +307,17 @@ OPTIONS: tuple[Option, ...] = (
     Option("static_html", False, "List HTML files copied as they are from the sources (MkDocs "
            "docs_dir, Pelican STATIC_PATHS), not rendered by the host. Hosts only.",
            _check_bool, "bool", cli=False),
+    Option("html_sitemap", None, "Also write an HTML site map for people at this path inside "
+           "the site, e.g. sitemap/ (sitemap/index.html) or site-map.html. It lists exactly "
+           "the URLs the XML sitemap lists, grouped by folder. Default: not written.",
+           _check_html_sitemap, "text"),
+    Option("html_sitemap_depth", 0, "Levels of nested lists in the HTML site map (1: one "
+           "flat list); deeper pages are listed in their folder at the last level. 0: no "
+           "limit.", _int_range(0, 20),
+           "int"),
+    Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
+           "page, in place of the built-in templates/html_sitemap.html.",
+           _optional_path("file"), "text"),
     Option("versions", ("latest",), "With mike's versions.json in the merged folder: the "
            "versions (names, aliases or globs such as '2.*') whose sitemaps the root index "
            "offers. Others keep their own sitemaps, not offered to crawlers.",
@@ -345,6 +367,9 @@ class SitemapConfig:
     changes_file: str | None = _default("changes_file")
     git_dates: bool = _default("git_dates")
     static_html: bool = _default("static_html")
+    html_sitemap: str | None = _default("html_sitemap")
+    html_sitemap_depth: int = _default("html_sitemap_depth")
+    html_sitemap_template: str | None = _default("html_sitemap_template")
     versions: tuple[str, ...] = _default("versions")
 
     @classmethod

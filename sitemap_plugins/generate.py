@@ -39,6 +39,12 @@ from sitemap_plugins.entry import (
 )
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
 from sitemap_plugins.globs import GlobSet
+from sitemap_plugins.html_sitemap import (
+    HtmlEntry,
+    page_title,
+    render_html_sitemap,
+    write_html_sitemap,
+)
 from sitemap_plugins.manifest import (
     Changes,
     History,
@@ -58,6 +64,7 @@ from sitemap_plugins.reader import (
 )
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, SkipCallback, scan_site
+from sitemap_plugins.urls import page_url
 from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
 from sitemap_plugins.writers import robots as robots_txt
 from sitemap_plugins.writers.atomic import explain, remove_leftovers
@@ -182,6 +189,8 @@ class PageDone(NamedTuple):
     """What the next build should know of the file (when it was read)."""
     cached: bool = False
     rules_applied: tuple[tuple[str, int], ...] = ()
+    page: HtmlEntry | None = None
+    """The listed page as the HTML site map shows it (only when one is written)."""
 
 
 @dataclass
@@ -209,6 +218,7 @@ class PageStep:
                 return _unreadable(rel, err)
             decision = evaluate(rel, _NO_PAGE, hints, self.rules, mtime=mtime, placed=placed)
             record_text, page_digest, cached = "", b"", False
+            seen = _NO_PAGE
         else:
             try:
                 page = read_bytes(built.abs_path)
@@ -225,6 +235,7 @@ class PageStep:
             except OSError as err:
                 return _unreadable(rel, err)
             decision = evaluate(rel, record, hints, self.rules, mtime=page.mtime, placed=placed)
+            seen = record
             page_digest = page.digest
         entry = decision.result
         if isinstance(entry, Exclusion):
@@ -240,7 +251,10 @@ class PageStep:
                               entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
                               settled.changed)
         rendered = Rendered(entry.loc, render_url(entry), entry.lastmod)
-        return PageDone("", rendered, decision.diagnostics, row, cached, decision.rules_applied)
+        shown = (HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
+                           seen.lang or "") if config.html_sitemap else None)
+        return PageDone("", rendered, decision.diagnostics, row, cached, decision.rules_applied,
+                        shown)
 
 
 def _unreadable(rel: str, err: OSError) -> PageDone:
@@ -354,7 +368,8 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 
 
 def _listed(
-    pages: Iterable[PageDone], result: Result, manifest: Manifest | None
+    pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
+    html: tuple[list[HtmlEntry], HtmlEntry] | None = None,
 ) -> Iterator[Rendered]:
     """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
     for page in pages:
@@ -368,7 +383,26 @@ def _listed(
             continue
         result.listed += 1
         result.rules_applied.update(page.rules_applied)
+        if html is not None and page.page is not None:
+            html[0].append(page.page)
         yield page.rendered
+    if html is not None and html[0]:  # the HTML site map itself, once, after its pages
+        html_pages, own = html
+        html_pages.append(own)
+        result.listed += 1
+        yield Rendered(own.loc, render_url(Entry(own.loc, rel_path=own.rel_path)), None)
+
+
+def _html_sitemap_page(config: SitemapConfig) -> HtmlEntry | None:
+    if config.html_sitemap is None:
+        return None
+    loc = page_url(config.base_url, config.html_sitemap, directory_urls=config.directory_urls)
+    return HtmlEntry(loc, config.html_sitemap, "Site map")
+
+
+def _without(files: Iterable[BuiltFile], rel_path: str) -> Iterator[BuiltFile]:
+    """The scan without the HTML site map's own file: it is listed once, by the pipeline."""
+    return (built for built in files if built.rel_path != rel_path)
 
 
 def generate(
@@ -413,6 +447,10 @@ def generate(
     files: Iterable[BuiltFile] = scan_site(
         str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
         directory_urls=config.directory_urls, on_skip=on_skip)
+    own_page = _html_sitemap_page(config)
+    if own_page is not None:
+        files = _without(files, own_page.rel_path)
+    html_pages: list[HtmlEntry] | None = [] if own_page is not None else None
     if only is not None:
         files = _only(files, set(only), on_skip)
     manifest = (Manifest(cache_folder(site, config), str(config.base_url), build_time())
@@ -420,8 +458,9 @@ def generate(
     history = manifest.history if manifest is not None else History(None, build_time())
     step = PageStep(rules, hints or {}, history)
     try:
-        installed = write_entries(site, config, _listed(run_pages(files, step), result,
-                                                        manifest))
+        installed = write_entries(site, config, _listed(
+            run_pages(files, step), result, manifest,
+            (html_pages, own_page) if html_pages is not None and own_page else None))
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -442,6 +481,9 @@ def generate(
         _nothing_listed(site, config, result)
     else:
         result.files.extend(installed.files)
+        if own_page is not None and html_pages:
+            _write_html(site, config, html_pages, own_page)
+            result.files.append(own_page.rel_path)
         result.removed = installed.removed
         result.split = installed.split
         robots = update_robots(site, config, sitemap_url)
@@ -451,6 +493,17 @@ def generate(
     result.diagnostics.sort()
     log.debug("%d page records came from the cache (same bytes)", result.cached)
     return result
+
+
+def _write_html(
+    site: Path, config: SitemapConfig, pages: list[HtmlEntry], own: HtmlEntry
+) -> None:
+    languages = Counter(page.lang for page in pages if page.lang)
+    lang = languages.most_common(1)[0][0] if languages else "en"
+    html = render_html_sitemap(pages, self_loc=own.loc, base=str(config.base_url), lang=lang,
+                               title=own.title, depth=config.html_sitemap_depth,
+                               template=config.html_sitemap_template)
+    write_html_sitemap(site, own.rel_path, html)
 
 
 def _only(
