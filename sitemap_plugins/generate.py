@@ -40,9 +40,13 @@ from sitemap_plugins.entry import (
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.html_sitemap import (
+    MARKER,
     HtmlEntry,
+    check_free,
     page_title,
     render_html_sitemap,
+    render_nav,
+    themed_page,
     write_html_sitemap,
 )
 from sitemap_plugins.manifest import (
@@ -449,6 +453,7 @@ def generate(
         directory_urls=config.directory_urls, on_skip=on_skip)
     own_page = _html_sitemap_page(config)
     if own_page is not None:
+        check_free(site, own_page.rel_path)
         files = _without(files, own_page.rel_path)
     html_pages: list[HtmlEntry] | None = [] if own_page is not None else None
     if only is not None:
@@ -500,9 +505,16 @@ def _write_html(
 ) -> None:
     languages = Counter(page.lang for page in pages if page.lang)
     lang = languages.most_common(1)[0][0] if languages else "en"
-    html = render_html_sitemap(pages, self_loc=own.loc, base=str(config.base_url), lang=lang,
-                               title=own.title, depth=config.html_sitemap_depth,
-                               template=config.html_sitemap_template)
+    base = str(config.base_url)
+    themed = themed_page(site, own.rel_path)
+    if themed is not None:  # the host rendered the page in its theme: fill in the list
+        nav = render_nav(pages, self_loc=own.loc, base=base, title=own.title,
+                         depth=config.html_sitemap_depth)
+        html = themed.replace(MARKER, nav, 1)
+    else:
+        html = render_html_sitemap(pages, self_loc=own.loc, base=base, lang=lang,
+                                   title=own.title, depth=config.html_sitemap_depth,
+                                   template=config.html_sitemap_template)
     write_html_sitemap(site, own.rel_path, html)
 
 

@@ -20,6 +20,10 @@ from sitemap_plugins.writers.atomic import write_bytes_atomic
 from sitemap_plugins.writers.templates import TEMPLATE_DIRS, template_path
 
 TEMPLATE_NAME = "html_sitemap.html"
+NAV_TEMPLATE_NAME = "html_sitemap_nav.html"
+MARKER = "<!-- sitemap-plugins:html-sitemap -->"
+"""Where a host's themed page wants the list: the host renders a page holding it, and the
+list replaces it once the sitemap is known (see :func:`write_html_sitemap`)."""
 # A title's site-name suffix: "Page - Site", "Page | Site", "Page — Site".
 _SUFFIX = re.compile(r"\s+[-|\u2013\u2014\u00b7:]\s+[^-|\u2013\u2014\u00b7:]+\Z")
 
@@ -150,6 +154,48 @@ def render_html_sitemap(
                            title=title)
     except (jinja2.TemplateError, OSError) as err:
         raise ConfigError("html_sitemap_template", f"cannot render {name!r}: {err}") from err
+
+
+def render_nav(entries: list[HtmlEntry], *, self_loc: str, base: str, title: str,
+               depth: int) -> str:
+    """Only the ``<nav>`` with its nested lists: what fills a themed page's marker."""
+    shown = [e._replace(loc=relative_href(e.loc, base=base, self_loc=self_loc))
+             for e in entries if e.loc != self_loc]
+    module = _environment(None).get_template(NAV_TEMPLATE_NAME).module
+    return str(module.site_map(build_tree(shown, depth), title))  # type: ignore[attr-defined]
+
+
+def themed_page(site: Path, rel_path: str) -> str | None:
+    """The host's themed page holding :data:`MARKER`, or None (a standalone page is written)."""
+    try:
+        text = (site / rel_path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if MARKER in text else None
+
+
+OWN_MARK = '<meta name="generator" content="sitemap-plugins">'
+
+
+def check_free(site: Path, rel_path: str) -> None:
+    """Refuse to overwrite a page of the site that is neither a host's marker page nor ours.
+
+    Raises:
+        ConfigError: naming the file, before anything is written.
+    """
+    target = site / rel_path
+    if target.is_dir():
+        raise ConfigError("html_sitemap", f"{rel_path!r} is a folder of the site; end the path "
+                                          "with '/' to write index.html in it")
+    try:
+        head = target.read_bytes()
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise ConfigError("html_sitemap", f"{rel_path!r} cannot be read: {err.strerror}") from err
+    if MARKER.encode() not in head and OWN_MARK.encode() not in head:
+        raise ConfigError("html_sitemap", f"{rel_path!r} is a page of the site, not an HTML "
+                                          "site map; choose another path")
 
 
 def write_html_sitemap(site: Path, rel_path: str, html: str) -> None:

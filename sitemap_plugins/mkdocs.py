@@ -37,6 +37,7 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
+from sitemap_plugins.html_sitemap import MARKER
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 
 if TYPE_CHECKING:
@@ -267,6 +268,29 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         return None
 
     on_config = CombinedEvent(_remember_site_url, _configure)
+
+    @event_priority(_LATE)  # after plugins that rework the files (mkdocs-static-i18n)
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
+        """Add the HTML site map as a page of the site, rendered in the theme with a marker.
+
+        The list replaces the marker after the build, once the sitemap is known.
+        """
+        if self._sitemap is None or self._sitemap.html_sitemap is None or self._depth > 1:
+            return None
+        from mkdocs.structure.files import File as MkDocsFile  # noqa: PLC0415
+
+        dest = self._sitemap.html_sitemap
+        src = dest.rpartition(".")[0] + ".md"
+        taken = files.get_file_from_path(src) or next(
+            (f for f in files if f.dest_uri == dest), None)
+        if taken is not None:
+            msg = (f"Plugin '{self._name}' option 'html_sitemap': {dest!r} is the output of "
+                   f"{taken.src_uri!r}; choose another path")
+            raise PluginError(msg)
+        page = MkDocsFile.generated(config, src, content=f"# Site map\n\n{MARKER}\n")
+        page.dest_uri = dest
+        files.append(page)
+        return files
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         """Count nested builds; start collecting at the outermost one."""

@@ -18,6 +18,7 @@ from lxml import html as lxml_html
 
 from sitemap_plugins.cli import main
 from sitemap_plugins.html_sitemap import HtmlEntry, build_tree, page_title
+from tests.test_adapter_mkdocs import copy_sample, run_host
 from tests.test_cli import BASE, make_traps
 
 if TYPE_CHECKING:
@@ -112,9 +113,9 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         """Keep the test output clean."""
 
 
-@pytest.fixture
-def served(built: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(built))
+def serve(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` on 127.0.0.1 for the length of a test."""
+    handler = functools.partial(_Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -123,6 +124,11 @@ def served(built: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def served(built: Path) -> Iterator[str]:
+    yield from serve(built)
 
 
 def chromium() -> str:
@@ -162,3 +168,55 @@ def test_browser_renders_links_that_all_resolve(
     shot.unlink(missing_ok=True)
     run_chromium(f"--screenshot={shot}", "--window-size=1000,1400", page_url)
     assert shot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_page_of_the_site_at_that_path_is_not_overwritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The site's own about.html is refused as the site map's path; it stays as it was."""
+    site = make_traps(tmp_path / "site")
+    before = (site / "about.html").read_bytes()
+    status = main(["build", str(site), "--base-url", BASE, "--html-sitemap", "about.html"])
+    assert status == 2
+    assert "is a page of the site" in capsys.readouterr().err
+    assert (site / "about.html").read_bytes() == before
+
+
+def _check_in_browser(site: Path, root_url: str, base: str, page: str, shot_name: str,
+                      sitemap_urls: Callable[..., list[str]]) -> lxml_html.HtmlElement:
+    """Open the site map in Chromium: links = XML sitemap URLs, each answers; screenshot."""
+    page_url = root_url + page
+    tree = lxml_html.fromstring(run_chromium("--dump-dom", page_url).stdout)
+    assert len(tree.xpath("//h1")) == 1
+    links = [urljoin(page_url, href)
+             for href in tree.xpath('//nav[@aria-label="Site map"]//a/@href')]
+    assert len(links) == len(set(links))
+    assert {link.replace(root_url, base) for link in links} == \
+        set(sitemap_urls(site)) - {base + page}
+    for link in links:  # the local server answers with a built file, or 404
+        with urllib.request.urlopen(link, timeout=10) as response:
+            assert response.status == 200, link
+    SCREENSHOTS.mkdir(exist_ok=True)
+    shot = SCREENSHOTS / shot_name
+    shot.unlink(missing_ok=True)
+    run_chromium(f"--screenshot={shot}", "--window-size=1200,1400", page_url)
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    return tree
+
+
+def test_mkdocs_renders_it_inside_the_material_theme(
+    tmp_path: Path, sitemap_urls: Callable[..., list[str]]
+) -> None:
+    """MkDocs writes the site map as a Material page (header, nav) with the list filled in."""
+    project = copy_sample(tmp_path / "project", edit=lambda text: text.replace(
+        "  - sitemap\n", "  - sitemap:\n      html_sitemap: sitemap/\n"))
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    page = (build.site / "sitemap" / "index.html").read_text("utf-8")
+    assert "sitemap-plugins:html-sitemap" not in page
+    for server_url in serve(build.site):
+        tree = _check_in_browser(build.site, server_url, "https://example.org/project/",
+                                 "sitemap/", "mkdocs-html-sitemap.png", sitemap_urls)
+        assert tree.xpath('//header[contains(@class, "md-header")]')
+        assert tree.xpath('//nav[contains(@class, "md-nav")]')
+        assert tree.xpath('//link[@rel="stylesheet"][contains(@href, "main")]')
