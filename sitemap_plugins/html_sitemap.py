@@ -16,7 +16,7 @@ from typing import NamedTuple
 import jinja2
 
 from sitemap_plugins.errors import ConfigError
-from sitemap_plugins.writers.atomic import write_bytes_atomic
+from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
 from sitemap_plugins.writers.templates import TEMPLATE_DIRS, template_path
 
 TEMPLATE_NAME = "html_sitemap.html"
@@ -61,7 +61,7 @@ def html_sitemap_file(option: str) -> str:
             or not path.lower().endswith((".html", ".htm"))):
         raise ConfigError(
             "html_sitemap", f"Expected a path inside the site such as 'sitemap/' or "
-            f"'site-map.html' but received: {option!r}")
+            f"'site-map.html' but received: {option!r} (str)")
     return "/".join(parts)
 
 
@@ -182,8 +182,10 @@ def check_free(site: Path, rel_path: str) -> None:
 
     Raises:
         ConfigError: naming the file, before anything is written.
+        WriteError: when a link, pipe or device stands there.
     """
     target = site / rel_path
+    refuse_special(target)  # a pipe there would hang the read below
     if target.is_dir():
         raise ConfigError("html_sitemap", f"{rel_path!r} is a folder of the site; end the path "
                                           "with '/' to write index.html in it")

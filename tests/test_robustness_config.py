@@ -103,6 +103,14 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
                      "--no-fingerprint: ignored explicit argument 'no'"))],
     "changes_file": [(["--changes-file", " "], ("error: --changes-file: Expected a file path "
                       "but received: ' ' (str)"))],
+    "html_sitemap": [(["--html-sitemap", "../map.html"], ("error: --html-sitemap: Expected a "
+                      "path inside the site such as 'sitemap/' or 'site-map.html' but received: "
+                      "'../map.html' (str)"))],
+    "html_sitemap_depth": [(["--html-sitemap-depth", "21"], ("error: --html-sitemap-depth: "
+                            "Expected a whole number from 0 to 20 but received: 21 (int)"))],
+    "html_sitemap_template": [(["--html-sitemap-template", " "], ("error: "
+                               "--html-sitemap-template: Expected a file path but received: "
+                               "' ' (str)"))],
 }
 XFAIL: dict[str, str] = {}
 
