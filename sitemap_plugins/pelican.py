@@ -47,6 +47,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
+from sitemap_plugins.html_sitemap import MARKER
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
@@ -409,6 +410,7 @@ def register() -> None:
     signals.content_written.connect(on_content_written)
     signals.static_generator_finalized.connect(on_static_finalized)
     signals.finalized.connect(on_finalized)
+    signals.page_generator_finalized.connect(on_pages_finalized)
 
 
 def _nested(pelican: _Pelican) -> bool:
@@ -537,6 +539,34 @@ def _written_rel(path: str) -> str | None:
     if folder is None:
         return None
     return f"{folder}/{name}" if folder else name
+
+
+def on_pages_finalized(generator: Any) -> None:  # noqa: ANN401  # Pelican's PagesGenerator
+    """Add the HTML site map as a page of the main site, rendered by the theme with a marker.
+
+    The list replaces the marker once the sitemap is written (see :func:`on_finalized`).
+    """
+    plan = _RUN.plan
+    if plan is None or plan.config.html_sitemap is None or len(_RUN.sites) != 1:
+        return
+    from pelican.contents import Page  # noqa: PLC0415
+
+    rel = plan.config.html_sitemap
+    taken = next((p for p in [*generator.pages, *generator.hidden_pages]
+                  if getattr(p, "save_as", None) == rel), None)
+    if taken is not None:
+        log.critical("SettingsError: SITEMAP_PLUGINS['html_sitemap']: %r is the output of %r; "
+                     "choose another path", rel, _source_name(taken))
+        raise SystemExit(1)
+    url = rel[: -len("index.html")] if rel.endswith("/index.html") else rel
+    settings = generator.settings
+    page = Page(MARKER, metadata={"title": "Site map", "save_as": rel, "url": url,
+                                  "slug": "sitemap-plugins-html-sitemap",
+                                  "lang": settings.get("DEFAULT_LANG", "en")},
+                settings=settings, source_path=os.path.join(
+                    settings.get("PATH", ""), "sitemap-plugins-html-sitemap.html"),
+                context=generator.context)
+    generator.pages.append(page)
 
 
 def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> None:

@@ -19,6 +19,7 @@ from lxml import html as lxml_html
 from sitemap_plugins.cli import main
 from sitemap_plugins.html_sitemap import HtmlEntry, build_tree, page_title
 from tests.test_adapter_mkdocs import copy_sample, run_host
+from tests.test_adapter_pelican import copy_site, pelican
 from tests.test_cli import BASE, make_traps
 
 if TYPE_CHECKING:
@@ -187,7 +188,6 @@ def _check_in_browser(site: Path, root_url: str, base: str, page: str, shot_name
     """Open the site map in Chromium: links = XML sitemap URLs, each answers; screenshot."""
     page_url = root_url + page
     tree = lxml_html.fromstring(run_chromium("--dump-dom", page_url).stdout)
-    assert len(tree.xpath("//h1")) == 1
     links = [urljoin(page_url, href)
              for href in tree.xpath('//nav[@aria-label="Site map"]//a/@href')]
     assert len(links) == len(set(links))
@@ -217,6 +217,22 @@ def test_mkdocs_renders_it_inside_the_material_theme(
     for server_url in serve(build.site):
         tree = _check_in_browser(build.site, server_url, "https://example.org/project/",
                                  "sitemap/", "mkdocs-html-sitemap.png", sitemap_urls)
+        assert len(tree.xpath("//h1")) == 1
         assert tree.xpath('//header[contains(@class, "md-header")]')
         assert tree.xpath('//nav[contains(@class, "md-nav")]')
         assert tree.xpath('//link[@rel="stylesheet"][contains(@href, "main")]')
+
+
+def test_pelican_renders_it_inside_the_theme(
+    tmp_path: Path, sitemap_urls: Callable[..., list[str]]
+) -> None:
+    """Pelican writes the site map as a page of its theme (banner, menu) with the list filled in."""
+    site = copy_site(tmp_path / "source")
+    build = pelican(site, tmp_path / "out", 'SITEMAP_PLUGINS={"html_sitemap": "sitemap/"}')
+    assert build.returncode == 0, build.log
+    assert "sitemap-plugins:html-sitemap" not in (build.out / "sitemap/index.html").read_text()
+    for server_url in serve(build.out):
+        tree = _check_in_browser(build.out, server_url, "https://blog.example.org/", "sitemap/",
+                                 "pelican-html-sitemap.png", sitemap_urls)
+        assert tree.xpath('//header[@id="banner"]//nav//a')  # notmyidea's menu
+        assert tree.xpath('//h1[@class="entry-title"]/text()') == ["Site map"]
