@@ -27,9 +27,12 @@ from sitemap_plugins.config import (
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.merge import MergeError, merge
+from sitemap_plugins.progress import Progress, Snapshot
 from sitemap_plugins.report import build_report, check_report, dumps, error_report, merge_report
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+SHOW_AFTER = 1.0  # seconds: a quicker run shows no progress at all
+REFRESH = 0.25  # seconds between updates of the progress display
 
 
 def _flag(name: str) -> str:
@@ -163,11 +166,54 @@ def _fail(args: argparse.Namespace, started: float, messages: list[str], code: i
     return code
 
 
+class _TerminalProgress:
+    """Progress on stderr (rich), shown only once the work has taken more than a second.
+
+    rich is imported at that moment, so a quick run or a run off a terminal never pays for it.
+    """
+
+    def __init__(self, verb: str) -> None:
+        self.verb = verb
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __call__(self, snapshot: Snapshot) -> None:
+        if self._bar is None:
+            if snapshot.finished or snapshot.seconds < SHOW_AFTER:
+                return
+            from rich.console import Console  # noqa: PLC0415  # only a long run on a terminal
+            from rich.progress import (  # noqa: PLC0415
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+            from rich.progress import Progress as Bar  # noqa: PLC0415
+            self._bar = Bar(TextColumn("{task.description}"), BarColumn(),
+                            MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                            TimeElapsedColumn(), console=Console(file=sys.stderr),
+                            auto_refresh=False, transient=False)
+            self._bar.start()
+            self._task = self._bar.add_task(self.verb, total=snapshot.found, rate="")
+        self._bar.update(self._task, completed=snapshot.done, total=snapshot.found,
+                         rate=f"{snapshot.rate:,.0f}/s")
+        self._bar.refresh()
+        if snapshot.finished:
+            self._bar.stop()
+
+
+def _progress(args: argparse.Namespace, verb: str) -> Progress | None:
+    """A progress display for a run on a terminal; None under -q or off a terminal."""
+    if args.quiet or not (sys.stdout.isatty() and sys.stderr.isatty()):
+        return None
+    return Progress(_TerminalProgress(verb), interval=REFRESH)
+
+
 def _run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         config = config_from_args(args)
-        result = generate(args.site_dir, config)
+        result = generate(args.site_dir, config, progress=_progress(args, "Reading pages"))
     except ConfigError as err:
         return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:

@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping
 
     from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -374,9 +375,12 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
     html: tuple[list[HtmlEntry], HtmlEntry] | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[Rendered]:
     """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
     for page in pages:
+        if progress is not None:
+            progress.done()
         for diagnostic in page.diagnostics:
             result.add_diagnostic(diagnostic)
         result.cached += page.cached
@@ -416,6 +420,7 @@ def generate(
     hints: Mapping[str, PageHints] | None = None,
     only: Collection[str] | None = None,
     canonical_base: str | None = None,
+    progress: Progress | None = None,
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -428,6 +433,8 @@ def generate(
         canonical_base: a URL under which the host writes every page's canonical link in
             place of the base URL (mike's ``canonical_version``): such a canonical names the
             page at the same path under the base URL.
+        progress: counts the files found and the pages read, in this process, as the
+            results stream (a front-end shows it; the pages' work is untouched).
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -458,6 +465,8 @@ def generate(
     html_pages: list[HtmlEntry] | None = [] if own_page is not None else None
     if only is not None:
         files = _only(files, set(only), on_skip)
+    if progress is not None:
+        files = progress.counted(files)
     manifest = (Manifest(cache_folder(site, config), str(config.base_url), build_time())
                 if config.fingerprint else None)
     history = manifest.history if manifest is not None else History(None, build_time())
@@ -465,7 +474,7 @@ def generate(
     try:
         installed = write_entries(site, config, _listed(
             run_pages(files, step), result, manifest,
-            (html_pages, own_page) if html_pages is not None and own_page else None))
+            (html_pages, own_page) if html_pages is not None and own_page else None, progress))
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -481,6 +490,9 @@ def generate(
         if manifest is not None:
             manifest.discard()
         raise
+    finally:
+        if progress is not None:
+            progress.finish()
     _unused_rules(config, result)
     if installed is None:
         _nothing_listed(site, config, result)

@@ -1,0 +1,94 @@
+"""The progress display: on a terminal only, never under -q, never when piped."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.progress import Progress, Snapshot
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = "https://example.org/"
+# The display waits a second before it appears; these runs take less, so it waits 0 here.
+RUN = ("import sys; import sitemap_plugins.cli as cli; cli.SHOW_AFTER = cli.REFRESH = 0.0; "
+       "sys.exit(cli.main(sys.argv[1:]))")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("progress") / "site"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_site.py"), "--pages", "400",
+                    "--out", str(folder), "--jobs", "1", "--body-kb", "1"],
+                   check=True, capture_output=True)
+    return folder
+
+
+def _on_a_terminal(args: list[str]) -> str:
+    """Run the CLI with stdout and stderr on a pseudo-terminal; returns what it showed."""
+    primary, secondary = pty.openpty()
+    env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
+    process = subprocess.Popen([sys.executable, "-c", RUN, *args], stdin=subprocess.DEVNULL,
+                               stdout=secondary, stderr=secondary, env=env)
+    os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(primary)
+    assert process.wait(timeout=60) == 0
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def _build(site: Path) -> list[str]:
+    return ["build", str(site), "--base-url", BASE, "--no-fingerprint"]
+
+
+def test_progress_shows_pages_read_of_found_and_rate_on_a_terminal(site: Path) -> None:
+    """On a terminal, build shows pages read out of pages found and the rate per second."""
+    shown = _on_a_terminal(_build(site))
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    found = sum(1 for p in site.rglob("*") if p.is_file() and p.suffix == ".html")
+    assert "Reading pages" in plain
+    assert re.search(rf"\b{found}/{found}\b", plain), plain  # the last count: all read
+    assert re.search(r"[\d,]+/s", plain), plain
+    assert "Listed " in plain  # the summary still follows
+
+
+def test_progress_absent_under_quiet(site: Path) -> None:
+    """Under -q nothing but problems is printed, even on a terminal: no progress."""
+    shown = _on_a_terminal(["-q", *_build(site)])
+    assert "Reading pages" not in shown
+    assert "/s" not in shown
+
+
+def test_progress_absent_when_not_a_terminal(site: Path) -> None:
+    """Piped (as in CI or a script), the output holds the summary and no progress."""
+    run = subprocess.run([sys.executable, "-c", RUN, *_build(site)],
+                         capture_output=True, text=True, check=True)
+    assert "Listed " in run.stdout
+    assert "Reading pages" not in run.stdout + run.stderr
+    assert "\x1b[" not in run.stdout + run.stderr
+
+
+def test_progress_counts_and_throttles() -> None:
+    """Progress counts what passes, shows at most once per interval, and ends with the totals."""
+    shown: list[Snapshot] = []
+    progress = Progress(shown.append, interval=3600.0, started=0.0)  # far past the interval
+    for _ in progress.counted(range(1000)):
+        progress.done()
+    assert len(shown) == 1  # the first look at the clock, then not again within the hour
+    progress.finish()
+    last = shown[-1]
+    assert (last.found, last.done, last.finished) == (1000, 1000, True)
+    assert last.rate > 0
