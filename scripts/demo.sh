@@ -27,6 +27,13 @@ if [ -f sample_sites/pelican/source/pelicanconf.py ] && $bin/python -c "import s
   $bin/sitemap-plugins check sample_sites/pelican/out --base-url https://blog.example.org/
 fi
 
+if $bin/python -c "import material, sitemap_plugins.mkdocs" 2>/dev/null; then
+  echo; echo "== This project's documentation site (mkdocs build --strict, our own plugin) =="
+  rm -rf build/docs-site
+  NO_MKDOCS_2_WARNING=1 $bin/mkdocs build --strict -q -f mkdocs.yml
+  $bin/sitemap-plugins check build/docs-site --base-url https://sitemap-plugins.example.org/
+fi
+
 echo; echo "== One index over the builds below a root (merge) =="
 # Builds made apart, as parallel CI jobs would: the trap site as the root's own pages, then the
 # MkDocs sample (built above for https://example.org/project/) copied into its folder.

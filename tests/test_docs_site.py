@@ -1,0 +1,76 @@
+"""The documentation site: built by MkDocs with this project's own plugin, its sitemap checked."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sitemap_plugins.check import check_site
+from sitemap_plugins.config import OPTIONS, SitemapConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+BASE = "https://sitemap-plugins.example.org/"
+
+
+@pytest.fixture(scope="module")
+def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("docs") / "site"
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
+         "-d", str(site)],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    return site
+
+
+@pytest.mark.integration
+def test_docs_sitemap_lists_exactly_the_pages(docs_site: Path, sitemap_urls) -> None:
+    """The docs' sitemap is XSD-valid and lists one URL per Markdown page, and nothing else."""
+    expected = sorted(
+        BASE + ("" if page.stem == "index" else page.with_suffix("").name + "/")
+        for page in DOCS.glob("*.md"))
+    assert sorted(sitemap_urls(docs_site)) == expected
+
+
+@pytest.mark.integration
+def test_docs_sitemap_passes_check(docs_site: Path) -> None:
+    """sitemap-plugins check finds no problem in the docs site's own sitemap files."""
+    problems, checked = check_site(docs_site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert problems == []
+    assert checked == len(list(DOCS.glob("*.md")))
+
+
+@pytest.mark.integration
+def test_docs_options_page_is_the_option_table(docs_site: Path) -> None:
+    """The options page shows every option of config.OPTIONS with its flag, made at build time."""
+    html = (docs_site / "options" / "index.html").read_text("utf-8")
+    for option in OPTIONS:
+        assert f"<code>{option.name}</code>" in html
+        if option.cli:
+            assert f"<code>{option.cli_flag}</code>" in html
+    assert "options-table" not in html
+
+
+def test_github_actions_recipe_builds_checks_caches_then_deploys() -> None:
+    """The recipe restores the cache before building, checks after, and deploys last."""
+    workflow = yaml.safe_load((DOCS / "recipes" / "github-actions.yml").read_text("utf-8"))
+    steps = workflow["jobs"]["build"]["steps"]
+    said = [step.get("uses", "") + step.get("run", "") for step in steps]
+
+    def position(text: str) -> int:
+        return next(i for i, step in enumerate(said) if text in step)
+
+    assert (position("actions/checkout") < position("actions/cache") < position("mkdocs build")
+            < position("sitemap-plugins check") < position("upload-pages-artifact"))
+    cache = steps[position("actions/cache")]["with"]
+    assert cache["path"] == ".sitemap-cache"
+    assert "run_id" in cache["key"]
+    assert cache["restore-keys"]
+    assert workflow["jobs"]["deploy"]["needs"] == "build"
