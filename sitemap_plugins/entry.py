@@ -290,32 +290,32 @@ def evaluate(
 def same_page(canonical: str, url: str) -> bool:
     """Whether ``canonical`` names the page at ``url`` (another spelling of it).
 
-    A static server answers ``a``, ``a/``, ``a/index.html`` and ``a.html`` with the same file
-    (or a redirect to it), and generators spell their canonicals in any of these forms:
-    Docusaurus writes ``/docs/intro`` for the page at ``/docs/intro/``.
+    ``a/`` and ``a/index.html`` are one file on a static server. A canonical may also drop
+    the end of the page's own URL, which the server adds back: Docusaurus writes
+    ``/docs/intro`` for the page at ``/docs/intro/``, and pretty-URL hosts serve ``a.html``
+    as ``a``. Only the shorter spelling counts: ``a/`` for the page ``a.html`` names another
+    file, which may well exist.
     """
     if canonical == url:  # the usual self-canonical, spelled as we spell it
         return True
     key, own = comparison_key(canonical), comparison_key(url)
-    return key == own or _page_key(key) == _page_key(own)
+    if key == own:
+        return True
+    for index in ("index.html", "index.htm"):
+        if key.endswith("/" + index) and key[: -len(index)] == own:
+            return True
+        if own.endswith("/" + index) and own[: -len(index)] == key:
+            return True
+    return key in _shortened(own)
 
 
-def _page_key(key: str) -> str:
-    """A comparison key without the spelling a static server ignores (see ``same_page``)."""
-    before, mark, query = key.partition("?")
-    scheme, _, rest = before.partition("://")
-    host, slash, path = rest.partition("/")
-    path = slash + path
-    for index in ("/index.html", "/index.htm"):
-        if path.endswith(index):
-            path = path[: -len(index)]
-            break
-    else:
-        for suffix in (".html", ".htm"):
-            if path.endswith(suffix) and not path.endswith("/" + suffix):
-                path = path[: -len(suffix)]
-                break
-    return f"{scheme}://{host}{path.rstrip('/')}{mark}{query}"
+def _shortened(key: str) -> tuple[str, ...]:
+    """``key`` without the ending a static server adds back (see ``same_page``)."""
+    path, mark, query = key.partition("?")
+    forms = (path[: -len(ending)] + mark + query
+             for ending in ("/index.html", "/index.htm", ".html", ".htm", "/")
+             if path.endswith(ending) and not path.endswith("//"))
+    return tuple(form for form in forms if "://" in form and not form.endswith(":/"))
 
 
 def _is_not_found_page(rel: str) -> bool:

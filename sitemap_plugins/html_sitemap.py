@@ -17,7 +17,7 @@ import jinja2
 
 from sitemap_plugins.errors import ConfigError
 from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
-from sitemap_plugins.writers.templates import TEMPLATE_DIRS, template_path
+from sitemap_plugins.writers.templates import template_environment, template_path
 
 TEMPLATE_NAME = "html_sitemap.html"
 NAV_TEMPLATE_NAME = "html_sitemap_nav.html"
@@ -121,17 +121,7 @@ def _sort(section: Section) -> None:
 
 
 def _environment(template: str | None) -> jinja2.Environment:
-    folders = [str(Path(template).resolve().parent)] if template else []
-    folders += [str(d) for d in TEMPLATE_DIRS]
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(folders),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-        auto_reload=False,
-    )
+    return template_environment(*([str(Path(template).resolve().parent)] if template else []))
 
 
 def render_html_sitemap(

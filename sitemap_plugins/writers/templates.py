@@ -31,13 +31,13 @@ def template_path(name: str) -> Path:
     raise FileNotFoundError(msg)
 
 
-@cache
-def template_module(name: str) -> Any:  # noqa: ANN401  # Jinja's TemplateModule is untyped
-    """The macros of template ``name`` (``urlset.xml``, ``sitemapindex.xml``)."""
-    template_path(name)
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(d) for d in TEMPLATE_DIRS]),
-        # XML only: escape everything. select_autoescape() would go by file suffix.
+def template_environment(*extra_folders: str) -> jinja2.Environment:
+    """The one Jinja2 set-up of every output: ``extra_folders`` first, then the shipped ones.
+
+    Every template escapes everything: select_autoescape() would go by file suffix.
+    """
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader([*extra_folders, *(str(d) for d in TEMPLATE_DIRS)]),
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -45,4 +45,10 @@ def template_module(name: str) -> Any:  # noqa: ANN401  # Jinja's TemplateModule
         undefined=jinja2.StrictUndefined,
         auto_reload=False,
     )
-    return environment.get_template(name).module
+
+
+@cache
+def template_module(name: str) -> Any:  # noqa: ANN401  # Jinja's TemplateModule is untyped
+    """The macros of template ``name`` (``urlset.xml``, ``sitemapindex.xml``)."""
+    template_path(name)
+    return template_environment().get_template(name).module
