@@ -301,6 +301,10 @@ def _markup(raw: bytes, *, truncated: bool) -> tuple[bytes | str, tuple[str, str
 
     Lexbor reads UTF-8 bytes in half the time it takes to read the same page as a string.
     """
+    # ASCII bytes read the same in every encoding a page may declare, but for the ISO-2022
+    # family, whose escape sequences (ESC, an ASCII byte) switch to other character sets.
+    if raw.isascii() and b"\x1b" not in raw:
+        return raw, None
     if not raw.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         match = _META_CHARSET.search(raw, 0, 4096)
         declared = _text_encoding(match.group(1)) if match else None
@@ -329,7 +333,9 @@ def _too_deep(raw: bytes) -> int | None:
 
     Only a page with many tags is looked at, each tag once.
     """
-    if raw.count(b"<") < _MANY_TAGS:
+    # The bytes without their "<": a copy made at memory speed, where count() goes byte by
+    # byte (2 µs against 6 for a 17 KB page).
+    if len(raw) - len(raw.replace(b"<", b"")) < _MANY_TAGS:
         return None
     depth = 0
     for match in _TAG.finditer(raw):
@@ -574,11 +580,16 @@ def _within(nodes: list[LexborNode], inside: _Inside) -> list[LexborNode]:
 def _drop_non_content(tree: LexborHTMLParser, regions: list[LexborNode]) -> None:
     """Take the dropped elements (step 2) out of the regions: unlinked, never freed."""
     around: set[int] = set()  # the regions and their ancestors: never dropped
+    dropped_around = False
     for region in regions:
         node: LexborNode | None = region
         while node is not None:
             around.add(node.mem_id)
+            dropped_around = dropped_around or node.tag in _DROPPED
             node = node.parent
+    if not dropped_around:  # the usual case: every such element goes, in one call into C
+        tree.strip_tags(list(_DROPPED))
+        return
     for name in _DROPPED:
         for node in tree.tags(name):
             if node.mem_id not in around:

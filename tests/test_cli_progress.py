@@ -7,6 +7,7 @@ import pty
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -84,7 +85,9 @@ def test_progress_absent_when_not_a_terminal(site: Path) -> None:
 def test_progress_counts_and_throttles() -> None:
     """Progress counts what passes, shows at most once per interval, and ends with the totals."""
     shown: list[Snapshot] = []
-    progress = Progress(shown.append, interval=3600.0, started=0.0)  # far past the interval
+    # Started two hours ago, so the first look at the clock is far past the interval (the
+    # clock's zero is unspecified: on a machine up for less than an hour 0.0 was not).
+    progress = Progress(shown.append, interval=3600.0, started=time.perf_counter() - 7200.0)
     for _ in progress.counted(range(1000)):
         progress.done()
     assert len(shown) == 1  # the first look at the clock, then not again within the hour

@@ -143,6 +143,17 @@ def test_not_utf8_page_keeps_its_facts() -> None:
     assert [code for code, _ in record.problems] == ["not-utf8"]
 
 
+@pytest.mark.parametrize("charset", ["iso-2022-jp", "shift_jis", "windows-1252"])
+def test_seven_bit_pages_read_in_their_declared_charset(charset: str) -> None:
+    """A page of ASCII bytes reads the same in any charset, but ISO-2022's escapes switch."""
+    title = "日本語の題" if charset != "windows-1252" else "plain title"
+    raw = (f'<head><meta charset="{charset}"><title>{title}</title></head>'
+           f"<main><h1>{title}</h1></main>").encode(charset)
+    record = parse_html(raw)
+    assert (record.title, record.heading) == (title, title)
+    assert raw.isascii() == (charset != "shift_jis")
+
+
 def test_binary_file_is_reported() -> None:
     """A binary file named .html is reported, not parsed."""
     record = parse_html(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
