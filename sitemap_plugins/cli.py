@@ -74,6 +74,14 @@ def _add_json_flag(parser: argparse.ArgumentParser) -> None:
              "sitemap-plugins/report/1, see the docs); problems still go to stderr")
 
 
+def _add_verbosity_flags(parser: argparse.ArgumentParser, *, default: object) -> None:
+    """-v and -q; a command's own copies leave the values alone unless given (SUPPRESS)."""
+    parser.add_argument("-v", "--verbose", action="store_true", default=default,
+                        help="log debug details")
+    parser.add_argument("-q", "--quiet", action="store_true", default=default,
+                        help="print only problems")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for both subcommands."""
     parser = argparse.ArgumentParser(
@@ -81,17 +89,21 @@ def build_parser() -> argparse.ArgumentParser:
         description="Correct, complete and honest sitemaps for any built static site.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    _add_verbosity_flags(parser, default=False)
+    # -q and -v also after the command (``build SITE -q``), where users put them most.
+    verbosity = argparse.ArgumentParser(add_help=False)
+    _add_verbosity_flags(verbosity, default=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     build = commands.add_parser(
-        "build", help="write sitemap.xml, .gz, sitemap.txt and the robots.txt line",
+        "build", parents=[verbosity],
+        help="write sitemap.xml, .gz, sitemap.txt and the robots.txt line",
         description="Scan SITE_DIR and write the sitemap files into it.")
     build.add_argument("site_dir", metavar="SITE_DIR")
     _add_json_flag(build)
     _add_config_flags(build)
     merge_command = commands.add_parser(
-        "merge", help="write one sitemap index at ROOT over the builds below it",
+        "merge", parents=[verbosity],
+        help="write one sitemap index at ROOT over the builds below it",
         description="Find the sitemaps that sitemap-plugins wrote in builds below ROOT (mike "
                     "versions, sub-sites, sections built in parallel) and write one sitemap "
                     "index at ROOT naming them, with its Sitemap: line in ROOT's robots.txt. "
@@ -100,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json_flag(merge_command)
     _add_config_flags(merge_command, MERGE_OPTIONS)
     check = commands.add_parser(
-        "check", help="check the sitemap files in SITE_DIR against the protocol",
+        "check", parents=[verbosity],
+        help="check the sitemap files in SITE_DIR against the protocol",
         description="Check the sitemap files already in SITE_DIR; one line per problem.")
     check.add_argument("site_dir", metavar="SITE_DIR")
     _add_json_flag(check)

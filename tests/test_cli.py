@@ -187,3 +187,22 @@ def test_source_date_epoch_does_not_leak_build_time(traps: Path) -> None:
                     "--base-url", BASE], check=True, env=env)
     assert (traps / "sitemap.xml.gz").read_bytes() == first
     assert b"1970" not in (traps / "sitemap.xml").read_bytes()
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_quiet_and_verbose_go_before_or_after_the_command(traps: Path, capsys, where: str) -> None:
+    """``-q`` and ``-v`` work on either side of the command, as users type them."""
+    def run(flag: str, *command: str) -> tuple[int, str, str]:
+        args = [flag, *command] if where == "before" else [*command, flag]
+        code = main(args)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    build = ("build", str(traps), "--base-url", BASE)
+    assert run("-q", *build)[1] == ""
+    assert run("-q", "check", str(traps), "--base-url", BASE) == (0, "", "")
+    verbose = ["-v", *build] if where == "before" else [*build, "-v"]
+    shown = subprocess.run([sys.executable, "-m", "sitemap_plugins", *verbose], cwd=ROOT,
+                           capture_output=True, text=True, check=True)
+    assert "Listed " in shown.stdout
+    assert "page records came from the cache" in shown.stderr  # a debug line: only with -v
