@@ -251,7 +251,8 @@ def _run_merge(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         config = config_from_args(args)
-        merged = merge(args.site_dir, config, versions_given=args.versions is not None)
+        merged = merge(args.site_dir, config, versions_given=args.versions is not None,
+                       progress=_progress(args, "Reading sitemaps"))
     except ConfigError as err:
         return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except MergeError as err:

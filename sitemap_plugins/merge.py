@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 
     from sitemap_plugins.config import SitemapConfig
     from sitemap_plugins.dates import Lastmod
+    from sitemap_plugins.progress import Progress
 
 NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 VERSIONS_FILE = "versions.json"
@@ -437,9 +438,11 @@ class _Newest:
 class _Reader:
     """Reads the builds' urlsets in order; checks scope, and URLs listed by two builds."""
 
-    def __init__(self, root: Path, builds: list[Build], problems: _Problems) -> None:
+    def __init__(self, root: Path, builds: list[Build], problems: _Problems,
+                 progress: Progress | None = None) -> None:
         self.root = root
         self.problems = problems
+        self.progress = progress
         # The root's own URLs that lie in a build's folder, with the files that list them:
         # only these can be listed twice (builds' folders never nest).
         self.claimed: dict[str, str] = {}
@@ -474,6 +477,9 @@ class _Reader:
                                       "protocol does not allow indexes to nest")
                     break
                 count += 1
+                if self.progress is not None:  # the total is not known before: found = read
+                    self.progress.found()
+                    self.progress.done()
                 newest.see(lastmod)
                 if not url.startswith(build.base):
                     outside += 1
@@ -627,7 +633,7 @@ def _newest_of(texts: list[str]) -> tuple[str, Lastmod | None]:
 
 
 def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
-          versions_given: bool = False) -> Merged:
+          versions_given: bool = False, progress: Progress | None = None) -> Merged:
     """Write one sitemap index at ``root_dir`` over the builds below it.
 
     Args:
@@ -635,6 +641,7 @@ def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
         config: ``base_url``, ``sitemap_name``, ``gzip``, ``robots_txt``, ``max_urls``,
             ``max_bytes`` and ``versions`` are used.
         versions_given: whether ``versions`` was chosen (else it is the default).
+        progress: counts the builds' URLs as they are read (a front-end shows it).
 
     Raises:
         ScanError: when ``root_dir`` is not a folder.
@@ -664,10 +671,14 @@ def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
         msg = (f"{root}: no build of sitemap-plugins below it (a build below the root writes "
                f"{robots_txt.FRAGMENT_NAME} naming its sitemap; is robots_txt 'off' there?)")
         raise MergeError([msg])
-    reader = _Reader(root, builds, problems)
+    reader = _Reader(root, builds, problems, progress)
     files: list[SitemapFile] = []
-    for build in builds:
-        files.extend(reader.read_build(build, own_parts if build is own else None))
+    try:
+        for build in builds:
+            files.extend(reader.read_build(build, own_parts if build is own else None))
+    finally:
+        if progress is not None:
+            progress.finish()
     problems.raise_any()
     merged.builds = builds
     merged.sitemaps = len(files)

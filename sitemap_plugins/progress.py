@@ -57,6 +57,10 @@ class Progress:
             self.found_count += 1
             yield item
 
+    def found(self) -> None:
+        """One more item known of (for work whose total shows itself as it goes)."""
+        self.found_count += 1
+
     def done(self) -> None:
         """One more item finished."""
         self.done_count += 1

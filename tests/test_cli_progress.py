@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -95,3 +97,20 @@ def test_progress_counts_and_throttles() -> None:
     last = shown[-1]
     assert (last.found, last.done, last.finished) == (1000, 1000, True)
     assert last.rate > 0
+
+
+def test_merge_shows_the_urls_it_reads(site: Path, tmp_path: Path) -> None:
+    """merge counts the builds' URLs as it reads them, on a terminal only."""
+    root = tmp_path / "root"
+    listed = 0
+    for section in ("a", "b"):
+        shutil.copytree(site, root / section)
+        run = subprocess.run([sys.executable, "-m", "sitemap_plugins", "build", str(root / section),
+                              "--base-url", f"{BASE}{section}/", "--no-fingerprint", "--json"],
+                             capture_output=True, text=True, check=True, cwd=ROOT)
+        listed += json.loads(run.stdout)["listed"]
+    merge = ["merge", str(root), "--base-url", BASE]
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", _on_a_terminal(merge))
+    assert "Reading sitemaps" in plain
+    assert f"{listed:,}/{listed:,}" in plain or f"{listed}/{listed}" in plain, plain
+    assert "Reading sitemaps" not in _on_a_terminal(["-q", *merge])
