@@ -15,7 +15,7 @@ evaluation's work (:mod:`sitemap_plugins.entry`), which needs no file.
 **The fingerprint**, exactly:
 
 1. The main content region: the first ``<main>`` element; else every outermost
-   ``<article>``; else the first element with ``role="main"``; else ``<body>``.
+   ``<article>``; else the first element whose ``role`` names ``main``; else ``<body>``.
 2. Inside it, these elements are removed with everything in them: ``nav``, ``header``,
    ``footer``, ``aside``, ``script``, ``style``, ``noscript``, ``template``, ``svg``
    (comments are never text). Navigation, sidebars, build stamps and inline assets do not
@@ -52,8 +52,8 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "2"
-FINGERPRINT_VERSION = "2"
+READER_VERSION = "3"
+FINGERPRINT_VERSION = "3"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 20
 # HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
@@ -62,9 +62,13 @@ URL_SPACE = " \t\n\r\f"
 _DROPPED = ("nav", "header", "footer", "aside", "script", "style", "noscript", "template", "svg")
 # Elements whose href or src count as content links (script and svg are dropped anyway).
 _LINKING = ("a", "area", "img", "iframe", "embed", "source", "track", "video", "audio", "input")
+_DROPPED_SELECTOR = ", ".join(_DROPPED)
+_CONTENT_ELEMENTS = ("h1", *_LINKING)
+_CONTENT_SELECTOR = ", ".join(_CONTENT_ELEMENTS)
 # Asset links whose names carry a build hash (style.4f3a9c.css, app.js?v=123).
 _ASSET = re.compile(r"\.(?:css|js|mjs|map|woff2?|ttf|ico)(?:[?#].*)?\Z", re.IGNORECASE)
-_ROLE_MAIN = re.compile(rb"""role\s*=\s*["']?\s*main\b""")
+# The first element whose role names main (a role attribute is a list of tokens).
+_ROLE_MAIN = '[role~="main" i]'
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
 )
@@ -369,8 +373,9 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
     markup, problem = _markup(raw, truncated=truncated)
     tree = LexborHTMLParser(markup)
     head = _read_head(tree)
-    regions = _main_regions(tree, raw)
-    _drop_non_content(tree, regions)
+    regions = _main_regions(tree)
+    _drop_non_content(regions)
+    elements = _content_elements(regions)
     problems = [problem] if problem else []
     canonicals = head.canonicals
     if len(set(canonicals)) > 1:
@@ -379,16 +384,15 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
         problems.append(("conflicting-canonicals", conflict))
     root = tree.root
     lang = (root.attributes.get("lang") or "").strip() if root is not None else ""
-    inside = _Inside(regions)
-    heading = next((_short(h.text()) for h in _within(tree.tags("h1"), inside)), None)
+    heading = next((_short(h.text()) for h in elements["h1"]), None)
     slots = head.slots
     record = PageRecord(
-        _fingerprint(tree, regions, inside), True,  # noqa: FBT003
+        _fingerprint(regions, elements), True,  # noqa: FBT003
         canonicals[0] if canonicals else None,
         frozenset(head.robots), head.refresh_url, tuple(head.alternates), lang or None,
         head.base_href, slots.get("modified"), slots.get("published"), head.title, heading,
         _short(slots.get("description")), _short(slots.get("og_title")), tuple(head.feeds),
-        _images(tree, inside), _videos(tree, inside), tuple(problems),
+        _images(elements), _videos(elements), tuple(problems),
     )
     _hold(tree, len(raw))
     return record
@@ -475,7 +479,7 @@ def _http_equiv(attributes: dict[str, str | None], found: _Head) -> None:
             found.refresh_url = target
 
 
-def _main_regions(tree: LexborHTMLParser, raw: bytes) -> list[LexborNode]:
+def _main_regions(tree: LexborHTMLParser) -> list[LexborNode]:
     """The main content region (see the module docstring, step 1)."""
     mains = tree.tags("main")
     if mains:
@@ -484,55 +488,13 @@ def _main_regions(tree: LexborHTMLParser, raw: bytes) -> list[LexborNode]:
     if articles:
         ids = {article.mem_id for article in articles}
         return [a for a in articles if not _has_ancestor_in(a, ids)]
-    if _has_role_main(raw):
-        found = _role_main(tree)
-        if found is not None:
-            return [found]
     body = tree.body
-    return [body] if body is not None else []
-
-
-_NEAR_THE_TOP = 400
-
-
-def _has_role_main(raw: bytes) -> bool:
-    """Whether the bytes hold ``role="main"``: a plain search, the pattern tried only there.
-
-    A case-blind regular expression tried at every position costs more than the parse of
-    a small page.
-    """
-    lowered = raw.lower()
-    position = lowered.find(b"role")
-    while position != -1:
-        if _ROLE_MAIN.match(lowered, position):
-            return True
-        position = lowered.find(b"role", position + 4)
-    return False
-
-
-def _role_main(tree: LexborHTMLParser) -> LexborNode | None:
-    """The first element with ``role="main"``, looked for level by level from ``<body>``.
-
-    It stands near the top in the themes that use it (MkDocs' own: body, container, row,
-    main column): a few hundred elements are looked at, not the thousands of a page's code
-    and text. Past that, every element is.
-    """
-    body = tree.body
-    level = [body] if body is not None else []
-    seen = 0
-    while level and seen < _NEAR_THE_TOP:
-        below: list[LexborNode] = []
-        for node in level:
-            for child in node.iter():
-                seen += 1
-                if (child.attributes.get("role") or "").strip().lower() == "main":
-                    return child
-                below.append(child)
-        level = below
-    for node in body.traverse() if body is not None else ():
-        if (node.attributes.get("role") or "").strip().lower() == "main":
-            return node
-    return None
+    if body is None:
+        return []
+    # A selector runs in C: themes with role="main" (MkDocs' own) put a page's whole
+    # navigation before it, which a walk in Python paid for element by element.
+    found = body.css_first(_ROLE_MAIN)
+    return [found if found is not None else body]
 
 
 def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
@@ -544,81 +506,50 @@ def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
     return False
 
 
-class _Inside:
-    """Whether nodes lie inside the regions, each ancestor looked at once for all of them.
-
-    Links, images and headings share most of their ancestors (a list, a section): the answer
-    for an ancestor is kept, so a page's many links cost a few steps each, not a walk to the
-    root each.
-    """
-
-    def __init__(self, regions: list[LexborNode]) -> None:
-        self._known: dict[int, bool] = {region.mem_id: True for region in regions}
-
-    def __call__(self, node: LexborNode) -> bool:
-        known = self._known
-        path = []
-        parent = node.parent
-        found = False
-        while parent is not None:
-            seen = known.get(parent.mem_id)
-            if seen is not None:
-                found = seen
-                break
-            path.append(parent.mem_id)
-            parent = parent.parent
-        for ident in path:
-            known[ident] = found
-        return found
-
-
-def _within(nodes: list[LexborNode], inside: _Inside) -> list[LexborNode]:
-    """The nodes that lie inside the regions (and are still in the tree)."""
-    return [node for node in nodes if inside(node)]
-
-
-def _drop_non_content(tree: LexborHTMLParser, regions: list[LexborNode]) -> None:
+def _drop_non_content(regions: list[LexborNode]) -> None:
     """Take the dropped elements (step 2) out of the regions: unlinked, never freed."""
-    around: set[int] = set()  # the regions and their ancestors: never dropped
-    dropped_around = False
     for region in regions:
-        node: LexborNode | None = region
-        while node is not None:
-            around.add(node.mem_id)
-            dropped_around = dropped_around or node.tag in _DROPPED
-            node = node.parent
-    if not dropped_around:  # the usual case: every such element goes, in one call into C
-        tree.strip_tags(list(_DROPPED))
-        return
-    for name in _DROPPED:
-        for node in tree.tags(name):
-            if node.mem_id not in around:
-                node.remove()  # unlinked: a node inside it, still held, stays valid
+        for node in region.css(_DROPPED_SELECTOR):
+            node.remove()  # unlinked: a node inside it, still held, stays valid
 
 
-def _fingerprint(tree: LexborHTMLParser, regions: list[LexborNode], inside: _Inside) -> str:
+def _content_elements(regions: list[LexborNode]) -> dict[str, list[LexborNode]]:
+    """The regions' headings and linking elements, by name, each list in document order.
+
+    One selector for them all, asked of the regions only: the navigation and sidebars
+    around them (most of a themed page's links) are never visited.
+    """
+    found: dict[str, list[LexborNode]] = {name: [] for name in _CONTENT_ELEMENTS}
+    for region in regions:
+        for node in region.css(_CONTENT_SELECTOR):
+            bucket = found.get(node.tag or "")
+            if bucket is not None:  # always, but for a foreign element's odd spelling
+                bucket.append(node)
+    return found
+
+
+def _fingerprint(regions: list[LexborNode], elements: dict[str, list[LexborNode]]) -> str:
     # Each text node's own white space at either end goes (in C, by Lexbor): indenting,
     # minifying or reflowing markup between elements changes nothing.
     texts = [region.text(separator=" ", strip=True, skip_empty=True) for region in regions]
-    links = [value for value in _region_links(tree, inside) if not _ASSET.search(value)]
+    links = [value for value in _links(elements) if not _ASSET.search(value)]
     content = " ".join(texts) + "\n" + "\n".join(links)
     return xxhash.xxh3_128_hexdigest(content.encode("utf-8", "surrogatepass"))
 
 
-def _region_links(tree: LexborHTMLParser, inside: _Inside) -> list[str]:
+def _links(elements: dict[str, list[LexborNode]]) -> list[str]:
     """``href`` and ``src`` values of the regions' linking elements.
 
     By element name, then in document order: the same bytes always give the same list.
     """
     found: list[str] = []
     for name in _LINKING:
-        for node in tree.tags(name):
-            if inside(node):
-                attributes = node.attributes
-                for attribute in ("href", "src"):
-                    value = attributes.get(attribute)
-                    if value:
-                        found.append(value)
+        for node in elements[name]:
+            attributes = node.attributes
+            for attribute in ("href", "src"):
+                value = attributes.get(attribute)
+                if value:
+                    found.append(value)
     return found
 
 
@@ -641,9 +572,9 @@ def _is_pixel(attributes: dict[str, str | None]) -> bool:
         attributes.get("height") or "").strip() in ("0", "1")
 
 
-def _images(tree: LexborHTMLParser, inside: _Inside) -> tuple[str, ...]:
+def _images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
     found: dict[str, None] = {}
-    for node in _within(tree.tags("img"), inside):
+    for node in elements["img"]:
         attributes = node.attributes
         if _is_pixel(attributes):
             continue
@@ -651,7 +582,7 @@ def _images(tree: LexborHTMLParser, inside: _Inside) -> tuple[str, ...]:
             attributes.get("srcset") or "")
         if source and not source.lower().startswith("data:"):
             found.setdefault(source)
-    for node in _within(tree.tags("source"), inside):
+    for node in elements["source"]:
         parent = node.parent
         if parent is None or parent.tag != "picture":
             continue
@@ -673,9 +604,9 @@ def _caption(node: LexborNode) -> str:
     return ""
 
 
-def _videos(tree: LexborHTMLParser, inside: _Inside) -> tuple[Video, ...]:
+def _videos(elements: dict[str, list[LexborNode]]) -> tuple[Video, ...]:
     found: list[Video] = []
-    for node in _within(tree.tags("video"), inside):
+    for node in elements["video"]:
         attributes = node.attributes
         content = _url_value(attributes.get("src"))
         if not content:
@@ -684,7 +615,7 @@ def _videos(tree: LexborHTMLParser, inside: _Inside) -> tuple[Video, ...]:
         title = (attributes.get("title") or attributes.get("aria-label") or "").strip()
         found.append(Video(content, "", _url_value(attributes.get("poster")), title,
                            _caption(node)))
-    for node in _within(tree.tags("iframe"), inside):
+    for node in elements["iframe"]:
         attributes = node.attributes
         player = _url_value(attributes.get("src"))
         if player:

@@ -205,6 +205,20 @@ def test_fingerprint_sees_content_changes(first: str, second: str) -> None:
     assert parse(first).fingerprint != parse(second).fingerprint
 
 
+@pytest.mark.parametrize("role", ["main", "MAIN", " main ", "main region"])
+def test_role_main_is_a_token_in_any_case(role: str) -> None:
+    """role="main" marks the region however it is spelt, the navigation before it not content."""
+    def page(nav: str, role: str = role) -> PageRecord:
+        return parse(f'<body><div><ul><li><a href="/{nav}/">{nav}</a></li></ul></div>'
+                     f'<div role="{role}"><h1>Title</h1><a href="/in/">in</a></div></body>')
+
+    assert page("one").fingerprint == page("two").fingerprint
+    assert page("one").heading == "Title"
+    # Without the role the whole body is the region: the navigation's links count.
+    assert (page("one", "presentation").fingerprint
+            != page("two", "presentation").fingerprint)
+
+
 def test_main_region_wins_over_the_rest() -> None:
     """Only the first <main> counts when there is one: text outside it does not."""
     a = parse("<body><p>outside 1</p><main>in</main><article>x</article></body>")
