@@ -374,8 +374,9 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
     tree = LexborHTMLParser(markup)
     head = _read_head(tree)
     regions = _main_regions(tree)
-    _drop_non_content(regions)
-    elements = _content_elements(regions)
+    scope = _Scope(regions)
+    _drop_non_content(scope)
+    elements = _content_elements(scope)
     problems = [problem] if problem else []
     canonicals = head.canonicals
     if len(set(canonicals)) > 1:
@@ -506,25 +507,82 @@ def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
     return False
 
 
-def _drop_non_content(regions: list[LexborNode]) -> None:
+class _Scope:
+    """Where the regions' elements are looked for: one selector query over one subtree.
+
+    A selector is compiled anew at every query (about 5 µs), so the query runs once, over
+    the region itself or, for several regions (a blog's index of ``<article>`` elements),
+    over their nearest common ancestor, whose other elements are then passed over.
+    """
+
+    def __init__(self, regions: list[LexborNode]) -> None:
+        self.regions = regions
+        self.root: LexborNode | None = regions[0] if regions else None
+        # The regions and the ancestors between them and the root: never dropped.
+        self.around: set[int] = {region.mem_id for region in regions}
+        self._inside: dict[int, bool] | None = None
+        if len(regions) > 1:
+            self._inside = dict.fromkeys(self.around, True)
+            chain: list[LexborNode] = []
+            node: LexborNode | None = regions[0]
+            while node is not None:
+                chain.append(node)
+                node = node.parent
+            depth = {link.mem_id: index for index, link in enumerate(chain)}
+            deepest = 0
+            for region in regions[1:]:
+                node = region
+                while node is not None and node.mem_id not in depth:
+                    self.around.add(node.mem_id)
+                    node = node.parent
+                deepest = max(deepest, depth[node.mem_id] if node is not None else len(chain) - 1)
+            self.root = chain[deepest]
+            self.around.update(link.mem_id for link in chain[: deepest + 1])
+
+    def select(self, selector: str) -> list[LexborNode]:
+        """The elements inside the regions that match ``selector``, in document order."""
+        if self.root is None:
+            return []
+        found = self.root.css(selector)
+        return found if self._inside is None else [n for n in found if self._within(n)]
+
+    def _within(self, node: LexborNode) -> bool:
+        """Whether ``node`` lies inside a region; each ancestor's answer is kept."""
+        assert self._inside is not None
+        known = self._inside
+        path = []
+        parent = node.parent
+        found = False
+        while parent is not None:
+            seen = known.get(parent.mem_id)
+            if seen is not None:
+                found = seen
+                break
+            path.append(parent.mem_id)
+            parent = parent.parent
+        for ident in path:
+            known[ident] = found
+        return found
+
+
+def _drop_non_content(scope: _Scope) -> None:
     """Take the dropped elements (step 2) out of the regions: unlinked, never freed."""
-    for region in regions:
-        for node in region.css(_DROPPED_SELECTOR):
+    for node in scope.select(_DROPPED_SELECTOR):
+        if node.mem_id not in scope.around:  # a region, or what holds one, stays
             node.remove()  # unlinked: a node inside it, still held, stays valid
 
 
-def _content_elements(regions: list[LexborNode]) -> dict[str, list[LexborNode]]:
+def _content_elements(scope: _Scope) -> dict[str, list[LexborNode]]:
     """The regions' headings and linking elements, by name, each list in document order.
 
     One selector for them all, asked of the regions only: the navigation and sidebars
     around them (most of a themed page's links) are never visited.
     """
     found: dict[str, list[LexborNode]] = {name: [] for name in _CONTENT_ELEMENTS}
-    for region in regions:
-        for node in region.css(_CONTENT_SELECTOR):
-            bucket = found.get(node.tag or "")
-            if bucket is not None:  # always, but for a foreign element's odd spelling
-                bucket.append(node)
+    for node in scope.select(_CONTENT_SELECTOR):
+        bucket = found.get(node.tag or "")
+        if bucket is not None:  # always, but for a foreign element's odd spelling
+            bucket.append(node)
     return found
 
 

@@ -219,6 +219,23 @@ def test_role_main_is_a_token_in_any_case(role: str) -> None:
             != page("two", "presentation").fingerprint)
 
 
+def test_several_articles_are_read_together_and_what_is_between_them_is_not() -> None:
+    """A blog index: every outermost <article> is content (even one inside an <aside>), the
+    navigation between them is not, and the first heading is the first article's."""
+    def index(nav: str, link: str) -> PageRecord:
+        return parse(f'<body><section><aside><article><h1>First</h1><img src="/a.png">'
+                     f'<a href="/{link}/">more</a><nav><a href="/n1/">n</a></nav></article>'
+                     f'</aside><nav><a href="/{nav}/">{nav}</a></nav><div><p>{nav}</p></div>'
+                     f'<article><h1>Second</h1><img src="/b.png"><article>inner</article>'
+                     f"</article></section></body>")
+
+    one = index("one", "x")
+    assert one.fingerprint == index("two", "x").fingerprint
+    assert one.fingerprint != index("one", "y").fingerprint
+    assert one.heading == "First"
+    assert one.images == ("/a.png", "/b.png")
+
+
 def test_main_region_wins_over_the_rest() -> None:
     """Only the first <main> counts when there is one: text outside it does not."""
     a = parse("<body><p>outside 1</p><main>in</main><article>x</article></body>")
