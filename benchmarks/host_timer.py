@@ -50,11 +50,22 @@ def _timed(name: str, function: Any) -> Any:
 
 
 def _patch_mkdocs() -> None:
+    from mkdocs.plugins import CombinedEvent  # noqa: PLC0415
+
     from sitemap_plugins import mkdocs as plugin  # noqa: PLC0415
 
     for name in dir(plugin.SitemapPlugin):
-        if name.startswith("on_"):
-            setattr(plugin.SitemapPlugin, name, _timed(name, getattr(plugin.SitemapPlugin, name)))
+        if not name.startswith("on_"):
+            continue
+        # A CombinedEvent (several handlers under one event) is not callable: each of its
+        # handlers is timed instead (MkDocs copies their event priorities from them).
+        event = plugin.SitemapPlugin.__dict__.get(name, getattr(plugin.SitemapPlugin, name))
+        if isinstance(event, CombinedEvent):
+            timed = CombinedEvent(*(_timed(name, method)
+                                    for method in event.methods))
+        else:
+            timed = _timed(name, event)
+        setattr(plugin.SitemapPlugin, name, timed)
 
 
 def _patch_pelican() -> None:
