@@ -74,3 +74,28 @@ def test_github_actions_recipe_builds_checks_caches_then_deploys() -> None:
     assert "run_id" in cache["key"]
     assert cache["restore-keys"]
     assert workflow["jobs"]["deploy"]["needs"] == "build"
+
+
+# The published schemas of each CI service, as check-jsonschema vendors them (no network).
+RECIPE_SCHEMAS = {"github": "vendor.github-workflows", "gitlab": "vendor.gitlab-ci"}
+
+
+def _validate_recipe(path: Path) -> subprocess.CompletedProcess[str]:
+    schema = RECIPE_SCHEMAS[path.name.split("-")[0]]
+    return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema,
+                           str(path)], capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize("recipe", sorted((DOCS / "recipes").glob("*.yml")), ids=lambda p: p.name)
+def test_ci_recipe_validates_against_the_published_schema(recipe: Path, tmp_path: Path) -> None:
+    """Each recipe passes its CI service's schema, and the check would catch a broken one."""
+    result = _validate_recipe(recipe)
+    assert result.returncode == 0, result.stdout + result.stderr
+    broken = tmp_path / recipe.name
+    workflow = yaml.safe_load(recipe.read_text("utf-8"))
+    # A job without the key each service requires (GitHub: runs-on; GitLab: script).
+    job = next(value for value in (workflow.get("jobs") or workflow).values()
+               if isinstance(value, dict) and ("runs-on" in value or "script" in value))
+    job.pop("runs-on", None) or job.pop("script", None)
+    broken.write_text(yaml.safe_dump(workflow), "utf-8")
+    assert _validate_recipe(broken).returncode != 0
