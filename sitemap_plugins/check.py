@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 
 NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
+IMAGE = "{http://www.google.com/schemas/sitemap-image/1.1}"
+VIDEO = "{http://www.google.com/schemas/sitemap-video/1.1}"
+# sitemap-video.xsd: the required children first, in this order, then at least one location.
+_VIDEO_REQUIRED = ("thumbnail_loc", "title", "description")
+_VIDEO_LIMITS = {"title": 100, "description": 2048}
+_MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
 _W3C_DATE = re.compile(
     r"\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?\Z"
 )
@@ -155,6 +161,7 @@ class _Checker:
     ) -> None:
         order = -1
         loc = None
+        images = 0
         for child in url:
             rank = _URL_ORDER.get(child.tag)
             if rank is None:
@@ -162,6 +169,11 @@ class _Checker:
                     self.problem(name, f"{where}: unknown element {child.tag[len(NS):]}")
                 elif child.tag == f"{XHTML}link":
                     self.check_alternate(name, where, child)
+                elif child.tag == f"{IMAGE}image":
+                    images += 1
+                    self.check_image(name, where, child)
+                elif child.tag == f"{VIDEO}video":
+                    self.check_video(name, where, child)
                 rank = _EXTENSION_RANK
             elif rank <= order:
                 self.problem(name, f"{where}: <{child.tag[len(NS):]}> is repeated or out of "
@@ -177,6 +189,9 @@ class _Checker:
                 self.problem(name, f"{where}: changefreq {text!r} is not one of the seven words")
             elif child.tag == f"{NS}priority" and not _PRIORITY.match(text):
                 self.problem(name, f"{where}: priority {text!r} is not a number from 0.0 to 1.0")
+        if images > _MAX_IMAGES:
+            self.problem(name, f"{where}: {images:,} image:image elements; Google takes at "
+                               f"most {_MAX_IMAGES:,} a page")
         if loc is None:
             self.problem(name, f"{where}: has no <loc>")
             return
@@ -187,6 +202,42 @@ class _Checker:
         else:
             self.seen[loc] = name
         locs.append(loc)
+
+    def check_image(self, name: str, where: str, image: ET.Element) -> None:
+        """One image:image: a single image:loc, an absolute URL (any host: CDNs are fine)."""
+        locs = [child for child in image if child.tag == f"{IMAGE}loc"]
+        if len(locs) != 1 or len(image) != 1:
+            self.problem(name, f"{where}: image:image must hold exactly one image:loc (the "
+                               "other image tags are deprecated)")
+        for loc in locs:
+            self.check_absolute(name, where, "image:loc", (loc.text or "").strip())
+
+    def check_video(self, name: str, where: str, video: ET.Element) -> None:
+        """One video:video: thumbnail, title, description, then content or player location."""
+        children = list(video)
+        tags = [child.tag.removeprefix(VIDEO) for child in children]
+        if tuple(tags[:3]) != _VIDEO_REQUIRED:
+            self.problem(name, f"{where}: video:video must start with thumbnail_loc, title and "
+                               f"description, in that order (found {', '.join(tags) or 'none'})")
+        if "content_loc" not in tags and "player_loc" not in tags:
+            self.problem(name, f"{where}: video:video has neither content_loc nor player_loc")
+        for tag, child in zip(tags, children, strict=True):
+            text = (child.text or "").strip()
+            if tag in ("thumbnail_loc", "content_loc", "player_loc"):
+                self.check_absolute(name, where, f"video:{tag}", text)
+            elif tag in _VIDEO_LIMITS:
+                if not text:
+                    self.problem(name, f"{where}: video:{tag} is empty")
+                elif len(text) > _VIDEO_LIMITS[tag]:
+                    self.problem(name, f"{where}: video:{tag} has {len(text):,} characters; "
+                                       f"at most {_VIDEO_LIMITS[tag]:,} are allowed")
+
+    def check_absolute(self, name: str, where: str, what: str, url: str) -> None:
+        """An absolute http(s) URL of at most 2,048 characters, in URI characters."""
+        if not re.match(r"https?://[^/?#]", url) or not _URL_CHARS.match(url):
+            self.problem(name, f"{where}: {what} {url!r} is not an absolute http(s) URL")
+        elif len(url) > MAX_URL_LENGTH:
+            self.problem(name, f"{where}: {what} has {len(url):,} characters; at most 2,048")
 
     def check_alternate(self, name: str, where: str, link: ET.Element) -> None:
         if link.get("rel") != "alternate":

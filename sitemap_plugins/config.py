@@ -276,6 +276,12 @@ OPTIONS: tuple[Option, ...] = (
     Option("text", True, "Also write sitemap.txt: one URL a line.", _check_bool, "bool"),
     Option("hreflang", True, "Write xhtml:link alternates from the pages' <link "
            'rel="alternate" hreflang>.', _check_bool, "bool"),
+    Option("images", True, "List each page's content images (in <main> or <article>, not "
+           "logos and icons in the header or navigation) as image:image entries.",
+           _check_bool, "bool"),
+    Option("videos", True, "List each page's content videos (<video>, YouTube and Vimeo "
+           "embeds) as video:video entries; a video without a thumbnail or title is left "
+           "out and counted.", _check_bool, "bool"),
     Option("respect_robots_txt", True, "Leave out URLs that the site's own robots.txt "
            "disallows for all agents.", _check_bool, "bool"),
     Option("robots_txt", "merge", "merge: add the Sitemap: line to the site's robots.txt if it "
@@ -356,6 +362,8 @@ class SitemapConfig:
     gzip: bool = _default("gzip")
     text: bool = _default("text")
     hreflang: bool = _default("hreflang")
+    images: bool = _default("images")
+    videos: bool = _default("videos")
     respect_robots_txt: bool = _default("respect_robots_txt")
     robots_txt: str = _default("robots_txt")
     sitemap_name: str = _default("sitemap_name")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level
+from sitemap_plugins.media import VideoEntry, page_images, page_videos
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -63,6 +64,10 @@ class Entry:
     changefreq: str | None = None
     priority: float | None = None
     alternates: tuple[Alternate, ...] = ()
+    images: tuple[str, ...] = ()
+    """The page's content images, absolute (``image:loc``)."""
+    videos: tuple[VideoEntry, ...] = ()
+    """The page's content videos that Google can take (``video:video``)."""
     rel_path: str = field(default="", compare=False)
     """The file behind the URL, relative to the site root (not written to the sitemap)."""
     lastmod_source: str = field(default="", compare=False)
@@ -96,6 +101,8 @@ class Decision(NamedTuple):
     rules_applied: tuple[tuple[str, int], ...] = ()
     """``(option, index)`` of the ``changefreq`` and ``priority`` rules whose glob was the
     first to match the listed page (whether or not the page's own value won)."""
+    videos_skipped: tuple[str, ...] = ()
+    """Why each of the listed page's videos that could not be listed was left out."""
 
 
 @dataclass(frozen=True)
@@ -279,12 +286,14 @@ def evaluate(
     if config.hreflang:
         pairs = hints.alternates if hints is not None and hints.alternates is not None else None
         alternates = _alternates(loc, record, pairs, resolve_from, config, diagnostics, rel)
+    images = page_images(record, resolve_from) if config.images else ()
+    videos, videos_skipped = page_videos(record, resolve_from) if config.videos else ((), ())
     entry = Entry(
         loc=loc, lastmod=lastmod, changefreq=changefreq, priority=priority,
-        alternates=alternates, rel_path=rel, lastmod_source=source,
-        fingerprint=record.fingerprint,
+        alternates=alternates, images=images, videos=videos, rel_path=rel,
+        lastmod_source=source, fingerprint=record.fingerprint,
     )
-    return Decision(entry, tuple(diagnostics), applied)
+    return Decision(entry, tuple(diagnostics), applied, videos_skipped)
 
 
 def same_page(canonical: str, url: str) -> bool:

@@ -108,6 +108,12 @@ class Result:
     cached: int = 0
     """Pages whose record came from the last build's cache (same bytes), not the parser."""
     rules_applied: set[tuple[str, int]] = field(default_factory=set)
+    images: int = 0
+    """``image:image`` entries written."""
+    videos: int = 0
+    """``video:video`` entries written."""
+    videos_skipped: Counter[str] = field(default_factory=Counter)
+    """Videos in listed pages that could not be listed, by reason."""
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -133,18 +139,32 @@ class Result:
             lines.append("Wrote: " + ", ".join(self.files))
         if self.removed:
             lines.append("Removed stale: " + ", ".join(self.removed))
+        if self.images or self.videos or self.videos_skipped:
+            lines.append(self.media_line())
         changes = self.changes
         if changes is not None and changes.baseline:
             lines.append(f"Since the last build: {changes.added_count:,} added, "
                          f"{changes.changed_count:,} changed, {changes.removed_count:,} removed")
         return lines
 
+    def media_line(self) -> str:
+        """Images and videos listed, and the videos left out by reason."""
+        line = f"Media: {self.images:,} images, {self.videos:,} videos"
+        if self.videos_skipped:
+            why = ", ".join(f"{reason}: {count:,}"
+                            for reason, count in sorted(self.videos_skipped.items()))
+            skipped = sum(self.videos_skipped.values())
+            line += f"; {skipped:,} video{'' if skipped == 1 else 's'} left out ({why})"
+        return line
+
     def summary_line(self) -> str:
         """The run in one line, for a host's log."""
         left_out = ", ".join(f"{count:,} {reason}" for reason, count in self._left_out())
+        media = (f"; {self.media_line()[len('Media: '):]}"
+                 if self.images or self.videos or self.videos_skipped else "")
         return (f"{self.listed:,} URL{'' if self.listed == 1 else 's'} listed in "
                 f"{self.sitemap_url} ({f'left out: {left_out}' if left_out else 'none left out'})"
-                f"; wrote {', '.join(self.files) or 'nothing'}")
+                f"{media}; wrote {', '.join(self.files) or 'nothing'}")
 
     def _left_out(self) -> list[tuple[str, int]]:
         return sorted(self.excluded.items(), key=lambda item: (item[0].lower(), item[0]))
@@ -196,6 +216,8 @@ class PageDone(NamedTuple):
     rules_applied: tuple[tuple[str, int], ...] = ()
     page: HtmlEntry | None = None
     """The listed page as the HTML site map shows it (only when one is written)."""
+    videos_skipped: tuple[str, ...] = ()
+    """Why each video of the listed page that could not be listed was left out."""
 
 
 @dataclass
@@ -255,11 +277,12 @@ class PageStep:
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
                               entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
                               settled.changed)
-        rendered = Rendered(entry.loc, render_url(entry), entry.lastmod)
+        rendered = Rendered(entry.loc, render_url(entry), entry.lastmod,
+                            len(entry.images), len(entry.videos))
         shown = (HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
                            seen.lang or "") if config.html_sitemap else None)
         return PageDone("", rendered, decision.diagnostics, row, cached, decision.rules_applied,
-                        shown)
+                        shown, decision.videos_skipped)
 
 
 def _unreadable(rel: str, err: OSError) -> PageDone:
@@ -323,7 +346,7 @@ def write_entries(
     """
     xml_writer = XmlSitemapWriter(
         site, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
-        xhtml=config.hreflang,
+        xhtml=config.hreflang, image=config.images, video=config.videos,
     )
     writers: list[Writer] = [xml_writer]
     if config.text:
@@ -390,6 +413,9 @@ def _listed(
             result.excluded[page.reason] += 1
             continue
         result.listed += 1
+        result.images += page.rendered.images
+        result.videos += page.rendered.videos
+        result.videos_skipped.update(page.videos_skipped)
         result.rules_applied.update(page.rules_applied)
         if html is not None and page.page is not None:
             html[0].append(page.page)

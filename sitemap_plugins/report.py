@@ -56,6 +56,11 @@ def build_report(result: Result, seconds: float) -> dict[str, Any]:
                                 key=lambda item: (item[0].lower(), item[0]))),
         "left_out_total": sum(result.excluded.values()),
         "cached": result.cached,
+        "media": {
+            "images": result.images,
+            "videos": result.videos,
+            "videos_left_out": dict(sorted(result.videos_skipped.items())),
+        },
         "files": list(result.files),
         "removed": list(result.removed),
         "changes": None if changes is None or not changes.baseline else {

@@ -40,8 +40,18 @@ class _LocalSchemas(etree.Resolver):
         return None
 
 
+# Google's extensions, imported beside sitemap.xsd: its <url> takes any element of another
+# namespace with processContents="strict", so each one found must validate against its own.
+EXTENSIONS = {
+    "http://www.w3.org/1999/xhtml": "xhtml1-strict.xsd",
+    "http://www.google.com/schemas/sitemap-image/1.1": "sitemap-image.xsd",
+    "http://www.google.com/schemas/sitemap-video/1.1": "sitemap-video.xsd",
+    "http://www.google.com/schemas/sitemap-news/0.9": "sitemap-news.xsd",
+}
+
+
 def _load_schema(main: str, *, with_xhtml: bool) -> etree.XMLSchema:
-    missing = [n for n in ("sitemap.xsd", "siteindex.xsd", "xhtml1-strict.xsd", "xml.xsd")
+    missing = [n for n in ("sitemap.xsd", "siteindex.xsd", "xml.xsd", *EXTENSIONS.values())
                if not (SCHEMAS / n).is_file()]
     if missing:
         pytest.fail(
@@ -52,8 +62,9 @@ def _load_schema(main: str, *, with_xhtml: bool) -> etree.XMLSchema:
     parser.resolvers.add(_LocalSchemas())
     imports = [f'<xs:import namespace="{SITEMAP_NS}" schemaLocation="{(SCHEMAS / main).as_uri()}"/>']
     if with_xhtml:
-        imports.append('<xs:import namespace="http://www.w3.org/1999/xhtml" '
-                       f'schemaLocation="{(SCHEMAS / "xhtml1-strict.xsd").as_uri()}"/>')
+        imports.extend(f'<xs:import namespace="{namespace}" '
+                       f'schemaLocation="{(SCHEMAS / file_name).as_uri()}"/>'
+                       for namespace, file_name in EXTENSIONS.items())
     wrapper = ('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">'
                + "".join(imports) + "</xs:schema>")
     return etree.XMLSchema(etree.fromstring(wrapper.encode(), parser))
@@ -61,7 +72,7 @@ def _load_schema(main: str, *, with_xhtml: bool) -> etree.XMLSchema:
 
 @pytest.fixture(scope="session")
 def xsd() -> dict[str, etree.XMLSchema]:
-    """The urlset schema (with xhtml:link) and the sitemap index schema."""
+    """The urlset schema (with xhtml:link, image, video and news) and the index schema."""
     return {
         "urlset": _load_schema("sitemap.xsd", with_xhtml=True),
         "sitemapindex": _load_schema("siteindex.xsd", with_xhtml=False),

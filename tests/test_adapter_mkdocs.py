@@ -38,7 +38,7 @@ SAMPLE = ROOT / "sample_sites" / "mkdocs"
 BASE = "https://example.org/project/"
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
 CAFE = "r%C3%A9f%C3%A9rence/caf%C3%A9/"
-# The sample site's sitemap, by hand: 9 English pages, 3 real French translations.
+# The sample site's sitemap, by hand: 10 English pages, 3 real French translations.
 SAMPLE_URLS = {
     BASE,
     f"{BASE}about/",
@@ -47,6 +47,7 @@ SAMPLE_URLS = {
     f"{BASE}guide/advanced/",
     f"{BASE}guide/advanced/tuning/",
     f"{BASE}news/",
+    f"{BASE}media/",
     f"{BASE}q%26a/",
     f"{BASE}{CAFE}",
     f"{BASE}fr/",
@@ -240,6 +241,25 @@ def test_sample_lists_exactly_the_expected_urls(sample: Build, sitemap_urls):
 
 
 @pytest.mark.golden
+def test_sample_media_page_lists_content_media_only(sample: Build, sitemap_urls):
+    """The media page's images and videos are listed; the header logo is not, and the
+    Vimeo embed without a thumbnail is counted in the summary instead."""
+    url = sample.url_element("https://example.org/project/media/")
+    images = [e.text for e in url.iterfind("{http://www.google.com/schemas/sitemap-image/1.1}"
+                                           "image/{http://www.google.com/schemas/sitemap-image/1.1}loc")]
+    assert images == ["https://example.org/project/images/diagram.png",
+                      "https://example.org/project/images/diagram-wide.png"]
+    assert (sample.site / "images" / "logo.png").is_file()  # the theme's logo: in the header
+    assert "logo.png" not in (sample.site / "sitemap.xml").read_text("utf-8")
+    video = "{http://www.google.com/schemas/sitemap-video/1.1}"
+    players = [(v.findtext(f"{video}content_loc"), v.findtext(f"{video}player_loc"))
+               for v in url.iterfind(f"{video}video")]
+    assert players == [("https://cdn.example.net/videos/tour.mp4", None),
+                       (None, "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ")]
+    assert "2 videos; 1 video left out (no thumbnail: 1)" in sample.log
+    sitemap_urls(sample.site)  # every file valid against the XSDs, image and video included
+
+
 def test_sample_matches_goldens(sample: Build, golden):
     """The sample's sitemap files equal the reviewed goldens byte for byte."""
     golden(sample.site, SAMPLE / "expected", GOLDEN_FILES)
@@ -290,10 +310,11 @@ def test_sample_sitemap_is_written_once_after_every_language(sample: Build):
 def test_sample_reports_why_pages_were_left_out(sample: Build):
     """The build log counts the pages left out, by reason."""
     assert (
-        "Sitemap: 12 URLs listed in https://example.org/project/sitemap.xml (left out: "
+        "Sitemap: 13 URLs listed in https://example.org/project/sitemap.xml (left out: "
         "1 404 page, 1 disallowed by robots.txt, 1 front matter sitemap: false, "
-        "9 i18n fallback copy of an untranslated page, 1 noindex, 2 redirect stub, "
-        "1 static HTML copied from docs_dir); wrote sitemap.xml"
+        "10 i18n fallback copy of an untranslated page, 1 noindex, 2 redirect stub, "
+        "1 static HTML copied from docs_dir); 2 images, 2 videos; 1 video left out "
+        "(no thumbnail: 1); wrote sitemap.xml"
     ) in sample.log
 
 
@@ -333,7 +354,8 @@ def test_flat_urls_variant(flat: Build, sitemap_urls):
     expected = {
         f"{BASE}index.html", f"{BASE}about.html", f"{BASE}guide/index.html",
         f"{BASE}guide/install.html", f"{BASE}guide/advanced/index.html",
-        f"{BASE}guide/advanced/tuning.html", f"{BASE}news.html", f"{BASE}q%26a.html",
+        f"{BASE}guide/advanced/tuning.html", f"{BASE}news.html", f"{BASE}media.html",
+        f"{BASE}q%26a.html",
         f"{BASE}r%C3%A9f%C3%A9rence/caf%C3%A9.html", f"{BASE}fr/index.html",
         f"{BASE}fr/guide/index.html", f"{BASE}fr/r%C3%A9f%C3%A9rence/caf%C3%A9.html",
     }

@@ -72,6 +72,10 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
               "argument 'false'"))],
     "hreflang": [(["--hreflang=on"], (ARGPARSE + "argument --hreflang/--no-hreflang: ignored "
                   "explicit argument 'on'"))],
+    "images": [(["--images=yes"], (ARGPARSE + "argument --images/--no-images: ignored "
+                "explicit argument 'yes'"))],
+    "videos": [(["--videos=1"], (ARGPARSE + "argument --videos/--no-videos: ignored "
+                "explicit argument '1'"))],
     "respect_robots_txt": [(["--respect-robots-txt=0"], (ARGPARSE + "argument "
                             "--respect-robots-txt/--no-respect-robots-txt: ignored explicit "
                             "argument '0'"))],

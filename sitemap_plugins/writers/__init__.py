@@ -31,6 +31,10 @@ class Rendered(NamedTuple):
     xml: str
     """Its ``<url>`` element (:func:`~sitemap_plugins.writers.xml_sitemap.render_url`)."""
     lastmod: Lastmod | None
+    images: int = 0
+    """``image:image`` elements in it (counted for the run's summary)."""
+    videos: int = 0
+    """``video:video`` elements in it."""
 
 
 @dataclass
@@ -158,11 +162,13 @@ class XmlSitemapWriter(_PartWriter):
     extension = "xml"
 
     def __init__(
-        self, folder: Path, name: str, *, max_urls: int, max_bytes: int, xhtml: bool
+        self, folder: Path, name: str, *, max_urls: int, max_bytes: int, xhtml: bool,
+        image: bool = False, video: bool = False,
     ) -> None:
         super().__init__(
             folder, name, max_urls=max_urls, max_bytes=max_bytes,
-            header=render_header(xhtml=xhtml), footer=render_footer(), render=_element,
+            header=render_header(xhtml=xhtml, image=image, video=video),
+            footer=render_footer(), render=_element,
         )
 
 

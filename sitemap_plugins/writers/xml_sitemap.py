@@ -10,9 +10,12 @@ if TYPE_CHECKING:
     from sitemap_plugins.entry import Entry
 
 
-def render_header(*, xhtml: bool) -> str:
-    """The XML declaration and the opening ``<urlset>`` (with the xhtml namespace if used)."""
-    return str(template_module("urlset.xml").header(xhtml))
+def render_header(*, xhtml: bool, image: bool = False, video: bool = False) -> str:
+    """The XML declaration and the opening ``<urlset>``, with the extensions' namespaces.
+
+    Declared by option, not by content: the same options always give the same header.
+    """
+    return str(template_module("urlset.xml").header(xhtml, image, video))
 
 
 def render_url(entry: Entry) -> str:
