@@ -1,4 +1,4 @@
-"""The command line: ``sitemap-plugins build``, ``merge`` and ``check``.
+"""The command line: ``sitemap-plugins build``, ``merge``, ``check`` and ``submit``.
 
 Every option of :class:`~sitemap_plugins.config.SitemapConfig` is a flag with the same name
 (``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import time
 import typing
+import urllib.parse
+from pathlib import Path
 from typing import Any
 
 from sitemap_plugins import __version__
@@ -24,15 +27,34 @@ from sitemap_plugins.config import (
     Option,
     SitemapConfig,
 )
-from sitemap_plugins.errors import ConfigError, Level, SitemapError
-from sitemap_plugins.generate import generate
+from sitemap_plugins.errors import ConfigError, Level, ScanError, SitemapError
+from sitemap_plugins.generate import cache_folder, generate
+from sitemap_plugins.indexnow import (
+    DEFAULT_ENDPOINT,
+    RETRY_DELAYS,
+    Submission,
+    check_key,
+    check_key_file,
+    key_location,
+    pending_path,
+    submit,
+)
 from sitemap_plugins.merge import MergeError, merge
 from sitemap_plugins.progress import Progress, Snapshot
-from sitemap_plugins.report import build_report, check_report, dumps, error_report, merge_report
+from sitemap_plugins.report import (
+    build_report,
+    check_report,
+    dumps,
+    error_report,
+    merge_report,
+    submit_report,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 SHOW_AFTER = 1.0  # seconds: a quicker run shows no progress at all
 REFRESH = 0.25  # seconds between updates of the progress display
+KEY_VARIABLE = "INDEXNOW_KEY"
+SUBMIT_DELAYS = RETRY_DELAYS  # the tests make them short
 
 
 def _flag(name: str) -> str:
@@ -119,6 +141,27 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json_flag(check)
     check.add_argument("--base-url", required=True, metavar="URL")
     check.add_argument("--sitemap-name", default="sitemap", metavar="NAME")
+    submit = commands.add_parser(
+        "submit", parents=[verbosity],
+        help="after the deploy: send the URLs changed since the last submission to IndexNow",
+        description="Send the URLs that builds recorded as added, changed or removed to an "
+                    "IndexNow endpoint (Bing, Yandex, Seznam, Naver and others), in batches of "
+                    "at most 10,000; run it after the deploy. The list is cleared only of what "
+                    "the endpoint accepted.")
+    submit.add_argument("site_dir", metavar="SITE_DIR",
+                        help="the built (and deployed) site; it must hold the key file KEY.txt")
+    _add_json_flag(submit)
+    submit.add_argument("--base-url", required=True, metavar="URL",
+                        help=OPTION_BY_NAME["base_url"].doc)
+    submit.add_argument("--key", metavar="KEY", default=None,
+                        help="the IndexNow key (default: the INDEXNOW_KEY environment variable)")
+    submit.add_argument("--endpoint", metavar="URL", default=DEFAULT_ENDPOINT,
+                        help=f"the IndexNow endpoint (default: {DEFAULT_ENDPOINT})")
+    submit.add_argument("--cache-dir", metavar="DIR", default=None,
+                        help="the build's cache folder, as given to build (default: "
+                             ".sitemap-cache beside SITE_DIR)")
+    submit.add_argument("--dry-run", action="store_true",
+                        help="print the batches that would be sent; send and change nothing")
     return parser
 
 
@@ -298,6 +341,97 @@ def _run_check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if problems else EXIT_OK
 
 
+def _submit_key(args: argparse.Namespace) -> str:
+    """The key from --key, else INDEXNOW_KEY; ConfigError names where it came from."""
+    if args.key is not None:
+        return str(check_key("key", args.key))
+    from_env = os.environ.get(KEY_VARIABLE)
+    if from_env is None:
+        raise ConfigError("key", f"Required: the IndexNow key the build published as KEY.txt "
+                                 f"(give --key or set {KEY_VARIABLE})")
+    return str(check_key(KEY_VARIABLE, from_env))
+
+
+def _check_endpoint(endpoint: str) -> str:
+    parts = urllib.parse.urlsplit(endpoint)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError("endpoint", f"Expected an http(s) URL such as '{DEFAULT_ENDPOINT}' "
+                                      f"but received: {endpoint!r}")
+    return endpoint
+
+
+def _urls(count: int) -> str:
+    return f"{count:,} URL{'' if count == 1 else 's'}"
+
+
+def _show_batches(submission: Submission, *, dry_run: bool) -> None:
+    total = len(submission.batches)
+    for number, batch in enumerate(submission.batches, start=1):
+        count = _urls(len(batch.urls))
+        if dry_run:
+            _print(f"Batch {number} of {total}: {count} (host {submission.host}, keyLocation "
+                   f"{submission.key_location})")
+            for url in batch.urls:
+                _print(f"  {url}")
+        elif batch.attempts:
+            answer = ("accepted" if batch.accepted else "not accepted")
+            status = f"{batch.status}" if batch.status is not None else "no answer"
+            _print(f"Batch {number} of {total}: {count}: {status}, {answer}")
+
+
+def _run_submit(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        config = SitemapConfig.from_mapping(
+            {"base_url": args.base_url, "cache_dir": args.cache_dir})
+        key = _submit_key(args)
+        endpoint = _check_endpoint(args.endpoint)
+        site = Path(args.site_dir)
+        if not site.is_dir():
+            raise ScanError(str(site), "is not a folder (build the site first?)")
+        check_key_file(site, key, key_location(config.base_url, key))
+        cache = cache_folder(site, config)
+        submission = submit(cache, config.base_url, key, endpoint=endpoint,
+                            dry_run=args.dry_run, delays=SUBMIT_DELAYS,
+                            user_agent=f"sitemap-plugins/{__version__}")
+    except ConfigError as err:
+        where = err.option if err.option == KEY_VARIABLE else _flag(err.option)
+        return _fail(args, started, [f"error: {where}: {err.message}"], EXIT_USAGE)
+    except SitemapError as err:
+        return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
+    if submission.out_of_scope:
+        _print(f"warning: {len(submission.out_of_scope):,} pending URLs are not under "
+               f"{config.base_url} (recorded for another base URL?), e.g. "
+               f"{submission.out_of_scope[0]}: not sent, and kept on the list "
+               f"{pending_path(cache)}", stream=sys.stderr)
+    failed = submission.failed
+    if not args.quiet and not args.json:
+        _show_batches(submission, dry_run=args.dry_run)
+    if failed is not None:
+        kept = submission.pending - submission.sent
+        message = (f"error: {failed.error}; nothing of this batch was taken, and {_urls(kept)} "
+                   "stay pending for the next submit")
+        _print(message, stream=sys.stderr)
+    if args.json:
+        _print(dumps(submit_report(submission, time.perf_counter() - started,
+                                   dry_run=args.dry_run)))
+    elif not args.quiet:
+        _print(_submit_summary(submission, dry_run=args.dry_run))
+    return EXIT_FAILED if failed is not None else EXIT_OK
+
+
+def _submit_summary(submission: Submission, *, dry_run: bool) -> str:
+    urls = sum(len(batch.urls) for batch in submission.batches)
+    if not urls:
+        return "Nothing to submit: no URL was added, changed or removed since the last submission"
+    batches = f"{len(submission.batches):,} batch{'' if len(submission.batches) == 1 else 'es'}"
+    if dry_run:
+        return (f"Dry run: {_urls(urls)} in {batches} would go to {submission.endpoint}; "
+                "nothing was sent or changed")
+    return (f"Submitted {submission.sent:,} of {_urls(urls)} in {batches} to "
+            f"{submission.endpoint}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
@@ -310,6 +444,8 @@ def main(argv: list[str] | None = None) -> int:
         return _run_build(args)
     if args.command == "merge":
         return _run_merge(args)
+    if args.command == "submit":
+        return _run_submit(args)
     return _run_check(args)
 
 

@@ -241,6 +241,12 @@ def _check_versions(option: str, value: object) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
+def _check_indexnow_key(option: str, value: object) -> str | None:
+    from sitemap_plugins.indexnow import check_key  # noqa: PLC0415  # urllib only when used
+
+    return check_key(option, value)
+
+
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
     def check(option: str, value: object) -> str | None:
         if value is None:
@@ -324,6 +330,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
            "page, in place of the built-in templates/html_sitemap.html.",
            _optional_path("file"), "text"),
+    Option("indexnow_key", None, "An IndexNow key (8 to 128 characters of a-z, A-Z, 0-9 and "
+           "-): the build publishes it as KEY.txt at the site root, which 'sitemap-plugins "
+           "submit' needs to send the changed URLs. Default: no key file.",
+           _check_indexnow_key, "text"),
+    Option("announce_feeds", False, "Add the site's own Atom and RSS feeds, linked from the "
+           "home page's <head>, to robots.txt as Sitemap: lines (search engines read feeds "
+           "as sitemaps). A feed outside the base URL is left out with a warning.",
+           _check_bool, "bool"),
     Option("versions", ("latest",), "With mike's versions.json in the merged folder: the "
            "versions (names, aliases or globs such as '2.*') whose sitemaps the root index "
            "offers. Others keep their own sitemaps, not offered to crawlers.",
@@ -378,6 +392,8 @@ class SitemapConfig:
     html_sitemap: str | None = _default("html_sitemap")
     html_sitemap_depth: int = _default("html_sitemap_depth")
     html_sitemap_template: str | None = _default("html_sitemap_template")
+    indexnow_key: str | None = _default("indexnow_key")
+    announce_feeds: bool = _default("announce_feeds")
     versions: tuple[str, ...] = _default("versions")
 
     @classmethod
@@ -392,7 +408,19 @@ class SitemapConfig:
         if data.get("base_url") is None:
             raise ConfigError("base_url", "Required: the public URL of the site root.")
         values = {key: OPTION_BY_NAME[key].check(key, value) for key, value in data.items()}
+        key = values.get("indexnow_key")
+        if key is not None:
+            _check_key_file_name(key, values.get("sitemap_name", _default("sitemap_name")))
         return cls(**values)
+
+
+def _check_key_file_name(key: str, sitemap_name: str) -> None:
+    """KEY.txt must not be one of the files the build writes beside it."""
+    from sitemap_plugins.scan import own_file_pattern  # noqa: PLC0415
+
+    if own_file_pattern(sitemap_name).match(f"{key}.txt") or key.lower() == "robots":
+        raise ConfigError("indexnow_key", f"Expected a key whose file is not one of the "
+                                          f"sitemap or robots files but received: {key!r} (str)")
 
 
 def check_keys(data: Mapping[str, Any], known: Collection[str] = OPTION_BY_NAME) -> None:

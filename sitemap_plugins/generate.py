@@ -38,6 +38,7 @@ from sitemap_plugins.entry import (
     place,
 )
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
+from sitemap_plugins.feeds import announced_feeds
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.html_sitemap import (
     MARKER,
@@ -49,6 +50,7 @@ from sitemap_plugins.html_sitemap import (
     themed_page,
     write_html_sitemap,
 )
+from sitemap_plugins.indexnow import key_file_name, publish_key, record_pending
 from sitemap_plugins.manifest import (
     Changes,
     History,
@@ -483,7 +485,8 @@ def generate(
 
     files: Iterable[BuiltFile] = scan_site(
         str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
-        directory_urls=config.directory_urls, on_skip=on_skip)
+        directory_urls=config.directory_urls, on_skip=on_skip,
+        own_names=frozenset({key_file_name(config.indexnow_key)} if config.indexnow_key else ()))
     own_page = _html_sitemap_page(config)
     if own_page is not None:
         check_free(site, own_page.rel_path)
@@ -508,9 +511,16 @@ def generate(
                 result.add_diagnostic(Diagnostic(
                     "", "bad-manifest", f"{history.failed}; its dates were not all used",
                     Level.INFO))
-            result.changes = manifest.changes(with_urls=bool(config.changes_file))
+            # The URLs themselves only when there is a baseline (or a changes file asks):
+            # a first build's are all "added", and none is a change to tell IndexNow about.
+            result.changes = manifest.changes(
+                with_urls=bool(config.changes_file) or manifest.has_baseline)
             if config.changes_file:
                 write_changes(Path(config.changes_file), result.changes)
+            # Before the manifest moves on: a crash in between records the same changes
+            # again next time (the list is a set), and never loses them.
+            for diagnostic in record_pending(manifest.cache_dir, result.changes):
+                result.add_diagnostic(diagnostic)
             manifest.save()
     except BaseException:
         if manifest is not None:
@@ -529,13 +539,28 @@ def generate(
             result.files.append(own_page.rel_path)
         result.removed = installed.removed
         result.split = installed.split
-        robots = update_robots(site, config, sitemap_url)
+        feeds = announced_feeds(site, config, result) if config.announce_feeds else []
+        robots = update_robots(site, config, sitemap_url, feeds)
         result.files.extend(robots.files)
         for diagnostic in robots.diagnostics:
             result.add_diagnostic(diagnostic)
+    if config.indexnow_key:
+        _publish_key(site, config, result)
     result.diagnostics.sort()
     log.debug("%d page records came from the cache (same bytes)", result.cached)
     return result
+
+
+def _publish_key(site: Path, config: SitemapConfig, result: Result) -> None:
+    assert config.indexnow_key is not None
+    files, diagnostics = publish_key(site, config.indexnow_key)
+    result.files.extend(files)
+    for diagnostic in diagnostics:
+        result.add_diagnostic(diagnostic)
+    if not config.fingerprint:
+        result.add_diagnostic(Diagnostic(
+            "", "indexnow-no-changes", "indexnow_key is set but fingerprint is off: builds "
+            "record no changed URLs for 'sitemap-plugins submit' to send", Level.INFO))
 
 
 def _write_html(

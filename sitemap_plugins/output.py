@@ -29,6 +29,8 @@ from sitemap_plugins.writers.compress import gzip_file
 from sitemap_plugins.writers.sitemap_index import render_index
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sitemap_plugins.config import SitemapConfig
     from sitemap_plugins.writers import Part
 
@@ -207,8 +209,13 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
     return result
 
 
-def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
-    """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says."""
+def update_robots(
+    site: Path, config: SitemapConfig, sitemap_url: str, feeds: Sequence[str] = ()
+) -> Installed:
+    """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says.
+
+    ``feeds``: more URLs to announce as sitemaps after it (``announce_feeds``).
+    """
     result = Installed()
     mode = config.robots_txt
     if mode == "off":
@@ -224,7 +231,7 @@ def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Instal
     if mode == "fragment":
         root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
         target = site / robots_txt.FRAGMENT_NAME
-        data = robots_txt.render_fragment(sitemap_url, root)
+        data = robots_txt.render_fragment(sitemap_url, root, feeds)
         if not target.is_file() or target.read_bytes() != data:
             write_bytes_atomic(target, data)
         result.files.append(target.name)
@@ -256,7 +263,8 @@ def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Instal
                 f"cannot be read ({err.strerror}); no Sitemap: line was added"))
             return result
         try:
-            merged = robots_txt.merge_sitemap_line(original, sitemap_url)
+            merged = (robots_txt.merge_sitemap_lines(original, [sitemap_url, *feeds]) if feeds
+                      else robots_txt.merge_sitemap_line(original, sitemap_url))
         except UnicodeError:
             result.diagnostics.append(Diagnostic(
                 "robots.txt", "unreadable",
@@ -268,7 +276,7 @@ def update_robots(site: Path, config: SitemapConfig, sitemap_url: str) -> Instal
             result.files.append("robots.txt")
         return result
     if mode == "create":
-        write_bytes_atomic(target, robots_txt.create_robots(sitemap_url))
+        write_bytes_atomic(target, robots_txt.create_robots(sitemap_url, feeds))
         result.files.append("robots.txt")
         return result
     result.diagnostics.append(Diagnostic(

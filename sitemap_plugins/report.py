@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from sitemap_plugins.check import Problem
     from sitemap_plugins.errors import Diagnostic
     from sitemap_plugins.generate import Result
+    from sitemap_plugins.indexnow import Submission
     from sitemap_plugins.merge import Merged
 
 SCHEMA = "sitemap-plugins/report/1"
@@ -93,6 +94,29 @@ def merge_report(merged: Merged, seconds: float) -> dict[str, Any]:
         "urls": merged.urls,
         "files": list(merged.files),
         "removed": list(merged.removed),
+    })
+    return report
+
+
+def submit_report(submission: Submission, seconds: float, *, dry_run: bool) -> dict[str, Any]:
+    """``sitemap-plugins submit``: the batches, what each got, what stays pending."""
+    failed = submission.failed
+    report = envelope("submit", ok=failed is None, seconds=seconds)
+    if failed is not None:
+        report["errors"] = [failed.error]
+    report.update({
+        "endpoint": submission.endpoint,
+        "host": submission.host,
+        "key_location": submission.key_location,
+        "dry_run": dry_run,
+        "pending": submission.pending,
+        "sent": submission.sent,
+        "kept": submission.pending - submission.sent,
+        "out_of_scope": len(submission.out_of_scope),
+        "batches": [{"urls": len(batch.urls), "status": batch.status,
+                     "attempts": batch.attempts,
+                     **({"url_list": list(batch.urls)} if dry_run else {})}
+                    for batch in submission.batches],
     })
     return report
 

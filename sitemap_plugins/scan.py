@@ -47,11 +47,13 @@ def scan_site(
     sitemap_name: str,
     directory_urls: bool,
     on_skip: SkipCallback,
+    own_names: frozenset[str] = frozenset(),
 ) -> Iterator[BuiltFile]:
     """Yield the files under ``root`` whose extension is listed, in a stable order.
 
     Files passed over for a reason worth counting (hidden, symlinks out, our own sitemap
     files, a second index file for the same folder URL) are reported through ``on_skip``.
+    ``own_names``: more files of ours at the root, never listed (the IndexNow key file).
     """
     real_root = os.path.realpath(root)
     own_files = own_file_pattern(sitemap_name)
@@ -129,7 +131,7 @@ def scan_site(
         dot = name.rfind(".")
         if dot <= 0 or name[dot:].lower() not in extensions:
             continue
-        if not rel_dir and own_files.match(name):
+        if not rel_dir and (own_files.match(name) or name in own_names):
             on_skip(rel, REASON_SITEMAP_FILE, None)
             continue
         # A named pipe called "x.html" would block the reader forever (open() waits for a

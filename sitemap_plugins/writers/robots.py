@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SITEMAP_LINE = re.compile(rb"^[ \t]*sitemap[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE)
@@ -138,17 +138,24 @@ def _merge_utf8_lines(robots: bytes, missing: list[str]) -> bytes:
     return merged + b"".join(b"Sitemap: " + url.encode("ascii") + newline for url in missing[1:])
 
 
-def create_robots(sitemap_url: str) -> bytes:
-    """A new robots.txt that allows everything and names the sitemap."""
-    return f"User-agent: *\nDisallow:\n\nSitemap: {sitemap_url}\n".encode("ascii")
+def create_robots(sitemap_url: str, feeds: Sequence[str] = ()) -> bytes:
+    """A new robots.txt that allows everything and names the sitemap (and the feeds)."""
+    lines = "".join(f"Sitemap: {url}\n" for url in [sitemap_url, *feeds])
+    return f"User-agent: *\nDisallow:\n\n{lines}".encode("ascii")
 
 
-def render_fragment(sitemap_url: str, host_root: str) -> bytes:
-    """The fragment to merge into the host's robots.txt when the site lives below the root."""
+def render_fragment(sitemap_url: str, host_root: str, feeds: Sequence[str] = ()) -> bytes:
+    """The fragment to merge into the host's robots.txt when the site lives below the root.
+
+    The site's feeds (``announce_feeds``) follow the sitemap's line, under a comment of their
+    own: the first ``Sitemap:`` line stays the sitemap, which is how ``merge`` knows it.
+    """
+    extra = "".join(f"Sitemap: {url}\n" for url in feeds)
     return (
         f"{FRAGMENT_HEADER}{host_root}robots.txt:\n"
         f"# crawlers read robots.txt only at the root of a host.\n"
         f"Sitemap: {sitemap_url}\n"
+        + (f"# and these, the site's feeds (announce_feeds):\n{extra}" if feeds else "")
     ).encode("ascii")
 
 
@@ -167,7 +174,7 @@ def fragment_sitemap(fragment: bytes) -> str | None:
     if not fragment.startswith(FRAGMENT_HEADER.encode("ascii")):
         return None
     urls = sitemap_urls(fragment)
-    return urls[0] if len(urls) == 1 else None
+    return urls[0] if urls else None
 
 
 def without_sitemap_lines(robots: bytes, sitemap_urls_to_drop: set[str]) -> bytes:

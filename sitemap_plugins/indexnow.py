@@ -1,0 +1,412 @@
+"""IndexNow: tell search engines which URLs changed, after the deploy.
+
+The old sitemap "ping" endpoints are gone (Google's answers 404 since 2023); IndexNow took
+their place for Bing, Yandex, Seznam, Naver and others: one POST reaches all of them.
+
+Three parts, each small:
+
+* **Pending changes.** Every build that has an earlier manifest to compare with adds the URLs
+  added, changed and removed since that build to ``indexnow-pending.json`` in the cache
+  folder. The list is a set: a URL changed in three builds, or changed and changed back, is
+  sent once. It is only emptied by a submission the endpoint accepted, so nothing is lost
+  between builds, after a failed submission or after a crash (every write is atomic).
+* **The key file.** With ``indexnow_key`` set, the build writes ``KEY.txt`` holding the key
+  at the root of the built site, which is where IndexNow looks (``keyLocation``, under the
+  base URL's path when it has one).
+* **Submission** (``sitemap-plugins submit``, after the deploy): batches of at most 10,000
+  URLs, POSTed as JSON ``{host, key, keyLocation, urlList}``. 200 and 202 clear what was
+  sent; 400, 403 and 422 stop with the likely cause; 429, 5xx and network errors are retried
+  a bounded number of times with growing delays.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.errors import ConfigError, Diagnostic, PathError, WriteError
+from sitemap_plugins.urls import is_within, page_url
+from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+
+    from sitemap_plugins.manifest import Changes
+    from sitemap_plugins.urls import BaseUrl
+
+# indexnow.org, "Documentation": a key has 8 to 128 characters of a-z, A-Z, 0-9 and "-".
+KEY_PATTERN = re.compile(r"[A-Za-z0-9-]{8,128}\Z")
+DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
+# indexnow.org allows up to 10,000 URLs per POST.
+MAX_BATCH = 10_000
+PENDING_NAME = "indexnow-pending.json"
+PENDING_SCHEMA = "sitemap-plugins/indexnow-pending/1"
+# Seconds to wait before each retry of a 429, a 5xx or a network error; then it gives up.
+RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 16.0)
+# A Retry-After longer than this is not waited for: the next run will send the list.
+MAX_RETRY_AFTER = 60.0
+TIMEOUT = 30.0
+_OK = frozenset({200, 202})
+_RETRIED = frozenset({429})
+_CAUSES = {
+    400: "the endpoint found the request malformed (bad format)",
+    403: "the key was not found at {key_location} or does not match it: deploy the site "
+         "with the key file first, then submit",
+    422: "some URLs are not on host {host} (or not under the key file's folder), or the key "
+         "does not match the protocol's pattern",
+    429: "too many requests: the endpoint takes this for spam; submit less often",
+}
+
+
+def check_key(option: str, value: object) -> str | None:
+    """Validate an IndexNow key (None: no key); the option check of ``indexnow_key``."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not KEY_PATTERN.match(value):
+        shown = f"{value!r} ({type(value).__name__})"
+        raise ConfigError(option, "Expected a key of 8 to 128 characters of a-z, A-Z, 0-9 and "
+                                  f"'-' but received: {shown}")
+    return value
+
+
+def key_file_name(key: str) -> str:
+    """The key file's name at the site root."""
+    return f"{key}.txt"
+
+
+def key_location(base: BaseUrl, key: str) -> str:
+    """The URL of the key file: the site root, under the base URL's path when it has one."""
+    return page_url(base, key_file_name(key), directory_urls=False)
+
+
+# --- the key file -----------------------------------------------------------------------------
+
+
+def publish_key(site: Path, key: str) -> tuple[list[str], list[Diagnostic]]:
+    """Write ``KEY.txt`` holding the key at the site root, atomically (files, diagnostics).
+
+    A file of that name that holds the key already is left as it is; one that holds anything
+    else is the site's own, never overwritten, and reported.
+    """
+    name = key_file_name(key)
+    target = site / name
+    data = key.encode("ascii")
+    if os.path.lexists(target):
+        try:
+            refuse_special(target)
+            existing = target.read_bytes()
+        except (OSError, WriteError) as err:
+            reason = err.message if isinstance(err, WriteError) else err.strerror
+            return [], [Diagnostic(name, "indexnow-key-file", f"cannot be read ({reason}); "
+                                   "left as it is, so IndexNow cannot check the key there")]
+        if existing.decode("utf-8-sig", "replace").strip() == key:
+            return [name], []
+        return [], [Diagnostic(
+            name, "indexnow-key-file",
+            "is the site's own file and does not hold the indexnow_key; left as it is, so "
+            "IndexNow cannot check the key: remove that file or choose another key")]
+    write_bytes_atomic(target, data)
+    return [name], []
+
+
+class KeyFileError(PathError):
+    """The key given to ``submit`` is not published in the built site."""
+
+
+def check_key_file(site: Path, key: str, location: str) -> None:
+    """Make sure the built site publishes ``key`` where IndexNow will look for it.
+
+    Raises:
+        KeyFileError: saying what to add, when the file is missing or holds another key.
+    """
+    name = key_file_name(key)
+    target = site / name
+    remedy = (f"set the option indexnow_key to this key (mkdocs.yml, SITEMAP_PLUGINS or "
+              f"--indexnow-key) so the build writes it, or add a file {name} holding the key "
+              "at the site root; then build, deploy and submit again")
+    try:
+        refuse_special(target)
+        text = target.read_bytes().decode("utf-8-sig", "replace").strip()
+    except (OSError, WriteError):
+        msg = (f"the key file {name} is not in the built site, but IndexNow checks the key at "
+               f"{location}: {remedy}")
+        raise KeyFileError(str(site), msg) from None
+    if text != key:
+        msg = f"the key file {name} holds another key than the one given: {remedy}"
+        raise KeyFileError(str(site), msg)
+
+
+# --- pending changes --------------------------------------------------------------------------
+
+
+class PendingError(PathError):
+    """The pending list cannot be read (damaged or not ours)."""
+
+
+def pending_path(cache_dir: Path) -> Path:
+    """Where the pending list lives."""
+    return cache_dir / PENDING_NAME
+
+
+def read_pending(cache_dir: Path) -> list[str]:
+    """The URLs waiting to be submitted, sorted; empty when there is no list.
+
+    Raises:
+        PendingError: when the file is there but cannot be read as a pending list.
+    """
+    path = pending_path(cache_dir)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise PendingError(str(path), f"cannot be read ({err.strerror})") from err
+    try:
+        parsed = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        msg = (f"is damaged ({err}); its URLs cannot be read: fix or delete it (the next "
+               "build starts a new list)")
+        raise PendingError(str(path), msg) from err
+    urls = parsed.get("urls") if isinstance(parsed, dict) else None
+    if (not isinstance(parsed, dict) or parsed.get("schema") != PENDING_SCHEMA
+            or not isinstance(urls, list) or not all(isinstance(u, str) for u in urls)):
+        msg = (f"is not a pending list of this version ({PENDING_SCHEMA}): fix or delete it "
+               "(the next build starts a new list)")
+        raise PendingError(str(path), msg)
+    return sorted(set(urls))
+
+
+def _write_pending(cache_dir: Path, urls: Iterable[str]) -> None:
+    data = {"schema": PENDING_SCHEMA, "urls": sorted(set(urls))}
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    write_bytes_atomic(pending_path(cache_dir), text.encode("utf-8"))
+
+
+def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
+    """Add a build's added, changed and removed URLs to the pending list.
+
+    Only a build compared with an earlier one has changes to record: without a baseline
+    every URL is "added", and none of them is known to have changed. A damaged list is set
+    aside (renamed ``.damaged``, never deleted) and a new one started, with a warning.
+
+    Raises:
+        WriteError: when the list cannot be written (the old one is kept whole).
+    """
+    if not changes.baseline:
+        return []
+    new = [*changes.added, *changes.changed, *changes.removed]
+    diagnostics: list[Diagnostic] = []
+    try:
+        kept = read_pending(cache_dir)
+    except PendingError as err:
+        aside = pending_path(cache_dir).with_name(PENDING_NAME + ".damaged")
+        with contextlib.suppress(OSError):
+            os.replace(pending_path(cache_dir), aside)
+        diagnostics.append(Diagnostic("", "bad-pending", (
+            f"the IndexNow pending list {err.path} {err.message.partition(';')[0]}; set aside "
+            f"as {aside.name} and a new list started with this build's changes")))
+        kept = []
+    if new:
+        merged = set(kept)
+        merged.update(new)
+        if len(merged) != len(kept):
+            _write_pending(cache_dir, merged)
+    return diagnostics
+
+
+def remove_sent(cache_dir: Path, sent: Iterable[str]) -> None:
+    """Take the URLs an endpoint accepted off the pending list, keeping everything else.
+
+    The list is read again first: URLs that a build added meanwhile stay.
+
+    Raises:
+        PendingError: when the list became unreadable meanwhile.
+        WriteError: when it cannot be written.
+    """
+    remaining = set(read_pending(cache_dir)).difference(sent)
+    _write_pending(cache_dir, remaining)
+
+
+# --- submission ------------------------------------------------------------------------------
+
+
+def request_body(host: str, key: str, location: str, urls: list[str]) -> bytes:
+    """One POST's JSON body (indexnow.org: host, key, keyLocation, urlList)."""
+    body = {"host": host, "key": key, "keyLocation": location, "urlList": urls}
+    return json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def batches(urls: list[str], size: int = MAX_BATCH) -> list[list[str]]:
+    """The URLs in batches of at most ``size``, in order."""
+    return [urls[start:start + size] for start in range(0, len(urls), size)]
+
+
+@dataclass
+class BatchOutcome:
+    """What happened to one batch."""
+
+    urls: list[str]
+    status: int | None = None
+    """The endpoint's final answer; None when it could not be reached (or not sent)."""
+    attempts: int = 0
+    error: str = ""
+    """Why the batch was not accepted; empty when it was (or was not sent)."""
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the endpoint took it (200, or 202: the key is still being checked)."""
+        return self.status in _OK
+
+
+@dataclass
+class Submission:
+    """One ``submit`` run: what was pending, what each batch got."""
+
+    endpoint: str
+    host: str
+    key_location: str
+    pending: int = 0
+    """URLs on the pending list."""
+    out_of_scope: list[str] = field(default_factory=list)
+    """Pending URLs not under the base URL: not sent, kept."""
+    batches: list[BatchOutcome] = field(default_factory=list)
+
+    @property
+    def sent(self) -> int:
+        """URLs the endpoint accepted."""
+        return sum(len(batch.urls) for batch in self.batches if batch.accepted)
+
+    @property
+    def failed(self) -> BatchOutcome | None:
+        """The batch that stopped the run, if one did."""
+        return next((batch for batch in self.batches if batch.error), None)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirected POST would become a GET without its body: report it instead."""
+
+    def redirect_request(self, *_args: object, **_kwargs: object) -> None:
+        return None
+
+
+def _send(request: urllib.request.Request, timeout: float) -> tuple[int, dict[str, str]]:
+    """POST once; the status and headers (an HTTP error status is an answer, not raised)."""
+    opener = urllib.request.build_opener(_NoRedirect())
+    try:
+        with opener.open(request, timeout=timeout) as response:
+            response.read()
+            return int(response.status), dict(response.headers.items())
+    except urllib.error.HTTPError as err:
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            err.read()
+        headers = dict(err.headers.items()) if err.headers is not None else {}
+        return int(err.code), headers
+
+
+def _retry_after(headers: dict[str, str]) -> float | None:
+    value = next((v for k, v in headers.items() if k.lower() == "retry-after"), "")
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return seconds if 0 <= seconds <= MAX_RETRY_AFTER else None
+
+
+def _reason(status: int) -> str:
+    try:
+        return f"{status} {http.client.responses[status]}"
+    except KeyError:
+        return str(status)
+
+
+def send_batch(
+    endpoint: str, body: bytes, outcome: BatchOutcome, *, host: str, location: str,
+    delays: tuple[float, ...] = RETRY_DELAYS, timeout: float = TIMEOUT,
+    sleep: Callable[[float], None] = time.sleep,
+    send: Callable[[urllib.request.Request, float], tuple[int, dict[str, str]]] = _send,
+    user_agent: str = "sitemap-plugins",
+) -> None:
+    """POST one batch, retrying 429, 5xx and network errors; fills in ``outcome``."""
+    waits = iter(delays)
+    while True:
+        outcome.attempts += 1
+        request = urllib.request.Request(  # noqa: S310  # the endpoint is checked as http(s)
+            endpoint, data=body, method="POST",
+            headers={"Content-Type": "application/json; charset=utf-8",
+                     "User-Agent": user_agent})
+        headers: dict[str, str] = {}
+        try:
+            status, headers = send(request, timeout)
+        except (OSError, http.client.HTTPException) as err:
+            reason = getattr(err, "reason", None) or err
+            outcome.status = None
+            outcome.error = f"cannot reach {endpoint} ({reason})"
+        else:
+            outcome.status = status
+            if status in _OK:
+                outcome.error = ""
+                return
+            cause = _CAUSES.get(status, "")
+            if 300 <= status < 400:  # noqa: PLR2004
+                where = headers.get("Location") or headers.get("location") or "elsewhere"
+                cause = f"the endpoint redirects to {where}: give that URL as --endpoint"
+            elif status >= 500:  # noqa: PLR2004
+                cause = "the endpoint failed on its side"
+            elif not cause:
+                cause = "an answer the IndexNow protocol does not define"
+            outcome.error = f"{_reason(status)}: " + cause.format(key_location=location,
+                                                                   host=host)
+            if status not in _RETRIED and status < 500:  # noqa: PLR2004
+                return
+        delay = next(waits, None)
+        if delay is None:
+            if outcome.attempts > 1:
+                outcome.error += f" (tried {outcome.attempts} times)"
+            return
+        if outcome.status is not None:
+            delay = max(delay, _retry_after(headers) or 0.0)
+        sleep(delay)
+
+
+def submit(
+    cache_dir: Path, base: BaseUrl, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
+    dry_run: bool = False, delays: tuple[float, ...] = RETRY_DELAYS,
+    sleep: Callable[[float], None] = time.sleep,
+    send: Callable[[urllib.request.Request, float], tuple[int, dict[str, str]]] | None = None,
+    user_agent: str = "sitemap-plugins",
+) -> Submission:
+    """Send the pending URLs under ``base`` in batches; take the accepted ones off the list.
+
+    It stops at the first batch that is not accepted: the rest stay pending, as does every
+    URL of that batch. ``delays``, ``sleep`` and ``send`` are :func:`send_batch`'s.
+
+    Raises:
+        PendingError: when the pending list cannot be read.
+        WriteError: when it cannot be updated after an accepted batch.
+    """
+    location = key_location(base, key)
+    submission = Submission(endpoint, base.netloc, location)
+    pending = read_pending(cache_dir)
+    submission.pending = len(pending)
+    in_scope = [url for url in pending if is_within(url, base)]
+    submission.out_of_scope = [url for url in pending if not is_within(url, base)]
+    submission.batches = [BatchOutcome(urls) for urls in batches(in_scope)]
+    if dry_run:
+        return submission
+    for outcome in submission.batches:
+        body = request_body(submission.host, key, location, outcome.urls)
+        send_batch(endpoint, body, outcome, host=submission.host, location=location,
+                   delays=delays, sleep=sleep, send=send or _send, user_agent=user_agent)
+        if not outcome.accepted:
+            break
+        remove_sent(cache_dir, outcome.urls)
+    return submission
