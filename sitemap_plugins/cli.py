@@ -410,7 +410,7 @@ def _run_submit(args: argparse.Namespace) -> int:
     if failed is not None:
         kept = submission.pending - submission.sent
         message = (f"error: {failed.error}; nothing of this batch was taken, and {_urls(kept)} "
-                   "stay pending for the next submit")
+                   f"{'stays' if kept == 1 else 'stay'} pending for the next submit")
         _print(message, stream=sys.stderr)
     if args.json:
         _print(dumps(submit_report(submission, time.perf_counter() - started,

@@ -63,7 +63,7 @@ _CAUSES = {
          "with the key file first, then submit",
     422: "some URLs are not on host {host} (or not under the key file's folder), or the key "
          "does not match the protocol's pattern",
-    429: "too many requests: the endpoint takes this for spam; submit less often",
+    429: "the endpoint takes this many requests for spam; submit less often",
 }
 
 

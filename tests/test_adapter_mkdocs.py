@@ -571,8 +571,15 @@ def test_missing_site_url_fails_strict(no_url: tuple[Build, Build]):
             ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'sitemap_name': Expected a name whose "
              "files are not robots.txt or robots-sitemap.txt but received: 'robots' (str)"),
         ),
+        (
+            "  - sitemap:\n      indexnow_key: 'has space'\n",
+            ("ERROR   -  Config value 'plugins': Plugin 'sitemap' option 'indexnow_key': Expected "
+             "a key of 8 to 128 characters of a-z, A-Z, 0-9 and '-' but received: 'has space' "
+             "(str)"),
+        ),
     ],
-    ids=["choice", "unknown", "priority-range", "max-urls", "bad-glob", "robots-name"],
+    ids=["choice", "unknown", "priority-range", "max-urls", "bad-glob", "robots-name",
+         "indexnow-key"],
 )
 def test_invalid_option_stops_the_build(tmp_path: Path, plugin: str, message: str):
     """A bad option value stops the build with MkDocs' usual message naming the option."""

@@ -645,8 +645,13 @@ def test_empty_siteurl_warns_once_and_writes_nothing(tmp_path: Path, i18n: bool)
             ("SITEMAP_PLUGINS['sitemap_name']: Expected a name whose files are not robots.txt "
              "or robots-sitemap.txt but received: 'robots' (str)"),
         ),
+        (
+            'SITEMAP_PLUGINS={"indexnow_key": "short"}',
+            ("SITEMAP_PLUGINS['indexnow_key']: Expected a key of 8 to 128 characters of a-z, "
+             "A-Z, 0-9 and '-' but received: 'short' (str)"),
+        ),
     ],
-    ids=["type", "typo", "legacy", "robots-name"],
+    ids=["type", "typo", "legacy", "robots-name", "indexnow-key"],
 )
 def test_bad_settings_stop_the_build(tmp_path: Path, setting: str, message: str) -> None:
     """A bad setting stops Pelican with one message naming the setting, and no traceback
@@ -657,6 +662,26 @@ def test_bad_settings_stop_the_build(tmp_path: Path, setting: str, message: str)
     assert build.messages("CRITICAL") == [f"SettingsError: {message}"]
     assert "Traceback" not in build.log
     assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+def test_announce_feeds_and_key_file(tmp_path: Path, sitemap_urls) -> None:
+    """announce_feeds: the home page's Atom feed joins the sitemap in robots.txt, whose own
+    bytes are kept; indexnow_key: the key file is at the root, and not in the sitemap."""
+    site = copy_site(tmp_path / "site")
+    out = tmp_path / "out"
+    key = "pelican-key-0042"
+    build = built(pelican(
+        site, out, f'SITEMAP_PLUGINS={{"announce_feeds": true, "indexnow_key": "{key}"}}',
+        'FEED_ALL_ATOM="feeds/all.atom.xml"'))
+    assert build.ours("WARNING") == []
+    assert (out / "feeds" / "all.atom.xml").is_file()
+    original = (SAMPLE / "source" / "content" / "extra" / "robots.txt").read_bytes()
+    robots = (out / "robots.txt").read_bytes()
+    assert robots.startswith(original)
+    assert robots[len(original):].lstrip(b"\n").decode("ascii").splitlines() == [
+        f"Sitemap: {BASE}sitemap.xml", f"Sitemap: {BASE}feeds/all.atom.xml"]
+    assert (out / f"{key}.txt").read_text("ascii") == key
+    assert BASE + f"{key}.txt" not in sitemap_urls(out)
 
 
 def test_both_plugins_enabled_warns(tmp_path: Path, sitemap_urls) -> None:

@@ -76,6 +76,27 @@ def test_github_actions_recipe_builds_checks_caches_then_deploys() -> None:
     assert workflow["jobs"]["deploy"]["needs"] == "build"
 
 
+def test_recipes_submit_after_the_deploy_with_the_cache() -> None:
+    """Both recipes run ``sitemap-plugins submit`` in a job after the deploy, with the cache."""
+    github = yaml.safe_load((DOCS / "recipes" / "github-actions.yml").read_text("utf-8"))
+    submit = github["jobs"]["submit"]
+    assert submit["needs"] == "deploy"
+    said = [step.get("uses", "") + step.get("run", "") for step in submit["steps"]]
+    cache = next(i for i, step in enumerate(said) if step.startswith("actions/cache"))
+    run = next(i for i, step in enumerate(said) if "sitemap-plugins submit site" in step)
+    assert cache < run
+    restore = submit["steps"][cache]["with"]
+    assert restore["path"] == ".sitemap-cache"
+    # This run's build cache comes back; the updated list is saved under a new key.
+    assert restore["key"].startswith(restore["restore-keys"])
+    assert restore["key"] != github["jobs"]["build"]["steps"][3]["with"]["key"]
+    gitlab = yaml.safe_load((DOCS / "recipes" / "gitlab-ci.yml").read_text("utf-8"))
+    assert gitlab["submit"]["stage"] == ".post"
+    assert gitlab["submit"]["needs"] == ["pages"]
+    assert any("sitemap-plugins submit public" in line for line in gitlab["submit"]["script"])
+    assert gitlab["default"]["cache"]["paths"] == [".sitemap-cache/"]
+
+
 # The published schemas of each CI service, as check-jsonschema vendors them (no network).
 RECIPE_SCHEMAS = {"github": "vendor.github-workflows", "gitlab": "vendor.gitlab-ci"}
 
@@ -93,9 +114,13 @@ def test_ci_recipe_validates_against_the_published_schema(recipe: Path, tmp_path
     assert result.returncode == 0, result.stdout + result.stderr
     broken = tmp_path / recipe.name
     workflow = yaml.safe_load(recipe.read_text("utf-8"))
-    # A job without the key each service requires (GitHub: runs-on; GitLab: script).
+    # GitHub: a job without runs-on. GitLab's schema allows a job without script (a template),
+    # but not a misspelt key.
     job = next(value for value in (workflow.get("jobs") or workflow).values()
                if isinstance(value, dict) and ("runs-on" in value or "script" in value))
-    job.pop("runs-on", None) or job.pop("script", None)
+    if "runs-on" in job:
+        del job["runs-on"]
+    else:
+        job["scrpt"] = job.pop("script")
     broken.write_text(yaml.safe_dump(workflow), "utf-8")
     assert _validate_recipe(broken).returncode != 0

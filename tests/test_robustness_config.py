@@ -115,6 +115,13 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
     "html_sitemap_template": [(["--html-sitemap-template", " "], ("error: "
                                "--html-sitemap-template: Expected a file path but received: "
                                "' ' (str)"))],
+    "indexnow_key": [(["--indexnow-key", "short"], ("error: --indexnow-key: Expected a key of 8 "
+                      "to 128 characters of a-z, A-Z, 0-9 and '-' but received: 'short' (str)")),
+                     (["--indexnow-key", "sitemap-2"], ("error: --indexnow-key: Expected a key "
+                      "whose file is not one of the sitemap or robots files but received: "
+                      "'sitemap-2' (str)"))],
+    "announce_feeds": [(["--announce-feeds=yes"], (ARGPARSE + "argument --announce-feeds/"
+                        "--no-announce-feeds: ignored explicit argument 'yes'"))],
 }
 XFAIL: dict[str, str] = {}
 
