@@ -56,7 +56,7 @@ def announced_feeds(site: Path, config: SitemapConfig, result: Result) -> list[s
             feeds.append(url)
     if not feeds and not record.feeds:
         result.add_diagnostic(Diagnostic(
-            home, "no-feeds", "announce_feeds: the home page links no Atom or RSS feed "
+            "", "no-feeds", f"announce_feeds: the home page {home} links no Atom or RSS feed "
             '(<link rel="alternate" type="application/atom+xml">), so none was announced',
             Level.INFO))
     return feeds

@@ -151,6 +151,13 @@ def check_key_file(site: Path, key: str, location: str) -> None:
 class PendingError(PathError):
     """The pending list cannot be read (damaged or not ours)."""
 
+    def __init__(self, path: str, reason: str, remedy: str) -> None:
+        super().__init__(path, f"{reason}: {remedy}")
+        self.reason = reason
+
+
+_REMEDY = "fix or delete it (the next build starts a new list)"
+
 
 def pending_path(cache_dir: Path) -> Path:
     """Where the pending list lives."""
@@ -169,19 +176,16 @@ def read_pending(cache_dir: Path) -> list[str]:
     except FileNotFoundError:
         return []
     except OSError as err:
-        raise PendingError(str(path), f"cannot be read ({err.strerror})") from err
+        raise PendingError(str(path), f"cannot be read ({err.strerror})", _REMEDY) from err
     try:
         parsed = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        msg = (f"is damaged ({err}); its URLs cannot be read: fix or delete it (the next "
-               "build starts a new list)")
-        raise PendingError(str(path), msg) from err
+        raise PendingError(str(path), f"is damaged ({err})", _REMEDY) from err
     urls = parsed.get("urls") if isinstance(parsed, dict) else None
     if (not isinstance(parsed, dict) or parsed.get("schema") != PENDING_SCHEMA
             or not isinstance(urls, list) or not all(isinstance(u, str) for u in urls)):
-        msg = (f"is not a pending list of this version ({PENDING_SCHEMA}): fix or delete it "
-               "(the next build starts a new list)")
-        raise PendingError(str(path), msg)
+        raise PendingError(str(path), f"is not a pending list of this version "
+                                      f"({PENDING_SCHEMA})", _REMEDY)
     return sorted(set(urls))
 
 
@@ -208,12 +212,18 @@ def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
     try:
         kept = read_pending(cache_dir)
     except PendingError as err:
+        problem = f"the IndexNow pending list {err.path} {err.reason}"
         aside = pending_path(cache_dir).with_name(PENDING_NAME + ".damaged")
-        with contextlib.suppress(OSError):
+        try:
             os.replace(pending_path(cache_dir), aside)
+        except OSError as moving:
+            # Never written over: its URLs may still be readable by hand.
+            return [Diagnostic("", "bad-pending", (
+                f"{problem}, and cannot be set aside ({moving.strerror}): this build's "
+                f"{len(new):,} changed URLs were not recorded for IndexNow"))]
         diagnostics.append(Diagnostic("", "bad-pending", (
-            f"the IndexNow pending list {err.path} {err.message.partition(';')[0]}; set aside "
-            f"as {aside.name} and a new list started with this build's changes")))
+            f"{problem}; set aside as {aside.name} and a new list started with this build's "
+            "changes")))
         kept = []
     if new:
         merged = set(kept)

@@ -253,10 +253,10 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if self._command == "serve" or _is_served(config):
             # Material's instant navigation asks the dev server for sitemap.xml: the served
             # copy lists the dev server's own URLs, which is what it serves. It keeps no
-            # history (a manifest of localhost URLs would replace the site's dates) and asks
-            # git nothing, so a rebuild on every edit stays cheap.
+            # history (a manifest of localhost URLs would replace the site's dates), records
+            # nothing for IndexNow and asks git nothing, so a rebuild on every edit stays cheap.
             self._sitemap = replace(sitemap, fingerprint=False, changes_file=None,
-                                    git_dates=False)
+                                    git_dates=False, indexnow_key=None)
         elif base_url:
             self._sitemap = sitemap
         else:

@@ -858,3 +858,27 @@ def test_git_dates_are_when_changes_reached_the_branch(tmp_path: Path):
         f"{SITE}rebased/": "2023-05-01T00:00:00Z",
         f"{SITE}merged/": "2023-09-21T00:00:00Z",
     }
+
+
+def test_indexnow_dry_run_after_one_edit(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """The sample project with indexnow_key: built, one page edited, built again; the key file
+    is published (not listed) and a dry run would send that one page's URL only."""
+    from sitemap_plugins.cli import main  # noqa: PLC0415
+
+    key = "mkdocs-sample-key-1"
+    project = copy_sample(tmp_path / "p", edit=lambda text: text.replace(
+        "  - sitemap\n", f"  - sitemap:\n      indexnow_key: {key}\n"))
+    assert run_host(project).returncode == 0
+    page = project / "docs" / "guide" / "index.md"
+    page.write_text(page.read_text("utf-8") + "\nOne more paragraph.\n", "utf-8")
+    build = run_host(project)
+    assert build.returncode == 0, build.log
+    assert (build.site / f"{key}.txt").read_text("ascii") == key
+    assert f"{BASE}{key}.txt" not in (build.site / "sitemap.txt").read_text("utf-8")
+    capsys.readouterr()
+    assert main(["submit", str(build.site), "--base-url", BASE, "--key", key, "--dry-run"]) == 0
+    assert capsys.readouterr().out == (
+        f"Batch 1 of 1: 1 URL (host example.org, keyLocation {BASE}{key}.txt)\n"
+        f"  {BASE}guide/\n"
+        "Dry run: 1 URL in 1 batch would go to https://api.indexnow.org/indexnow; nothing was "
+        "sent or changed\n")

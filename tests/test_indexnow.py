@@ -417,3 +417,62 @@ def test_dry_run_on_the_trap_site_after_one_edit(tmp_path: Path,
         f"  {BASE}about.html\n"
         "Dry run: 1 URL in 1 batch would go to https://api.indexnow.org/indexnow; nothing was "
         "sent or changed\n")
+
+
+def test_a_crash_while_recording_loses_nothing(changed: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The pending list cannot be replaced (disk full): the build fails, the old list is
+    whole, no temporary file stays, and the next build records the same change again."""
+    import errno  # noqa: PLC0415
+    import os  # noqa: PLC0415
+
+    from sitemap_plugins.writers import atomic  # noqa: PLC0415
+
+    site = changed
+    before = (cache(site) / PENDING_NAME).read_bytes()
+    real_replace = os.replace
+
+    def full_disk(source: object, target: object) -> None:
+        if str(target).endswith(PENDING_NAME):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_replace(source, target)  # type: ignore[arg-type]
+
+    (site / "b.html").write_text(page("b, edited"), "utf-8")
+    monkeypatch.setattr(atomic.os, "replace", full_disk)
+    capsys.readouterr()
+    assert build(site) == 1
+    assert capsys.readouterr().err == (f"error: {cache(site) / PENDING_NAME}: the disk is full; "
+                                       "the previous file was kept\n")
+    assert (cache(site) / PENDING_NAME).read_bytes() == before
+    assert [p.name for p in cache(site).iterdir() if p.name.startswith(".sitemap-plugins-tmp")] == []
+    monkeypatch.setattr(atomic.os, "replace", real_replace)
+    assert build(site) == 0
+    assert pending_of(site) == [BASE + "a.html", BASE + "b.html"]
+
+
+def test_damaged_list_that_cannot_be_set_aside_is_left_alone(
+    changed: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A damaged list that cannot be renamed is never written over; a warning says so."""
+    from sitemap_plugins import indexnow  # noqa: PLC0415
+
+    site = changed
+    (cache(site) / PENDING_NAME).write_bytes(b"[not json")
+
+    real_replace = indexnow.os.replace
+
+    def refuse(source: object, target: object) -> None:
+        if str(source).endswith(PENDING_NAME):
+            raise PermissionError(13, "Permission denied")
+        real_replace(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(indexnow.os, "replace", refuse)
+    (site / "b.html").write_text(page("b, edited"), "utf-8")
+    capsys.readouterr()
+    assert main(["build", str(site), "--base-url", BASE]) == 0
+    err = capsys.readouterr().err
+    assert (f"warning: the IndexNow pending list {cache(site) / PENDING_NAME} is damaged ("
+            in err)
+    assert ("and cannot be set aside (Permission denied): this build's 1 changed URLs were not "
+            "recorded for IndexNow") in err
+    assert (cache(site) / PENDING_NAME).read_bytes() == b"[not json"
