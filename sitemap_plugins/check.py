@@ -34,6 +34,9 @@ VIDEO = "{http://www.google.com/schemas/sitemap-video/1.1}"
 _VIDEO_REQUIRED = ("thumbnail_loc", "title", "description")
 _VIDEO_LIMITS = {"title": 100, "description": 2048}
 _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
+NEWS = "{http://www.google.com/schemas/sitemap-news/0.9}"
+_NEWS_LANGUAGE = re.compile(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
+_MAX_NEWS = 1_000
 _W3C_DATE = re.compile(
     r"\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?\Z"
 )
@@ -203,6 +206,41 @@ class _Checker:
             self.seen[loc] = name
         locs.append(loc)
 
+    def check_news(self, name: str) -> None:
+        """The news sitemap: each <url> one news:news with the fields Google requires.
+
+        An empty one is what a build writes when no article is recent enough: Google takes
+        it, though sitemap.xsd wants at least one <url>.
+        """
+        root = self.parse(name)
+        if root is None:
+            return
+        if root.tag != f"{NS}urlset":
+            self.problem(name, f"root element is {root.tag}, not urlset")
+            return
+        if len(root) > _MAX_NEWS:
+            self.problem(name, f"{len(root):,} articles; Google takes at most {_MAX_NEWS:,}")
+        for number, url in enumerate(root, start=1):
+            loc = (url.findtext(f"{NS}loc") or "").strip()
+            where = f"<url> #{number} ({loc})"
+            self.check_url(name, where, loc)
+            news = url.findall(f"{NEWS}news")
+            if len(news) != 1:
+                self.problem(name, f"{where}: holds {len(news)} news:news elements, not one")
+                continue
+            item = news[0]
+            language = (item.findtext(f"{NEWS}publication/{NEWS}language") or "").strip()
+            if not (item.findtext(f"{NEWS}publication/{NEWS}name") or "").strip():
+                self.problem(name, f"{where}: news:publication has no name")
+            if not _NEWS_LANGUAGE.match(language):
+                self.problem(name, f"{where}: news:language {language!r} is not an ISO 639 code")
+            published = (item.findtext(f"{NEWS}publication_date") or "").strip()
+            if not _W3C_DATE.match(published):
+                self.problem(name, f"{where}: news:publication_date {published!r} is not a W3C "
+                                   "date")
+            if not (item.findtext(f"{NEWS}title") or "").strip():
+                self.problem(name, f"{where}: news:title is missing or empty")
+
     def check_image(self, name: str, where: str, image: ET.Element) -> None:
         """One image:image: a single image:loc, an absolute URL (any host: CDNs are fine)."""
         locs = [child for child in image if child.tag == f"{IMAGE}loc"]
@@ -370,4 +408,8 @@ def check_site(
             checker.problem(text_name, f"lists {len(set(text_locs)):,} URLs but the XML sitemap "
                                        f"lists {len(set(compared)):,}; they should match")
     checker.check_robots(f"{config.base_url}{name}.xml")
+    news_name = f"{name}-news.xml"
+    if (site / news_name).is_file():
+        checker.check_news(news_name)
+        checker.check_robots(f"{config.base_url}{news_name}")
     return checker.problems, len(xml_locs)

@@ -78,6 +78,9 @@ def _add_config_flags(
         elif option.kind == "rules":
             parser.add_argument(flag, dest=name, action="append", default=None,
                                 metavar="GLOB=VALUE", help=f"{doc} Repeatable.")
+        elif option.kind == "mapping":
+            parser.add_argument(flag, dest=name, action="append", default=None,
+                                metavar="KEY=VALUE", help=f"{doc} Repeatable.")
         elif option.kind == "list":
             parser.add_argument(flag, dest=name, action="append", default=None,
                                 metavar={"extensions": "EXT", "versions": "VERSION"}.get(
@@ -192,10 +195,23 @@ def config_from_args(args: argparse.Namespace) -> SitemapConfig:
             continue
         if option.kind == "rules":
             value = _parse_rules(option.name, value)
+        elif option.kind == "mapping":
+            value = _parse_mapping(option.name, value)
         elif option.kind == "int":
             value = _parse_int(value)
         mapping[option.name] = value
     return SitemapConfig.from_mapping(mapping)
+
+
+def _parse_mapping(option: str, values: list[str]) -> dict[str, str]:
+    """``KEY=VALUE`` flags as the mapping mkdocs.yml or pelicanconf.py would give."""
+    mapping: dict[str, str] = {}
+    for value in values:
+        key, sep, setting = value.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(option, f"Expected KEY=VALUE but received: {value!r}")
+        mapping[key.strip()] = setting
+    return mapping
 
 
 def _parse_int(value: str) -> object:

@@ -247,6 +247,39 @@ def _check_indexnow_key(option: str, value: object) -> str | None:
     return check_key(option, value)
 
 
+@dataclass(frozen=True)
+class NewsPublication:
+    """``news: {name: ..., language: ...}``: the publication a news sitemap names."""
+
+    name: str
+    language: str
+
+
+# sitemap-news.xsd: an ISO 639 code of two or three letters, or zh-cn / zh-tw.
+_NEWS_LANGUAGE = re.compile(r"zh-cn|zh-tw|[a-z]{2,3}\Z")
+
+
+def _check_news(option: str, value: object) -> NewsPublication | None:
+    if value is None or isinstance(value, NewsPublication):
+        return value
+    if not isinstance(value, Mapping):
+        msg = ('Expected a mapping such as {name: "Example News", language: "en"} but '
+               f"received: {_received(value)}")
+        raise ConfigError(option, msg)
+    unknown = sorted(str(key) for key in value if key not in ("name", "language"))
+    if unknown:
+        raise ConfigError(option, f"Unrecognised key {unknown[0]!r}; expected name and language.")
+    name, language = value.get("name"), value.get("language")
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(option, "Expected name: the publication's name, as it appears on "
+                                  f"its pages, but received: {_received(name)}")
+    if not isinstance(language, str) or not _NEWS_LANGUAGE.match(language.strip().lower()):
+        msg = ("Expected language: an ISO 639 code of two or three letters (or zh-cn, zh-tw), "
+               f"but received: {_received(language)}")
+        raise ConfigError(option, msg)
+    return NewsPublication(" ".join(name.split()), language.strip().lower())
+
+
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
     def check(option: str, value: object) -> str | None:
         if value is None:
@@ -288,6 +321,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("videos", True, "List each page's content videos (<video>, YouTube and Vimeo "
            "embeds) as video:video entries; a video without a thumbnail or title is left "
            "out and counted.", _check_bool, "bool"),
+    Option("news", None, "Also write a Google News sitemap, sitemap-news.xml, of the articles "
+           "published in the two days before the build: {name: publication, language: en}. "
+           "Command line: --news name=NAME --news language=CODE. Default: not written.",
+           _check_news, "mapping"),
     Option("respect_robots_txt", True, "Leave out URLs that the site's own robots.txt "
            "disallows for all agents.", _check_bool, "bool"),
     Option("robots_txt", "merge", "merge: add the Sitemap: line to the site's robots.txt if it "
@@ -378,6 +415,7 @@ class SitemapConfig:
     hreflang: bool = _default("hreflang")
     images: bool = _default("images")
     videos: bool = _default("videos")
+    news: NewsPublication | None = None  # the option table's default (a frozen record)
     respect_robots_txt: bool = _default("respect_robots_txt")
     robots_txt: str = _default("robots_txt")
     sitemap_name: str = _default("sitemap_name")
@@ -440,7 +478,7 @@ def options_markdown() -> str:
             default = "required"
         elif option.default is None:
             default = "none"
-        elif option.kind == "rules":
+        elif option.kind in ("rules", "mapping"):
             default = "`{}`"
         else:
             value = list(option.default) if isinstance(option.default, tuple) else option.default

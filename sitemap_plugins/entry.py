@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.media import VideoEntry, page_images, page_videos
+from sitemap_plugins.news import NewsItem
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -74,6 +75,8 @@ class Entry:
     """Where the lastmod came from: host, page, file time, manifest (for reports)."""
     fingerprint: str = field(default="", compare=False)
     """What the reader sees, hashed (see :mod:`sitemap_plugins.reader`); empty when off."""
+    news: NewsItem | None = field(default=None, compare=False)
+    """Its news entry, when a news sitemap is written and the page has a publication date."""
 
     @property
     def lastmod_w3c(self) -> str:
@@ -120,6 +123,9 @@ class PageHints:
     """``(hreflang, URL)`` pairs replacing the page's alternates; None keeps them. URLs may
     be relative to the base URL."""
     lastmod_source: str = "host"
+    published: Lastmod | None = None
+    """When the page was first published (Pelican's article date, a blog post's date): the
+    news sitemap's publication date, before the page's own meta."""
     url: str | None = None
     """The URL the host links to, when it may differ from its file's path (Pelican's
     ``ARTICLE_URL = "{slug}"`` with ``ARTICLE_SAVE_AS = "{slug}.html"``, served by a rewrite
@@ -286,14 +292,26 @@ def evaluate(
     if config.hreflang:
         pairs = hints.alternates if hints is not None and hints.alternates is not None else None
         alternates = _alternates(loc, record, pairs, resolve_from, config, diagnostics, rel)
+    news = _news_item(loc, record, hints) if config.news is not None else None
     images = page_images(record, resolve_from) if config.images else ()
     videos, videos_skipped = page_videos(record, resolve_from) if config.videos else ((), ())
     entry = Entry(
         loc=loc, lastmod=lastmod, changefreq=changefreq, priority=priority,
         alternates=alternates, images=images, videos=videos, rel_path=rel,
-        lastmod_source=source, fingerprint=record.fingerprint,
+        lastmod_source=source, fingerprint=record.fingerprint, news=news,
     )
     return Decision(entry, tuple(diagnostics), applied, videos_skipped)
+
+
+def _news_item(loc: str, record: PageRecord, hints: PageHints | None) -> NewsItem | None:
+    """The page as a news article: the host's publication date, else the page's own."""
+    published = hints.published if hints is not None else None
+    if published is None and record.published is not None:
+        published = parse_w3c(record.published)
+    title = record.heading or record.og_title or record.title
+    if published is None or not title:
+        return None
+    return NewsItem(loc, published, " ".join(title.split()))
 
 
 def same_page(canonical: str, url: str) -> bool:

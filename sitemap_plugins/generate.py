@@ -60,6 +60,7 @@ from sitemap_plugins.manifest import (
     path_key,
     write_changes,
 )
+from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
 from sitemap_plugins.output import Installed, install, remove_stale, update_robots, without_sitemap
 from sitemap_plugins.reader import (
     PageRecord,
@@ -73,7 +74,7 @@ from sitemap_plugins.scan import BuiltFile, SkipCallback, scan_site
 from sitemap_plugins.urls import page_url
 from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
 from sitemap_plugins.writers import robots as robots_txt
-from sitemap_plugins.writers.atomic import explain, remove_leftovers
+from sitemap_plugins.writers.atomic import explain, remove_leftovers, write_bytes_atomic
 from sitemap_plugins.writers.xml_sitemap import render_url
 
 if TYPE_CHECKING:
@@ -116,6 +117,8 @@ class Result:
     """``video:video`` entries written."""
     videos_skipped: Counter[str] = field(default_factory=Counter)
     """Videos in listed pages that could not be listed, by reason."""
+    news: int | None = None
+    """Articles in the news sitemap (None: no news sitemap is written)."""
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -143,6 +146,9 @@ class Result:
             lines.append("Removed stale: " + ", ".join(self.removed))
         if self.images or self.videos or self.videos_skipped:
             lines.append(self.media_line())
+        if self.news is not None:
+            lines.append(f"News: {self.news:,} article{'' if self.news == 1 else 's'} "
+                         "published in the last two days")
         changes = self.changes
         if changes is not None and changes.baseline:
             lines.append(f"Since the last build: {changes.added_count:,} added, "
@@ -164,6 +170,8 @@ class Result:
         left_out = ", ".join(f"{count:,} {reason}" for reason, count in self._left_out())
         media = (f"; {self.media_line()[len('Media: '):]}"
                  if self.images or self.videos or self.videos_skipped else "")
+        if self.news is not None:
+            media += f"; {self.news:,} news article{'' if self.news == 1 else 's'}"
         return (f"{self.listed:,} URL{'' if self.listed == 1 else 's'} listed in "
                 f"{self.sitemap_url} ({f'left out: {left_out}' if left_out else 'none left out'})"
                 f"{media}; wrote {', '.join(self.files) or 'nothing'}")
@@ -220,6 +228,8 @@ class PageDone(NamedTuple):
     """The listed page as the HTML site map shows it (only when one is written)."""
     videos_skipped: tuple[str, ...] = ()
     """Why each video of the listed page that could not be listed was left out."""
+    news: NewsItem | None = None
+    """The listed page as a news article (only when a news sitemap is written)."""
 
 
 @dataclass
@@ -284,7 +294,7 @@ class PageStep:
         shown = (HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
                            seen.lang or "") if config.html_sitemap else None)
         return PageDone("", rendered, decision.diagnostics, row, cached, decision.rules_applied,
-                        shown, decision.videos_skipped)
+                        shown, decision.videos_skipped, entry.news)
 
 
 def _unreadable(rel: str, err: OSError) -> PageDone:
@@ -400,7 +410,7 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
     html: tuple[list[HtmlEntry], HtmlEntry] | None = None,
-    progress: Progress | None = None,
+    progress: Progress | None = None, news: NewsSelection | None = None,
 ) -> Iterator[Rendered]:
     """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
     for page in pages:
@@ -421,6 +431,8 @@ def _listed(
         result.rules_applied.update(page.rules_applied)
         if html is not None and page.page is not None:
             html[0].append(page.page)
+        if news is not None and page.news is not None:
+            news.offer(page.news)
         yield page.rendered
     if html is not None and html[0]:  # the HTML site map itself, once, after its pages
         html_pages, own = html
@@ -500,10 +512,12 @@ def generate(
                 if config.fingerprint else None)
     history = manifest.history if manifest is not None else History(None, build_time())
     step = PageStep(rules, hints or {}, history)
+    news = NewsSelection(build_time()) if config.news is not None else None
     try:
         installed = write_entries(site, config, _listed(
             run_pages(files, step), result, manifest,
-            (html_pages, own_page) if html_pages is not None and own_page else None, progress))
+            (html_pages, own_page) if html_pages is not None and own_page else None, progress,
+            news))
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -539,8 +553,12 @@ def generate(
             result.files.append(own_page.rel_path)
         result.removed = installed.removed
         result.split = installed.split
+        also_named: list[str] = []
+        if news is not None and config.news is not None:
+            _write_news(site, config, news, result)
+            also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
         feeds = announced_feeds(site, config, result) if config.announce_feeds else []
-        robots = update_robots(site, config, sitemap_url, feeds)
+        robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
         result.files.extend(robots.files)
         for diagnostic in robots.diagnostics:
             result.add_diagnostic(diagnostic)
@@ -561,6 +579,20 @@ def _publish_key(site: Path, config: SitemapConfig, result: Result) -> None:
         result.add_diagnostic(Diagnostic(
             "", "indexnow-no-changes", "indexnow_key is set but fingerprint is off: builds "
             "record no changed URLs for 'sitemap-plugins submit' to send", Level.INFO))
+
+
+def _write_news(site: Path, config: SitemapConfig, news: NewsSelection, result: Result) -> None:
+    """Write the news sitemap, also when it is empty: yesterday's articles must drop out."""
+    assert config.news is not None
+    items = news.items()
+    name = news_file_name(config.sitemap_name)
+    try:
+        write_bytes_atomic(site / name, render_news(config.news, items))
+    except OSError as err:
+        msg = f"cannot write the news sitemap: {explain(err)}"
+        raise WriteError(str(site / name), msg) from err
+    result.files.append(name)
+    result.news = len(items)
 
 
 def _write_html(

@@ -137,6 +137,8 @@ class _FrontMatter:
     explicit: bool = False
     """``lastmod`` is ``sitemap: {lastmod: ...}``, which wins over every other date; else it
     is ``date``, when the page was published, which a later known edit overrules."""
+    published: Lastmod | None = None
+    """``date`` (Material blog: ``date.created``): when the page was first published."""
 
 
 _NO_FRONT_MATTER = _FrontMatter()
@@ -479,11 +481,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 alternates = tuple(
                     (code, href) for code, other, href in record.alternates if other in listed)
             if (lastmod is None and front.changefreq is None and front.priority is None
-                    and alternates is None):
+                    and alternates is None and front.published is None):
                 continue  # nothing to add: the page speaks for itself (and costs less)
             hints[dest] = PageHints(
                 lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
                 alternates=alternates, lastmod_source=EXPLICIT_SOURCE if front.explicit else "host",
+                published=front.published,
             )
         return hints
 
@@ -585,16 +588,20 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
             raise PluginError(msg)
     else:
         lastmod = _page_date(meta.get("date"), where)
+    published = _page_date(meta.get("date"), where, first=True) if "date" in meta else None
     return _FrontMatter(lastmod=lastmod, changefreq=changefreq, priority=priority,
-                        explicit=explicit)
+                        explicit=explicit, published=published)
 
 
-def _page_date(value: object, where: str) -> Lastmod | None:
-    """``date`` in front matter: a date, a datetime, or Material blog's created/updated."""
+def _page_date(value: object, where: str, *, first: bool = False) -> Lastmod | None:
+    """``date`` in front matter: a date, a datetime, or Material blog's created/updated.
+
+    ``first``: when the page was created (its publication), else its latest date.
+    """
     if value is None:
         return None
     if isinstance(value, dict):
-        value = value.get("updated") or value.get("created")
+        value = value.get("created") if first else value.get("updated") or value.get("created")
         if value is None:
             return None
         # Material's blog turns a bare date into midnight UTC in place; it was a date.
@@ -605,7 +612,7 @@ def _page_date(value: object, where: str) -> Lastmod | None:
     if isinstance(value, list):
         return None
     lastmod = coerce_lastmod(value) if isinstance(value, (str, date)) else None
-    if lastmod is None:
+    if lastmod is None and not first:  # said once, for the lastmod
         log.info("Page '%s': front matter date %r is not a date; not used as lastmod", where, value)
     return lastmod
 

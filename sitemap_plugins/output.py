@@ -214,7 +214,8 @@ def update_robots(
 ) -> Installed:
     """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says.
 
-    ``feeds``: more URLs to announce as sitemaps after it (``announce_feeds``).
+    ``feeds``: more URLs to name as sitemaps after it: the news sitemap, and the site's feeds
+    (``announce_feeds``).
     """
     result = Installed()
     mode = config.robots_txt

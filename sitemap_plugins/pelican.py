@@ -723,8 +723,12 @@ def _page_hints(
     # a later change (an edit, a reshuffled listing). A Modified: is the author's word.
     alternates = None
     source = "host"
+    published = None
     if obj is not None:
         lastmod = _content_lastmod(obj, plan.timezone_name)
+        date_value = getattr(obj, "date", None)  # an article's Date: when it was published
+        if kind == "articles" and date_value is not None:  # pages are not news
+            published = _aware(date_value, plan.timezone_name)
         if getattr(obj, "modified", None) is not None and lastmod is not None:
             source = EXPLICIT_SOURCE  # Modified: says when it last changed, in so many words
         if lastmod is None and plan.use_source_time:
@@ -740,6 +744,7 @@ def _page_hints(
     return PageHints(
         lastmod=lastmod, lastmod_source=source, changefreq=_metadata_changefreq(obj, rel),
         priority=_metadata_priority(obj, rel), alternates=alternates, url=host_url,
+        published=published,
         default_changefreq=plan.legacy.changefreqs.get(kind),
         default_priority=plan.legacy.priorities.get(kind),
     )

@@ -62,6 +62,7 @@ def build_report(result: Result, seconds: float) -> dict[str, Any]:
             "videos": result.videos,
             "videos_left_out": dict(sorted(result.videos_skipped.items())),
         },
+        "news": result.news,
         "files": list(result.files),
         "removed": list(result.removed),
         "changes": None if changes is None or not changes.baseline else {

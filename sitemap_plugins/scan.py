@@ -36,7 +36,7 @@ def own_file_pattern(sitemap_name: str) -> re.Pattern[str]:
     """Names of the files this tool writes at the site root (never listed as pages)."""
     name = re.escape(sitemap_name)
     return re.compile(
-        rf"(?:{name}(?:-\d+)?\.(?:xml|txt)|{name}-txt-index\.xml)(?:\.gz)?\Z|robots-sitemap\.txt\Z"
+        rf"(?:{name}(?:-\d+)?\.(?:xml|txt)|{name}-txt-index\.xml|{name}-news\.xml)(?:\.gz)?\Z|robots-sitemap\.txt\Z"
     )
 
 

@@ -882,3 +882,26 @@ def test_indexnow_dry_run_after_one_edit(tmp_path: Path, capsys: pytest.CaptureF
         f"  {BASE}guide/\n"
         "Dry run: 1 URL in 1 batch would go to https://api.indexnow.org/indexnow; nothing was "
         "sent or changed\n")
+
+
+def test_news_sitemap_takes_the_front_matter_date(tmp_path: Path, xsd):
+    """news: {...} in mkdocs.yml: a page whose date (Material blog: date.created) lies in the
+    two days before the build is a news article; an older one is not."""
+    project = make_site(tmp_path / "news", (
+        "site_name: Daily\nsite_url: https://example.org/\n"
+        "plugins:\n  - sitemap:\n      news: {name: Daily, language: en}\n"), {
+        "index.md": "# Home\n",
+        "fresh.md": "---\ndate:\n  created: 2024-05-06\n---\n# Fresh & new\n",
+        "old.md": "---\ndate: 2024-04-01\n---\n# Old\n",
+    })
+    env = {**_env(tmp_path), "SOURCE_DATE_EPOCH": "1715040000"}  # 2024-05-07T00:00:00Z
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=project,
+                          env=env, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    news = etree.parse(str(project / "site" / "sitemap-news.xml"))
+    assert xsd["urlset"].validate(news), xsd["urlset"].error_log
+    ns = {"s": NS["s"], "n": "http://www.google.com/schemas/sitemap-news/0.9"}
+    assert [(u.findtext("s:loc", namespaces=ns), u.findtext("n:news/n:publication_date",
+             namespaces=ns), u.findtext("n:news/n:title", namespaces=ns))
+            for u in news.getroot()] == [("https://example.org/fresh/", "2024-05-06",
+                                          "Fresh & new")]

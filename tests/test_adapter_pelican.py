@@ -14,6 +14,7 @@ import subprocess
 import sys
 import weakref
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -118,7 +119,7 @@ def copy_site(folder: Path) -> Path:
 
 def pelican(
     site: Path, out: Path, *settings: str, fatal: bool = True, verbose: bool = False,
-    debug: bool = False,
+    debug: bool = False, epoch: int | None = None,
 ) -> Build:
     """Run the real ``pelican`` command on ``site`` with ``-e`` overrides."""
     command = [sys.executable, "-m", "pelican", "content", "-s", "pelicanconf.py", "-o", str(out)]
@@ -138,6 +139,8 @@ def pelican(
         ),
     }
     env.pop("SOURCE_DATE_EPOCH", None)
+    if epoch is not None:  # the build's "now"
+        env["SOURCE_DATE_EPOCH"] = str(epoch)
     proc = subprocess.run(
         command, cwd=site, env=env, capture_output=True, text=True, timeout=120, check=False
     )
@@ -1031,3 +1034,38 @@ def test_register_is_idempotent() -> None:
             if (ref() if isinstance(ref, weakref.ref) else ref) is receiver
         ]
         assert len(connected) == 1, signal.name
+
+
+def test_news_sitemap_lists_the_articles_of_the_last_two_days(tmp_path: Path, xsd) -> None:
+    """With news on, built on 2024-01-16 at noon: the two articles of the 15th and 16th,
+    newest first, with Pelican's article dates; older articles and pages are not news. The
+    file is named in robots.txt, validates against the news XSD, and check accepts it."""
+    site = copy_site(tmp_path / "site")
+    news = 'SITEMAP_PLUGINS={"news": {"name": "Example Blog", "language": "en"}}'
+    noon = int(datetime(2024, 1, 16, 12, 0, tzinfo=timezone.utc).timestamp())
+    build = built(pelican(site, tmp_path / "out", news, epoch=noon, verbose=True))
+    path = tmp_path / "out" / "sitemap-news.xml"
+    document = etree.parse(str(path))
+    assert xsd["urlset"].validate(document), xsd["urlset"].error_log
+    news_ns = "{http://www.google.com/schemas/sitemap-news/0.9}"
+    found = [(url.findtext(f"{SM}loc"), url.findtext(f"{news_ns}news/{news_ns}publication_date"),
+              url.findtext(f"{news_ns}news/{news_ns}title"),
+              url.findtext(f"{news_ns}news/{news_ns}publication/{news_ns}name"))
+             for url in document.getroot()]
+    assert found == [
+        (f"{BASE}hello-pelican-fr.html", "2024-01-16T09:00:00+01:00", "Bonjour, Pelican",
+         "Example Blog"),
+        (f"{BASE}hello-pelican.html", "2024-01-15T10:00:00+01:00", "Hello, Pelican",
+         "Example Blog"),
+    ]
+    robots = (tmp_path / "out" / "robots.txt").read_text("utf-8")
+    assert f"Sitemap: {BASE}sitemap-news.xml" in robots
+    assert "2 news articles" in build.log
+    assert "sitemap-news" not in (tmp_path / "out" / "sitemap.txt").read_text("utf-8")
+    checked = subprocess.run([sys.executable, "-m", "sitemap_plugins", "check",
+                              str(tmp_path / "out"), "--base-url", BASE], capture_output=True,
+                             text=True, cwd=ROOT, check=False)
+    assert checked.returncode == 0, checked.stdout
+    # A year later nothing is recent: the file is rewritten empty, so old articles drop out.
+    built(pelican(site, tmp_path / "out", news, epoch=noon + 366 * 86400))
+    assert "<url>" not in path.read_text("utf-8")

@@ -74,6 +74,13 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
                   "explicit argument 'on'"))],
     "images": [(["--images=yes"], (ARGPARSE + "argument --images/--no-images: ignored "
                 "explicit argument 'yes'"))],
+    "news": [
+        (["--news", "name=Daily"], ("error: --news: Expected language: an ISO 639 code of two "
+         "or three letters (or zh-cn, zh-tw), but received: None (NoneType)")),
+        (["--news", "title=Daily"], "error: --news: Unrecognised key 'title'; expected name and "
+         "language."),
+        (["--news", "Daily"], "error: --news: Expected KEY=VALUE but received: 'Daily'"),
+    ],
     "videos": [(["--videos=1"], (ARGPARSE + "argument --videos/--no-videos: ignored "
                 "explicit argument '1'"))],
     "respect_robots_txt": [(["--respect-robots-txt=0"], (ARGPARSE + "argument "

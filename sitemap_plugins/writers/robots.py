@@ -147,15 +147,14 @@ def create_robots(sitemap_url: str, feeds: Sequence[str] = ()) -> bytes:
 def render_fragment(sitemap_url: str, host_root: str, feeds: Sequence[str] = ()) -> bytes:
     """The fragment to merge into the host's robots.txt when the site lives below the root.
 
-    The site's feeds (``announce_feeds``) follow the sitemap's line, under a comment of their
-    own: the first ``Sitemap:`` line stays the sitemap, which is how ``merge`` knows it.
+    ``feeds``: the build's other sitemaps (its news sitemap, the site's feeds with
+    ``announce_feeds``), named after the sitemap's line, which stays first: that is how
+    ``merge`` (:func:`fragment_sitemap`) knows the build's sitemap.
     """
-    extra = "".join(f"Sitemap: {url}\n" for url in feeds)
     return (
         f"{FRAGMENT_HEADER}{host_root}robots.txt:\n"
         f"# crawlers read robots.txt only at the root of a host.\n"
-        f"Sitemap: {sitemap_url}\n"
-        + (f"# and these, the site's feeds (announce_feeds):\n{extra}" if feeds else "")
+        + "".join(f"Sitemap: {url}\n" for url in (sitemap_url, *feeds))
     ).encode("ascii")
 
 
@@ -174,6 +173,7 @@ def fragment_sitemap(fragment: bytes) -> str | None:
     if not fragment.startswith(FRAGMENT_HEADER.encode("ascii")):
         return None
     urls = sitemap_urls(fragment)
+    # The build's sitemap comes first; a news sitemap may follow it.
     return urls[0] if urls else None
 
 

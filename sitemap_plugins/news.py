@@ -1,0 +1,71 @@
+"""The Google News sitemap: articles published in the two days before the build.
+
+Pure selection and rendering; :mod:`sitemap_plugins.generate` feeds it each listed page's
+:class:`NewsItem` and writes the result. Google's rules: only articles published in the last
+two days, at most 1,000 a file, each with ``news:publication`` (name, language),
+``news:publication_date`` and ``news:title``. The file is written on every build, also when
+no article qualifies, so that old articles drop out.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
+from sitemap_plugins.writers.templates import template_module
+
+if TYPE_CHECKING:
+    from sitemap_plugins.config import NewsPublication
+
+NEWS_WINDOW = timedelta(days=2)
+MAX_NEWS = 1_000
+
+
+def news_file_name(sitemap_name: str) -> str:
+    """``sitemap-news.xml`` beside ``sitemap.xml``."""
+    return f"{sitemap_name}-news.xml"
+
+
+@dataclass(frozen=True)
+class NewsItem:
+    """What a news entry needs of a listed page: when it was first published, its title."""
+
+    loc: str
+    published: Lastmod
+    title: str
+
+
+class NewsSelection:
+    """The newest qualifying articles, at most :data:`MAX_NEWS`, kept as pages stream past."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+        self.oldest = now - NEWS_WINDOW
+        self._heap: list[tuple[datetime, str, NewsItem]] = []
+
+    def offer(self, item: NewsItem) -> None:
+        """Keep ``item`` if it was published in the window and is among the newest."""
+        when = sort_key(item.published)
+        if not self.oldest <= when <= self.now:
+            return
+        entry = (when, item.loc, item)
+        if len(self._heap) < MAX_NEWS:
+            heapq.heappush(self._heap, entry)
+        elif entry[:2] > self._heap[0][:2]:
+            heapq.heapreplace(self._heap, entry)
+
+    def items(self) -> list[NewsItem]:
+        """Newest first; the same publication time by URL, so the bytes never vary."""
+        ordered = sorted(self._heap, key=lambda entry: (-entry[0].timestamp(), entry[1]))
+        return [item for _, _, item in ordered]
+
+
+def render_news(publication: NewsPublication, items: list[NewsItem]) -> bytes:
+    """The news sitemap's bytes (an empty ``<urlset>`` when no article qualifies)."""
+    module = template_module("news.xml")
+    body = "".join(str(module.url(item, publication, format_w3c(item.published)))
+                   for item in items)
+    return (str(module.header()) + body + str(module.footer())).encode("utf-8")
