@@ -77,8 +77,8 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
     "news": [
         (["--news", "name=Daily"], ("error: --news: Expected language: an ISO 639 code of two "
          "or three letters (or zh-cn, zh-tw), but received: None (NoneType)")),
-        (["--news", "title=Daily"], "error: --news: Unrecognised key 'title'; expected name and "
-         "language."),
+        (["--news", "title=Daily"], ("error: --news: Unrecognised key 'title'; expected name "
+         "and language.")),
         (["--news", "Daily"], "error: --news: Expected KEY=VALUE but received: 'Daily'"),
     ],
     "videos": [(["--videos=1"], (ARGPARSE + "argument --videos/--no-videos: ignored "
