@@ -74,7 +74,6 @@ def test_below_the_host_root_the_fragment_names_them(site: Path) -> None:
         "# Add this line to the robots.txt at https://example.org/robots.txt:",
         "# crawlers read robots.txt only at the root of a host.",
         "Sitemap: https://example.org/docs/sitemap.xml",
-        "# and these, the site's feeds (announce_feeds):",
         "Sitemap: https://example.org/docs/feeds/all.atom.xml",
     ]
     assert fragment_sitemap(fragment) == "https://example.org/docs/sitemap.xml"
