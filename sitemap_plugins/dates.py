@@ -12,6 +12,8 @@ import re
 from datetime import date, datetime, timedelta, timezone
 
 Lastmod = date | datetime  # a datetime is always timezone-aware here
+MAX_OFFSET = timedelta(hours=14)  # xs:dateTime's time zones: -14:00 to +14:00
+_MAX_MINUTES = 59
 
 _W3C = re.compile(
     r"(?P<y>\d{4})(?:-(?P<m>\d{2})(?:-(?P<d>\d{2})"
@@ -41,7 +43,11 @@ def parse_w3c(text: str) -> Lastmod | None:
         else:
             sign = -1 if tz_text[0] == "-" else 1
             digits = tz_text[1:].replace(":", "")
-            tz = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+            offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+            # XML Schema's time zones run from -14:00 to +14:00: "+23:59" is no time zone.
+            if int(digits[2:]) > _MAX_MINUTES or offset > MAX_OFFSET:
+                return None
+            tz = timezone(sign * offset)
         micro = int((parts["f"] or "0")[:6].ljust(6, "0"))
         return datetime(
             day.year, day.month, day.day, int(parts["H"]), int(parts["M"]),
@@ -54,10 +60,14 @@ def parse_w3c(text: str) -> Lastmod | None:
 def coerce_lastmod(value: object) -> Lastmod | None:
     """Turn what an adapter or front matter gives (date, datetime, string) into a lastmod.
 
-    A naive datetime keeps only its date, for the same reason as in :func:`parse_w3c`.
+    A naive datetime keeps only its date, for the same reason as in :func:`parse_w3c`; one
+    whose time zone lies outside XML Schema's range is no date a sitemap can hold.
     """
     if isinstance(value, datetime):
-        return value if value.tzinfo is not None else value.date()
+        offset = value.utcoffset()
+        if offset is None:
+            return value.date()
+        return value if abs(offset) <= MAX_OFFSET else None
     if isinstance(value, date):
         return value
     if isinstance(value, str):
@@ -91,6 +101,12 @@ def build_time() -> datetime:
     return datetime.now(tz=timezone.utc).replace(microsecond=0)
 
 
-def file_time(mtime: float) -> datetime:
-    """A file modification time as an aware UTC datetime to the second."""
-    return datetime.fromtimestamp(int(mtime), tz=timezone.utc)
+def file_time(mtime: float) -> datetime | None:
+    """A file modification time as an aware UTC datetime to the second.
+
+    None for a time outside the years 1 to 9999: a file system can hold one, a sitemap not.
+    """
+    try:
+        return datetime.fromtimestamp(int(mtime), tz=timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        return None

@@ -361,6 +361,9 @@ def _lastmod(
         value = coerce_lastmod(hints.lastmod)
         if value is not None:
             return value, hints.lastmod_source
+        diagnostics.append(Diagnostic(
+            rel, "bad-date", f"the host's date {hints.lastmod!r} is not a date a sitemap can "
+            "hold (its time zone lies outside -14:00 to +14:00); ignored"))
     for raw, label, source in ((record.modified, "modified", "page"),
                                (record.published, "published", "page: published")):
         if raw is None:
@@ -371,7 +374,12 @@ def _lastmod(
         diagnostics.append(Diagnostic(
             rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
     if mtime is not None:
-        return file_time(mtime), "file time"
+        stamp = file_time(mtime)
+        if stamp is not None:
+            return stamp, "file time"
+        diagnostics.append(Diagnostic(
+            rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the years "
+            "1 to 9999; no lastmod from it"))
     return None, ""
 
 

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import validate_sitemap_file
 
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins import reader as reader_module
@@ -296,15 +297,40 @@ def test_symlink_loops(tmp_path: Path, sitemap_urls) -> None:
     os.symlink("y.html", site / "x.html")
     os.symlink("self.html", site / "self.html")
     result = build(site)
-    assert set(sitemap_urls(site)) == ORDINARY | {
-        BASE + "a/page.html", BASE + "b/page.html",
-        BASE + "a/toB/page.html", BASE + "b/toA/page.html",
-    }
+    assert set(sitemap_urls(site)) == ORDINARY | {BASE + "a/page.html", BASE + "b/page.html"}
     found = codes(result)
-    for loop in ("loop", "a/up", "a/toB/toA", "b/toA/toB", "guide/absolute-root"):
+    for loop in ("loop", "a/up", "guide/absolute-root"):
         assert "symlink-loop" in found[loop], loop
+    for sibling in ("a/toB", "b/toA"):  # their pages are listed under their own paths
+        assert "symlink-duplicate" in found[sibling], sibling
     for broken in ("x.html", "y.html", "self.html"):  # ELOOP: "Too many levels of symlinks"
         assert found[broken] & {"broken-symlink", "unreadable"}, broken
+
+
+def test_symlinks_fanning_out_read_each_file_once(tmp_path: Path, sitemap_urls) -> None:
+    """Folders linking to each other without a loop: 14 pages gave 16,370 URLs (the walk was
+    exponential). Now each real file is read once and listed under one URL; a hidden folder
+    reached only through links is listed through one of them."""
+    site = tmp_path / "site"
+    for level in range(7):
+        folder = site / f"l{level}"
+        folder.mkdir(parents=True)
+        (folder / "a.html").write_bytes(PAGE)
+        (folder / "b.html").write_bytes(PAGE)
+    for level in range(6):
+        for name in ("x", "y"):
+            os.symlink(f"../l{level + 1}", site / f"l{level}" / name)
+    (site / ".assets").mkdir()
+    (site / ".assets" / "shared.html").write_bytes(PAGE)
+    os.symlink(".assets", site / "one")
+    os.symlink(".assets", site / "two")
+    started = time.perf_counter()
+    build(site)
+    assert time.perf_counter() - started < 30
+    urls = sitemap_urls(site)
+    assert len(urls) == len(set(urls)) == 15
+    assert BASE + "one/shared.html" in urls
+    assert BASE + "two/shared.html" not in urls
 
 
 def test_symlinks_out_of_the_site(tmp_path: Path, sitemap_urls) -> None:
@@ -326,10 +352,11 @@ def test_symlinks_out_of_the_site(tmp_path: Path, sitemap_urls) -> None:
     os.symlink("hop.html", site / "chain.html")  # inside, then out
     os.symlink(f"../outside/{CANARY}.html", site / "hop.html")
     os.symlink("../outside/robots.txt", site / "robots.txt")
-    (site / "inside.html").symlink_to("index.html")  # a link within the site is followed
+    (site / "inside.html").symlink_to("index.html")  # within the site: listed as index.html
     result = build(site, robots_txt="create")
-    assert set(sitemap_urls(site)) == ORDINARY | {BASE + "inside.html"}
+    assert set(sitemap_urls(site)) == ORDINARY
     found = codes(result)
+    assert "symlink-duplicate" in found["inside.html"]
     for link in ("absolute-file.html", "relative-file.html", "absolute-folder",
                  "guide/relative-folder", "passwd.html", "chain.html", "hop.html", "robots.txt"):
         assert "symlink-out" in found[link], link
@@ -646,3 +673,47 @@ def test_fragment_pipe_does_not_hang_the_build(tmp_path: Path) -> None:
     assert "is a named pipe, not a regular file" in done.stderr
     assert "Traceback" not in done.stderr
     assert stat.S_ISFIFO(os.lstat(site / "robots-sitemap.txt").st_mode)
+
+
+
+@pytest.mark.parametrize(
+    ("meta", "mtime"),
+    [
+        ('<meta property="article:modified_time" content="2024-01-02T10:00:00+23:59">', None),
+        ('<meta property="article:modified_time" content="2024-01-02T10:00:00-14:30">', None),
+        ("", 253402300800.0),  # the first second of the year 10000
+        ("", -62135596801.0),  # one second before the year 1
+    ],
+    ids=["offset-past-a-day", "offset-past-14h", "year-10000", "year-0"],
+)
+def test_dates_no_sitemap_can_hold_are_dropped_with_a_warning(
+    meta: str, mtime: float | None
+) -> None:
+    """Impossible time zones in a page's meta and file times outside the years 1 to 9999
+    (file systems hold them; xs:dateTime cannot): no lastmod, and a warning says why."""
+    from sitemap_plugins.config import SitemapConfig  # noqa: PLC0415
+    from sitemap_plugins.entry import Entry, evaluate  # noqa: PLC0415
+    from sitemap_plugins.generate import make_rules  # noqa: PLC0415
+    from sitemap_plugins.reader import parse_html  # noqa: PLC0415
+
+    config = SitemapConfig.from_mapping({"base_url": "https://example.org/",
+                                         "lastmod_file_time": True})
+    record = parse_html(f"<html><head>{meta}</head><body><main>x</main></body></html>".encode())
+    decision = evaluate("index.html", record, None, make_rules(config, None), mtime=mtime)
+    assert isinstance(decision.result, Entry)
+    assert decision.result.lastmod is None
+    assert [d.code for d in decision.diagnostics] == (
+        ["bad-date"] if meta else ["bad-file-time"])
+
+
+def test_an_impossible_time_zone_never_reaches_the_file(tmp_path: Path, xsd) -> None:
+    from sitemap_plugins.cli import main  # noqa: PLC0415
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(
+        '<html><head><meta property="article:modified_time" content="2024-01-02T10:00:00+23:59">'
+        "</head><body><main>x</main></body></html>", "utf-8")
+    assert main(["build", str(site), "--base-url", "https://example.org/"]) == 0
+    assert "<lastmod>" not in (site / "sitemap.xml").read_text("utf-8")
+    validate_sitemap_file(site / "sitemap.xml", xsd)
