@@ -411,6 +411,11 @@ def _alternates(
                 rel, "alternate-off-site",
                 f"alternate {code} {href!r} is not on the site; not listed", Level.INFO))
             continue
+        if len(url) > MAX_URL_LENGTH:
+            diagnostics.append(Diagnostic(
+                rel, "alternate-too-long", f"alternate {code} has {len(url):,} characters; at "
+                "most 2,048 are allowed, so it is not listed"))
+            continue
         found.setdefault(code.lower() if code.lower() == "x-default" else code, url)
     own_key = comparison_key(loc)
     if not any(comparison_key(url) == own_key for url in found.values()):

@@ -289,12 +289,48 @@ class PageStep:
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
                               entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
                               settled.changed)
-        rendered = Rendered(entry.loc, render_url(entry), entry.lastmod,
-                            len(entry.images), len(entry.videos))
+        diagnostics = decision.diagnostics
+        element = render_url(entry)
+        budget = config.max_bytes - _FRAME_BYTES
+        # A UTF-8 character takes at most 4 bytes: most entries are never encoded here.
+        if len(element) * 4 > budget and len(element.encode("utf-8")) > budget:
+            fitted = _fit(entry, budget)
+            if fitted is None:
+                too_large = Diagnostic(rel, "entry-too-large", (
+                    f"its <url> entry ({len(element.encode()):,} bytes) does not fit in "
+                    f"max_bytes ({config.max_bytes:,}) even without its alternates, images "
+                    "and videos; page left out"))
+                return PageDone(REASON_TOO_LARGE, None, (*diagnostics, too_large), row, cached)
+            entry, element, dropped = fitted
+            diagnostics = (*diagnostics, Diagnostic(rel, "entry-too-large", (
+                f"its <url> entry does not fit in max_bytes ({config.max_bytes:,}) with its "
+                f"{dropped}; listed without them")))
+        rendered = Rendered(entry.loc, element, entry.lastmod, len(entry.images),
+                            len(entry.videos))
         shown = (HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
                            seen.lang or "") if config.html_sitemap else None)
-        return PageDone("", rendered, decision.diagnostics, row, cached, decision.rules_applied,
+        return PageDone("", rendered, diagnostics, row, cached, decision.rules_applied,
                         shown, decision.videos_skipped, entry.news)
+
+
+# The <urlset> around one entry, at most: the XML declaration, the namespaces, the closing tag.
+_FRAME_BYTES = 1_024
+REASON_TOO_LARGE = "entry larger than max_bytes"
+
+
+def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
+    """The entry reduced until its element fits ``budget`` bytes, with what went.
+
+    Alternates go first, then media; None when even the bare entry does not fit.
+    """
+    steps = (("alternates", {"alternates": ()}),
+             ("alternates, images and videos", {"alternates": (), "images": (), "videos": ()}))
+    for dropped, changes in steps:
+        smaller = replace(entry, **changes)  # type: ignore[arg-type]
+        element = render_url(smaller)
+        if len(element.encode("utf-8")) <= budget:
+            return smaller, element, dropped
+    return None
 
 
 def _unreadable(rel: str, err: OSError) -> PageDone:

@@ -717,3 +717,29 @@ def test_an_impossible_time_zone_never_reaches_the_file(tmp_path: Path, xsd) -> 
     assert main(["build", str(site), "--base-url", "https://example.org/"]) == 0
     assert "<lastmod>" not in (site / "sitemap.xml").read_text("utf-8")
     validate_sitemap_file(site / "sitemap.xml", xsd)
+
+
+def test_very_many_or_very_long_alternates_never_stop_the_build(tmp_path: Path, xsd) -> None:
+    """A page whose alternates alone pass max_bytes is listed without them (a warning says
+    so); an alternate URL past 2,048 characters is not written; the rest goes on."""
+    from sitemap_plugins.cli import main  # noqa: PLC0415
+
+    site = tmp_path / "site"
+    site.mkdir()
+    many = '<link rel="alternate" hreflang="en" href="/">' + "".join(
+        f'<link rel="alternate" hreflang="en-a{n}" href="/p{n}/">' for n in range(3000))
+    (site / "index.html").write_text(f"<html><head>{many}</head><body>x</body></html>", "utf-8")
+    long = ('<link rel="alternate" hreflang="de" href="/long.html">'
+            f'<link rel="alternate" hreflang="en" href="/{"a" * 3000}/">'
+            '<link rel="alternate" hreflang="fr" href="/fr/">')
+    (site / "long.html").write_text(f"<html><head>{long}</head><body>y</body></html>", "utf-8")
+    (site / "fr").mkdir()
+    (site / "fr" / "index.html").write_bytes(PAGE)
+    assert main(["build", str(site), "--base-url", BASE, "--max-bytes", "100000"]) == 0
+    text = (site / "sitemap.xml").read_text("utf-8")
+    validate_sitemap_file(site / "sitemap.xml", xsd)
+    assert len(text.encode()) <= 100_000
+    assert "p1/" not in text  # index.html: listed, without its 3,000 alternates
+    assert "<loc>https://example.org/</loc>" in text
+    assert 'hreflang="fr" href="https://example.org/fr/"' in text  # long.html keeps the others
+    assert "a" * 2049 not in text
