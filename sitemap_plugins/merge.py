@@ -820,11 +820,15 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
         updated = robots_txt.create_robots(merged.index_urls[0])
     else:
         try:
-            original = target.read_bytes()
+            editable, why = robots_txt.read_editable(target)
         except OSError as err:
             merged.diagnostics.append(Diagnostic(
                 "robots.txt", "unreadable", f"cannot be read ({err.strerror}); not changed"))
             return
+        if editable is None:
+            merged.diagnostics.append(Diagnostic("robots.txt", "robots-too-large", why))
+            return
+        original = editable
         updated = robots_txt.without_sitemap_lines(original, dropped)
     updated = robots_txt.merge_sitemap_lines(updated, merged.index_urls)
     if updated != original:

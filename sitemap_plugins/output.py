@@ -257,12 +257,16 @@ def update_robots(
                 "changed, so no Sitemap: line was added"))
             return result
         try:
-            original = target.read_bytes()
+            editable, why = robots_txt.read_editable(target)
         except OSError as err:
             result.diagnostics.append(Diagnostic(
                 "robots.txt", "unreadable",
                 f"cannot be read ({err.strerror}); no Sitemap: line was added"))
             return result
+        if editable is None:
+            result.diagnostics.append(Diagnostic("robots.txt", "robots-too-large", why))
+            return result
+        original = editable
         try:
             merged = (robots_txt.merge_sitemap_lines(original, [sitemap_url, *feeds]) if feeds
                       else robots_txt.merge_sitemap_line(original, sitemap_url))

@@ -743,3 +743,37 @@ def test_very_many_or_very_long_alternates_never_stop_the_build(tmp_path: Path, 
     assert "<loc>https://example.org/</loc>" in text
     assert 'hreflang="fr" href="https://example.org/fr/"' in text  # long.html keeps the others
     assert "a" * 2049 not in text
+
+
+@pytest.mark.parametrize("command", ["build", "merge"])
+def test_a_huge_robots_txt_is_not_read_whole_nor_changed(tmp_path: Path, command: str) -> None:
+    """Crawlers read the first 500 KiB of robots.txt: a line added after a 50 MB file would be
+    lost on them. The file is left byte for byte, a warning says why, and memory stays low
+    (a 50 MB file took 505 MB)."""
+    import hashlib  # noqa: PLC0415
+
+    root = tmp_path / "root"
+    site = root / "docs" if command == "merge" else root
+    site.mkdir(parents=True)
+    (site / "index.html").write_bytes(PAGE)
+    robots = root / "robots.txt"
+    with robots.open("wb") as handle:
+        handle.write(b"User-agent: *\n")
+        for _ in range(50):
+            handle.write(b"Disallow: /private/" + b"x" * 1_048_540 + b"\n")
+    digest = hashlib.sha256(robots.read_bytes()).hexdigest()
+    base = BASE + ("docs/" if command == "merge" else "")
+    if command == "merge":  # the build below the root writes its fragment; merge edits robots
+        subprocess.run([sys.executable, "-m", "sitemap_plugins", "build", str(site),
+                        "--base-url", base], check=True, capture_output=True)
+    args = ([command, str(root), "--base-url", BASE] if command == "merge" else
+            [command, str(site), "--base-url", base])
+    done = subprocess.run([sys.executable, "-c", (
+        "import resource, sys; from sitemap_plugins.cli import main; code = main(sys.argv[1:]); "
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(code)"), *args],
+        capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.splitlines()[-1]) < 150 * 1024  # KiB: peak RSS under 150 MB
+    assert "robots.txt" in done.stderr
+    assert "larger than the 500 KiB crawlers read" in done.stderr
+    assert hashlib.sha256(robots.read_bytes()).hexdigest() == digest

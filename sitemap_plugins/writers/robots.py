@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from pathlib import Path
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SITEMAP_LINE = re.compile(rb"^[ \t]*sitemap[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE)
@@ -74,6 +75,24 @@ def decode_robots(robots: bytes) -> str:
     if codec is not None:
         return robots[2:].decode(codec, "replace")
     return robots.decode("utf-8-sig", "replace")
+
+
+def read_editable(path: Path) -> tuple[bytes | None, str]:
+    """A robots.txt to add lines to: its bytes, or None and why it is left as it is.
+
+    Crawlers read the first 500 KiB only, so a line added at the end of a larger file would
+    never be read: such a file is not read whole (memory stays bounded) nor changed.
+
+    Raises:
+        OSError: when it cannot be read.
+    """
+    with path.open("rb") as handle:
+        data = handle.read(MAX_ROBOTS_BYTES + 1)
+    if len(data) > MAX_ROBOTS_BYTES:
+        return None, (f"is larger than the {MAX_ROBOTS_BYTES // 1024:,} KiB crawlers read, so a "
+                      "Sitemap: line added at its end would never be read; not changed: put "
+                      "the line near its start by hand")
+    return data, ""
 
 
 def merge_sitemap_line(robots: bytes, sitemap_url: str) -> bytes:
