@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.media import VideoEntry, page_images, page_videos
-from sitemap_plugins.news import NewsItem
+from sitemap_plugins.news import NewsItem, news_language
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -311,7 +311,7 @@ def _news_item(loc: str, record: PageRecord, hints: PageHints | None) -> NewsIte
     title = record.heading or record.og_title or record.title
     if published is None or not title:
         return None
-    return NewsItem(loc, published, " ".join(title.split()))
+    return NewsItem(loc, published, " ".join(title.split()), news_language(record.lang))
 
 
 def same_page(canonical: str, url: str) -> bool:

@@ -10,6 +10,7 @@ no article qualifies, so that old articles drop out.
 from __future__ import annotations
 
 import heapq
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from sitemap_plugins.config import NewsPublication
 
 NEWS_WINDOW = timedelta(days=2)
+_ISO_639 = re.compile(r"[a-z]{2,3}")
 MAX_NEWS = 1_000
 
 
@@ -36,6 +38,9 @@ class NewsItem:
     loc: str
     published: Lastmod
     title: str
+    language: str = ""
+    """The article's own language (its ``<html lang>``) when it is one Google News takes;
+    else the publication's."""
 
 
 class NewsSelection:
@@ -63,9 +68,24 @@ class NewsSelection:
         return [item for _, _, item in ordered]
 
 
+def news_language(lang: str | None) -> str:
+    """An ``<html lang>`` as sitemap-news.xsd's language (ISO 639, or zh-cn / zh-tw), or ""."""
+    code = (lang or "").strip().lower().replace("_", "-")
+    if code in ("zh-cn", "zh-tw"):
+        return code
+    if code.startswith(("zh-hans", "zh-sg")):
+        return "zh-cn"
+    if code.startswith(("zh-hant", "zh-hk")):
+        return "zh-tw"
+    primary = code.partition("-")[0]
+    return primary if _ISO_639.fullmatch(primary) else ""
+
+
 def render_news(publication: NewsPublication, items: list[NewsItem]) -> bytes:
     """The news sitemap's bytes (an empty ``<urlset>`` when no article qualifies)."""
     module = template_module("news.xml")
-    body = "".join(str(module.url(item, publication, format_w3c(item.published)))
+    body = "".join(str(module.url(item, publication.name,
+                                  item.language or publication.language,
+                                  format_w3c(item.published)))
                    for item in items)
     return (str(module.header()) + body + str(module.footer())).encode("utf-8")

@@ -1050,13 +1050,14 @@ def test_news_sitemap_lists_the_articles_of_the_last_two_days(tmp_path: Path, xs
     news_ns = "{http://www.google.com/schemas/sitemap-news/0.9}"
     found = [(url.findtext(f"{SM}loc"), url.findtext(f"{news_ns}news/{news_ns}publication_date"),
               url.findtext(f"{news_ns}news/{news_ns}title"),
-              url.findtext(f"{news_ns}news/{news_ns}publication/{news_ns}name"))
+              url.findtext(f"{news_ns}news/{news_ns}publication/{news_ns}name"),
+              url.findtext(f"{news_ns}news/{news_ns}publication/{news_ns}language"))
              for url in document.getroot()]
-    assert found == [
+    assert found == [  # each in its own language (the page's <html lang>)
         (f"{BASE}hello-pelican-fr.html", "2024-01-16T09:00:00+01:00", "Bonjour, Pelican",
-         "Example Blog"),
+         "Example Blog", "fr"),
         (f"{BASE}hello-pelican.html", "2024-01-15T10:00:00+01:00", "Hello, Pelican",
-         "Example Blog"),
+         "Example Blog", "en"),
     ]
     robots = (tmp_path / "out" / "robots.txt").read_text("utf-8")
     assert f"Sitemap: {BASE}sitemap-news.xml" in robots
