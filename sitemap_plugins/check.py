@@ -25,6 +25,7 @@ from sitemap_plugins.writers.robots import names_sitemap
 
 if TYPE_CHECKING:
     from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.progress import Progress
 
 NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -59,8 +60,10 @@ class Problem:
 
 
 class _Checker:
-    def __init__(self, site: Path, config: SitemapConfig) -> None:
+    def __init__(self, site: Path, config: SitemapConfig,
+                 progress: Progress | None = None) -> None:
         self.site = site
+        self.progress = progress
         self.base = str(config.base_url)
         self.config = config
         self.problems: list[Problem] = []
@@ -151,7 +154,11 @@ class _Checker:
             self.problem(name, f"{len(entries):,} URLs; the limit is 50,000")
         if not entries:
             self.problem(name, "lists no URL (the schema needs at least one)")
+        progress = self.progress
         for number, url in enumerate(entries, start=1):
+            if progress is not None:  # the total shows itself file by file: found = checked
+                progress.found()
+                progress.done()
             where = f"<url> #{number}"
             if url.tag != f"{NS}url":
                 self.problem(name, f"{where}: unexpected element {url.tag}")
@@ -372,9 +379,11 @@ class _Checker:
 
 
 def check_site(
-    site_dir: str | os.PathLike[str], config: SitemapConfig
+    site_dir: str | os.PathLike[str], config: SitemapConfig, progress: Progress | None = None,
 ) -> tuple[list[Problem], int]:
     """Check the sitemap files in ``site_dir``; returns the problems and the URLs checked.
+
+    ``progress`` counts the URLs as they are checked (a front-end shows it).
 
     Raises:
         ScanError: when the folder does not exist.
@@ -383,7 +392,15 @@ def check_site(
     site = Path(site_dir)
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder")
-    checker = _Checker(site, config)
+    checker = _Checker(site, config, progress)
+    try:
+        return _check_files(site, config, checker)
+    finally:
+        if progress is not None:
+            progress.finish()
+
+
+def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[list[Problem], int]:
     name = config.sitemap_name
     if not (site / f"{name}.xml").is_file():
         checker.problem(f"{name}.xml", "is missing")

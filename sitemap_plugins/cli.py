@@ -339,7 +339,8 @@ def _run_check(args: argparse.Namespace) -> int:
     try:
         config = SitemapConfig.from_mapping(
             {"base_url": args.base_url, "sitemap_name": args.sitemap_name})
-        problems, checked = check_site(args.site_dir, config)
+        problems, checked = check_site(args.site_dir, config,
+                                       _progress(args, "Checking URLs"))
     except ConfigError as err:
         return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:

@@ -114,3 +114,18 @@ def test_merge_shows_the_urls_it_reads(site: Path, tmp_path: Path) -> None:
     assert "Reading sitemaps" in plain
     assert f"{listed:,}/{listed:,}" in plain or f"{listed}/{listed}" in plain, plain
     assert "Reading sitemaps" not in _on_a_terminal(["-q", *merge])
+
+
+def test_check_shows_the_urls_it_checks(site: Path, tmp_path: Path) -> None:
+    """check counts the URLs as it checks them, on a terminal only, and still finds none bad."""
+    checked = tmp_path / "checked"
+    shutil.copytree(site, checked)
+    subprocess.run([sys.executable, "-m", "sitemap_plugins", "-q", *_build(checked)],
+                   check=True, cwd=ROOT)
+    listed = len((checked / "sitemap.txt").read_text("utf-8").split())
+    check = ["check", str(checked), "--base-url", BASE]
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", _on_a_terminal(check))
+    assert "Checking URLs" in plain
+    assert f"{listed}/{listed}" in plain, plain
+    assert f"Checked {listed} URLs: no problems" in plain
+    assert "Checking URLs" not in _on_a_terminal(["-q", *check])
