@@ -9,9 +9,12 @@ listed URL is backed by a file, that ``.gz`` copies match, and the robots.txt li
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
+import stat
 import xml.etree.ElementTree as ET  # our own files, no external entities
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +41,7 @@ _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
 NEWS = "{http://www.google.com/schemas/sitemap-news/0.9}"
 _NEWS_LANGUAGE = re.compile(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
 _MAX_NEWS = 1_000
+_INFLATE_CHUNK = 1 << 20
 _W3C_DATE = re.compile(
     r"\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?\Z"
 )
@@ -63,6 +67,7 @@ class _Checker:
     def __init__(self, site: Path, config: SitemapConfig,
                  progress: Progress | None = None) -> None:
         self.site = site
+        self.real_site = os.path.realpath(site)
         self.progress = progress
         self.base = str(config.base_url)
         self.config = config
@@ -79,16 +84,43 @@ class _Checker:
         self.problems.append(Problem(file, message))
 
     def local_file(self, url: str) -> str | None:
-        """The site file that a URL under the base maps to, or None."""
+        """The site file that a URL under the base maps to, or None.
+
+        Never a file outside the site: a ``..`` segment (``%2e%2e`` too) or a symlink that
+        leads out maps to nothing, and nothing outside is looked at.
+        """
         rel_bytes = unquote_to_bytes(urlsplit(url[len(self.base) - 1 :]).path.lstrip("/"))
         rel = os.fsdecode(rel_bytes)
+        if any(part in (".", "..") for part in rel.split("/")) or "\x00" in rel:
+            return None
         candidates = [rel + "index.html", rel + "index.htm"] if rel.endswith("/") or not rel \
             else [rel, rel + "/index.html"]
         for candidate in candidates:
             path = self.site / candidate
-            if path.is_file():
+            if self.inside(path) and path.is_file():
                 return candidate
         return None
+
+    def inside(self, path: Path) -> bool:
+        """Whether ``path``, its links followed, lies in the site folder."""
+        real = os.path.realpath(path)
+        return os.path.commonpath([real, self.real_site]) == self.real_site
+
+    def read(self, name: str, limit: int = PROTOCOL_MAX_BYTES) -> bytes:
+        """A sitemap file of the site, at most ``limit`` + 1 bytes of it.
+
+        Raises:
+            OSError: when it cannot be read, leads out of the site, or is not a regular file
+                (a named pipe would make check wait forever).
+        """
+        path = self.site / name
+        if any(part == ".." for part in Path(name).parts) or not self.inside(path):
+            raise OSError(0, "leads out of the site folder; not read")
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK)
+        with os.fdopen(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise OSError(0, "is not a regular file (a pipe, socket or device)")
+            return handle.read(limit + 1)
 
     def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True) -> bool:
         ok = True
@@ -114,14 +146,15 @@ class _Checker:
         return ok
 
     def parse(self, name: str) -> ET.Element | None:
-        path = self.site / name
         try:
-            raw = path.read_bytes()
+            raw = self.read(name)
         except OSError as err:
-            self.problem(name, f"cannot be read: {err.strerror}")
+            self.problem(name, f"cannot be read: {err.strerror or err}")
             return None
         if len(raw) > PROTOCOL_MAX_BYTES:
-            self.problem(name, f"{len(raw):,} bytes uncompressed; the limit is 52,428,800")
+            self.problem(name, "more than 52,428,800 bytes uncompressed (the limit); not read "
+                               "further")
+            return None
         if not raw.startswith(b"<?xml"):
             self.problem(name, "does not start with the XML declaration at byte 0")
         try:
@@ -135,16 +168,30 @@ class _Checker:
             return None
 
     def check_gzip(self, name: str) -> None:
+        """The ``.gz`` holds the same bytes as the file beside it.
+
+        Compared as it is inflated, a chunk at a time: a small file that inflates to
+        gigabytes (a gzip bomb) costs no more memory than the original.
+        """
         packed = self.site / (name + ".gz")
-        if not packed.exists():
+        if not packed.exists() and not packed.is_symlink():
             return
         try:
-            with gzip.open(packed, "rb") as handle:
-                data = handle.read()
-        except (OSError, EOFError) as err:
-            self.problem(name + ".gz", f"is not a valid gzip file: {err}")
+            compressed = self.read(name + ".gz")
+            original = self.read(name)
+            inflated = gzip.GzipFile(fileobj=io.BytesIO(compressed))
+            same, position = True, 0
+            while chunk := inflated.read(_INFLATE_CHUNK):
+                if chunk != original[position : position + len(chunk)]:
+                    same = False
+                    break
+                position += len(chunk)
+            same = same and position == len(original)
+        except (OSError, EOFError, zlib.error) as err:
+            why = err.strerror if isinstance(err, OSError) and err.strerror else err
+            self.problem(name + ".gz", f"is not a valid gzip file, or cannot be read: {why}")
             return
-        if data != (self.site / name).read_bytes():
+        if not same:
             self.problem(name + ".gz", f"does not hold the same bytes as {name}")
 
     def check_urlset(self, name: str, root: ET.Element) -> list[str]:

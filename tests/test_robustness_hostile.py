@@ -779,3 +779,82 @@ def test_a_huge_robots_txt_is_not_read_whole_nor_changed(tmp_path: Path, command
     assert "robots.txt" in done.stderr
     assert "larger than the 500 KiB crawlers read" in done.stderr
     assert hashlib.sha256(robots.read_bytes()).hexdigest() == digest
+
+
+def _built_for_check(tmp_path: Path) -> Path:
+    from sitemap_plugins.cli import main  # noqa: PLC0415
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_bytes(PAGE)
+    assert main(["-q", "build", str(site), "--base-url", BASE, "--no-fingerprint"]) == 0
+    return site
+
+
+def _check(site: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sitemap_plugins", "check", str(site),
+                           "--base-url", BASE], capture_output=True, text=True, timeout=60,
+                          check=False)
+
+
+def test_check_never_waits_on_a_pipe(tmp_path: Path) -> None:
+    """A named pipe at sitemap.xml.gz made check wait forever; now it is one line."""
+    site = _built_for_check(tmp_path)
+    (site / "sitemap.xml.gz").unlink()
+    os.mkfifo(site / "sitemap.xml.gz")
+    done = _check(site)
+    assert done.returncode == 1
+    assert "sitemap.xml.gz: is not a valid gzip file, or cannot be read: is not a regular file" \
+        in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_check_inflates_a_gzip_bomb_in_bounded_memory(tmp_path: Path) -> None:
+    """A .gz that inflates to 2 GB is compared a chunk at a time: the mismatch is found at
+    once and memory stays low."""
+    import zlib  # noqa: PLC0415
+
+    site = _built_for_check(tmp_path)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip framing
+    with (site / "sitemap.xml.gz").open("wb") as handle:
+        zeros = bytes(1 << 20)
+        for _ in range(2048):
+            handle.write(compressor.compress(zeros))
+        handle.write(compressor.flush())
+    assert (site / "sitemap.xml.gz").stat().st_size < 5_000_000
+    done = subprocess.run([sys.executable, "-c", (
+        "import re, sys; from sitemap_plugins.cli import main; code = main(sys.argv[1:]); "
+        "status = open('/proc/self/status').read(); "
+        r"print(re.search(r'VmHWM:\s+(\d+)', status).group(1)); sys.exit(code)"),
+        "check", str(site), "--base-url", BASE], capture_output=True, text=True, timeout=60,
+        check=False)
+    assert done.returncode == 1
+    assert "sitemap.xml.gz: does not hold the same bytes as sitemap.xml" in done.stdout
+    assert int(done.stdout.splitlines()[-1]) < 150 * 1024
+
+
+def test_check_never_looks_outside_the_site(tmp_path: Path) -> None:
+    """URLs with .. segments (plain or %2e%2e) and parts that are links out name no file of
+    the site: each is a problem, and nothing outside is read."""
+    site = _built_for_check(tmp_path)
+    secret = tmp_path / "secret.xml"
+    secret.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.'
+                      'sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/'
+                      "</loc></url></urlset>", "utf-8")
+    (site / "sitemap-2.xml").symlink_to(secret)
+    index = ('<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.'
+             'sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.org/sitemap-2.xml'
+             "</loc></sitemap></sitemapindex>")
+    (site / "sitemap.xml").write_text(index, "utf-8")
+    (site / "sitemap.xml.gz").unlink()
+    text = (site / "sitemap.txt").read_text("utf-8")
+    (site / "sitemap.txt").write_text(text + f"{BASE}%2e%2e/secret.xml\n{BASE}a/../../secret.xml\n",
+                                      "utf-8")
+    done = _check(site)
+    assert done.returncode == 1
+    assert ("sitemap.xml: <sitemap> #1: no file in the site serves "
+            "'https://example.org/sitemap-2.xml'") in done.stdout  # the link out: not read
+    assert "lists 0" in done.stdout  # nothing of the secret file was counted
+    assert f"no file in the site serves '{BASE}%2e%2e/secret.xml'" in done.stdout
+    assert f"no file in the site serves '{BASE}a/../../secret.xml'" in done.stdout
+    assert "Traceback" not in done.stderr
