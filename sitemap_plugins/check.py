@@ -24,7 +24,7 @@ from sitemap_plugins.config import CHANGEFREQ_WORDS, PROTOCOL_MAX_BYTES, PROTOCO
 from sitemap_plugins.errors import ScanError
 from sitemap_plugins.output import text_index_name
 from sitemap_plugins.urls import MAX_URL_LENGTH
-from sitemap_plugins.writers.robots import names_sitemap
+from sitemap_plugins.writers.robots import MAX_ROBOTS_BYTES, names_sitemap
 
 if TYPE_CHECKING:
     from sitemap_plugins.config import SitemapConfig
@@ -397,9 +397,14 @@ class _Checker:
         return locs
 
     def check_text(self, name: str) -> list[str]:
-        raw = (self.site / name).read_bytes()
+        try:
+            raw = self.read(name)
+        except OSError as err:
+            self.problem(name, f"cannot be read: {err.strerror or err}")
+            return []
         if len(raw) > PROTOCOL_MAX_BYTES:
-            self.problem(name, f"{len(raw):,} bytes; the limit is 52,428,800")
+            self.problem(name, "more than 52,428,800 bytes (the limit); not read further")
+            return []
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -421,7 +426,12 @@ class _Checker:
         robots = self.site / "robots.txt"
         if self.config.base_url.has_path or not robots.is_file():
             return
-        if not names_sitemap(robots.read_bytes(), sitemap_url):
+        try:  # what crawlers read of it, at most
+            data = self.read("robots.txt", MAX_ROBOTS_BYTES)[:MAX_ROBOTS_BYTES]
+        except OSError as err:
+            self.problem("robots.txt", f"cannot be read: {err.strerror or err}")
+            return
+        if not names_sitemap(data, sitemap_url):
             self.problem("robots.txt", f"has no 'Sitemap: {sitemap_url}' line")
 
 
@@ -459,7 +469,7 @@ def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[
         xml_locs.extend(checker.check_xml_set(f"{name}-index-{number}.xml"))
         checker.check_robots(f"{config.base_url}{name}-index-{number}.xml")
         number += 1
-    text_name = f"{name}.txt" if (site / f"{name}.txt").is_file() else None
+    text_name = f"{name}.txt" if os.path.lexists(site / f"{name}.txt") else None
     if text_name is None and (site / text_index_name(name)).is_file():
         text_name = text_index_name(name)
     if text_name is not None:

@@ -198,8 +198,11 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
     if config.robots_txt == "off" or not target.is_file():
         return result
     try:
-        names_it = robots_txt.names_sitemap(target.read_bytes(), sitemap_url)
-    except OSError:
+        refuse_special(target)
+        with target.open("rb") as handle:  # what crawlers read of it, at most
+            names_it = robots_txt.names_sitemap(
+                handle.read(robots_txt.MAX_ROBOTS_BYTES), sitemap_url)
+    except (OSError, WriteError):
         return result  # unreadable: the rules were not read either, and that was reported
     if names_it:
         result.diagnostics.append(Diagnostic(
@@ -233,7 +236,11 @@ def update_robots(
         root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
         target = site / robots_txt.FRAGMENT_NAME
         data = robots_txt.render_fragment(sitemap_url, root, feeds)
-        if not target.is_file() or target.read_bytes() != data:
+        try:
+            same = target.is_file() and not target.is_symlink() and target.read_bytes() == data
+        except OSError:
+            same = False  # unreadable: written anew (write_bytes_atomic refuses a special file)
+        if not same:
             write_bytes_atomic(target, data)
         result.files.append(target.name)
         return result

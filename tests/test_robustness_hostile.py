@@ -858,3 +858,17 @@ def test_check_never_looks_outside_the_site(tmp_path: Path) -> None:
     assert f"no file in the site serves '{BASE}%2e%2e/secret.xml'" in done.stdout
     assert f"no file in the site serves '{BASE}a/../../secret.xml'" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("name", ["sitemap.txt", "robots.txt"])
+def test_check_reports_a_special_file_in_one_line(tmp_path: Path, name: str) -> None:
+    """sitemap.txt or robots.txt that is a pipe: one line, no wait, no traceback."""
+    site = _built_for_check(tmp_path)
+    (site / name).unlink(missing_ok=True)
+    os.mkfifo(site / name)
+    done = _check(site)
+    assert "Traceback" not in done.stderr
+    if name == "sitemap.txt":  # robots.txt: a pipe is no robots.txt, and is not read
+        assert done.returncode == 1
+        assert ("sitemap.txt: cannot be read: is not a regular file (a pipe, socket or device)"
+                in done.stdout)
