@@ -61,7 +61,14 @@ from sitemap_plugins.manifest import (
     write_changes,
 )
 from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
-from sitemap_plugins.output import Installed, install, remove_stale, update_robots, without_sitemap
+from sitemap_plugins.output import (
+    Installed,
+    install,
+    remove_obsolete_news,
+    remove_stale,
+    update_robots,
+    without_sitemap,
+)
 from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
@@ -595,6 +602,11 @@ def generate(
             also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
         feeds = announced_feeds(site, config, result) if config.announce_feeds else []
         robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
+        if config.news is None:
+            obsolete = remove_obsolete_news(site, config)
+            result.removed.extend(obsolete.removed)
+            robots.files.extend(f for f in obsolete.files if f not in robots.files)
+            robots.diagnostics.extend(obsolete.diagnostics)
         result.files.extend(robots.files)
         for diagnostic in robots.diagnostics:
             result.add_diagnostic(diagnostic)

@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from sitemap_plugins.writers import Part
 
 
+# A news sitemap holds at most 1,000 entries: far below this.
+PROTOCOL_NEWS_BYTES = 16 * 1024 * 1024
+
+
 @dataclass
 class Installed:
     """What was written where."""
@@ -295,4 +299,48 @@ def update_robots(
         "", "no-robots-txt",
         "the site has no robots.txt, so no Sitemap: line was added "
         "(set robots_txt to 'create' to make one)", Level.INFO))
+    return result
+
+
+def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
+    """With ``news`` off: the news sitemap an earlier build wrote, and its robots.txt line, go.
+
+    Only a file that is ours byte for byte (:func:`~sitemap_plugins.news.is_own_news_sitemap`)
+    is removed; a site's own file of that name stays, whatever it holds.
+    """
+    from sitemap_plugins.news import is_own_news_sitemap, news_file_name  # noqa: PLC0415
+
+    result = Installed()
+    name = news_file_name(config.sitemap_name)
+    path = site / name
+    if path.is_symlink() or not path.is_file():
+        return result
+    try:
+        refuse_special(path)
+        with path.open("rb") as handle:
+            data = handle.read(PROTOCOL_NEWS_BYTES + 1)
+    except (OSError, WriteError):
+        return result
+    if len(data) > PROTOCOL_NEWS_BYTES or not is_own_news_sitemap(data):
+        return result
+    try:
+        path.unlink()
+    except OSError as err:
+        result.diagnostics.append(Diagnostic(name, "stale-news-sitemap", (
+            f"was written by an earlier build with news on, and cannot be removed "
+            f"({explain(err)})")))
+        return result
+    result.removed.append(name)
+    robots = site / "robots.txt"
+    if config.robots_txt == "off" or robots.is_symlink() or not robots.is_file():
+        return result
+    try:
+        original, _ = robots_txt.read_editable(robots)
+    except OSError:
+        return result
+    if original is not None:
+        kept = robots_txt.without_sitemap_lines(original, {f"{config.base_url}{name}"})
+        if kept != original:
+            write_bytes_atomic(robots, kept)
+            result.files.append("robots.txt")
     return result

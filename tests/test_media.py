@@ -234,3 +234,23 @@ def test_check_finds_broken_media_entries(tmp_path: Path, xsd, old: str, new: st
     assert checked.returncode == 1
     assert problem in checked.stdout
     assert xsd["urlset"].validate(etree.parse(str(sitemap))) is not schema_rejects
+
+
+def test_turning_news_off_removes_our_news_sitemap_only(tmp_path: Path) -> None:
+    """With news turned off, the news sitemap an earlier build wrote goes, with its robots.txt
+    line (every other byte kept); a file of that name the tool did not write stays."""
+    site = _site(tmp_path, pages=1, images_each=0)
+    (site / "robots.txt").write_bytes(b"User-agent: *\r\nDisallow: /private/\r\n")
+    news = ["--news", "name=Daily", "--news", "language=en"]
+    _build(site, *news)
+    assert (site / "sitemap-news.xml").is_file()
+    assert b"sitemap-news.xml" in (site / "robots.txt").read_bytes()
+    report = _build(site)
+    assert not (site / "sitemap-news.xml").exists()
+    assert "sitemap-news.xml" in report["removed"]
+    assert (site / "robots.txt").read_bytes() == (
+        b"User-agent: *\r\nDisallow: /private/\r\n\r\nSitemap: https://example.org/sitemap.xml\r\n")
+    own = b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset><!-- mine --></urlset>\n'
+    (site / "sitemap-news.xml").write_bytes(own)
+    _build(site)
+    assert (site / "sitemap-news.xml").read_bytes() == own
