@@ -22,6 +22,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 
 from sitemap_plugins.config import CHANGEFREQ_WORDS, PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
 from sitemap_plugins.errors import ScanError
+from sitemap_plugins.news import MAX_NEWS, NEWS_LANGUAGE
 from sitemap_plugins.output import text_index_name
 from sitemap_plugins.urls import MAX_URL_LENGTH
 from sitemap_plugins.writers.robots import MAX_ROBOTS_BYTES, names_sitemap
@@ -39,8 +40,6 @@ _VIDEO_REQUIRED = ("thumbnail_loc", "title", "description")
 _VIDEO_LIMITS = {"title": 100, "description": 2048}
 _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
 NEWS = "{http://www.google.com/schemas/sitemap-news/0.9}"
-_NEWS_LANGUAGE = re.compile(r"(?:zh-cn|zh-tw|[a-z]{2,3})\Z")
-_MAX_NEWS = 1_000
 _INFLATE_CHUNK = 1 << 20
 _W3C_DATE = re.compile(
     r"\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?\Z"
@@ -272,8 +271,8 @@ class _Checker:
         if root.tag != f"{NS}urlset":
             self.problem(name, f"root element is {root.tag}, not urlset")
             return
-        if len(root) > _MAX_NEWS:
-            self.problem(name, f"{len(root):,} articles; Google takes at most {_MAX_NEWS:,}")
+        if len(root) > MAX_NEWS:
+            self.problem(name, f"{len(root):,} articles; Google takes at most {MAX_NEWS:,}")
         for number, url in enumerate(root, start=1):
             loc = (url.findtext(f"{NS}loc") or "").strip()
             where = f"<url> #{number} ({loc})"
@@ -286,7 +285,7 @@ class _Checker:
             language = (item.findtext(f"{NEWS}publication/{NEWS}language") or "").strip()
             if not (item.findtext(f"{NEWS}publication/{NEWS}name") or "").strip():
                 self.problem(name, f"{where}: news:publication has no name")
-            if not _NEWS_LANGUAGE.match(language):
+            if not NEWS_LANGUAGE.fullmatch(language):
                 self.problem(name, f"{where}: news:language {language!r} is not an ISO 639 code")
             published = (item.findtext(f"{NEWS}publication_date") or "").strip()
             if not _W3C_DATE.match(published):

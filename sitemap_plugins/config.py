@@ -19,6 +19,7 @@ from typing import Any
 
 from sitemap_plugins.errors import ConfigError
 from sitemap_plugins.globs import compile_glob
+from sitemap_plugins.news import NEWS_LANGUAGE, NewsPublication
 from sitemap_plugins.urls import BaseUrl, parse_base_url
 from sitemap_plugins.writers.robots import FRAGMENT_NAME
 
@@ -247,18 +248,6 @@ def _check_indexnow_key(option: str, value: object) -> str | None:
     return check_key(option, value)
 
 
-@dataclass(frozen=True)
-class NewsPublication:
-    """``news: {name: ..., language: ...}``: the publication a news sitemap names."""
-
-    name: str
-    language: str
-
-
-# sitemap-news.xsd: an ISO 639 code of two or three letters, or zh-cn / zh-tw.
-_NEWS_LANGUAGE = re.compile(r"zh-cn|zh-tw|[a-z]{2,3}\Z")
-
-
 def _check_news(option: str, value: object) -> NewsPublication | None:
     if value is None or isinstance(value, NewsPublication):
         return value
@@ -273,7 +262,7 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(option, "Expected name: the publication's name, as it appears on "
                                   f"its pages, but received: {_received(name)}")
-    if not isinstance(language, str) or not _NEWS_LANGUAGE.match(language.strip().lower()):
+    if not isinstance(language, str) or not NEWS_LANGUAGE.fullmatch(language.strip().lower()):
         msg = ("Expected language: an ISO 639 code of two or three letters (or zh-cn, zh-tw), "
                f"but received: {_received(language)}")
         raise ConfigError(option, msg)

@@ -13,18 +13,26 @@ import heapq
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from xml.etree import ElementTree as ET
 
-from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
+from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.writers.templates import template_module
 
-if TYPE_CHECKING:
-    from sitemap_plugins.config import NewsPublication
-
 NEWS_WINDOW = timedelta(days=2)
-_NEWS_NS = "{http://www.google.com/schemas/sitemap-news/0.9}"
-_ISO_639 = re.compile(r"[a-z]{2,3}")
 MAX_NEWS = 1_000
+NEWS_LANGUAGE = re.compile(r"zh-cn|zh-tw|[a-z]{2,3}")
+"""sitemap-news.xsd's languages: an ISO 639 code of two or three letters, or zh-cn, zh-tw
+(use ``fullmatch``)."""
+_NEWS_NS = "{http://www.google.com/schemas/sitemap-news/0.9}"
+_SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+@dataclass(frozen=True)
+class NewsPublication:
+    """``news: {name: ..., language: ...}``: the publication a news sitemap names."""
+
+    name: str
+    language: str
 
 
 def news_file_name(sitemap_name: str) -> str:
@@ -79,7 +87,7 @@ def news_language(lang: str | None) -> str:
     if code.startswith(("zh-hant", "zh-hk")):
         return "zh-tw"
     primary = code.partition("-")[0]
-    return primary if _ISO_639.fullmatch(primary) else ""
+    return primary if NEWS_LANGUAGE.fullmatch(primary) else ""
 
 
 def render_news(publication: NewsPublication, items: list[NewsItem]) -> bytes:
@@ -98,27 +106,22 @@ def is_own_news_sitemap(data: bytes) -> bool:
     Re-rendered from what it holds and compared byte for byte: a file of the site's own (a
     hand-written one, another tool's) is never taken for ours.
     """
-    import xml.etree.ElementTree as ET  # noqa: PLC0415  # only when a stale file is met
-
-    from sitemap_plugins.dates import parse_w3c  # noqa: PLC0415
-
     try:
-        root = ET.fromstring(data)  # noqa: S314  # a file this tool may have written
+        root = ET.fromstring(data)  # noqa: S314  # a file of the site's own folder
     except ET.ParseError:
         return False
-    sitemap_ns, news_ns = "{http://www.sitemaps.org/schemas/sitemap/0.9}", _NEWS_NS
     items: list[NewsItem] = []
-    names: set[tuple[str, str]] = set()
+    name = ""
     for url in root:
-        published = parse_w3c(url.findtext(f"{news_ns}news/{news_ns}publication_date") or "")
-        name = url.findtext(f"{news_ns}news/{news_ns}publication/{news_ns}name") or ""
-        language = url.findtext(f"{news_ns}news/{news_ns}publication/{news_ns}language") or ""
-        if published is None:
+        news = url.find(f"{_NEWS_NS}news")
+        published = parse_w3c(url.findtext(f"{_NEWS_NS}news/{_NEWS_NS}publication_date") or "")
+        if news is None or published is None:
             return False
-        names.add((name, language))
-        items.append(NewsItem(url.findtext(f"{sitemap_ns}loc") or "", published,
-                              url.findtext(f"{news_ns}news/{news_ns}title") or "", language))
-    from sitemap_plugins.config import NewsPublication  # noqa: PLC0415
-
-    name = next(iter(names))[0] if names else "x"
-    return render_news(NewsPublication(name, "en"), items) == data
+        name = news.findtext(f"{_NEWS_NS}publication/{_NEWS_NS}name") or ""
+        items.append(NewsItem(
+            url.findtext(f"{_SITEMAP_NS}loc") or "", published,
+            news.findtext(f"{_NEWS_NS}title") or "",
+            news.findtext(f"{_NEWS_NS}publication/{_NEWS_NS}language") or ""))
+    # Every item names its own language; a name that differs between items fails the
+    # comparison, as it should (one file is one publication).
+    return render_news(NewsPublication(name, ""), items) == data
