@@ -18,6 +18,7 @@ so the output does not depend on the worker count.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -64,11 +65,14 @@ from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render
 from sitemap_plugins.output import (
     Installed,
     install,
+    is_own_file,
     remove_obsolete_news,
     remove_stale,
+    sitemap_file_pattern,
     update_robots,
     without_sitemap,
 )
+from sitemap_plugins.ownership import Ownership
 from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
@@ -391,9 +395,12 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
 
 
 def write_entries(
-    site: Path, config: SitemapConfig, entries: Iterable[Entry | Rendered]
+    site: Path, config: SitemapConfig, entries: Iterable[Entry | Rendered],
+    owned: Ownership | None = None,
 ) -> Installed | None:
     """Stream entries into sitemap files in ``site``; None when there was no entry.
+
+    ``owned``: the record of the files this tool wrote there (see :func:`install`).
 
     Raises:
         SitemapError: when the files cannot be written (old files are kept whole).
@@ -428,7 +435,7 @@ def write_entries(
         for writer in writers:
             writer.discard()
         raise
-    return install(site, config, parts[0], parts[1] if config.text else None)
+    return install(site, config, parts[0], parts[1] if config.text else None, owned)
 
 
 def cache_folder(site: Path, config: SitemapConfig) -> Path:
@@ -551,8 +558,11 @@ def generate(
         files = _only(files, set(only), on_skip)
     if progress is not None:
         files = progress.counted(files)
-    manifest = (Manifest(cache_folder(site, config), str(config.base_url), build_time())
-                if config.fingerprint else None)
+    cache_dir = cache_folder(site, config) if config.fingerprint else None
+    owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
+    _check_own_targets(site, config, owned)
+    manifest = (Manifest(cache_dir, str(config.base_url), build_time())
+                if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
     step = PageStep(rules, hints or {}, history)
     news = NewsSelection(build_time()) if config.news is not None else None
@@ -560,7 +570,7 @@ def generate(
         installed = write_entries(site, config, _listed(
             run_pages(files, step), result, manifest,
             (html_pages, own_page) if html_pages is not None and own_page else None, progress,
-            news))
+            news), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -588,7 +598,7 @@ def generate(
             progress.finish()
     _unused_rules(config, result)
     if installed is None:
-        _nothing_listed(site, config, result)
+        _nothing_listed(site, config, result, owned)
     else:
         result.files.extend(installed.files)
         if own_page is not None and html_pages:
@@ -602,6 +612,12 @@ def generate(
             also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
         feeds = announced_feeds(site, config, result) if config.announce_feeds else []
         robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
+        fragment = robots_txt.FRAGMENT_NAME
+        if fragment not in robots.files and is_own_file(site, fragment):
+            # An earlier build's fragment (the base URL had a path then): obsolete now.
+            with contextlib.suppress(OSError):
+                (site / fragment).unlink()
+                result.removed.append(fragment)
         if config.news is None:
             obsolete = remove_obsolete_news(site, config)
             result.removed.extend(obsolete.removed)
@@ -612,6 +628,8 @@ def generate(
             result.add_diagnostic(diagnostic)
     if config.indexnow_key:
         _publish_key(site, config, result)
+    for diagnostic in owned.diagnostics:
+        result.add_diagnostic(diagnostic)
     result.diagnostics.sort()
     log.debug("%d page records came from the cache (same bytes)", result.cached)
     return result
@@ -686,8 +704,25 @@ def _unused_rules(config: SitemapConfig, result: Result) -> None:
                     "'blog/*.html' or URL paths such as 'blog/**'"))
 
 
-def _nothing_listed(site: Path, config: SitemapConfig, result: Result) -> None:
-    result.removed = remove_stale(site, config.sitemap_name, set())
+def _check_own_targets(site: Path, config: SitemapConfig, owned: Ownership) -> None:
+    """Before any page is read: the news sitemap and the fragment may be written over.
+
+    Raises:
+        WriteError: when a file that is not ours stands there (see :class:`Ownership`).
+    """
+    names = []
+    if config.news is not None:
+        names.append(news_file_name(config.sitemap_name))
+    if config.robots_txt == "fragment" or (config.base_url.has_path
+                                           and config.robots_txt != "off"):
+        names.append(robots_txt.FRAGMENT_NAME)
+    owned.check_targets(names, own_content=lambda name: is_own_file(site, name))
+
+
+def _nothing_listed(site: Path, config: SitemapConfig, result: Result, owned: Ownership,
+                    ) -> None:
+    owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
+    result.removed = remove_stale(owned, set())
     result.add_diagnostic(Diagnostic(
         "", "nothing-listed", "no page can be listed, so no sitemap was written"))
     pointers = without_sitemap(site, config, result.sitemap_url)
