@@ -52,6 +52,7 @@ from sitemap_plugins.html_sitemap import (
     write_html_sitemap,
 )
 from sitemap_plugins.indexnow import key_file_name, publish_key, record_pending
+from sitemap_plugins.lock import site_lock
 from sitemap_plugins.manifest import (
     Changes,
     History,
@@ -72,7 +73,7 @@ from sitemap_plugins.output import (
     update_robots,
     without_sitemap,
 )
-from sitemap_plugins.ownership import Ownership
+from sitemap_plugins.ownership import Ownership, site_key
 from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
@@ -534,6 +535,21 @@ def generate(
     site = Path(site_dir)
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
+    cache_dir = cache_folder(site, config) if config.fingerprint else None
+    lock_file = cache_dir / f"build-{site_key(site)}.lock" if cache_dir is not None else None
+    # Two builds of one site at once would remove each other's temporary files and leave an
+    # index of one naming the parts of the other: the second waits for the first.
+    with site_lock(site, lock_file):
+        return _generate(site, config, cache_dir, hints=hints, only=only,
+                         canonical_base=canonical_base, progress=progress)
+
+
+def _generate(
+    site: Path, config: SitemapConfig, cache_dir: Path | None, *,
+    hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
+    canonical_base: str | None, progress: Progress | None,
+) -> Result:
+    """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
     result = Result(sitemap_url=sitemap_url)
     for leftover in remove_leftovers(site):
@@ -558,7 +574,6 @@ def generate(
         files = _only(files, set(only), on_skip)
     if progress is not None:
         files = progress.counted(files)
-    cache_dir = cache_folder(site, config) if config.fingerprint else None
     owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
     _check_own_targets(site, config, owned)
     manifest = (Manifest(cache_dir, str(config.base_url), build_time())
