@@ -73,7 +73,7 @@ from sitemap_plugins.output import (
     update_robots,
     without_sitemap,
 )
-from sitemap_plugins.ownership import Ownership, site_key
+from sitemap_plugins.ownership import Ownership, record_path, site_key
 from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
@@ -576,7 +576,8 @@ def _generate(
         files = progress.counted(files)
     owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
     _check_own_targets(site, config, owned)
-    manifest = (Manifest(cache_dir, str(config.base_url), build_time())
+    manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
+                         own_files=[record_path(cache_dir, site).name])
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
     step = PageStep(rules, hints or {}, history)

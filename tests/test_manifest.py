@@ -8,9 +8,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitemap_plugins import SitemapConfig, generate, manifest
 from sitemap_plugins.cli import main
+from sitemap_plugins.manifest import manifest_path
 
 BASE = "https://example.org/"
 T1, T2, T3 = 1_700_000_000, 1_700_086_400, 1_700_172_800  # three builds, a day apart
@@ -144,7 +147,7 @@ def test_deleted_cache_falls_back_and_says_why(site: Path, monkeypatch, capsys) 
 def test_bad_manifest_is_reported_and_replaced(site: Path, monkeypatch, capsys, damage, note) -> None:
     """A corrupt, old or foreign manifest is reported, ignored and replaced; no crash."""
     build(site, T1, monkeypatch)
-    manifest = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    manifest = manifest_path(site.parent / ".sitemap-cache", site)
     damage(manifest)
     capsys.readouterr()
     write_site(site, {**PAGES, "beta": "Changed."}, "bbb")
@@ -216,7 +219,7 @@ def test_a_huge_rowid_costs_no_memory(site: Path, monkeypatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     expected = (site / "sitemap.xml").read_bytes()
-    with sqlite3.connect(site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite") as db:
+    with sqlite3.connect(manifest_path(site.parent / ".sitemap-cache", site)) as db:
         db.execute("UPDATE files SET rowid = rowid + 4000000000000000000")
     assert _generate(site) == 3
     assert (site / "sitemap.xml").read_bytes() == expected
@@ -256,7 +259,7 @@ def test_a_damaged_record_cache_means_reading_again(site: Path, monkeypatch, dam
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     expected = (site / "sitemap.xml").read_bytes()
-    path = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    path = manifest_path(site.parent / ".sitemap-cache", site)
     with sqlite3.connect(path) as db:
         db.execute(damage)
     assert _generate(site) == 0
@@ -267,7 +270,7 @@ def test_forged_record_cannot_publish_a_foreign_url(site: Path, monkeypatch) -> 
     """A cached record holds facts, not output: a forged canonical is still judged."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
-    path = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    path = manifest_path(site.parent / ".sitemap-cache", site)
     with sqlite3.connect(path) as db:
         for path, text in db.execute("SELECT path, record FROM files").fetchall():
             record = json.loads(text)
@@ -276,3 +279,65 @@ def test_forged_record_cannot_publish_a_foreign_url(site: Path, monkeypatch) -> 
     result = generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert (result.listed, dict(result.excluded)) == (0, {"canonical off the site": 3})
     assert not (site / "sitemap.xml").exists()
+
+
+# --- sibling sites share the default cache folder -------------------------------------------
+
+T4 = T3 + 86_400
+
+
+def test_sibling_sites_keep_their_own_history(tmp_path: Path, monkeypatch) -> None:
+    """dist/docs and dist/blog share dist/.sitemap-cache: building the blog in between
+    moves no date of the docs (before, each build wiped the other's manifest)."""
+    docs, blog = tmp_path / "dist" / "docs", tmp_path / "dist" / "blog"
+    write_site(docs, PAGES, "a")
+    write_site(blog, {"post": "A post."}, "a")
+    build(docs, T1, monkeypatch)
+    write_site(docs, {**PAGES, "alpha": "First page, edited."}, "b")
+    first = build(docs, T2, monkeypatch)
+    assert first[f"{BASE}alpha/"] == W3C[T2]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T3))
+    assert main(["build", str(blog), "--base-url", "https://blog.example.org/"]) == 0
+    write_site(docs, {**PAGES, "alpha": "First page, edited."}, "c")  # same content
+    assert build(docs, T4, monkeypatch) == first
+    assert sorted(p.name for p in (tmp_path / "dist" / ".sitemap-cache").glob("*.sqlite")) == [
+        manifest_path(tmp_path / "dist" / ".sitemap-cache", blog).name,
+        manifest_path(tmp_path / "dist" / ".sitemap-cache", docs).name]
+
+
+def test_the_former_shared_manifest_is_still_used(site: Path, monkeypatch) -> None:
+    """Upgrade: the cache folder's single manifest of an earlier version is read (no date
+    moves), then replaced by the site's own; a sibling's is left alone."""
+    cache = site.parent / ".sitemap-cache"
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "beta": "Changed."}, "b")
+    dated = build(site, T2, monkeypatch)
+    assert dated[f"{BASE}beta/"] == W3C[T2]
+    own = manifest_path(cache, site)
+    os.replace(own, cache / "lastmod-manifest.sqlite")  # as the earlier version named it
+    write_site(site, {**PAGES, "beta": "Changed."}, "c")
+    assert build(site, T3, monkeypatch) == dated
+    assert own.is_file()
+    assert not (cache / "lastmod-manifest.sqlite").exists()
+    # A former manifest of another site (another base URL) is not this site's: left.
+    os.replace(own, cache / "lastmod-manifest.sqlite")
+    _set_meta(cache / "lastmod-manifest.sqlite", "base_url", "https://blog.example.org/")
+    build(site, T4, monkeypatch)
+    assert (cache / "lastmod-manifest.sqlite").is_file()
+
+
+_FOLDER_NAMES = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="/\\\0"),
+    min_size=1, max_size=20).filter(lambda n: n not in (".", "..") and n.strip() == n)
+
+
+@settings(max_examples=300, deadline=None)
+@given(names=st.lists(_FOLDER_NAMES, min_size=2, max_size=6, unique=True))
+def test_sibling_folders_never_share_a_manifest(names: list[str]) -> None:
+    """Any set of distinct folder names in one parent: distinct manifest files, plain file
+    names, inside the cache folder, whatever the characters (and distinct ignoring case)."""
+    cache = Path("/cache")
+    paths = [manifest_path(cache, Path("/dist") / name) for name in names]
+    assert all(p.parent == cache and "/" not in p.name for p in paths)
+    folded = {p.name.casefold() for p in paths}
+    assert len(folded) == len(names)
