@@ -20,7 +20,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.errors import PathError
+from sitemap_plugins.errors import BusyError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -31,10 +31,6 @@ log = logging.getLogger(__name__)
 WAIT_SECONDS = 120.0
 """How long a build waits for another build of the same site to finish."""
 _POLL = 0.05
-
-
-class BusyError(PathError):
-    """Another build of the same site held it for longer than :data:`WAIT_SECONDS`."""
 
 
 def _busy(site: Path, waited: float) -> BusyError:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
-from sitemap_plugins.errors import Diagnostic, Level, WriteError
+from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
 from sitemap_plugins.ownership import site_key
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.writers.atomic import (
@@ -62,6 +62,9 @@ read (an upgrade moves no date), then replaced by the site's own."""
 # Every other source (the host's metadata, the page's own date tags) is about the page
 # itself and wins over the manifest.
 WEAK_SOURCES = frozenset({"", "file time"})
+BUSY_SECONDS = 30.0
+"""How long a build waits for another program that holds the manifest (an SQLite browser in
+a write, a backup) to let go, before it fails; it never goes on without the history."""
 _BATCH = 2_000
 # Rows of the last manifest read ahead of the file asked for, at most, and how many at a time.
 _WINDOW = 4_096
@@ -185,10 +188,19 @@ class History:
 
     def _open(self) -> sqlite3.Connection | None:
         if self._connection is None and self.path is not None:
-            self._connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
+            self._connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True,
+                                               timeout=BUSY_SECONDS)
         return self._connection
 
     def _failed(self, err: sqlite3.Error) -> None:
+        """Go on without the manifest when it is damaged; stop when it is only held.
+
+        Raises:
+            BusyError: when another program holds it past :data:`BUSY_SECONDS`.
+        """
+        if self.path is not None and is_busy(err):
+            self.close()
+            raise busy_error(self.path) from err
         self.failed = f"the lastmod manifest {self.path} cannot be read ({err})"
         self.path = None
         self.close()
@@ -315,7 +327,7 @@ class Manifest:
                              f"cannot write the lastmod manifest: {explain(err)}") from err
         self.history = self._open_previous(now)
         try:
-            self.next = sqlite3.connect(self._temp)
+            self.next = sqlite3.connect(self._temp, timeout=BUSY_SECONDS)
             self.next.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
             self.next.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("version", FORMAT_VERSION), ("base_url", base_url),
@@ -340,13 +352,16 @@ class Manifest:
             return none
         try:
             with contextlib.closing(
-                sqlite3.connect(f"{self.previous.as_uri()}?mode=ro", uri=True)
+                sqlite3.connect(f"{self.previous.as_uri()}?mode=ro", uri=True,
+                                timeout=BUSY_SECONDS)
             ) as previous:
                 meta = dict(previous.execute("SELECT key, value FROM meta").fetchall())
                 table = "pages" if meta.get("version") == _OLD_FORMAT else "files"
                 previous.execute(f"SELECT url, fingerprint, lastmod, source FROM {table} "  # noqa: S608
                                  "LIMIT 1").fetchall()
         except sqlite3.Error as err:
+            if is_busy(err):  # held for a while, not damaged: its history must not be lost
+                raise busy_error(self.previous) from err
             self._note("bad-manifest", f"the lastmod manifest {self.previous} cannot be read "
                                        f"({err}); starting a new one")
             return none
@@ -398,6 +413,8 @@ class Manifest:
             self.next.commit()  # old is attached and detached outside a transaction
             return self._compare(self.next, with_urls=with_urls)
         except sqlite3.Error as err:
+            if is_busy(err):
+                raise busy_error(self.previous) from err
             raise WriteError(str(self.path), f"cannot compare with the lastmod manifest: "
                                              f"{err}") from err
 
@@ -461,6 +478,27 @@ class Manifest:
         self.history.close()
         with contextlib.suppress(OSError):
             self._temp.unlink()
+
+
+# SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
+_BUSY_CODES = frozenset({5, 6})
+
+
+def is_busy(err: sqlite3.Error) -> bool:
+    """Whether ``err`` says the database is held by another connection (not damaged)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _BUSY_CODES
+    text = str(err).lower()  # Python 3.10 has no error code on the exception
+    return "database is locked" in text or "database table is locked" in text
+
+
+def busy_error(path: Path) -> BusyError:
+    """The one line a build that waited for the manifest in vain ends with."""
+    return BusyError(str(path), (
+        f"is held by another program (waited {BUSY_SECONDS:.0f} s); nothing was written and "
+        "the dates it keeps are untouched: close what holds it (an SQLite browser, a backup "
+        "in progress) and build again"))
 
 
 def manifest_path(cache_dir: Path, site: Path) -> Path:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from hypothesis import strategies as st
 
 from sitemap_plugins import SitemapConfig, generate, manifest
 from sitemap_plugins.cli import main
+from sitemap_plugins.errors import BusyError
 from sitemap_plugins.manifest import manifest_path
 
 BASE = "https://example.org/"
@@ -341,3 +345,92 @@ def test_sibling_folders_never_share_a_manifest(names: list[str]) -> None:
     assert all(p.parent == cache and "/" not in p.name for p in paths)
     folded = {p.name.casefold() for p in paths}
     assert len(folded) == len(names)
+
+
+# --- a manifest held by another program ------------------------------------------------------
+
+_HOLD_DB = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("COMMIT")
+"""
+
+
+def _hold_db(path: Path, seconds: float) -> subprocess.Popen[str]:
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_DB, str(path), str(seconds)],
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def _release(holder: subprocess.Popen[str], *, kill: bool = False) -> None:
+    if kill:
+        holder.kill()
+    holder.wait(timeout=60)
+    if holder.stdout is not None:
+        holder.stdout.close()
+
+
+def test_a_held_manifest_stops_the_build_and_keeps_the_dates(
+    site: Path, monkeypatch, capsys,
+) -> None:
+    """Another program in a write on the manifest: the build waits, then fails in one line;
+    the manifest and the sitemap are byte for byte as they were (before, the history was
+    thrown away and a new manifest written over it), and the next build keeps the dates."""
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "beta": "Changed."}, "b")
+    dated = build(site, T2, monkeypatch)
+    path = manifest_path(site.parent / ".sitemap-cache", site)
+    kept, sitemap = path.read_bytes(), (site / "sitemap.xml").read_bytes()
+    monkeypatch.setattr(manifest, "BUSY_SECONDS", 0.5)
+    holder = _hold_db(path, 60)
+    try:
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T3))
+        capsys.readouterr()
+        assert main(["build", str(site), "--base-url", BASE]) == 1
+        err = capsys.readouterr().err
+        assert err.splitlines() == [
+            (f"error: {path}: is held by another program (waited 0 s); nothing was written and "
+            "the dates it keeps are untouched: close what holds it (an SQLite browser, a "
+            "backup in progress) and build again")]
+    finally:
+        _release(holder, kill=True)
+    assert path.read_bytes() == kept
+    assert (site / "sitemap.xml").read_bytes() == sitemap
+    assert build(site, T3, monkeypatch) == dated
+
+
+def test_a_briefly_held_manifest_is_waited_for(site: Path, monkeypatch) -> None:
+    """Held for a second: the build waits and goes on with the history."""
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "beta": "Changed."}, "b")
+    dated = build(site, T2, monkeypatch)
+    holder = _hold_db(manifest_path(site.parent / ".sitemap-cache", site), 1.0)
+    try:
+        assert build(site, T3, monkeypatch) == dated
+    finally:
+        _release(holder)
+
+
+def test_held_during_the_build(site: Path, monkeypatch) -> None:
+    """Held after the build opened it, while pages are read: the same one line, no new
+    manifest; the error crosses process boundaries whole (workers send it back)."""
+    build(site, T1, monkeypatch)
+    path = manifest_path(site.parent / ".sitemap-cache", site)
+    kept = path.read_bytes()
+
+    def locked(*_args: object) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(manifest.RowsInOrder, "get", locked)
+    monkeypatch.setattr(manifest.History, "_by_url", lambda *_: locked())
+    with pytest.raises(BusyError) as caught:
+        generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert caught.value.path == str(path)
+    assert path.read_bytes() == kept
+    again = pickle.loads(pickle.dumps(caught.value))  # our own object
+    assert (type(again), str(again)) == (BusyError, str(caught.value))
