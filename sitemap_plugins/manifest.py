@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -62,6 +63,12 @@ read (an upgrade moves no date), then replaced by the site's own."""
 # Every other source (the host's metadata, the page's own date tags) is about the page
 # itself and wins over the manifest.
 WEAK_SOURCES = frozenset({"", "file time"})
+# What a build writes into a row, at most: anything longer is damage.
+_MAX_DIGEST = 64
+_MAX_URL = 8_192
+_MAX_TEXT = 256
+_PRINTABLE = re.compile(r"[ -~]*\Z")
+_URL_TEXT = re.compile(r"[!-~]+\Z")
 BUSY_SECONDS = 30.0
 """How long a build waits for another program that holds the manifest (an SQLite browser in
 a write, a backup) to let go, before it fails; it never goes on without the history."""
@@ -221,10 +228,31 @@ class History:
             return None
         if row is None or len(row) != len(Kept._fields) + 1:
             return None
-        digest, *texts = row[:-1]
-        if not isinstance(digest, bytes) or not all(isinstance(text, str) for text in texts):
-            return None  # a damaged row: the page is read again
-        return Kept(digest, *texts)  # type: ignore[arg-type]  # checked just above
+        digest, record, url, *history = row[:-1]
+        if (not isinstance(digest, bytes) or not 0 < len(digest) <= _MAX_DIGEST
+                or not isinstance(record, str) or not isinstance(url, str)
+                or len(url) > _MAX_URL or not self._plausible(history)):
+            return None  # a damaged row: the page is read again, and dated as new
+        return Kept(digest, record, url, *history)  # type: ignore[arg-type]  # checked above
+
+    def _plausible(self, history: list[object]) -> bool:
+        """Whether (fingerprint, lastmod, source, changed) are what a build writes.
+
+        Dates must be W3C dates no later than this build (no build saw a change in the
+        future); the rest short printable text.
+        """
+        fingerprint, lastmod, source, changed = history
+        if not all(isinstance(text, str) and len(text) <= _MAX_TEXT and _PRINTABLE.match(text)
+                   for text in (fingerprint, source)):
+            return False
+        for text in (lastmod, changed):
+            if not isinstance(text, str):
+                return False
+            if text:
+                when = parse_w3c(text) if len(text) <= _MAX_TEXT else None
+                if when is None or sort_key(when) > self.now:
+                    return False
+        return True
 
     def settle(self, entry: Entry, kept: Kept | None) -> Settled:
         """The honest lastmod of ``entry``: the latest change it is known to have had.
@@ -280,7 +308,9 @@ class History:
         except sqlite3.Error as err:
             self._failed(err)
             return None
-        return tuple(found) if found is not None else None
+        if found is None or not self._plausible(list(found)):
+            return None  # none, or damaged: the URL is dated as new
+        return tuple(found)
 
     def close(self) -> None:
         """Close the connection."""
@@ -426,8 +456,16 @@ class Manifest:
         if history.path is not None:
             connection.execute("ATTACH DATABASE ? AS old",
                                (f"{self.previous.as_uri()}?mode=ro",))
-            old = ("SELECT url, fingerprint FROM old.pages" if history.fmt == _OLD_FORMAT
-                   else "SELECT url, fingerprint FROM old.files WHERE url <> ''")
+            # The old manifest's URLs reach the changes file and IndexNow ("removed"): only
+            # those a build of this site could have listed are taken.
+            base = self.base_url
+            connection.create_function(
+                "on_site", 1, lambda url: isinstance(url, str) and len(url) <= _MAX_URL
+                and url.startswith(base) and _URL_TEXT.match(url) is not None,
+                deterministic=True)
+            old = ("SELECT url, fingerprint FROM old.pages WHERE on_site(url)"
+                   if history.fmt == _OLD_FORMAT
+                   else "SELECT url, fingerprint FROM old.files WHERE url <> '' AND on_site(url)")
             queries = {
                 "added": f"SELECT url FROM ({new}) WHERE url NOT IN (SELECT url FROM ({old}))",  # noqa: S608
                 # After an upgrade every fingerprint differs: none of them is a change.

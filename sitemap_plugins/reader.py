@@ -723,13 +723,40 @@ def _strings(value: object, width: int = 0) -> tuple[object, ...]:
     return tuple(found)
 
 
+# A record holds what a page's head and main content say: far less than this.
+MAX_RECORD_TEXT = 4 * 1024 * 1024
+_FINGERPRINT = re.compile(r"[\x21-\x7e]{1,256}\Z")
+# What XML 1.0 cannot hold, and lone surrogates: never written, so never taken from a cache.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _all_text_clean(value: object) -> bool:
+    """Whether every string in a decoded JSON value is text XML can hold."""
+    if isinstance(value, str):
+        return not _NOT_XML.search(value)
+    if isinstance(value, list):
+        return all(_all_text_clean(item) for item in value)
+    return True
+
+
 def decode_record(text: str) -> PageRecord | None:
-    """What :func:`encode_record` wrote; None for anything else (a damaged cache)."""
+    """What :func:`encode_record` wrote; None for anything else (a damaged cache).
+
+    Every field is checked for its type, and every string for characters that XML cannot
+    hold (a record with such a string is read again from the page, never passed on), so a
+    damaged or forged row costs a parse and nothing else.
+    """
+    if not isinstance(text, str) or len(text) > MAX_RECORD_TEXT:
+        return None
     try:
+        fields = json.loads(text)
+        if type(fields) is not list or not _all_text_clean(fields):
+            return None
         (fingerprint, html, canonical, robots, refresh_url, alternates, lang, base_href,
          modified, published, title, heading, description, og_title, feeds, images, videos,
-         problems) = json.loads(text)
-        if not isinstance(fingerprint, str) or not isinstance(html, bool):
+         problems) = fields
+        if (not isinstance(fingerprint, str) or not _FINGERPRINT.match(fingerprint)
+                or not isinstance(html, bool)):
             return None
         return PageRecord(
             fingerprint=fingerprint, html=html, canonical=_str_or_none(canonical),
