@@ -201,6 +201,8 @@ class Ownership:
     files: dict[str, set[str]] = field(default_factory=dict)
     """File name -> digests this tool wrote under it."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    _seen: dict[str, tuple[tuple[int, int, int], str | None]] = field(
+        default_factory=dict, repr=False)
 
     @classmethod
     def load(cls, site: Path, cache_dir: Path | None, *,
@@ -229,7 +231,21 @@ class Ownership:
     def owns(self, name: str) -> bool:
         """Whether the file ``name`` in the site holds bytes this tool wrote there."""
         digests = self.files.get(name)
-        return bool(digests) and file_digest(self.site / name) in digests  # type: ignore[operator]
+        return bool(digests) and self._digest(name) in digests  # type: ignore[operator]
+
+    def _digest(self, name: str) -> str | None:
+        """The file's digest, read once a run while it stays the same file (size, time)."""
+        try:
+            info = os.lstat(self.site / name)
+        except OSError:
+            return None
+        key = (info.st_ino, info.st_size, info.st_mtime_ns)
+        known = self._seen.get(name)
+        if known is not None and known[0] == key:
+            return known[1]
+        digest = file_digest(self.site / name)
+        self._seen[name] = (key, digest)
+        return digest
 
     def adopt_earlier(self, pattern: re.Pattern[str]) -> None:
         """Know as ours the files an earlier version wrote, before there were records.
@@ -262,7 +278,7 @@ class Ownership:
                     self._adopt(part)
 
     def _adopt(self, name: str) -> None:
-        digest = file_digest(self.site / name)
+        digest = self._digest(name)
         if digest is not None:
             self.files.setdefault(name, set()).add(digest)
 
