@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.errors import ConfigError, Diagnostic, PathError, WriteError
+from sitemap_plugins.lock import folder_lock
 from sitemap_plugins.urls import is_within, page_url
 from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
 
@@ -207,6 +208,12 @@ def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
     """
     if not changes.baseline:
         return []
+    # Sibling sites' builds and submit share the list: one reads, merges and writes at a time.
+    with folder_lock(cache_dir):
+        return _record_pending(cache_dir, changes)
+
+
+def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
     new = [*changes.added, *changes.changed, *changes.removed]
     diagnostics: list[Diagnostic] = []
     try:
@@ -242,8 +249,9 @@ def remove_sent(cache_dir: Path, sent: Iterable[str]) -> None:
         PendingError: when the list became unreadable meanwhile.
         WriteError: when it cannot be written.
     """
-    remaining = set(read_pending(cache_dir)).difference(sent)
-    _write_pending(cache_dir, remaining)
+    with folder_lock(cache_dir):
+        remaining = set(read_pending(cache_dir)).difference(sent)
+        _write_pending(cache_dir, remaining)
 
 
 # --- submission ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from sitemap_plugins.errors import BusyError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -48,17 +48,44 @@ def site_lock(site: Path, lock_file: Path | None, wait: float | None = None) -> 
     Raises:
         BusyError: when the site is still held after ``wait`` seconds.
     """
-    wait = WAIT_SECONDS if wait is None else wait
+    with _hold(site, lock_file, WAIT_SECONDS if wait is None else wait, lambda waited: _busy(
+            site, waited)):
+        yield
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path, wait: float | None = None) -> Iterator[None]:
+    """Hold a cache folder while a file that several sites share there is read and rewritten.
+
+    The IndexNow pending list is such a file: sibling sites' builds and ``submit`` each read,
+    merge and write it, and two at once would lose one's URLs.
+
+    Raises:
+        BusyError: when the folder is still held after ``wait`` seconds.
+    """
+    def busy(waited: float) -> BusyError:
+        return BusyError(str(folder), (
+            f"another build or submit is still updating it after {waited:.0f} s; run this "
+            "one again once it has finished"))
+
+    with _hold(folder, folder / ".sitemap-plugins.lock", WAIT_SECONDS if wait is None else wait,
+               busy):
+        yield
+
+
+@contextlib.contextmanager
+def _hold(folder: Path, lock_file: Path | None, wait: float,
+          busy: Callable[[float], BusyError]) -> Iterator[None]:
     if sys.platform == "win32":  # pragma: no cover - tested on POSIX only
-        with _windows_lock(site, lock_file, wait):
+        with _windows_lock(folder, lock_file, wait, busy):
             yield
         return
     import fcntl  # noqa: PLC0415  # POSIX only
 
     try:
-        handle = os.open(site, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError as err:
-        log.debug("%s cannot be locked (%s): builds are not serialised", site, err)
+        log.debug("%s cannot be locked (%s): builds are not serialised", folder, err)
         yield
         return
     try:
@@ -70,11 +97,11 @@ def site_lock(site: Path, lock_file: Path | None, wait: float | None = None) -> 
             except OSError as err:
                 if err.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                     # A file system without locks (some network mounts): go on unlocked.
-                    log.debug("%s cannot be locked (%s): builds are not serialised", site, err)
+                    log.debug("%s cannot be locked (%s): not serialised", folder, err)
                     break
             waited = time.monotonic() - started
             if waited >= wait:
-                raise _busy(site, waited)
+                raise busy(waited)
             time.sleep(_POLL)
         yield
     finally:
@@ -83,7 +110,7 @@ def site_lock(site: Path, lock_file: Path | None, wait: float | None = None) -> 
 
 @contextlib.contextmanager
 def _windows_lock(  # pragma: no cover - tested on POSIX only
-    site: Path, lock_file: Path | None, wait: float,
+    site: Path, lock_file: Path | None, wait: float, busy: Callable[[float], BusyError],
 ) -> Iterator[None]:
     import msvcrt  # noqa: PLC0415  # Windows only
 
@@ -107,7 +134,7 @@ def _windows_lock(  # pragma: no cover - tested on POSIX only
             except OSError:
                 waited = time.monotonic() - started
                 if waited >= wait:
-                    raise _busy(site, waited) from None
+                    raise busy(waited) from None
                 time.sleep(_POLL)
         try:
             yield

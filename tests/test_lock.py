@@ -151,3 +151,30 @@ def test_the_lock_leaves_nothing_in_the_site(tmp_path: Path) -> None:
     generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert sorted(p.name for p in site.iterdir() if not p.is_dir()) == [
         "index.html", "sitemap.txt", "sitemap.xml", "sitemap.xml.gz"]
+
+
+_RECORD = """
+import sys
+from pathlib import Path
+from sitemap_plugins.indexnow import record_pending
+from sitemap_plugins.manifest import Changes
+cache, name = Path(sys.argv[1]), sys.argv[2]
+for i in range(int(sys.argv[3])):
+    record_pending(cache, Changes(baseline=True, added=[f"https://example.org/{name}/{i}"]))
+"""
+
+
+@pytest.mark.integration
+def test_sibling_builds_lose_no_pending_url(tmp_path: Path) -> None:
+    """Sibling sites' builds add their changed URLs to the one IndexNow pending list of the
+    shared cache folder at the same moment (four processes, 40 additions each): none is lost
+    (before, each read, merged and wrote the list unguarded)."""
+    cache = tmp_path / ".sitemap-cache"
+    cache.mkdir()
+    names, rounds = ["docs", "blog", "api", "news"], 40
+    runs = [subprocess.Popen([sys.executable, "-c", _RECORD, str(cache), name, str(rounds)],
+                             env=_env()) for name in names]
+    assert [run.wait(timeout=300) for run in runs] == [0] * len(names)
+    from sitemap_plugins.indexnow import read_pending  # noqa: PLC0415
+
+    assert len(read_pending(cache)) == len(names) * rounds
