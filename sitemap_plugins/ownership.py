@@ -158,7 +158,10 @@ def identify(path: Path) -> str | None:
     Only XML sitemaps (and their ``.gz``) are recognised, by the bytes their templates write
     first; a hand-written file or anything that is not such a sitemap is None.
     """
-    ends = _ends(path)
+    return _identify(_ends(path))
+
+
+def _identify(ends: tuple[bytes, bytes] | None) -> str | None:
     if ends is None:
         return None
     head, tail = ends
@@ -263,7 +266,7 @@ class Ownership:
             if name in self.files and self.owns(name):
                 continue
             ends = _ends(self.site / name)
-            if ends is None or identify(self.site / name) != OWN:
+            if ends is None or _identify(ends) != OWN:
                 continue
             self._adopt(name)
             if _OWN_INDEX.match(ends[0]) and not name.endswith(".gz"):

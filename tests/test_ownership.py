@@ -87,7 +87,7 @@ _USER_BYTES = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=200, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(files=st.dictionaries(_USER_NAMES, _USER_BYTES, min_size=1, max_size=6),
        options=st.fixed_dictionaries({
