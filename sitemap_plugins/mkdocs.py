@@ -37,7 +37,7 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
-from sitemap_plugins.html_sitemap import MARKER
+from sitemap_plugins.html_sitemap import MARKER, NavNode
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 
 if TYPE_CHECKING:
@@ -168,6 +168,8 @@ class _BuildState:
     theme_pages: set[str] = field(default_factory=set)
     known: set[str] = field(default_factory=set)
     """Every file of the site as MkDocs knows it in this build (all languages)."""
+    navs: list[Navigation] = field(default_factory=list)
+    """The navigation of every language built (titles are read once the pages are)."""
 
 
 if TYPE_CHECKING:
@@ -224,7 +226,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         options.setdefault("directory_urls", config.use_directory_urls)
         # Paths in mkdocs.yml are relative to it, as MkDocs' own are.
         config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
-        for name in ("cache_dir", "changes_file"):
+        for name in ("cache_dir", "changes_file", "html_sitemap_template"):
             if name in options:
                 options[name] = os.path.join(config_dir, os.fspath(options[name]))
         options.setdefault("cache_dir", os.path.join(config_dir, ".sitemap-cache"))
@@ -307,6 +309,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 self._git_log = _start_git_log(self._docs_dir)
         self._depth += 1
 
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
+        """Keep the navigation: the HTML site map follows its sections, order and titles."""
+        del config, files
+        if self._sitemap is not None and self._sitemap.html_sitemap is not None:
+            self._state.navs.append(nav)
+
     @event_priority(_LATE)
     def on_env(
         self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files
@@ -382,7 +390,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         only = self._state.known if self._dirty else None
         try:
             result = generate(config.site_dir, self._sitemap, hints=hints, only=only,
-                              canonical_base=self._canonical_base)
+                              canonical_base=self._canonical_base,
+                              outline=[node for nav in self._state.navs
+                                       for node in _outline(nav.items)])
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)
@@ -663,3 +673,14 @@ def _report(result: Result) -> None:
         log.info("%d more notes not shown", result.dropped_diagnostics)
     log.info("Sitemap: %s", result.summary_line())
     log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
+
+
+def _outline(items: Iterable[Any]) -> tuple[NavNode, ...]:
+    """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out)."""
+    nodes: list[NavNode] = []
+    for item in items:
+        if getattr(item, "is_page", False):
+            nodes.append(NavNode(item.title, item.file.dest_uri))
+        elif getattr(item, "is_section", False):
+            nodes.append(NavNode(item.title, None, _outline(item.children)))
+    return tuple(nodes)
