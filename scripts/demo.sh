@@ -8,7 +8,7 @@ bin=.venv/bin
 echo "== Trap site (command line) =="
 rm -rf sample_sites/traps/out
 $bin/python sample_sites/traps/make_site.py --out sample_sites/traps/out >/dev/null
-$bin/sitemap-plugins build sample_sites/traps/out --base-url https://example.org/
+$bin/sitemap-plugins build sample_sites/traps/out --base-url https://example.org/ --html-sitemap sitemap/
 $bin/sitemap-plugins check sample_sites/traps/out --base-url https://example.org/
 
 if [ -f sample_sites/mkdocs/source/mkdocs.yml ] && $bin/python -c "import sitemap_plugins.mkdocs" 2>/dev/null; then

@@ -69,6 +69,8 @@ _PLACEHOLDER_URL = "https://example.invalid/"
 # mike builds each version with its name in this variable; its plugin then sets site_url to
 # that version's folder, or to canonical_version's.
 _MIKE_VERSION = "MIKE_DOCS_VERSION"
+RELATIVE_TO_CONFIG = ("cache_dir", "changes_file", "html_sitemap_template")
+"""Options naming a path, which in mkdocs.yml is relative to it, as MkDocs' own are."""
 
 
 class _CoreOption(base.BaseConfigOption[object]):
@@ -83,13 +85,22 @@ class _CoreOption(base.BaseConfigOption[object]):
         super().__init__()
         self.option = option
         self.default = None
+        self.config_dir = ""
+
+    def pre_validation(self, config: base.Config, key_name: str) -> None:
+        """Note where mkdocs.yml is: paths in it are relative to it."""
+        del key_name
+        self.config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
 
     def run_validation(self, value: object) -> object:
         """Check the value with the core; MkDocs reports a failure with the option's name."""
         if value is None:
             return None
+        checked = value
+        if self.option.name in RELATIVE_TO_CONFIG and isinstance(value, str) and value.strip():
+            checked = os.path.join(self.config_dir, value)  # as on_config will pass it on
         try:
-            self.option.check(self.option.name, value)
+            self.option.check(self.option.name, checked)
         except ConfigError as err:
             raise ValidationError(err.message) from err
         return value
@@ -226,7 +237,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         options.setdefault("directory_urls", config.use_directory_urls)
         # Paths in mkdocs.yml are relative to it, as MkDocs' own are.
         config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
-        for name in ("cache_dir", "changes_file", "html_sitemap_template"):
+        for name in RELATIVE_TO_CONFIG:
             if name in options:
                 options[name] = os.path.join(config_dir, os.fspath(options[name]))
         options.setdefault("cache_dir", os.path.join(config_dir, ".sitemap-cache"))

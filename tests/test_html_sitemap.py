@@ -28,7 +28,7 @@ from sitemap_plugins.html_sitemap import (
     in_order,
     page_title,
 )
-from tests.test_adapter_mkdocs import copy_sample, run_host
+from tests.test_adapter_mkdocs import copy_sample, make_site, run_host
 from tests.test_adapter_pelican import copy_site, pelican
 from tests.test_cli import BASE, make_traps
 
@@ -428,6 +428,34 @@ def test_a_bad_template_stops_the_build_before_anything_is_written(
                    f"received: {str(path)!r} {why}\n")
     assert not (site / "sitemap.xml").exists()
     assert not (site / "sitemap").exists()
+
+
+BAD_TEMPLATE_WHY = "(line 1: Expected an expression, got 'end of statement block')"
+
+
+def test_a_bad_template_stops_mkdocs_and_pelican_alike(tmp_path: Path) -> None:
+    """The same template error stops MkDocs (path relative to mkdocs.yml) and Pelican with
+    the same words as the command line, before anything is written."""
+    project = make_site(tmp_path / "p", "site_name: S\nsite_url: https://docs.example.org/\n"
+                        "plugins:\n  - sitemap:\n      html_sitemap: sitemap/\n"
+                        "      html_sitemap_template: map.html\n", {"index.md": "# Home\n"})
+    (project / "map.html").write_text("<p>{% for x in %}</p>")
+    build = run_host(project)
+    assert build.returncode == 1
+    assert (f"Plugin 'sitemap' option 'html_sitemap_template': Expected a Jinja2 template "
+            f"file but received: {str(project / 'map.html')!r} {BAD_TEMPLATE_WHY}") in build.log
+    assert not (build.site / "sitemap.xml").exists()
+    template = tmp_path / "map.html"
+    template.write_text("<p>{% for x in %}</p>")
+    site = copy_site(tmp_path / "source")
+    ran = pelican(site, tmp_path / "out",
+                  f'SITEMAP_PLUGINS={{"html_sitemap": "sitemap/", '
+                  f'"html_sitemap_template": "{template}"}}')
+    assert ran.returncode == 1
+    assert ran.messages("CRITICAL") == [
+        (f"SettingsError: SITEMAP_PLUGINS['html_sitemap_template']: Expected a Jinja2 "
+         f"template file but received: {str(template)!r} {BAD_TEMPLATE_WHY}")]
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
 
 
 def test_a_template_of_ones_own_gets_the_same_list(tmp_path: Path) -> None:
