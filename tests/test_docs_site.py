@@ -23,7 +23,7 @@ BASE = "https://sitemap-plugins.example.org/"
 def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("docs") / "site"
     run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
          "-d", str(site)],
         capture_output=True, text=True, check=False, cwd=ROOT,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
@@ -51,6 +51,8 @@ def test_docs_html_sitemap_follows_the_nav(docs_site: Path) -> None:
     shown = page.xpath('//nav[@class="sitemap-plugins-html-sitemap"]/ul/li/a/text()')
     assert shown == [title for title in titles if title != "Site map"]
     assert page.xpath('//header[contains(@class, "md-header")]')
+    home = lxml_html.fromstring((docs_site / "index.html").read_bytes())
+    assert home.xpath('//nav[contains(@class, "md-nav")]//a[@href="sitemap/"]')
 
 
 @pytest.mark.integration
