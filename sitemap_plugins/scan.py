@@ -160,8 +160,7 @@ def scan_site(
             on_skip(rel, REASON_UNREADABLE, Diagnostic(
                 rel, "not-a-file", "is not a regular file (a pipe, socket or device); not read"))
             continue
-        lower = name.lower()
-        if directory_urls and lower in _INDEX_NAMES and _shadowed_index(name, entries):
+        if directory_urls and name in _INDEX_NAMES and _shadowed_index(name, entries):
             on_skip(rel, REASON_DUPLICATE, Diagnostic(
                 rel, "duplicate-index",
                 f"has the same folder URL as another index file in {rel_dir or 'the root'!r}",
@@ -181,33 +180,31 @@ def _is_ancestor(target: str, is_dir: bool, ancestors: set[tuple[int, int]]) -> 
     return (info.st_dev, info.st_ino) in ancestors
 
 
-def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str, str]:
+def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
     """A folder's index page first, then its other files, then its subfolders, by name.
 
     The sitemap then reads like the site's tree: a section's page before the pages in it.
+    Only ``index.html`` and ``index.htm`` are index pages (``Index.html`` is a page of its
+    own: a server on a case-sensitive file system does not answer ``a/`` with it).
     """
     try:
         is_dir = entry.is_dir()
     except OSError:
         is_dir = False
     name = entry.name
-    lower = name.lower()
-    is_index = lower in _INDEX_NAMES
-    # Index files by (lower-case name, name), the order _shadowed_index ranks them in: by
-    # plain name "Index.Html" came before "index.htm", and both were listed as the folder.
-    return (is_dir, not is_index, lower if is_index else name, name)
+    return (is_dir, name not in _INDEX_NAMES, name)
 
 
 def _shadowed_index(name: str, remaining: list[os.DirEntry[str]]) -> bool:
-    """Whether a preferred index file (``index.html`` over ``index.htm``) is still to come.
+    """Whether ``index.html`` is still to come when ``name`` is ``index.htm``.
 
     ``remaining`` is the rest of the folder in reverse walk order; "index.htm" sorts before
     "index.html", so the preferred one is always later in the walk.
     """
-    lower = name.lower()
+    if name != "index.htm":
+        return False
     for other in remaining:
-        other_lower = other.name.lower()
-        if other_lower in _INDEX_NAMES and (other_lower, other.name) > (lower, name):
+        if other.name == "index.html":
             try:
                 if other.is_file():  # a folder named index.html serves nothing
                     return True
