@@ -39,6 +39,7 @@ from sitemap_plugins.schema import (
     validate,
 )
 from sitemap_plugins.schema import check_url as schema_url
+from sitemap_plugins.writers.atomic import special_kind
 from sitemap_plugins.writers.robots import MAX_ROBOTS_BYTES, names_sitemap
 
 if TYPE_CHECKING:
@@ -81,6 +82,10 @@ class _Checker:
         """URLs of the urlsets at the site root (not in a merged build's folder)."""
         self.tree = False
         """True when an index names sitemaps in sub-folders (``sitemap-plugins merge``)."""
+        self.robots: bytes | OSError | None = None
+        """robots.txt as read (or why it could not be), once for all its Sitemap: lines."""
+        self.unread: set[str] = set()
+        """Files that could not be read (already reported; nothing is compared with them)."""
 
     def problem(self, file: str, message: str) -> None:
         self.problems.append(Problem(file, message))
@@ -118,10 +123,17 @@ class _Checker:
         path = self.site / name
         if any(part == ".." for part in Path(name).parts) or not self.inside(path):
             raise OSError(0, "leads out of the site folder; not read")
+        # Looked at before it is opened: opening a socket fails with a riddle ("No such
+        # device or address"), a pipe would wait for a writer, a device may never end.
+        what = special_kind(os.stat(path).st_mode)
+        if what is not None:
+            raise OSError(0, f"is not a regular file ({what}); not read")
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK)
         with os.fdopen(descriptor, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise OSError(0, "is not a regular file (a pipe, socket or device)")
+            mode = os.fstat(handle.fileno()).st_mode  # it may have been swapped meanwhile
+            if not stat.S_ISREG(mode):
+                kind = special_kind(mode) or "a folder"
+                raise OSError(0, f"is not a regular file ({kind}); not read")
             return handle.read(limit + 1)
 
     def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True,
@@ -160,10 +172,12 @@ class _Checker:
             raw = self.read(name)
         except OSError as err:
             self.problem(name, f"cannot be read: {err.strerror or err}")
+            self.unread.add(name)
             return None
         if len(raw) > PROTOCOL_MAX_BYTES:
             self.problem(name, "more than 52,428,800 bytes uncompressed (the limit); not read "
                                "further")
+            self.unread.add(name)
             return None
         if raw.startswith(codecs.BOM_UTF8):
             self.problem(name, "starts with a byte order mark; the XML declaration must come "
@@ -174,11 +188,13 @@ class _Checker:
             raw.decode("utf-8")
         except UnicodeDecodeError as err:
             self.problem(name, f"is not UTF-8 (byte {err.start:,}); sitemaps must be UTF-8")
+            self.unread.add(name)
             return None
         try:
             document = parse_xml(raw)
         except XmlError as err:
             self.problem(name, str(err))
+            self.unread.add(name)
             return None
         if document.encoding is not None and document.encoding.lower() not in ("utf-8",
                                                                                 "utf8"):
@@ -339,15 +355,22 @@ class _Checker:
                     or schema_url(loc_element.text) is not None:
                 continue  # the schema check said why
             loc = collapse(loc_element.text)
-            if not self.check_url(name, f"<sitemap> #{number}", loc, syntax=False):
+            # A pipe or socket standing there is the part's own problem (reading it says
+            # what it is); a link out of the site is no file of the site.
+            special = self.special_part(loc)
+            if not self.check_url(name, f"<sitemap> #{number}", loc, syntax=False,
+                                  needs_file=not special):
+                self.unread.add(loc)  # its URLs are unknown: nothing is compared with them
                 continue
             part_name = loc[len(self.base):]
             folder, _, _ = part_name.rpartition("/")
-            if (any(segment in ("", ".", "..") for segment in part_name.split("/"))
-                    or not (self.site / part_name).is_file()
-                    or (self.site / part_name).is_symlink()):
+            if not special and (any(segment in ("", ".", "..")
+                                    for segment in part_name.split("/"))
+                                or not (self.site / part_name).is_file()
+                                or (self.site / part_name).is_symlink()):
                 self.problem(name, f"<sitemap> #{number}: names {loc!r}, which is not in the "
                                    "site folder")
+                self.unread.add(loc)
                 continue
             # A merged root index names the builds' sitemaps in their folders: each may list
             # only URLs in its own folder (sitemaps.org, "Sitemap file location").
@@ -379,9 +402,11 @@ class _Checker:
             raw = self.read(name)
         except OSError as err:
             self.problem(name, f"cannot be read: {err.strerror or err}")
+            self.unread.add(name)
             return []
         if len(raw) > PROTOCOL_MAX_BYTES:
             self.problem(name, "more than 52,428,800 bytes (the limit); not read further")
+            self.unread.add(name)
             return []
         if raw.startswith(codecs.BOM_UTF8):
             self.problem(name, "starts with a byte order mark; a text sitemap holds only URLs")
@@ -390,6 +415,7 @@ class _Checker:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
             self.problem(name, f"is not UTF-8 (byte {err.start:,}); sitemaps must be UTF-8")
+            self.unread.add(name)
             return []
         lines = text.split("\n")
         if lines and lines[-1] == "":
@@ -409,14 +435,31 @@ class _Checker:
             self.check_url(name, f"line {number}", line)
         return lines
 
+    def special_part(self, loc: str) -> bool:
+        """Whether ``loc`` names a pipe, socket or device in the site (not a link)."""
+        if not loc.startswith(self.base):
+            return False
+        name = loc[len(self.base):]
+        if not name or any(segment in ("", ".", "..") for segment in name.split("/")):
+            return False
+        try:
+            mode = os.lstat(self.site / name).st_mode
+        except OSError:
+            return False
+        return special_kind(mode) is not None and not stat.S_ISLNK(mode)
+
     def check_robots(self, sitemap_url: str) -> None:
         robots = self.site / "robots.txt"
-        if self.config.base_url.has_path or not robots.is_file():
+        if self.config.base_url.has_path or not os.path.lexists(robots):
             return
-        try:  # what crawlers read of it, at most
-            data = self.read("robots.txt", MAX_ROBOTS_BYTES)[:MAX_ROBOTS_BYTES]
-        except OSError as err:
-            self.problem("robots.txt", f"cannot be read: {err.strerror or err}")
+        if self.robots is None:
+            try:  # what crawlers read of it, at most; read once, reported once
+                self.robots = self.read("robots.txt", MAX_ROBOTS_BYTES)[:MAX_ROBOTS_BYTES]
+            except OSError as err:
+                self.robots = err
+                self.problem("robots.txt", f"cannot be read: {err.strerror or err}")
+        data = self.robots
+        if isinstance(data, OSError):
             return
         if not names_sitemap(data, sitemap_url):
             self.problem("robots.txt", f"has no 'Sitemap: {sitemap_url}' line")
@@ -446,18 +489,20 @@ def check_site(
 
 def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[list[Problem], int]:
     name = config.sitemap_name
-    if not (site / f"{name}.xml").is_file():
+    # lexists, not is_file: a pipe or a link out standing there is named as such, not
+    # reported missing (reading it says what it is, and never opens it).
+    if not os.path.lexists(site / f"{name}.xml"):
         checker.problem(f"{name}.xml", "is missing")
         return checker.problems, 0
     xml_locs = checker.check_xml_set(f"{name}.xml")
     number = 2
     # More root indexes, past the limits of one (sitemap-plugins merge): none may nest.
-    while (site / f"{name}-index-{number}.xml").is_file():
+    while os.path.lexists(site / f"{name}-index-{number}.xml"):
         xml_locs.extend(checker.check_xml_set(f"{name}-index-{number}.xml"))
         checker.check_robots(f"{config.base_url}{name}-index-{number}.xml")
         number += 1
     text_name = f"{name}.txt" if os.path.lexists(site / f"{name}.txt") else None
-    if text_name is None and (site / text_index_name(name)).is_file():
+    if text_name is None and os.path.lexists(site / text_index_name(name)):
         text_name = text_index_name(name)
     if text_name is not None:
         checker.seen = {}
@@ -465,12 +510,12 @@ def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[
                      else checker.check_xml_set(text_name))
         # Under a merged index, the root's text sitemap lists only the root's own pages.
         compared = checker.own_locs if checker.tree else xml_locs
-        if set(text_locs) != set(compared):
+        if set(text_locs) != set(compared) and not checker.unread:
             checker.problem(text_name, f"lists {len(set(text_locs)):,} URLs but the XML sitemap "
                                        f"lists {len(set(compared)):,}; they should match")
     checker.check_robots(f"{config.base_url}{name}.xml")
     news_name = f"{name}-news.xml"
-    if (site / news_name).is_file():
+    if os.path.lexists(site / news_name):
         checker.check_news(news_name)
         checker.check_robots(f"{config.base_url}{news_name}")
     return checker.problems, len(xml_locs)

@@ -99,6 +99,8 @@ def scan_site(
         path = entry.path
         if is_link:
             target = os.path.realpath(path)
+            if not is_dir and not _has_extension(entry.name, extensions):
+                continue  # never a page, wherever it leads: nothing to say (robots.txt says)
             if os.path.commonpath([target, real_root]) != real_root:
                 report(rel, REASON_SYMLINK, Diagnostic(
                     rel, "symlink-out", "is a symlink that leaves the site folder; not followed"))
@@ -144,8 +146,7 @@ def scan_site(
             push(path, rel, child)
             continue
         name = entry.name
-        dot = name.rfind(".")
-        if dot <= 0 or name[dot:].lower() not in extensions:
+        if not _has_extension(name, extensions):
             continue
         if not rel_dir and (own_files.match(name) or name in own_names):
             on_skip(rel, REASON_SITEMAP_FILE, None)
@@ -167,6 +168,11 @@ def scan_site(
                 Level.INFO))
             continue
         yield BuiltFile(rel, path)
+
+
+def _has_extension(name: str, extensions: tuple[str, ...]) -> bool:
+    dot = name.rfind(".")
+    return dot > 0 and name[dot:].lower() in extensions
 
 
 def _is_ancestor(target: str, is_dir: bool, ancestors: set[tuple[int, int]]) -> bool:  # noqa: FBT001
