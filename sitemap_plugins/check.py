@@ -36,6 +36,7 @@ from sitemap_plugins.schema import (
     collapse,
     display,
     parse_xml,
+    unescaped_text,
     validate,
 )
 from sitemap_plugins.schema import check_url as schema_url
@@ -200,6 +201,10 @@ class _Checker:
                                                                                 "utf8"):
             self.problem(name, f"declares the encoding {document.encoding!r}; sitemaps must "
                                "be UTF-8")
+        escape = unescaped_text(raw.decode("utf-8"))
+        if escape is not None:
+            self.problem(name, f"line {escape[0]}: {escape[1]!r} in text is not entity-escaped "
+                               "(sitemaps.org: every data value escapes & ' \" < >)")
         for line, message in validate(document.root):
             if empty_ok and not document.root.children and message == "<urlset> lacks <url>":
                 continue
@@ -250,9 +255,15 @@ class _Checker:
 
     def check_url_children(self, name: str, where: str, url: Node, locs: list[str]) -> None:
         images = 0
+        languages: dict[str, str] = {}
         for child in url.children:
             if child.tag == f"{XHTML}link":
                 self.check_alternate(name, where, child)
+                code = child.attributes.get("hreflang", "").lower()
+                if code in languages:
+                    self.problem(name, f"{where}: hreflang {code!r} is given twice (one URL a "
+                                       "language)")
+                languages.setdefault(code, collapse(child.attributes.get("href", "")))
             elif child.tag == f"{IMAGE}image":
                 images += 1
                 self.check_image(name, where, child)
@@ -266,6 +277,10 @@ class _Checker:
             return  # the schema check said why
         loc = collapse(loc_node.text)
         where = f"{where} ({loc})"
+        if languages and loc not in languages.values():
+            # Google: "each language version must list itself and every other version".
+            self.problem(name, f"{where}: its xhtml:link alternates do not include the page "
+                               "itself")
         self.check_url(name, where, loc, syntax=False)
         if loc in self.seen:
             self.problem(name, f"{where}: duplicate URL, also in {self.seen[loc]}")

@@ -144,6 +144,33 @@ def parse_xml(raw: bytes) -> Document:
     return Document(found[0], declaration.get("encoding"), "encoding" in declaration)
 
 
+# Markup, so that what lies between is character data: comments, processing instructions
+# and the declaration, CDATA sections (their content is data too: group 1), and tags, whose
+# attribute values may hold ">".
+_MARKUP = re.compile(
+    r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[(.*?)\]\]>|<!(?:[^>\"']|\"[^\"]*\"|'[^']*')*>"
+    r"|<(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.DOTALL)
+_UNESCAPED = re.compile(r"['\"<>]")
+_RAW_IN_CDATA = re.compile(r"[&'\"<>]")
+
+
+def unescaped_text(text: str) -> tuple[int, str] | None:
+    """The first character that character data holds as itself but must escape, with its line.
+
+    sitemaps.org, "Entity escaping": every data value escapes ``& ' " < >``. A raw ``&`` or
+    ``<`` is not well-formed anyway; ``'``, ``"`` and ``>`` are, and are still not allowed.
+    """
+    position = 0
+    for match in _MARKUP.finditer(text):
+        found = _UNESCAPED.search(text, position, match.start())
+        if found is None and match.group(1) is not None:
+            found = _RAW_IN_CDATA.search(text, match.start(1), match.end(1))
+        if found is not None:
+            return text.count("\n", 0, found.start()) + 1, found.group(0)
+        position = match.end()
+    return None
+
+
 # --- value rules ----------------------------------------------------------------------------
 
 _PCT = r"%[0-9A-Fa-f]{2}"
