@@ -332,6 +332,11 @@ OPTIONS: tuple[Option, ...] = (
            choices=ROBOTS_TXT_MODES),
     Option("sitemap_name", "sitemap", "Base name of the files written: sitemap.xml, "
            "sitemap.txt, sitemap-1.xml...", _check_name, "text"),
+    Option("replace_files", False, "Replace a file that stands where the build writes (a "
+           "sitemap file of sitemap_name, the news sitemap, the fragment) though this tool "
+           "did not write it and it is no other generator's sitemap. Off: the build stops and "
+           "names it. Another generator's sitemap (Hugo, MkDocs, pelican-sitemap) is always "
+           "replaced, with a warning.", _check_bool, "bool"),
     Option("max_urls", PROTOCOL_MAX_URLS, "URLs per sitemap file before splitting into "
            "numbered parts (at most 50,000).", _int_range(1, PROTOCOL_MAX_URLS), "int"),
     Option("max_bytes", PROTOCOL_MAX_BYTES, "Uncompressed bytes per sitemap file before "
@@ -419,6 +424,7 @@ class SitemapConfig:
     respect_robots_txt: bool = _default("respect_robots_txt")
     robots_txt: str = _default("robots_txt")
     sitemap_name: str = _default("sitemap_name")
+    replace_files: bool = _default("replace_files")
     max_urls: int = _default("max_urls")
     max_bytes: int = _default("max_bytes")
     cache_dir: str | None = _default("cache_dir")
@@ -456,7 +462,9 @@ def _check_key_file_name(key: str, sitemap_name: str) -> None:
     """KEY.txt must not be one of the files the build writes beside it."""
     from sitemap_plugins.scan import own_file_pattern  # noqa: PLC0415
 
-    if own_file_pattern(sitemap_name).match(f"{key}.txt") or key.lower() == "robots":
+    # Compared without case: macOS and Windows would write both to one file.
+    ours = re.compile(own_file_pattern(sitemap_name).pattern, re.IGNORECASE)
+    if ours.match(f"{key}.txt") or key.lower() == "robots":
         raise ConfigError("indexnow_key", f"Expected a key whose file is not one of the "
                                           f"sitemap or robots files but received: {key!r} (str)")
 

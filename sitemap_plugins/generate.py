@@ -18,6 +18,7 @@ so the output does not depend on the worker count.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -49,6 +50,7 @@ from sitemap_plugins.html_sitemap import (
     page_title,
 )
 from sitemap_plugins.indexnow import key_file_name, publish_key, record_pending
+from sitemap_plugins.lock import site_lock
 from sitemap_plugins.manifest import (
     Changes,
     History,
@@ -62,11 +64,14 @@ from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render
 from sitemap_plugins.output import (
     Installed,
     install,
+    is_own_file,
     remove_obsolete_news,
     remove_stale,
+    sitemap_file_pattern,
     update_robots,
     without_sitemap,
 )
+from sitemap_plugins.ownership import Ownership, record_path, site_key
 from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
@@ -388,9 +393,12 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
 
 
 def write_entries(
-    site: Path, config: SitemapConfig, entries: Iterable[Entry | Rendered]
+    site: Path, config: SitemapConfig, entries: Iterable[Entry | Rendered],
+    owned: Ownership | None = None,
 ) -> Installed | None:
     """Stream entries into sitemap files in ``site``; None when there was no entry.
+
+    ``owned``: the record of the files this tool wrote there (see :func:`install`).
 
     Raises:
         SitemapError: when the files cannot be written (old files are kept whole).
@@ -425,7 +433,7 @@ def write_entries(
         for writer in writers:
             writer.discard()
         raise
-    return install(site, config, parts[0], parts[1] if config.text else None)
+    return install(site, config, parts[0], parts[1] if config.text else None, owned)
 
 
 def cache_folder(site: Path, config: SitemapConfig) -> Path:
@@ -524,6 +532,21 @@ def generate(
     site = Path(site_dir)
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
+    cache_dir = cache_folder(site, config) if config.fingerprint else None
+    lock_file = cache_dir / f"build-{site_key(site)}.lock" if cache_dir is not None else None
+    # Two builds of one site at once would remove each other's temporary files and leave an
+    # index of one naming the parts of the other: the second waits for the first.
+    with site_lock(site, lock_file):
+        return _generate(site, config, cache_dir, hints=hints, only=only,
+                         canonical_base=canonical_base, progress=progress)
+
+
+def _generate(
+    site: Path, config: SitemapConfig, cache_dir: Path | None, *,
+    hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
+    canonical_base: str | None, progress: Progress | None,
+) -> Result:
+    """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
     result = Result(sitemap_url=sitemap_url)
     for leftover in remove_leftovers(site):
@@ -549,15 +572,18 @@ def generate(
         files = _only(files, set(only), on_skip)
     if progress is not None:
         files = progress.counted(files)
-    manifest = (Manifest(cache_folder(site, config), str(config.base_url), build_time())
-                if config.fingerprint else None)
+    owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
+    _check_own_targets(site, config, owned)
+    manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
+                         own_files=[record_path(cache_dir, site).name])
+                if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
     step = PageStep(rules, hints or {}, history)
     news = NewsSelection(build_time()) if config.news is not None else None
     try:
         installed = write_entries(site, config, _listed(
             run_pages(files, step), result, manifest, html, progress, news,
-            hreflang=config.hreflang))
+            hreflang=config.hreflang), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -585,7 +611,7 @@ def generate(
             progress.finish()
     _unused_rules(config, result)
     if installed is None:
-        _nothing_listed(site, config, result)
+        _nothing_listed(site, config, result, owned)
     else:
         result.files.extend(installed.files)
         result.removed = installed.removed
@@ -600,6 +626,12 @@ def generate(
             also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
         feeds = announced_feeds(site, config, result) if config.announce_feeds else []
         robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
+        fragment = robots_txt.FRAGMENT_NAME
+        if fragment not in robots.files and is_own_file(site, fragment):
+            # An earlier build's fragment (the base URL had a path then): obsolete now.
+            with contextlib.suppress(OSError):
+                (site / fragment).unlink()
+                result.removed.append(fragment)
         if config.news is None:
             obsolete = remove_obsolete_news(site, config)
             result.removed.extend(obsolete.removed)
@@ -610,6 +642,8 @@ def generate(
             result.add_diagnostic(diagnostic)
     if config.indexnow_key:
         _publish_key(site, config, result)
+    for diagnostic in owned.diagnostics:
+        result.add_diagnostic(diagnostic)
     result.diagnostics.sort()
     log.debug("%d page records came from the cache (same bytes)", result.cached)
     return result
@@ -666,8 +700,25 @@ def _unused_rules(config: SitemapConfig, result: Result) -> None:
                     "'blog/*.html' or URL paths such as 'blog/**'"))
 
 
-def _nothing_listed(site: Path, config: SitemapConfig, result: Result) -> None:
-    result.removed = remove_stale(site, config.sitemap_name, set())
+def _check_own_targets(site: Path, config: SitemapConfig, owned: Ownership) -> None:
+    """Before any page is read: the news sitemap and the fragment may be written over.
+
+    Raises:
+        WriteError: when a file that is not ours stands there (see :class:`Ownership`).
+    """
+    names = []
+    if config.news is not None:
+        names.append(news_file_name(config.sitemap_name))
+    if config.robots_txt == "fragment" or (config.base_url.has_path
+                                           and config.robots_txt != "off"):
+        names.append(robots_txt.FRAGMENT_NAME)
+    owned.check_targets(names, own_content=lambda name: is_own_file(site, name))
+
+
+def _nothing_listed(site: Path, config: SitemapConfig, result: Result, owned: Ownership,
+                    ) -> None:
+    owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
+    result.removed = remove_stale(owned, set())
     result.add_diagnostic(Diagnostic(
         "", "nothing-listed", "no page can be listed, so no sitemap was written"))
     pointers = without_sitemap(site, config, result.sitemap_url)
