@@ -538,13 +538,13 @@ def generate(
     # index of one naming the parts of the other: the second waits for the first.
     with site_lock(site, lock_file):
         return _generate(site, config, cache_dir, hints=hints, only=only,
-                         canonical_base=canonical_base, progress=progress)
+                         canonical_base=canonical_base, progress=progress, outline=outline)
 
 
 def _generate(
     site: Path, config: SitemapConfig, cache_dir: Path | None, *,
     hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
-    canonical_base: str | None, progress: Progress | None,
+    canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
 ) -> Result:
     """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
