@@ -269,6 +269,15 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
     return NewsPublication(" ".join(name.split()), language.strip().lower())
 
 
+def _check_html_sitemap_template(option: str, value: object) -> str | None:
+    path = _optional_path("file")(option, value)
+    if path is not None:  # compiled now: a typo in it stops the build before anything runs
+        from sitemap_plugins.html_sitemap import load_template  # noqa: PLC0415
+
+        load_template(path)
+    return path
+
+
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
     def check(option: str, value: object) -> str | None:
         if value is None:
@@ -323,6 +332,11 @@ OPTIONS: tuple[Option, ...] = (
            choices=ROBOTS_TXT_MODES),
     Option("sitemap_name", "sitemap", "Base name of the files written: sitemap.xml, "
            "sitemap.txt, sitemap-1.xml...", _check_name, "text"),
+    Option("replace_files", False, "Replace a file that stands where the build writes (a "
+           "sitemap file of sitemap_name, the news sitemap, the fragment) though this tool "
+           "did not write it and it is no other generator's sitemap. Off: the build stops and "
+           "names it. Another generator's sitemap (Hugo, MkDocs, pelican-sitemap) is always "
+           "replaced, with a warning.", _check_bool, "bool"),
     Option("max_urls", PROTOCOL_MAX_URLS, "URLs per sitemap file before splitting into "
            "numbered parts (at most 50,000).", _int_range(1, PROTOCOL_MAX_URLS), "int"),
     Option("max_bytes", PROTOCOL_MAX_BYTES, "Uncompressed bytes per sitemap file before "
@@ -347,15 +361,17 @@ OPTIONS: tuple[Option, ...] = (
            _check_bool, "bool", cli=False),
     Option("html_sitemap", None, "Also write an HTML site map for people at this path inside "
            "the site, e.g. sitemap/ (sitemap/index.html) or site-map.html. It lists exactly "
-           "the URLs the XML sitemap lists, grouped by folder. Default: not written.",
+           "the URLs the XML sitemap lists, grouped by the host's navigation (MkDocs nav; Pelican "
+           "categories, then pages), else by folder; one page per language, and further pages "
+           "past 1,000 links (sitemap-fr/, sitemap-2/). Default: not written.",
            _check_html_sitemap, "text"),
     Option("html_sitemap_depth", 0, "Levels of nested lists in the HTML site map (1: one "
            "flat list); deeper pages are listed in their folder at the last level. 0: no "
            "limit.", _int_range(0, 20),
            "int"),
     Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
-           "page, in place of the built-in templates/html_sitemap.html.",
-           _optional_path("file"), "text"),
+           "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "
+           "mkdocs.yml). Checked before the build.", _check_html_sitemap_template, "text"),
     Option("indexnow_key", None, "An IndexNow key (8 to 128 characters of a-z, A-Z, 0-9 and "
            "-): the build publishes it as KEY.txt at the site root, which 'sitemap-plugins "
            "submit' needs to send the changed URLs. Default: no key file.",
@@ -408,6 +424,7 @@ class SitemapConfig:
     respect_robots_txt: bool = _default("respect_robots_txt")
     robots_txt: str = _default("robots_txt")
     sitemap_name: str = _default("sitemap_name")
+    replace_files: bool = _default("replace_files")
     max_urls: int = _default("max_urls")
     max_bytes: int = _default("max_bytes")
     cache_dir: str | None = _default("cache_dir")
@@ -445,7 +462,9 @@ def _check_key_file_name(key: str, sitemap_name: str) -> None:
     """KEY.txt must not be one of the files the build writes beside it."""
     from sitemap_plugins.scan import own_file_pattern  # noqa: PLC0415
 
-    if own_file_pattern(sitemap_name).match(f"{key}.txt") or key.lower() == "robots":
+    # Compared without case: macOS and Windows would write both to one file.
+    ours = re.compile(own_file_pattern(sitemap_name).pattern, re.IGNORECASE)
+    if ours.match(f"{key}.txt") or key.lower() == "robots":
         raise ConfigError("indexnow_key", f"Expected a key whose file is not one of the "
                                           f"sitemap or robots files but received: {key!r} (str)")
 

@@ -36,6 +36,17 @@ class PathError(SitemapError):
         return f"{self.path}: {self.message}"
 
 
+class BusyError(PathError):
+    """Something the build needs is held by another process for longer than it waits.
+
+    Nothing was written: the build can simply be run again.
+    """
+
+    def __reduce__(self) -> tuple[type[BusyError], tuple[str, str]]:
+        # Raised in a worker process too, and sent back to the main one.
+        return type(self), (self.path, self.message)
+
+
 class ScanError(PathError):
     """The site folder cannot be read at all (missing, not a folder)."""
 

@@ -18,6 +18,7 @@ so the output does not depend on the worker count.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.entry import (
     REASON_UNREADABLE,
+    Alternate,
     Entry,
     Exclusion,
     PageHints,
@@ -41,16 +43,14 @@ from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, W
 from sitemap_plugins.feeds import announced_feeds
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.html_sitemap import (
-    MARKER,
     HtmlEntry,
+    NavNode,
+    SiteMapPages,
     check_free,
     page_title,
-    render_html_sitemap,
-    render_nav,
-    themed_page,
-    write_html_sitemap,
 )
 from sitemap_plugins.indexnow import key_file_name, publish_key, record_pending
+from sitemap_plugins.lock import site_lock
 from sitemap_plugins.manifest import (
     Changes,
     History,
@@ -64,11 +64,14 @@ from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render
 from sitemap_plugins.output import (
     Installed,
     install,
+    is_own_file,
     remove_obsolete_news,
     remove_stale,
+    sitemap_file_pattern,
     update_robots,
     without_sitemap,
 )
+from sitemap_plugins.ownership import Ownership, record_path, site_key
 from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
@@ -78,14 +81,13 @@ from sitemap_plugins.reader import (
 )
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, SkipCallback, scan_site
-from sitemap_plugins.urls import page_url
 from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
 from sitemap_plugins.writers import robots as robots_txt
 from sitemap_plugins.writers.atomic import explain, remove_leftovers, write_bytes_atomic
 from sitemap_plugins.writers.xml_sitemap import render_url
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Iterator, Mapping
+    from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
     from sitemap_plugins.config import SitemapConfig
     from sitemap_plugins.progress import Progress
@@ -391,9 +393,12 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
 
 
 def write_entries(
-    site: Path, config: SitemapConfig, entries: Iterable[Entry | Rendered]
+    site: Path, config: SitemapConfig, entries: Iterable[Entry | Rendered],
+    owned: Ownership | None = None,
 ) -> Installed | None:
     """Stream entries into sitemap files in ``site``; None when there was no entry.
+
+    ``owned``: the record of the files this tool wrote there (see :func:`install`).
 
     Raises:
         SitemapError: when the files cannot be written (old files are kept whole).
@@ -428,7 +433,7 @@ def write_entries(
         for writer in writers:
             writer.discard()
         raise
-    return install(site, config, parts[0], parts[1] if config.text else None)
+    return install(site, config, parts[0], parts[1] if config.text else None, owned)
 
 
 def cache_folder(site: Path, config: SitemapConfig) -> Path:
@@ -452,8 +457,9 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 
 def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
-    html: tuple[list[HtmlEntry], HtmlEntry] | None = None,
+    html: SiteMapPages | None = None,
     progress: Progress | None = None, news: NewsSelection | None = None,
+    *, hreflang: bool = True,
 ) -> Iterator[Rendered]:
     """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
     for page in pages:
@@ -473,27 +479,23 @@ def _listed(
         result.videos_skipped.update(page.videos_skipped)
         result.rules_applied.update(page.rules_applied)
         if html is not None and page.page is not None:
-            html[0].append(page.page)
+            html.entries.append(page.page)
         if news is not None and page.news is not None:
             news.offer(page.news)
         yield page.rendered
-    if html is not None and html[0]:  # the HTML site map itself, once, after its pages
-        html_pages, own = html
-        html_pages.append(own)
-        result.listed += 1
-        yield Rendered(own.loc, render_url(Entry(own.loc, rel_path=own.rel_path)), None)
+    if html is not None and html.entries:  # the HTML site map's own pages, after the rest
+        for own in html.plan():
+            alternates = (*(Alternate(t.lang, t.loc) for t in own.translations),
+                          Alternate("x-default", own.translations[0].loc)) \
+                if own.part == 1 and own.translations and hreflang else ()
+            result.listed += 1
+            yield Rendered(own.loc, render_url(Entry(own.loc, rel_path=own.rel_path,
+                                                     alternates=alternates)), None)
 
 
-def _html_sitemap_page(config: SitemapConfig) -> HtmlEntry | None:
-    if config.html_sitemap is None:
-        return None
-    loc = page_url(config.base_url, config.html_sitemap, directory_urls=config.directory_urls)
-    return HtmlEntry(loc, config.html_sitemap, "Site map")
-
-
-def _without(files: Iterable[BuiltFile], rel_path: str) -> Iterator[BuiltFile]:
-    """The scan without the HTML site map's own file: it is listed once, by the pipeline."""
-    return (built for built in files if built.rel_path != rel_path)
+def _without(files: Iterable[BuiltFile], html: SiteMapPages) -> Iterator[BuiltFile]:
+    """The scan without the HTML site map's pages: they are listed by the pipeline."""
+    return (built for built in files if not html.is_own_page(built.rel_path))
 
 
 def generate(
@@ -504,6 +506,7 @@ def generate(
     only: Collection[str] | None = None,
     canonical_base: str | None = None,
     progress: Progress | None = None,
+    outline: Sequence[NavNode] = (),
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -518,6 +521,8 @@ def generate(
             page at the same path under the base URL.
         progress: counts the files found and the pages read, in this process, as the
             results stream (a front-end shows it; the pages' work is untouched).
+        outline: the host's navigation (MkDocs ``nav``, Pelican's categories and pages): how
+            the HTML site map groups and titles the pages it names.
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -527,6 +532,21 @@ def generate(
     site = Path(site_dir)
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
+    cache_dir = cache_folder(site, config) if config.fingerprint else None
+    lock_file = cache_dir / f"build-{site_key(site)}.lock" if cache_dir is not None else None
+    # Two builds of one site at once would remove each other's temporary files and leave an
+    # index of one naming the parts of the other: the second waits for the first.
+    with site_lock(site, lock_file):
+        return _generate(site, config, cache_dir, hints=hints, only=only,
+                         canonical_base=canonical_base, progress=progress, outline=outline)
+
+
+def _generate(
+    site: Path, config: SitemapConfig, cache_dir: Path | None, *,
+    hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
+    canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
+) -> Result:
+    """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
     result = Result(sitemap_url=sitemap_url)
     for leftover in remove_leftovers(site):
@@ -542,25 +562,28 @@ def generate(
         str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
         directory_urls=config.directory_urls, on_skip=on_skip,
         own_names=frozenset({key_file_name(config.indexnow_key)} if config.indexnow_key else ()))
-    own_page = _html_sitemap_page(config)
-    if own_page is not None:
-        check_free(site, own_page.rel_path)
-        files = _without(files, own_page.rel_path)
-    html_pages: list[HtmlEntry] | None = [] if own_page is not None else None
+    html = None
+    if config.html_sitemap is not None:
+        check_free(site, config.html_sitemap)
+        html = SiteMapPages(site, config.html_sitemap, config.base_url, config.directory_urls,
+                            config.html_sitemap_depth, config.html_sitemap_template, outline)
+        files = _without(files, html)
     if only is not None:
         files = _only(files, set(only), on_skip)
     if progress is not None:
         files = progress.counted(files)
-    manifest = (Manifest(cache_folder(site, config), str(config.base_url), build_time())
-                if config.fingerprint else None)
+    owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
+    _check_own_targets(site, config, owned)
+    manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
+                         own_files=[record_path(cache_dir, site).name])
+                if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
     step = PageStep(rules, hints or {}, history)
     news = NewsSelection(build_time()) if config.news is not None else None
     try:
         installed = write_entries(site, config, _listed(
-            run_pages(files, step), result, manifest,
-            (html_pages, own_page) if html_pages is not None and own_page else None, progress,
-            news))
+            run_pages(files, step), result, manifest, html, progress, news,
+            hreflang=config.hreflang), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -588,13 +611,14 @@ def generate(
             progress.finish()
     _unused_rules(config, result)
     if installed is None:
-        _nothing_listed(site, config, result)
+        _nothing_listed(site, config, result, owned)
     else:
         result.files.extend(installed.files)
-        if own_page is not None and html_pages:
-            _write_html(site, config, html_pages, own_page)
-            result.files.append(own_page.rel_path)
         result.removed = installed.removed
+        if html is not None and html.pages:
+            written, gone = html.write()
+            result.files.extend(written)
+            result.removed.extend(gone)
         result.split = installed.split
         also_named: list[str] = []
         if news is not None and config.news is not None:
@@ -602,6 +626,12 @@ def generate(
             also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
         feeds = announced_feeds(site, config, result) if config.announce_feeds else []
         robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
+        fragment = robots_txt.FRAGMENT_NAME
+        if fragment not in robots.files and is_own_file(site, fragment):
+            # An earlier build's fragment (the base URL had a path then): obsolete now.
+            with contextlib.suppress(OSError):
+                (site / fragment).unlink()
+                result.removed.append(fragment)
         if config.news is None:
             obsolete = remove_obsolete_news(site, config)
             result.removed.extend(obsolete.removed)
@@ -612,6 +642,8 @@ def generate(
             result.add_diagnostic(diagnostic)
     if config.indexnow_key:
         _publish_key(site, config, result)
+    for diagnostic in owned.diagnostics:
+        result.add_diagnostic(diagnostic)
     result.diagnostics.sort()
     log.debug("%d page records came from the cache (same bytes)", result.cached)
     return result
@@ -643,24 +675,6 @@ def _write_news(site: Path, config: SitemapConfig, news: NewsSelection, result: 
     result.news = len(items)
 
 
-def _write_html(
-    site: Path, config: SitemapConfig, pages: list[HtmlEntry], own: HtmlEntry
-) -> None:
-    languages = Counter(page.lang for page in pages if page.lang)
-    lang = languages.most_common(1)[0][0] if languages else "en"
-    base = str(config.base_url)
-    themed = themed_page(site, own.rel_path)
-    if themed is not None:  # the host rendered the page in its theme: fill in the list
-        nav = render_nav(pages, self_loc=own.loc, base=base, title=own.title,
-                         depth=config.html_sitemap_depth)
-        html = themed.replace(MARKER, nav, 1)
-    else:
-        html = render_html_sitemap(pages, self_loc=own.loc, base=base, lang=lang,
-                                   title=own.title, depth=config.html_sitemap_depth,
-                                   template=config.html_sitemap_template)
-    write_html_sitemap(site, own.rel_path, html)
-
-
 def _only(
     files: Iterable[BuiltFile], allowed: set[str],
     on_skip: SkipCallback,
@@ -686,8 +700,25 @@ def _unused_rules(config: SitemapConfig, result: Result) -> None:
                     "'blog/*.html' or URL paths such as 'blog/**'"))
 
 
-def _nothing_listed(site: Path, config: SitemapConfig, result: Result) -> None:
-    result.removed = remove_stale(site, config.sitemap_name, set())
+def _check_own_targets(site: Path, config: SitemapConfig, owned: Ownership) -> None:
+    """Before any page is read: the news sitemap and the fragment may be written over.
+
+    Raises:
+        WriteError: when a file that is not ours stands there (see :class:`Ownership`).
+    """
+    names = []
+    if config.news is not None:
+        names.append(news_file_name(config.sitemap_name))
+    if config.robots_txt == "fragment" or (config.base_url.has_path
+                                           and config.robots_txt != "off"):
+        names.append(robots_txt.FRAGMENT_NAME)
+    owned.check_targets(names, own_content=lambda name: is_own_file(site, name))
+
+
+def _nothing_listed(site: Path, config: SitemapConfig, result: Result, owned: Ownership,
+                    ) -> None:
+    owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
+    result.removed = remove_stale(owned, set())
     result.add_diagnostic(Diagnostic(
         "", "nothing-listed", "no page can be listed, so no sitemap was written"))
     pointers = without_sitemap(site, config, result.sitemap_url)

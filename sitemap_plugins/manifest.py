@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
-from sitemap_plugins.errors import Diagnostic, Level, WriteError
+from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
+from sitemap_plugins.ownership import site_key
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.writers.atomic import (
     explain,
@@ -45,6 +46,7 @@ from sitemap_plugins.writers.atomic import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from datetime import datetime
     from pathlib import Path
 
@@ -54,10 +56,15 @@ FORMAT_VERSION = "2"
 # Format 1 kept its dates in a pages table keyed by URL, with another reader's fingerprints.
 _OLD_FORMAT = "1"
 MANIFEST_NAME = "lastmod-manifest.sqlite"
+"""The name of the one manifest of a cache folder before manifests were kept per site: still
+read (an upgrade moves no date), then replaced by the site's own."""
 # Lastmod sources that are no evidence about the page: the manifest's verdict replaces them.
 # Every other source (the host's metadata, the page's own date tags) is about the page
 # itself and wins over the manifest.
 WEAK_SOURCES = frozenset({"", "file time"})
+BUSY_SECONDS = 30.0
+"""How long a build waits for another program that holds the manifest (an SQLite browser in
+a write, a backup) to let go, before it fails; it never goes on without the history."""
 _BATCH = 2_000
 # Rows of the last manifest read ahead of the file asked for, at most, and how many at a time.
 _WINDOW = 4_096
@@ -181,10 +188,19 @@ class History:
 
     def _open(self) -> sqlite3.Connection | None:
         if self._connection is None and self.path is not None:
-            self._connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
+            self._connection = sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True,
+                                               timeout=BUSY_SECONDS)
         return self._connection
 
     def _failed(self, err: sqlite3.Error) -> None:
+        """Go on without the manifest when it is damaged; stop when it is only held.
+
+        Raises:
+            BusyError: when another program holds it past :data:`BUSY_SECONDS`.
+        """
+        if self.path is not None and is_busy(err):
+            self.close()
+            raise busy_error(self.path) from err
         self.failed = f"the lastmod manifest {self.path} cannot be read ({err})"
         self.path = None
         self.close()
@@ -277,14 +293,25 @@ class History:
 class Manifest:
     """One run's manifest: the last one (read, as :class:`History`) and the next (written)."""
 
-    def __init__(self, cache_dir: Path, base_url: str, now: datetime) -> None:
-        """Open the last manifest in ``cache_dir`` (if any) and start the next one.
+    def __init__(self, cache_dir: Path, base_url: str, now: datetime,
+                 site: Path | None = None, own_files: Collection[str] = ()) -> None:
+        """Open the last manifest of ``site`` in ``cache_dir`` (if any) and start the next one.
+
+        Sibling sites share the default cache folder: each has a manifest of its own, named
+        after its folder (:func:`manifest_path`), so one's history never erases another's.
+        The folder's former single manifest is read when the site has none yet.
+
+        ``own_files``: the names of the site's other files in the cache folder.
 
         Raises:
             WriteError: when the cache folder cannot be written.
         """
         self.cache_dir = cache_dir
-        self.path = cache_dir / MANIFEST_NAME
+        self.path = manifest_path(cache_dir, site) if site is not None else (
+            cache_dir / MANIFEST_NAME)
+        self.legacy = cache_dir / MANIFEST_NAME
+        self.previous = self.path
+        """The manifest this build reads: the site's own, or the folder's former one."""
         self.base_url = base_url
         self.diagnostics: list[Diagnostic] = []
         self._rows: list[ManifestRow] = []
@@ -293,13 +320,14 @@ class Manifest:
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
             _ignore_in_git(cache_dir)
-            remove_leftovers(cache_dir)  # a killed run's half-written manifest
+            # A killed run's half-written files of this site; a sibling's are its own.
+            remove_leftovers(cache_dir, {self.path.name, MANIFEST_NAME, *own_files})
         except OSError as err:
             raise WriteError(str(cache_dir),
                              f"cannot write the lastmod manifest: {explain(err)}") from err
         self.history = self._open_previous(now)
         try:
-            self.next = sqlite3.connect(self._temp)
+            self.next = sqlite3.connect(self._temp, timeout=BUSY_SECONDS)
             self.next.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
             self.next.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("version", FORMAT_VERSION), ("base_url", base_url),
@@ -313,7 +341,9 @@ class Manifest:
 
     def _open_previous(self, now: datetime) -> History:
         none = History(None, now)
-        if not self.path.is_file():
+        if not self.path.is_file() and self.legacy.is_file():
+            self.previous = self.legacy  # written before manifests were kept per site
+        if not self.previous.is_file():
             self._note(
                 "no-manifest",
                 f"no lastmod manifest from an earlier build in {self.cache_dir} (first build, "
@@ -322,32 +352,35 @@ class Manifest:
             return none
         try:
             with contextlib.closing(
-                sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True)
+                sqlite3.connect(f"{self.previous.as_uri()}?mode=ro", uri=True,
+                                timeout=BUSY_SECONDS)
             ) as previous:
                 meta = dict(previous.execute("SELECT key, value FROM meta").fetchall())
                 table = "pages" if meta.get("version") == _OLD_FORMAT else "files"
                 previous.execute(f"SELECT url, fingerprint, lastmod, source FROM {table} "  # noqa: S608
                                  "LIMIT 1").fetchall()
         except sqlite3.Error as err:
-            self._note("bad-manifest", f"the lastmod manifest {self.path} cannot be read "
+            if is_busy(err):  # held for a while, not damaged: its history must not be lost
+                raise busy_error(self.previous) from err
+            self._note("bad-manifest", f"the lastmod manifest {self.previous} cannot be read "
                                        f"({err}); starting a new one")
             return none
         fmt = meta.get("version")
         if fmt not in _BY_URL:
-            self._note("old-manifest", f"the lastmod manifest {self.path} has format "
+            self._note("old-manifest", f"the lastmod manifest {self.previous} has format "
                                        f"{fmt!r}, not {FORMAT_VERSION!r}; starting a new one")
             return none
         if meta.get("base_url") != self.base_url:
             self._note("other-site-manifest",
-                       f"the lastmod manifest {self.path} belongs to {meta.get('base_url')!r}, "
+                       f"the lastmod manifest {self.previous} belongs to {meta.get('base_url')!r}, "
                        f"not {self.base_url!r}; starting a new one")
             return none
         rebaseline = meta.get("fingerprint") != FINGERPRINT_VERSION
         if rebaseline:
-            self._note("rebaseline", f"the lastmod manifest {self.path} was written by an "
+            self._note("rebaseline", f"the lastmod manifest {self.previous} was written by an "
                                      "older version: its dates are kept, and this build's "
                                      "fingerprints adopted")
-        return History(self.path, now, str(fmt), rebaseline,
+        return History(self.previous, now, str(fmt), rebaseline,
                        records=meta.get("reader") == reader_key())
 
     @property
@@ -380,6 +413,8 @@ class Manifest:
             self.next.commit()  # old is attached and detached outside a transaction
             return self._compare(self.next, with_urls=with_urls)
         except sqlite3.Error as err:
+            if is_busy(err):
+                raise busy_error(self.previous) from err
             raise WriteError(str(self.path), f"cannot compare with the lastmod manifest: "
                                              f"{err}") from err
 
@@ -389,7 +424,8 @@ class Manifest:
         queries: dict[str, str | None] = {
             "added": f"SELECT url FROM ({new})", "changed": None, "removed": None}  # noqa: S608
         if history.path is not None:
-            connection.execute("ATTACH DATABASE ? AS old", (f"{self.path.as_uri()}?mode=ro",))
+            connection.execute("ATTACH DATABASE ? AS old",
+                               (f"{self.previous.as_uri()}?mode=ro",))
             old = ("SELECT url, fingerprint FROM old.pages" if history.fmt == _OLD_FORMAT
                    else "SELECT url, fingerprint FROM old.files WHERE url <> ''")
             queries = {
@@ -427,6 +463,11 @@ class Manifest:
             self.discard()
             reason = explain(err) if isinstance(err, OSError) else str(err)
             raise WriteError(str(self.path), f"cannot save the lastmod manifest: {reason}") from err
+        if self.previous != self.path and self.history.path is not None:
+            # The folder's former manifest was this site's: its history lives on in the
+            # site's own now. (Another site's is left: it was not used.)
+            with contextlib.suppress(OSError):
+                self.previous.unlink()
 
     def discard(self) -> None:
         """Drop the new manifest (after an error); the old one stays as it was."""
@@ -437,6 +478,32 @@ class Manifest:
         self.history.close()
         with contextlib.suppress(OSError):
             self._temp.unlink()
+
+
+# SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
+_BUSY_CODES = frozenset({5, 6})
+
+
+def is_busy(err: sqlite3.Error) -> bool:
+    """Whether ``err`` says the database is held by another connection (not damaged)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _BUSY_CODES
+    text = str(err).lower()  # Python 3.10 has no error code on the exception
+    return "database is locked" in text or "database table is locked" in text
+
+
+def busy_error(path: Path) -> BusyError:
+    """The one line a build that waited for the manifest in vain ends with."""
+    return BusyError(str(path), (
+        f"is held by another program (waited {BUSY_SECONDS:.0f} s); nothing was written and "
+        "the dates it keeps are untouched: close what holds it (an SQLite browser, a backup "
+        "in progress) and build again"))
+
+
+def manifest_path(cache_dir: Path, site: Path) -> Path:
+    """The manifest of ``site`` in ``cache_dir``: one per site, named after its folder."""
+    return cache_dir / f"lastmod-manifest-{site_key(site)}.sqlite"
 
 
 class RowsInOrder:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
 from sitemap_plugins.errors import Diagnostic, Level, SitemapError, WriteError
+from sitemap_plugins.ownership import Ownership, digests_of
 from sitemap_plugins.writers import robots as robots_txt
 from sitemap_plugins.writers.atomic import (
     commit,
@@ -97,15 +98,22 @@ def _stage_set(
 
 
 def install(
-    site: Path, config: SitemapConfig, xml_parts: list[Part], text_parts: list[Part] | None
+    site: Path, config: SitemapConfig, xml_parts: list[Part], text_parts: list[Part] | None,
+    owned: Ownership | None = None,
 ) -> Installed:
     """Move parts into place, write the index and ``.gz`` copies, remove stale parts.
 
+    ``owned``: the record of the files this tool wrote into the site (none kept when None):
+    only those are written over quietly or removed as stale.
+
     Raises:
-        SitemapError: when the index would pass the limits (nothing is changed then).
+        SitemapError: when the index would pass the limits, or a file that is not ours
+            stands where one must be written (nothing is changed then).
         WriteError: when a file cannot be written (temporary files are removed).
 
     """
+    if owned is None:
+        owned = Ownership(site, None, config.replace_files)
     installed = Installed()
     staged: list[tuple[Path, Path, Lastmod | None]] = []
     temps: list[Path] = [p.temp for p in xml_parts] + [p.temp for p in text_parts or []]
@@ -129,6 +137,19 @@ def install(
     except BaseException:
         _discard(temps)
         raise
+    try:
+        owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
+        owned.check_targets(final.name for _, final, _ in staged)
+        # Recorded before anything moves: a run killed during the commit leaves files that
+        # the next run still knows as its own (old or new bytes), and so cleans up.
+        written = digests_of((temp, final.name) for temp, final, _ in staged)
+        owned.intend(written)
+    except OSError as err:
+        _discard(temps)
+        raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
+    except BaseException:
+        _discard(temps)
+        raise
     # Parts first, then the files that name them: the main file of each set is staged last
     # within its set, so an index never names a part that is not yet in place.
     try:
@@ -138,38 +159,19 @@ def install(
     except BaseException:
         _discard(temps)
         raise
-    keep = set(installed.files)
-    if not config.text:
-        keep.add(f"{config.sitemap_name}.txt")  # may be the user's own file
-    installed.removed = remove_stale(site, config.sitemap_name, keep)
+    installed.removed = remove_stale(owned, set(installed.files), written)
     return installed
 
 
-def remove_stale(site: Path, name: str, keep: set[str]) -> list[str]:
-    """Remove sitemap files of ours from earlier runs that the new set does not include."""
-    pattern = sitemap_file_pattern(name)
-    removed: list[str] = []
-    try:
-        names = sorted(os.listdir(site))
-    except OSError:
-        return removed
-    # Files that name parts (``sitemap.xml`` as an index, the text index, their .gz) go
-    # before the parts: plain name order would delete ``sitemap-1.txt`` first, and a crash
-    # right then would leave an index naming a missing part.
-    indexes = {f"{name}.xml", f"{name}.xml.gz", text_index_name(name),
-               text_index_name(name) + ".gz"}
-    names.sort(key=lambda file_name: file_name not in indexes)
-    index_kept = False
-    for file_name in names:
-        if pattern.match(file_name) and file_name not in keep:
-            if index_kept and file_name not in indexes:
-                continue  # an index that could not be removed still names these parts
-            try:
-                (site / file_name).unlink()
-            except OSError:
-                index_kept = index_kept or file_name in indexes
-                continue
-            removed.append(file_name)
+def remove_stale(owned: Ownership, keep: set[str], written: dict[str, str] | None = None,
+                 ) -> list[str]:
+    """Remove the sitemap files this tool wrote earlier that the new set does not include.
+
+    Only files the record (or their own bytes) show to be ours go; a user's
+    ``sitemap-2019.xml`` or ``sitemap-1.txt`` stays whatever its name.
+    """
+    removed = owned.remove_stale(keep)
+    owned.settle(written or {}, removed)
     return removed
 
 
@@ -177,6 +179,30 @@ def _discard(temps: list[Path]) -> None:
     for temp in temps:
         with contextlib.suppress(OSError):
             temp.unlink()
+
+
+def is_own_file(site: Path, name: str) -> bool:
+    """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there.
+
+    Proved by the bytes: the news sitemap re-renders to itself; the fragment starts with the
+    lines only this tool writes.
+    """
+    from sitemap_plugins.news import is_own_news_sitemap  # noqa: PLC0415
+
+    path = site / name
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        refuse_special(path)
+        with path.open("rb") as handle:
+            data = handle.read(PROTOCOL_NEWS_BYTES + 1)
+    except (OSError, WriteError):
+        return False
+    if len(data) > PROTOCOL_NEWS_BYTES:
+        return False
+    if name == robots_txt.FRAGMENT_NAME:
+        return robots_txt.fragment_sitemap(data) is not None
+    return is_own_news_sitemap(data)
 
 
 def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
@@ -188,7 +214,7 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
     """
     result = Installed()
     fragment = site / robots_txt.FRAGMENT_NAME
-    if fragment.is_file() and not fragment.is_symlink():
+    if is_own_file(site, robots_txt.FRAGMENT_NAME):
         try:
             fragment.unlink()
         except OSError as err:

@@ -704,7 +704,12 @@ def test_both_plugins_enabled_warns(tmp_path: Path, sitemap_urls) -> None:
             "Sitemap: pelican-sitemap (pelican.plugins.sitemap) is enabled too: both plugins "
             "write sitemap.xml and the last to run wins. Remove it from PLUGINS: "
             "sitemap_plugins.pelican replaces it and reads its SITEMAP setting."
-        )
+        ),
+        # The file it wrote is recognised by its bytes, and replaced with a warning.
+        (
+            "Sitemap: 'sitemap.xml': was a sitemap written by pelican-sitemap; replaced by "
+            "this build's (turn that generator's sitemap off so that one tool owns the file)"
+        ),
     ]
     assert set(sitemap_urls(tmp_path / "out")) == EXPECTED_URLS  # ours ran last
 

@@ -35,7 +35,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_sites"
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 SITEMAP_FILES = ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt")
-MANIFEST = Path(".sitemap-cache") / "lastmod-manifest.sqlite"
+
+
+def manifest_file(project: Path) -> Path:
+    """The site's manifest in the project's cache folder (one site: one manifest)."""
+    (found,) = (project / ".sitemap-cache").glob("lastmod-manifest-*.sqlite")
+    return found
+
 NOTE = "no lastmod manifest from an earlier build in"
 NOTE_WHY = "(first build, or the cache was deleted)"
 # One SOURCE_DATE_EPOCH per build, a day apart, all later than every date in the samples
@@ -105,7 +111,7 @@ def touch_sources(folder: Path) -> None:
 
 def manifest_sources(project: Path) -> dict[str, str]:
     """URL -> where the manifest says its lastmod came from ('' when it has none)."""
-    uri = f"{(project / MANIFEST).as_uri()}?mode=ro"
+    uri = f"{manifest_file(project).as_uri()}?mode=ro"
     with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
         return dict(db.execute("SELECT url, source FROM files WHERE url <> ''"))
 
@@ -260,7 +266,7 @@ def test_mkdocs_deleted_cache_falls_back_and_says_why(mkdocs_runs: MkDocsRuns) -
     assert len(notes) == 1
     assert notes[0].startswith(f"INFO    -  sitemap_plugins: {NOTE} {cache} {NOTE_WHY}")
     assert run.changes["baseline"] is False
-    assert (mkdocs_runs.project / MANIFEST).is_file()
+    assert manifest_file(mkdocs_runs.project).is_file()
     assert not list((mkdocs_runs.project / "site").rglob("*.sqlite"))
     # The very first build said the same.
     assert sum(NOTE in line for line in mkdocs_runs.first.log.splitlines()) == 1
@@ -478,7 +484,7 @@ def test_pelican_deleted_cache_falls_back_and_says_why(pelican_runs: PelicanRuns
     assert "INFO" in notes[0]
     assert f"Sitemap: {NOTE} {cache} {NOTE_WHY}" in notes[0]
     assert run.changes["baseline"] is False
-    assert (pelican_runs.site / MANIFEST).is_file()
+    assert manifest_file(pelican_runs.site).is_file()
     assert sum(NOTE in line for line in pelican_runs.first.log.splitlines()) == 1
 
 

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitemap_plugins import SitemapConfig, generate, manifest
 from sitemap_plugins.cli import main
+from sitemap_plugins.errors import BusyError
+from sitemap_plugins.manifest import manifest_path
 
 BASE = "https://example.org/"
 T1, T2, T3 = 1_700_000_000, 1_700_086_400, 1_700_172_800  # three builds, a day apart
@@ -144,7 +151,7 @@ def test_deleted_cache_falls_back_and_says_why(site: Path, monkeypatch, capsys) 
 def test_bad_manifest_is_reported_and_replaced(site: Path, monkeypatch, capsys, damage, note) -> None:
     """A corrupt, old or foreign manifest is reported, ignored and replaced; no crash."""
     build(site, T1, monkeypatch)
-    manifest = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    manifest = manifest_path(site.parent / ".sitemap-cache", site)
     damage(manifest)
     capsys.readouterr()
     write_site(site, {**PAGES, "beta": "Changed."}, "bbb")
@@ -216,7 +223,7 @@ def test_a_huge_rowid_costs_no_memory(site: Path, monkeypatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     expected = (site / "sitemap.xml").read_bytes()
-    with sqlite3.connect(site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite") as db:
+    with sqlite3.connect(manifest_path(site.parent / ".sitemap-cache", site)) as db:
         db.execute("UPDATE files SET rowid = rowid + 4000000000000000000")
     assert _generate(site) == 3
     assert (site / "sitemap.xml").read_bytes() == expected
@@ -256,7 +263,7 @@ def test_a_damaged_record_cache_means_reading_again(site: Path, monkeypatch, dam
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     expected = (site / "sitemap.xml").read_bytes()
-    path = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    path = manifest_path(site.parent / ".sitemap-cache", site)
     with sqlite3.connect(path) as db:
         db.execute(damage)
     assert _generate(site) == 0
@@ -267,7 +274,7 @@ def test_forged_record_cannot_publish_a_foreign_url(site: Path, monkeypatch) -> 
     """A cached record holds facts, not output: a forged canonical is still judged."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
-    path = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
+    path = manifest_path(site.parent / ".sitemap-cache", site)
     with sqlite3.connect(path) as db:
         for path, text in db.execute("SELECT path, record FROM files").fetchall():
             record = json.loads(text)
@@ -276,3 +283,154 @@ def test_forged_record_cannot_publish_a_foreign_url(site: Path, monkeypatch) -> 
     result = generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert (result.listed, dict(result.excluded)) == (0, {"canonical off the site": 3})
     assert not (site / "sitemap.xml").exists()
+
+
+# --- sibling sites share the default cache folder -------------------------------------------
+
+T4 = T3 + 86_400
+
+
+def test_sibling_sites_keep_their_own_history(tmp_path: Path, monkeypatch) -> None:
+    """dist/docs and dist/blog share dist/.sitemap-cache: building the blog in between
+    moves no date of the docs (before, each build wiped the other's manifest)."""
+    docs, blog = tmp_path / "dist" / "docs", tmp_path / "dist" / "blog"
+    write_site(docs, PAGES, "a")
+    write_site(blog, {"post": "A post."}, "a")
+    build(docs, T1, monkeypatch)
+    write_site(docs, {**PAGES, "alpha": "First page, edited."}, "b")
+    first = build(docs, T2, monkeypatch)
+    assert first[f"{BASE}alpha/"] == W3C[T2]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T3))
+    assert main(["build", str(blog), "--base-url", "https://blog.example.org/"]) == 0
+    write_site(docs, {**PAGES, "alpha": "First page, edited."}, "c")  # same content
+    assert build(docs, T4, monkeypatch) == first
+    assert sorted(p.name for p in (tmp_path / "dist" / ".sitemap-cache").glob("*.sqlite")) == [
+        manifest_path(tmp_path / "dist" / ".sitemap-cache", blog).name,
+        manifest_path(tmp_path / "dist" / ".sitemap-cache", docs).name]
+
+
+def test_the_former_shared_manifest_is_still_used(site: Path, monkeypatch) -> None:
+    """Upgrade: the cache folder's single manifest of an earlier version is read (no date
+    moves), then replaced by the site's own; a sibling's is left alone."""
+    cache = site.parent / ".sitemap-cache"
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "beta": "Changed."}, "b")
+    dated = build(site, T2, monkeypatch)
+    assert dated[f"{BASE}beta/"] == W3C[T2]
+    own = manifest_path(cache, site)
+    os.replace(own, cache / "lastmod-manifest.sqlite")  # as the earlier version named it
+    write_site(site, {**PAGES, "beta": "Changed."}, "c")
+    assert build(site, T3, monkeypatch) == dated
+    assert own.is_file()
+    assert not (cache / "lastmod-manifest.sqlite").exists()
+    # A former manifest of another site (another base URL) is not this site's: left.
+    os.replace(own, cache / "lastmod-manifest.sqlite")
+    _set_meta(cache / "lastmod-manifest.sqlite", "base_url", "https://blog.example.org/")
+    build(site, T4, monkeypatch)
+    assert (cache / "lastmod-manifest.sqlite").is_file()
+
+
+_FOLDER_NAMES = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="/\\\0"),
+    min_size=1, max_size=20).filter(lambda n: n not in (".", "..") and n.strip() == n)
+
+
+@settings(max_examples=300, deadline=None)
+@given(names=st.lists(_FOLDER_NAMES, min_size=2, max_size=6, unique=True))
+def test_sibling_folders_never_share_a_manifest(names: list[str]) -> None:
+    """Any set of distinct folder names in one parent: distinct manifest files, plain file
+    names, inside the cache folder, whatever the characters (and distinct ignoring case)."""
+    cache = Path("/cache")
+    paths = [manifest_path(cache, Path("/dist") / name) for name in names]
+    assert all(p.parent == cache and "/" not in p.name for p in paths)
+    folded = {p.name.casefold() for p in paths}
+    assert len(folded) == len(names)
+
+
+# --- a manifest held by another program ------------------------------------------------------
+
+_HOLD_DB = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("COMMIT")
+"""
+
+
+def _hold_db(path: Path, seconds: float) -> subprocess.Popen[str]:
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_DB, str(path), str(seconds)],
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def _release(holder: subprocess.Popen[str], *, kill: bool = False) -> None:
+    if kill:
+        holder.kill()
+    holder.wait(timeout=60)
+    if holder.stdout is not None:
+        holder.stdout.close()
+
+
+def test_a_held_manifest_stops_the_build_and_keeps_the_dates(
+    site: Path, monkeypatch, capsys,
+) -> None:
+    """Another program in a write on the manifest: the build waits, then fails in one line;
+    the manifest and the sitemap are byte for byte as they were (before, the history was
+    thrown away and a new manifest written over it), and the next build keeps the dates."""
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "beta": "Changed."}, "b")
+    dated = build(site, T2, monkeypatch)
+    path = manifest_path(site.parent / ".sitemap-cache", site)
+    kept, sitemap = path.read_bytes(), (site / "sitemap.xml").read_bytes()
+    monkeypatch.setattr(manifest, "BUSY_SECONDS", 0.5)
+    holder = _hold_db(path, 60)
+    try:
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T3))
+        capsys.readouterr()
+        assert main(["build", str(site), "--base-url", BASE]) == 1
+        err = capsys.readouterr().err
+        assert err.splitlines() == [
+            (f"error: {path}: is held by another program (waited 0 s); nothing was written and "
+            "the dates it keeps are untouched: close what holds it (an SQLite browser, a "
+            "backup in progress) and build again")]
+    finally:
+        _release(holder, kill=True)
+    assert path.read_bytes() == kept
+    assert (site / "sitemap.xml").read_bytes() == sitemap
+    assert build(site, T3, monkeypatch) == dated
+
+
+def test_a_briefly_held_manifest_is_waited_for(site: Path, monkeypatch) -> None:
+    """Held for a second: the build waits and goes on with the history."""
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "beta": "Changed."}, "b")
+    dated = build(site, T2, monkeypatch)
+    holder = _hold_db(manifest_path(site.parent / ".sitemap-cache", site), 1.0)
+    try:
+        assert build(site, T3, monkeypatch) == dated
+    finally:
+        _release(holder)
+
+
+def test_held_during_the_build(site: Path, monkeypatch) -> None:
+    """Held after the build opened it, while pages are read: the same one line, no new
+    manifest; the error crosses process boundaries whole (workers send it back)."""
+    build(site, T1, monkeypatch)
+    path = manifest_path(site.parent / ".sitemap-cache", site)
+    kept = path.read_bytes()
+
+    def locked(*_args: object) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(manifest.RowsInOrder, "get", locked)
+    monkeypatch.setattr(manifest.History, "_by_url", lambda *_: locked())
+    with pytest.raises(BusyError) as caught:
+        generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert caught.value.path == str(path)
+    assert path.read_bytes() == kept
+    again = pickle.loads(pickle.dumps(caught.value))  # our own object
+    assert (type(again), str(again)) == (BusyError, str(caught.value))

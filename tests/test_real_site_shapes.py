@@ -148,7 +148,7 @@ def test_relative_cache_dir_works_on_every_build(
     out = capsys.readouterr()
     assert "Traceback" not in out.err
     assert "Since the last build: 0 added, 1 changed, 0 removed" in out.out
-    assert (tmp_path / ".sitemap-cache" / "lastmod-manifest.sqlite").is_file()
+    assert list((tmp_path / ".sitemap-cache").glob("lastmod-manifest-*.sqlite"))
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is needed to ask git")

@@ -94,6 +94,8 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
                      (["--sitemap-name", "robots"], ("error: --sitemap-name: Expected a name "
                       "whose files are not robots.txt or robots-sitemap.txt but received: "
                       "'robots' (str)"))],
+    "replace_files": [(["--replace-files=yes"], (ARGPARSE + "argument --replace-files/"
+                       "--no-replace-files: ignored explicit argument 'yes'"))],
     "max_urls": [
         (["--max-urls", "0"], ("error: --max-urls: Expected a whole number from 1 to 50,000 "
          "but received: 0 (int)")),

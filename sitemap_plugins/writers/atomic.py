@@ -17,14 +17,18 @@ from typing import TYPE_CHECKING
 from sitemap_plugins.errors import WriteError
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from pathlib import Path
 
 TEMP_PREFIX = ".sitemap-plugins-tmp-"
 
 
+_TOKEN_LENGTH = 12
+
+
 def temp_path_for(target: Path) -> Path:
     """A fresh hidden temporary name in the target's folder (same file system)."""
-    return target.parent / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{target.name}"
+    return target.parent / f"{TEMP_PREFIX}{secrets.token_hex(_TOKEN_LENGTH // 2)}-{target.name}"
 
 
 def explain(err: OSError) -> str:
@@ -113,15 +117,21 @@ def commit(temp: Path, target: Path) -> None:
         raise
 
 
-def remove_leftovers(folder: Path) -> list[Path]:
-    """Delete temporary files that a killed earlier run left in ``folder``."""
+def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> list[Path]:
+    """Delete temporary files that a killed earlier run left in ``folder``.
+
+    ``targets``: only those of files of these names (a shared folder may hold another
+    build's files in progress); all when None.
+    """
     removed: list[Path] = []
     try:
         names = os.listdir(folder)
     except OSError:
         return removed
     for name in names:
-        if name.startswith(TEMP_PREFIX):
+        if name.startswith(TEMP_PREFIX) and (
+                targets is None
+                or name[len(TEMP_PREFIX) + _TOKEN_LENGTH + 1:] in targets):
             path = folder / name
             with contextlib.suppress(OSError):
                 path.unlink()

@@ -1,0 +1,421 @@
+"""Which files in the site this tool wrote: only those are replaced quietly or removed as stale.
+
+A build records, in the cache folder, the name and SHA-256 digest of every sitemap file it
+puts in the site. A file is this tool's when the record names it with the digest of the
+bytes it holds now: a file the user wrote over since is theirs again. The record is written
+twice: before the files are committed (old and new digests together, so a run killed half-way
+leaves files that are all still known) and after the stale ones are removed.
+
+A file that stands where the build must write, and that the record does not name, is looked
+at: an earlier version's output of this tool (no record yet), or a sitemap another generator
+left there (Hugo, MkDocs' built-in template, pelican-sitemap), is replaced, the latter with a
+warning that names the generator. Anything else (a hand-written file, a file the host copied
+from the sources) stops the build, unless ``replace_files`` says to replace it.
+
+Without a record (``fingerprint`` off, an unusable cache) nothing is removed as stale: what
+cannot be shown to be ours stays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+import zlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.errors import Diagnostic, Level, WriteError
+from sitemap_plugins.writers.atomic import explain, write_bytes_atomic
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+
+RECORD_SCHEMA = "sitemap-plugins/written/1"
+# What is looked at of a file to tell whose it is: its start and its end.
+_HEAD = 4_096
+_TAIL = 64
+# A .gz is inflated only this far (the protocol's 50 MiB per file, and a little more).
+_MAX_INFLATED = 52_428_800 + _HEAD
+_CHUNK = 1 << 20
+_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
+_PART = re.compile(r".*-\d+\.(?:xml|txt)(?:\.gz)?\Z")
+
+_SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+_DECL = b'<?xml version="1.0" encoding="UTF-8"?>\n'
+# This tool's own output (urlset.xml, sitemapindex.xml): the header with any of the
+# extension namespaces, then the first entry or the end.
+_OWN_URLSET = re.compile(
+    re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
+    + rb'(?: xmlns:xhtml="http://www\.w3\.org/1999/xhtml")?'
+    rb'(?: xmlns:image="http://www\.google\.com/schemas/sitemap-image/1\.1")?'
+    rb'(?: xmlns:video="http://www\.google\.com/schemas/sitemap-video/1\.1")?>\n'
+    rb"  <url>\n    <loc>")
+_OWN_INDEX = re.compile(re.escape(_DECL) + rb"<sitemapindex " + re.escape(_SITEMAP_NS.encode())
+                        + rb">\n  <sitemap>\n    <loc>")
+# Other generators, by the first bytes their templates write.
+_GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
+    ("Hugo", re.compile(
+        rb'<\?xml version="1\.0" encoding="(?i:utf-8)" standalone="yes"\?>\s*'
+        rb'<(?:urlset ' + re.escape(_SITEMAP_NS.encode())
+        + rb'\s+xmlns:xhtml="http://www\.w3\.org/1999/xhtml">|sitemapindex '
+        + re.escape(_SITEMAP_NS.encode()) + rb">)")),
+    ("MkDocs' built-in template", re.compile(
+        re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
+        + rb">(?:\n    <url>\n         <loc>|\n</urlset>\s*\Z)")),
+    ("pelican-sitemap", re.compile(
+        rb'<\?xml version="1\.0" encoding="utf-8"\?>\n<urlset '
+        rb'xmlns:xsi="http://www\.w3\.org/2001/XMLSchema-instance"\n'
+        rb'xsi:schemaLocation="http://www\.sitemaps\.org/schemas/sitemap/0\.9 '
+        rb'http://www\.sitemaps\.org/schemas/sitemap/0\.9/sitemap\.xsd"\n')),
+)
+OWN = "sitemap-plugins"
+"""What :func:`identify` calls this tool's own output."""
+
+
+def site_key(site: Path) -> str:
+    """A name for the site inside a shared cache folder: its folder's name, made safe.
+
+    Sibling sites (``dist/docs``, ``dist/blog``) share the default cache folder beside them
+    and always differ in name. The name, not the full path, so that a checkout in another
+    place (a CI runner's new workspace) keeps the site's history.
+    """
+    name = os.path.basename(os.path.realpath(site)) or "root"
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:64]
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return f"{safe}-{digest}"
+
+
+def record_path(cache_dir: Path, site: Path) -> Path:
+    """Where the record of the files written into ``site`` is kept."""
+    return cache_dir / f"written-{site_key(site)}.json"
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def file_digest(path: Path) -> str | None:
+    """SHA-256 of a regular file's bytes; None for anything else (never opens a pipe)."""
+    if not _regular(path):
+        return None
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _ends(path: Path) -> tuple[bytes, bytes] | None:
+    """The first and last bytes of a regular file (inflated when it is a ``.gz``)."""
+    if not _regular(path):
+        return None
+    try:
+        with path.open("rb") as handle:
+            if path.name.endswith(".gz"):
+                return _inflated_ends(handle)
+            head = handle.read(_HEAD)
+            size = os.fstat(handle.fileno()).st_size
+            handle.seek(max(size - _TAIL, 0))
+            return head, handle.read(_TAIL)
+    except (OSError, zlib.error, EOFError):
+        return None
+
+
+def _inflated_ends(handle: object) -> tuple[bytes, bytes] | None:
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    head, tail, total = b"", b"", 0
+    read = handle.read  # type: ignore[attr-defined]
+    while chunk := read(64 * 1024):
+        data = inflater.decompress(chunk, _CHUNK)
+        while True:
+            total += len(data)
+            if total > _MAX_INFLATED:
+                return None
+            if len(head) < _HEAD:
+                head += data[: _HEAD - len(head)]
+            tail = (tail + data)[-_TAIL:]
+            if not inflater.unconsumed_tail:
+                break
+            data = inflater.decompress(inflater.unconsumed_tail, _CHUNK)
+        if inflater.eof:
+            break
+    return (head, tail) if inflater.eof else None
+
+
+def identify(path: Path) -> str | None:
+    """Which generator wrote the sitemap at ``path`` (:data:`OWN` for this tool), or None.
+
+    Only XML sitemaps (and their ``.gz``) are recognised, by the bytes their templates write
+    first; a hand-written file or anything that is not such a sitemap is None.
+    """
+    ends = _ends(path)
+    if ends is None:
+        return None
+    head, tail = ends
+    if (_OWN_URLSET.match(head) and tail.endswith(b"</urlset>\n")) or (
+            _OWN_INDEX.match(head) and tail.endswith(b"</sitemapindex>\n")):
+        return OWN
+    for name, pattern in _GENERATORS:
+        if pattern.match(head) and tail.rstrip().endswith((b"</urlset>", b"</sitemapindex>")):
+            return name
+    return None
+
+
+def _text_lines(path: Path) -> bool:
+    """A text sitemap as this tool writes it: one absolute http(s) URL a line.
+
+    The base URL is not asked for: it may be the one of the build that wrote the file.
+    """
+    if not _regular(path):
+        return False
+    try:
+        with path.open("rb") as handle:
+            for raw in handle:
+                line = raw.decode("utf-8")
+                if (not line.endswith("\n") or not line.startswith(("https://", "http://"))
+                        or any(c.isspace() for c in line[:-1])):
+                    return False
+    except (OSError, UnicodeDecodeError):
+        return False
+    return True
+
+
+@dataclass
+class Ownership:
+    """The record of the files written into one site, and the rules that use it."""
+
+    site: Path
+    path: Path | None
+    """The record file; None when no record is kept (``fingerprint`` off)."""
+    replace_files: bool = False
+    files: dict[str, set[str]] = field(default_factory=dict)
+    """File name -> digests this tool wrote under it."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, site: Path, cache_dir: Path | None, *,
+             replace_files: bool = False) -> Ownership:
+        """The record kept in ``cache_dir`` for ``site`` (an empty one when there is none).
+
+        A damaged record counts as empty: files it named are no longer known to be ours, so
+        they are neither replaced quietly nor removed.
+        """
+        path = record_path(cache_dir, site) if cache_dir is not None else None
+        owned = cls(site, path, replace_files)
+        if path is None or not os.path.lexists(path):
+            return owned
+        try:
+            if not _regular(path):
+                raise ValueError("not a regular file")  # noqa: TRY301
+            with path.open("rb") as handle:
+                data = json.loads(handle.read(16 * 1024 * 1024).decode("utf-8"))
+            owned.files = _checked(data)
+        except (OSError, ValueError) as err:
+            owned.diagnostics.append(Diagnostic("", "bad-written-record", (
+                f"the record of the files written into the site, {path}, cannot be read "
+                f"({err}); files it named are left as they are"), Level.INFO))
+        return owned
+
+    def owns(self, name: str) -> bool:
+        """Whether the file ``name`` in the site holds bytes this tool wrote there."""
+        digests = self.files.get(name)
+        return bool(digests) and file_digest(self.site / name) in digests  # type: ignore[operator]
+
+    def adopt_earlier(self, pattern: re.Pattern[str]) -> None:
+        """Know as ours the files an earlier version wrote, before there were records.
+
+        That is a file named as this tool names its sitemaps whose bytes are this tool's XML
+        (its template's exact start and end), and the parts such an index names. A user's
+        file of such a name (an archived ``sitemap-2019.xml``, a ``sitemap-1.txt``) is not.
+        """
+        try:
+            names = sorted(name for name in os.listdir(self.site) if pattern.match(name))
+        except OSError:
+            return
+        own_indexes: list[str] = []
+        for name in names:
+            if name in self.files and self.owns(name):
+                continue
+            ends = _ends(self.site / name)
+            if ends is None or identify(self.site / name) != OWN:
+                continue
+            self._adopt(name)
+            if _OWN_INDEX.match(ends[0]) and not name.endswith(".gz"):
+                own_indexes.append(name)
+        for index in own_indexes:
+            # The base URL may have changed since: the part is named by its last segment.
+            for loc in _index_locs(self.site / index):
+                part = loc.rpartition("/")[2]
+                if (part in names and part not in self.files and _PART.match(part)
+                        and (identify(self.site / part) == OWN
+                             or _text_lines(self.site / part))):
+                    self._adopt(part)
+
+    def _adopt(self, name: str) -> None:
+        digest = file_digest(self.site / name)
+        if digest is not None:
+            self.files.setdefault(name, set()).add(digest)
+
+    def check_targets(self, names: Iterable[str], *,
+                      own_content: Callable[[str], bool] | None = None) -> None:
+        """Stop before writing over a file that is neither ours nor another generator's sitemap.
+
+        ``own_content(name)``: a further proof that the file is this tool's (a news sitemap
+        that renders to the same bytes).
+
+        Raises:
+            SitemapError: naming the first such file; nothing has been changed.
+        """
+        for name in names:
+            target = self.site / name
+            if not os.path.lexists(target) or not _regular(target) or self.owns(name):
+                continue  # nothing there, or something the write itself refuses
+            who = identify(target)
+            if who == OWN or (own_content is not None and own_content(name)):
+                continue
+            if who is None and name.endswith(".txt") and self._text_beside_own_xml(name):
+                continue
+            if who is not None:
+                self.diagnostics.append(Diagnostic(name, "replaced-sitemap", (
+                    f"was a sitemap written by {who}; replaced by this build's (turn that "
+                    "generator's sitemap off so that one tool owns the file)")))
+                continue
+            if self.replace_files:
+                self.diagnostics.append(Diagnostic(name, "replaced-file", (
+                    "was not written by this tool; replaced, as replace_files says"),
+                    Level.INFO))
+                continue
+            msg = ("is already in the site and was not written by sitemap-plugins (nor is it "
+                   "a sitemap from Hugo, MkDocs or pelican-sitemap): remove it, choose "
+                   "another sitemap_name, or set replace_files to true to replace it")
+            raise WriteError(str(target), msg)
+
+    def _text_beside_own_xml(self, name: str) -> bool:
+        """A text sitemap of this tool's shape next to this tool's XML sitemap (no record)."""
+        stem = name[: -len(".txt")]
+        xml = re.sub(r"-\d+\Z", "", stem) + ".xml"
+        return ((self.owns(xml) or identify(self.site / xml) == OWN)
+                and _text_lines(self.site / name))
+
+    def intend(self, written: dict[str, str]) -> None:
+        """Record ``written`` (name -> digest) beside what is known, before it is committed.
+
+        Raises:
+            WriteError: when the record cannot be written (nothing has been committed).
+        """
+        for name, digest in written.items():
+            self.files.setdefault(name, set()).add(digest)
+        self._save(strict=True)
+
+    def settle(self, written: dict[str, str], gone: Iterable[str]) -> None:
+        """After the commit: the names written hold only their new digests; ``gone`` are none."""
+        for name, digest in written.items():
+            self.files[name] = {digest}
+        for name in gone:
+            self.files.pop(name, None)
+        self._save(strict=False)
+
+    def remove_stale(self, keep: set[str]) -> list[str]:
+        """Remove the files this tool wrote that the new set does not include.
+
+        Only files the record names with their present bytes go. Files that name parts
+        (indexes, ``sitemap.xml``) go before the parts: a crash in between never leaves an
+        index that names a missing part.
+        """
+        candidates = sorted(name for name in self.files if name not in keep)
+        candidates.sort(key=lambda name: bool(_PART.match(name)))
+        removed: list[str] = []
+        index_kept = False
+        for name in candidates:
+            is_part = bool(_PART.match(name))
+            if not self.owns(name):
+                self.files.pop(name, None)  # gone, or the user's now: left, and forgotten
+                continue
+            if index_kept and is_part:
+                continue  # an index that could not be removed still names these parts
+            try:
+                (self.site / name).unlink()
+            except OSError:
+                index_kept = index_kept or not is_part
+                continue
+            removed.append(name)
+        return removed
+
+    def _save(self, *, strict: bool) -> None:
+        if self.path is None:
+            return
+        data = {"schema": RECORD_SCHEMA,
+                "files": {name: sorted(digests) for name, digests in sorted(self.files.items())
+                          if digests}}
+        text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_bytes_atomic(self.path, text.encode("utf-8"))
+        except (OSError, WriteError) as err:
+            reason = explain(err) if isinstance(err, OSError) else err.message
+            if strict:
+                msg = f"cannot record the files it writes into the site: {reason}"
+                raise WriteError(str(self.path), msg) from err
+            self.diagnostics.append(Diagnostic("", "bad-written-record", (
+                f"the record of the files written into the site, {self.path}, cannot be "
+                f"updated ({reason})"), Level.INFO))
+
+
+def _checked(data: object) -> dict[str, set[str]]:
+    """The record's files, every name and digest checked: a bad one spoils the record."""
+    if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA:
+        msg = "not a record of this version"
+        raise ValueError(msg)
+    files = data.get("files")
+    if not isinstance(files, dict):
+        msg = "no files"
+        raise ValueError(msg)  # noqa: TRY004  # a bad record, as every other problem of it
+    checked: dict[str, set[str]] = {}
+    for name, digests in files.items():
+        if (not isinstance(name, str) or not name or "/" in name or "\\" in name
+                or name in (".", "..") or "\0" in name or not isinstance(digests, list)
+                or not all(isinstance(d, str) and _DIGEST.match(d) for d in digests)):
+            msg = f"a bad entry {str(name)[:80]!r}"
+            raise ValueError(msg)
+        checked[name] = set(digests)
+    return checked
+
+
+def digests_of(files: Iterable[tuple[Path, str]]) -> dict[str, str]:
+    """Name -> digest of each (temporary file, final name) about to be committed.
+
+    Raises:
+        OSError: when a temporary file cannot be read.
+    """
+    result: dict[str, str] = {}
+    for temp, name in files:
+        digest = file_digest(temp)
+        if digest is None:
+            raise OSError(f"cannot read {temp}")
+        result[name] = digest
+    return result
+
+
+
+_LOC = re.compile(rb"<loc>([^<]{1,4096})</loc>")
+
+
+def _index_locs(path: Path) -> list[str]:
+    """The ``<loc>`` values of a sitemap index of this tool's (at most 50 MiB read)."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(_MAX_INFLATED)
+    except OSError:
+        return []
+    return [match.group(1).decode("utf-8", "replace").replace("&amp;", "&")
+            for match in _LOC.finditer(data)]
