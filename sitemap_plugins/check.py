@@ -37,13 +37,16 @@ from sitemap_plugins.schema import (
     display,
     parse_xml,
     unescaped_text,
-    validate,
+    validate_entry,
+    validate_root,
 )
 from sitemap_plugins.schema import check_url as schema_url
 from sitemap_plugins.writers.atomic import special_kind
 from sitemap_plugins.writers.robots import MAX_ROBOTS_BYTES, names_sitemap
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sitemap_plugins.config import SitemapConfig
     from sitemap_plugins.progress import Progress
 
@@ -83,6 +86,8 @@ class _Checker:
         """URLs of the urlsets at the site root (not in a merged build's folder)."""
         self.tree = False
         """True when an index names sitemaps in sub-folders (``sitemap-plugins merge``)."""
+        self.served: dict[str, str | None] = {}
+        """URL -> the site file serving it (None: none), as found by local_file."""
         self.robots: bytes | OSError | None = None
         """robots.txt as read (or why it could not be), once for all its Sitemap: lines."""
         self.unread: set[str] = set()
@@ -95,8 +100,16 @@ class _Checker:
         """The site file that a URL under the base maps to, or None.
 
         Never a file outside the site: a ``..`` segment (``%2e%2e`` too) or a symlink that
-        leads out maps to nothing, and nothing outside is looked at.
+        leads out maps to nothing, and nothing outside is looked at. Remembered: the text
+        sitemap lists the same URLs as the XML one.
         """
+        if url in self.served:
+            return self.served[url]
+        found = self._local_file(url)
+        self.served[url] = found
+        return found
+
+    def _local_file(self, url: str) -> str | None:
         rel_bytes = unquote_to_bytes(urlsplit(url[len(self.base) - 1 :]).path.lstrip("/"))
         rel = os.fsdecode(rel_bytes)
         if any(part in (".", "..") for part in rel.split("/")) or "\x00" in rel:
@@ -163,11 +176,13 @@ class _Checker:
             ok = False
         return ok
 
-    def parse(self, name: str, *, empty_ok: bool = False) -> Node | None:
+    def parse(self, name: str, on_entry: Callable[[Node, Node, int], None] | None = None,
+              *, empty_ok: bool = False) -> Node | None:
         """Read and parse one XML file, reporting what breaks the protocol or the schemas.
 
-        Returns the root element when the file could be parsed (even with problems in it),
-        so that the URLs in it are still checked.
+        Each child of the root is checked against the schemas, then handed to ``on_entry``
+        (root, entry, its number) as soon as it is read, and dropped: memory holds one entry
+        at a time. Returns the root when the file could be parsed (None: reported why).
         """
         try:
             raw = self.read(name)
@@ -186,13 +201,28 @@ class _Checker:
         elif not raw.startswith(b"<?xml"):
             self.problem(name, "does not start with the XML declaration at byte 0")
         try:
-            raw.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
             self.problem(name, f"is not UTF-8 (byte {err.start:,}); sitemaps must be UTF-8")
             self.unread.add(name)
             return None
+        escape = unescaped_text(text)
+        del text
+        if escape is not None:
+            self.problem(name, f"line {escape[0]}: {escape[1]!r} in text is not entity-escaped "
+                               "(sitemaps.org: every data value escapes & ' \" < >)")
+        entries = 0
+
+        def entry(root: Node, node: Node) -> None:
+            nonlocal entries
+            entries += 1
+            for line, message in validate_entry(root, node):
+                self.problem(name, f"line {line}: {message}")
+            if on_entry is not None:
+                on_entry(root, node, entries)
+
         try:
-            document = parse_xml(raw)
+            document = parse_xml(raw, entry)
         except XmlError as err:
             self.problem(name, str(err))
             self.unread.add(name)
@@ -201,14 +231,13 @@ class _Checker:
                                                                                 "utf8"):
             self.problem(name, f"declares the encoding {document.encoding!r}; sitemaps must "
                                "be UTF-8")
-        escape = unescaped_text(raw.decode("utf-8"))
-        if escape is not None:
-            self.problem(name, f"line {escape[0]}: {escape[1]!r} in text is not entity-escaped "
-                               "(sitemaps.org: every data value escapes & ' \" < >)")
-        for line, message in validate(document.root):
-            if empty_ok and not document.root.children and message == "<urlset> lacks <url>":
+        for line, message in validate_root(document.root, entries):
+            if empty_ok and entries == 0 and message == "<urlset> lacks <url>":
                 continue
             self.problem(name, f"line {line}: {message}")
+        if entries > PROTOCOL_MAX_URLS:
+            what = "sitemaps" if document.root.tag == f"{NS}sitemapindex" else "URLs"
+            self.problem(name, f"{entries:,} {what}; the limit is 50,000")
         return document.root
 
     def check_gzip(self, name: str) -> None:
@@ -238,20 +267,27 @@ class _Checker:
         if not same:
             self.problem(name + ".gz", f"does not hold the same bytes as {name}")
 
-    def check_urlset(self, name: str, root: Node) -> list[str]:
-        """The protocol's rules for a urlset beyond its schema: limits, scope, files, dups."""
+    def check_urlset(self, name: str, parts: list[Node] | None = None,
+                     ) -> tuple[Node | None, list[str]]:
+        """Parse ``name``; when it is a urlset, check each <url> by the protocol's rules too.
+
+        Returns the root (None: unreadable) and the URLs listed. When it is an index, its
+        entries go to ``parts`` (when given).
+        """
         locs: list[str] = []
-        entries = root.children
-        if len(entries) > PROTOCOL_MAX_URLS:
-            self.problem(name, f"{len(entries):,} URLs; the limit is 50,000")
         progress = self.progress
-        for number, url in enumerate(entries, start=1):
+
+        def url(root: Node, node: Node, number: int) -> None:
+            if root.tag == f"{NS}sitemapindex" and parts is not None:
+                parts.append(node)
+            if root.tag != f"{NS}urlset" or node.tag != f"{NS}url":
+                return
             if progress is not None:  # the total shows itself file by file: found = checked
                 progress.found()
                 progress.done()
-            if url.tag == f"{NS}url":
-                self.check_url_children(name, f"<url> #{number}", url, locs)
-        return locs
+            self.check_url_children(name, f"<url> #{number}", node, locs)
+
+        return self.parse(name, url), locs
 
     def check_url_children(self, name: str, where: str, url: Node, locs: list[str]) -> None:
         images = 0
@@ -295,16 +331,13 @@ class _Checker:
         it, though sitemap.xsd wants at least one <url> (the one rule of the schemas that
         check does not apply, and only here).
         """
-        root = self.parse(name, empty_ok=True)
-        if root is None:
-            return
-        if root.tag != f"{NS}urlset":
-            self.problem(name, f"root element is {display(root.tag)}, not urlset")
-            return
-        if len(root.children) > MAX_NEWS:
-            self.problem(name, f"{len(root.children):,} articles; Google takes at most "
-                               f"{MAX_NEWS:,}")
-        for number, url in enumerate(root.children, start=1):
+        articles = 0
+
+        def article(root: Node, url: Node, number: int) -> None:
+            nonlocal articles
+            if root.tag != f"{NS}urlset":
+                return
+            articles += 1
             loc_node = url.find(f"{NS}loc")
             loc = collapse(loc_node.text) if loc_node is not None else ""
             where = f"<url> #{number} ({loc})"
@@ -313,7 +346,7 @@ class _Checker:
             news = [child for child in url.children if child.tag == f"{NEWS}news"]
             if len(news) != 1:
                 self.problem(name, f"{where}: holds {len(news)} news:news elements, not one")
-                continue
+                return
             item = news[0]
             publication = item.find(f"{NEWS}publication")
             publisher = publication.find(f"{NEWS}name") if publication is not None else None
@@ -322,6 +355,14 @@ class _Checker:
             title = item.find(f"{NEWS}title")
             if title is None or not title.text.strip():
                 self.problem(name, f"{where}: news:title is missing or empty")
+
+        root = self.parse(name, article, empty_ok=True)
+        if root is None:
+            return
+        if root.tag != f"{NS}urlset":
+            self.problem(name, f"root element is {display(root.tag)}, not urlset")
+        elif articles > MAX_NEWS:
+            self.problem(name, f"{articles:,} articles; Google takes at most {MAX_NEWS:,}")
 
     def check_image(self, name: str, where: str, image: Node) -> None:
         """One image:image: a single image:loc (Google deprecated the other image tags)."""
@@ -352,18 +393,15 @@ class _Checker:
                                f"URL {self.base!r}")
 
     def check_xml_set(self, name: str) -> list[str]:
-        root = self.parse(name)
+        parts: list[Node] = []  # an index's entries: small, kept to be followed after
+        root, locs = self.check_urlset(name, parts)
         if root is None:
             return []
         self.check_gzip(name)
         if root.tag == f"{NS}urlset":
-            return self.check_urlset(name, root)
+            return locs
         if root.tag != f"{NS}sitemapindex":
             return []  # the schema check named the root
-        locs: list[str] = []
-        parts = root.children
-        if len(parts) > PROTOCOL_MAX_URLS:
-            self.problem(name, f"the index names {len(parts):,} sitemaps; the limit is 50,000")
         for number, part in enumerate(parts, start=1):
             loc_element = part.find(f"{NS}loc")
             if part.tag != f"{NS}sitemap" or loc_element is None \
@@ -395,18 +433,16 @@ class _Checker:
                 locs.extend(self.check_text(part_name))
                 self.scope = self.base
                 continue
-            part_root = self.parse(part_name)
+            part_root, part_locs = self.check_urlset(part_name)
+            self.scope = self.base
             if part_root is None:
-                self.scope = self.base
                 continue
             self.check_gzip(part_name)
             if part_root.tag != f"{NS}urlset":
                 self.problem(part_name, "a sitemap named by the index must be a urlset (an "
                                         "index may not name an index)")
-                self.scope = self.base
+                self.unread.add(part_name)
                 continue
-            part_locs = self.check_urlset(part_name, part_root)
-            self.scope = self.base
             locs.extend(part_locs)
             if not folder:
                 self.own_locs.extend(part_locs)

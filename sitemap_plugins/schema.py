@@ -62,8 +62,15 @@ class XmlError(ValueError):
         self.message = message
 
 
+_NO_ATTRIBUTES: dict[str, str] = {}  # shared by every element without attributes; never changed
+
+
 class Node:
-    """One element: its Clark name, attributes, direct text, children and line."""
+    """One element: its Clark name, attributes, direct text, children and line.
+
+    Lean on purpose (a 50 MiB sitemap has a million elements): no list for an element
+    without children, one string for text that came in one piece.
+    """
 
     __slots__ = ("attributes", "children", "line", "parts", "tag")
 
@@ -71,13 +78,29 @@ class Node:
         self.tag = tag
         self.attributes = attributes
         self.line = line
-        self.children: list[Node] = []
-        self.parts: list[str] = []
+        self.children: list[Node] | tuple[()] = ()
+        self.parts: str | list[str] = ""
 
     @property
     def text(self) -> str:
         """The character data directly inside (between children too), as written."""
-        return "".join(self.parts)
+        return self.parts if isinstance(self.parts, str) else "".join(self.parts)
+
+    def add_text(self, data: str) -> None:
+        """Keep a piece of character data (a second piece turns the string into a list)."""
+        if isinstance(self.parts, list):
+            self.parts.append(data)
+        elif self.parts:
+            self.parts = [self.parts, data]
+        else:
+            self.parts = data
+
+    def add_child(self, child: Node) -> None:
+        """Append a child element."""
+        if isinstance(self.children, list):
+            self.children.append(child)
+        else:
+            self.children = [child]
 
     def find(self, tag: str) -> Node | None:
         """The first child named ``tag``."""
@@ -93,8 +116,11 @@ class Document:
     declared: bool
 
 
-def parse_xml(raw: bytes) -> Document:
+def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) -> Document:
     """Parse ``raw`` with namespaces resolved; nothing is fetched and no entity is declared.
+
+    With ``on_entry``, each child of the root (a <url>, a <sitemap>) is handed over as soon
+    as it ends, with the root, and not kept: memory holds one entry, not the whole file.
 
     Raises:
         XmlError: not well-formed, or a DOCTYPE (its entities could expand without bound,
@@ -108,20 +134,23 @@ def parse_xml(raw: bytes) -> Document:
 
     def start(name: str, attributes: dict[str, str]) -> None:
         tag = "{" + name if "}" in name else name
-        attrs = {("{" + key if "}" in key else key): value for key, value in attributes.items()}
+        attrs = {("{" + key if "}" in key else key): value
+                 for key, value in attributes.items()} if attributes else _NO_ATTRIBUTES
         node = Node(tag, attrs, parser.CurrentLineNumber)
-        if stack:
-            stack[-1].children.append(node)
-        else:
+        if not stack:
             found.append(node)
+        elif on_entry is None or len(stack) > 1:
+            stack[-1].add_child(node)
         stack.append(node)
 
     def end(_name: str) -> None:
-        stack.pop()
+        node = stack.pop()
+        if on_entry is not None and len(stack) == 1:
+            on_entry(stack[0], node)
 
     def text(data: str) -> None:
         if stack:
-            stack[-1].parts.append(data)
+            stack[-1].add_text(data)
 
     def doctype(*_args: object) -> None:
         raise XmlError(parser.CurrentLineNumber, "has a DOCTYPE; a sitemap must not have one")
@@ -435,37 +464,64 @@ ELEMENTS: dict[str, Element] = {
 }
 
 
-def validate(root: Node) -> list[tuple[int, str]]:
-    """Every way ``root`` breaks the schemas, as (line, message), in document order."""
+_ROOTS = (f"{SITEMAP}urlset", f"{SITEMAP}sitemapindex")
+
+
+def validate_root(root: Node, entries: int) -> list[tuple[int, str]]:
+    """What breaks the schemas in the root element itself, which held ``entries`` children."""
+    if root.tag not in _ROOTS:
+        return [(root.line, (f"root element is {display(root.tag)}, not the sitemaps.org 0.9 "
+                            "urlset or sitemapindex"))]
     problems: list[tuple[int, str]] = []
-    spec = ELEMENTS.get(root.tag)
-    if root.tag not in (f"{SITEMAP}urlset", f"{SITEMAP}sitemapindex") or spec is None:
-        problems.append((root.line, (f"root element is {display(root.tag)}, not the "
-                                    "sitemaps.org 0.9 urlset or sitemapindex")))
-        return problems
-    _validate(root, spec, problems)
+    name = display(root.tag)
+    _check_attributes(root, ELEMENTS[root.tag], problems)
+    if root.text.strip():
+        problems.append((root.line, (f"<{name}> holds text {_shown(root.text.strip())}; only "
+                                    "elements may stand here")))
+    if entries == 0:
+        child = display(ELEMENTS[root.tag].children[0][0])
+        problems.append((root.line, f"<{name}> lacks <{child}>"))
     return problems
 
 
-def _validate(node: Node, spec: Element, problems: list[tuple[int, str]]) -> None:
+def validate_entry(root: Node, node: Node) -> list[tuple[int, str]]:
+    """What breaks the schemas in one child of the root (a <url>, a <sitemap>)."""
+    if root.tag not in _ROOTS:
+        return []  # the root is reported, once
+    problems: list[tuple[int, str]] = []
+    if node.tag != ELEMENTS[root.tag].children[0][0]:
+        problems.append((node.line, (f"<{display(root.tag)}> may not hold "
+                                    f"<{display(node.tag)}> (an element no schema allows "
+                                    "here)")))
+    else:
+        _validate(node, ELEMENTS[node.tag], problems)
+    return problems
+
+
+def _check_attributes(node: Node, spec: Element, problems: list[tuple[int, str]]) -> None:
     name = display(node.tag)
     for attribute, value in node.attributes.items():
         rule = spec.attributes.get(attribute)
         if rule is None:
             if attribute not in _SCHEMA_HINTS:
                 problems.append((node.line, (f"<{name}> has an unknown attribute "
-                                            f"{display(attribute)}")))
+                                             f"{display(attribute)}")))
             continue
         reason = rule(value)
         if reason is not None:
             problems.append((node.line, (f"<{name}> attribute {display(attribute)} "
-                                        f"{value!r} {reason}")))
+                                         f"{value!r} {reason}")))
     problems.extend((node.line, f"<{name}> lacks the attribute {attribute}")
                     for attribute in spec.required if attribute not in node.attributes)
+
+
+def _validate(node: Node, spec: Element, problems: list[tuple[int, str]]) -> None:
+    name = display(node.tag)
+    _check_attributes(node, spec, problems)
     if spec.text is not None:
         if node.children:
             problems.append((node.line, (f"<{name}> may hold only text, not "
-                                        f"<{display(node.children[0].tag)}>")))
+                                         f"<{display(node.children[0].tag)}>")))
             return
         reason = spec.text(node.text)
         if reason is not None:
@@ -474,7 +530,7 @@ def _validate(node: Node, spec: Element, problems: list[tuple[int, str]]) -> Non
         return
     if node.text.strip():
         problems.append((node.line, (f"<{name}> holds text {_shown(node.text.strip())}; only "
-                                    "elements may stand here")))
+                                     "elements may stand here")))
     _validate_children(node, spec, problems)
 
 

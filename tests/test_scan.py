@@ -30,7 +30,7 @@ _NAME = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map(b"".join)
 _FILE = st.tuples(_NAME, st.sampled_from([b".html", b".htm", b".HTML", b".css"])).map(b"".join)
 _FILES = st.one_of(_FILE, st.sampled_from([b"index.html", b"index.htm", b"Index.html"]))
 _ENTRY = st.tuples(st.one_of(st.none(), _NAME), _FILES, st.one_of(st.none(), st.integers(0, 7)))
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=int(os.environ.get("SITEMAP_HYPOTHESIS_EXAMPLES") or 150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
