@@ -602,6 +602,10 @@ def _generate(
             for diagnostic in record_pending(manifest.cache_dir, result.changes):
                 result.add_diagnostic(diagnostic)
             manifest.save()
+        elif config.changes_file:
+            result.add_diagnostic(Diagnostic(
+                "", "changes-file-off", "changes_file is set but fingerprint is off: without "
+                "the manifest no change is known, so the file was not written"))
     except BaseException:
         if manifest is not None:
             manifest.discard()
