@@ -220,6 +220,6 @@ def test_a_changes_file_without_the_manifest_is_a_warning(
     assert main(["build", str(site), "--base-url", BASE, "--no-fingerprint",
                  "--changes-file", str(changes)]) == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if "changes_file" in line]
-    assert warnings == ["warning: changes_file is set but fingerprint is off: without the "
-                        "manifest no change is known, so the file was not written"]
+    assert warnings == [("warning: changes_file is set but fingerprint is off: without the "
+                        "manifest no change is known, so the file was not written")]
     assert not changes.exists()
