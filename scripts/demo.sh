@@ -8,13 +8,13 @@ bin=.venv/bin
 echo "== Trap site (command line) =="
 rm -rf sample_sites/traps/out
 $bin/python sample_sites/traps/make_site.py --out sample_sites/traps/out >/dev/null
-$bin/sitemap-plugins build sample_sites/traps/out --base-url https://example.org/
+$bin/sitemap-plugins build sample_sites/traps/out --base-url https://example.org/ --html-sitemap sitemap/
 $bin/sitemap-plugins check sample_sites/traps/out --base-url https://example.org/
 
 if [ -f sample_sites/mkdocs/source/mkdocs.yml ] && $bin/python -c "import sitemap_plugins.mkdocs" 2>/dev/null; then
   echo; echo "== MkDocs sample site (mkdocs build) =="
   rm -rf sample_sites/mkdocs/out
-  $bin/mkdocs build --strict -q -f sample_sites/mkdocs/source/mkdocs.yml -d ../out
+  $bin/mkdocs build --strict -f sample_sites/mkdocs/source/mkdocs.yml -d ../out
   cat sample_sites/mkdocs/out/sitemap.xml
   $bin/sitemap-plugins check sample_sites/mkdocs/out --base-url https://example.org/project/
 fi
@@ -30,7 +30,7 @@ fi
 if $bin/python -c "import material, sitemap_plugins.mkdocs" 2>/dev/null; then
   echo; echo "== This project's documentation site (mkdocs build --strict, our own plugin) =="
   rm -rf build/docs-site
-  NO_MKDOCS_2_WARNING=1 $bin/mkdocs build --strict -q -f mkdocs.yml
+  NO_MKDOCS_2_WARNING=1 $bin/mkdocs build --strict -f mkdocs.yml
   $bin/sitemap-plugins check build/docs-site --base-url https://sitemap-plugins.example.org/
 fi
 

@@ -1,54 +1,62 @@
 """``sitemap-plugins check``: check the sitemap files already in a site against the protocol.
 
 Independent of the writers on purpose: it parses what is on disk with the standard library's
-XML parser and checks namespaces, required elements and their order, the limits, W3C dates,
-the scope of every URL under the base URL, escaping (well-formedness), duplicates, that each
-listed URL is backed by a file, that ``.gz`` copies match, and the robots.txt line.
+expat (no DOCTYPE, no entities), applies every rule of the official schemas (schema.py: the
+elements, their order and counts, attributes, values) and then the protocol's own: UTF-8, the
+limits, the scope of every URL under the base URL, duplicates, that each listed URL is backed
+by a file, that an index names only urlsets of the site, that ``.gz`` copies match, that
+alternates stay on the site, and the robots.txt line.
 """
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import os
-import re
 import stat
-import xml.etree.ElementTree as ET  # our own files, no external entities
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from sitemap_plugins.config import CHANGEFREQ_WORDS, PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
+from sitemap_plugins.config import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
 from sitemap_plugins.errors import ScanError
-from sitemap_plugins.news import MAX_NEWS, NEWS_LANGUAGE
+from sitemap_plugins.news import MAX_NEWS
 from sitemap_plugins.output import text_index_name
-from sitemap_plugins.urls import MAX_URL_LENGTH
+from sitemap_plugins.schema import (
+    IMAGE,
+    NEWS,
+    SITEMAP,
+    VIDEO,
+    XHTML,
+    Node,
+    XmlError,
+    collapse,
+    display,
+    parse_xml,
+    unescaped_text,
+    validate_entry,
+    validate_root,
+)
+from sitemap_plugins.schema import check_url as schema_url
+from sitemap_plugins.writers.atomic import special_kind
 from sitemap_plugins.writers.robots import MAX_ROBOTS_BYTES, names_sitemap
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sitemap_plugins.config import SitemapConfig
     from sitemap_plugins.progress import Progress
 
-NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-XHTML = "{http://www.w3.org/1999/xhtml}"
-IMAGE = "{http://www.google.com/schemas/sitemap-image/1.1}"
-VIDEO = "{http://www.google.com/schemas/sitemap-video/1.1}"
-# sitemap-video.xsd: the required children first, in this order, then at least one location.
-_VIDEO_REQUIRED = ("thumbnail_loc", "title", "description")
-_VIDEO_LIMITS = {"title": 100, "description": 2048}
+NS = SITEMAP
 _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
-NEWS = "{http://www.google.com/schemas/sitemap-news/0.9}"
 _INFLATE_CHUNK = 1 << 20
-_W3C_DATE = re.compile(
-    r"\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?\Z"
-)
-_PRIORITY = re.compile(r"(0(\.\d+)?|1(\.0+)?|\.\d+)\Z")
-_URL_CHARS = re.compile(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]]|%[0-9A-Fa-f]{2})*\Z")
-_LANGUAGE_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
-_URL_ORDER = {f"{NS}loc": 0, f"{NS}lastmod": 1, f"{NS}changefreq": 2, f"{NS}priority": 3}
-_EXTENSION_RANK = 4  # elements of other namespaces come after the four sitemap elements
+
+
+def _shown(text: str, most: int = 80) -> str:
+    return repr(text) if len(text) <= most else repr(text[:most]) + "..."
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,12 @@ class _Checker:
         """URLs of the urlsets at the site root (not in a merged build's folder)."""
         self.tree = False
         """True when an index names sitemaps in sub-folders (``sitemap-plugins merge``)."""
+        self.served: dict[str, str | None] = {}
+        """URL -> the site file serving it (None: none), as found by local_file."""
+        self.robots: bytes | OSError | None = None
+        """robots.txt as read (or why it could not be), once for all its Sitemap: lines."""
+        self.unread: set[str] = set()
+        """Files that could not be read (already reported; nothing is compared with them)."""
 
     def problem(self, file: str, message: str) -> None:
         self.problems.append(Problem(file, message))
@@ -86,8 +100,16 @@ class _Checker:
         """The site file that a URL under the base maps to, or None.
 
         Never a file outside the site: a ``..`` segment (``%2e%2e`` too) or a symlink that
-        leads out maps to nothing, and nothing outside is looked at.
+        leads out maps to nothing, and nothing outside is looked at. Remembered: the text
+        sitemap lists the same URLs as the XML one.
         """
+        if url in self.served:
+            return self.served[url]
+        found = self._local_file(url)
+        self.served[url] = found
+        return found
+
+    def _local_file(self, url: str) -> str | None:
         rel_bytes = unquote_to_bytes(urlsplit(url[len(self.base) - 1 :]).path.lstrip("/"))
         rel = os.fsdecode(rel_bytes)
         if any(part in (".", "..") for part in rel.split("/")) or "\x00" in rel:
@@ -115,19 +137,29 @@ class _Checker:
         path = self.site / name
         if any(part == ".." for part in Path(name).parts) or not self.inside(path):
             raise OSError(0, "leads out of the site folder; not read")
+        # Looked at before it is opened: opening a socket fails with a riddle ("No such
+        # device or address"), a pipe would wait for a writer, a device may never end.
+        what = special_kind(os.stat(path).st_mode)
+        if what is not None:
+            raise OSError(0, f"is not a regular file ({what}); not read")
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK)
         with os.fdopen(descriptor, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise OSError(0, "is not a regular file (a pipe, socket or device)")
+            mode = os.fstat(handle.fileno()).st_mode  # it may have been swapped meanwhile
+            if not stat.S_ISREG(mode):
+                kind = special_kind(mode) or "a folder"
+                raise OSError(0, f"is not a regular file ({kind}); not read")
             return handle.read(limit + 1)
 
-    def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True) -> bool:
+    def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True,
+                  syntax: bool = True) -> bool:
+        """A listed URL: well-formed (unless the schema check did that), in scope, served.
+
+        Returns whether it is in scope and well-formed.
+        """
         ok = True
-        if len(url) > MAX_URL_LENGTH:
-            self.problem(file, f"{where}: URL has {len(url):,} characters (at most 2,048)")
-            ok = False
-        if not _URL_CHARS.match(url):
-            self.problem(file, f"{where}: URL is not percent-encoded per RFC 3986: {url!r}")
+        reason = schema_url(url) if syntax else None
+        if reason is not None:
+            self.problem(file, f"{where}: URL {_shown(url)} {reason}")
             ok = False
         if not url.startswith(self.base):
             self.problem(
@@ -144,27 +176,69 @@ class _Checker:
             ok = False
         return ok
 
-    def parse(self, name: str) -> ET.Element | None:
+    def parse(self, name: str, on_entry: Callable[[Node, Node, int], None] | None = None,
+              *, empty_ok: bool = False) -> Node | None:
+        """Read and parse one XML file, reporting what breaks the protocol or the schemas.
+
+        Each child of the root is checked against the schemas, then handed to ``on_entry``
+        (root, entry, its number) as soon as it is read, and dropped: memory holds one entry
+        at a time. Returns the root when the file could be parsed (None: reported why).
+        """
         try:
             raw = self.read(name)
         except OSError as err:
             self.problem(name, f"cannot be read: {err.strerror or err}")
+            self.unread.add(name)
             return None
         if len(raw) > PROTOCOL_MAX_BYTES:
             self.problem(name, "more than 52,428,800 bytes uncompressed (the limit); not read "
                                "further")
+            self.unread.add(name)
             return None
-        if not raw.startswith(b"<?xml"):
+        if raw.startswith(codecs.BOM_UTF8):
+            self.problem(name, "starts with a byte order mark; the XML declaration must come "
+                               "first, at byte 0")
+        elif not raw.startswith(b"<?xml"):
             self.problem(name, "does not start with the XML declaration at byte 0")
         try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            self.problem(name, "is not UTF-8")
-        try:
-            return ET.fromstring(raw)  # noqa: S314
-        except ET.ParseError as err:
-            self.problem(name, f"is not well-formed XML (unescaped '&' or '<'?): {err}")
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            self.problem(name, f"is not UTF-8 (byte {err.start:,}); sitemaps must be UTF-8")
+            self.unread.add(name)
             return None
+        escape = unescaped_text(text)
+        del text
+        if escape is not None:
+            self.problem(name, f"line {escape[0]}: {escape[1]!r} in text is not entity-escaped "
+                               "(sitemaps.org: every data value escapes & ' \" < >)")
+        entries = 0
+
+        def entry(root: Node, node: Node) -> None:
+            nonlocal entries
+            entries += 1
+            for line, message in validate_entry(root, node):
+                self.problem(name, f"line {line}: {message}")
+            if on_entry is not None:
+                on_entry(root, node, entries)
+
+        try:
+            document = parse_xml(raw, entry)
+        except XmlError as err:
+            self.problem(name, str(err))
+            self.unread.add(name)
+            return None
+        if document.encoding is not None and document.encoding.lower() not in ("utf-8",
+                                                                                "utf8"):
+            self.problem(name, f"declares the encoding {document.encoding!r}; sitemaps must "
+                               "be UTF-8")
+        for line, message in validate_root(document.root, entries):
+            if empty_ok and entries == 0 and message == "<urlset> lacks <url>":
+                continue
+            self.problem(name, f"line {line}: {message}")
+        if entries > PROTOCOL_MAX_URLS:
+            what = "sitemaps" if document.root.tag == f"{NS}sitemapindex" else "URLs"
+            self.problem(name, f"{entries:,} {what}; the limit is 50,000")
+        return document.root
 
     def check_gzip(self, name: str) -> None:
         """The ``.gz`` holds the same bytes as the file beside it.
@@ -193,66 +267,57 @@ class _Checker:
         if not same:
             self.problem(name + ".gz", f"does not hold the same bytes as {name}")
 
-    def check_urlset(self, name: str, root: ET.Element) -> list[str]:
+    def check_urlset(self, name: str, parts: list[Node] | None = None,
+                     ) -> tuple[Node | None, list[str]]:
+        """Parse ``name``; when it is a urlset, check each <url> by the protocol's rules too.
+
+        Returns the root (None: unreadable) and the URLs listed. When it is an index, its
+        entries go to ``parts`` (when given).
+        """
         locs: list[str] = []
-        entries = list(root)
-        if len(entries) > PROTOCOL_MAX_URLS:
-            self.problem(name, f"{len(entries):,} URLs; the limit is 50,000")
-        if not entries:
-            self.problem(name, "lists no URL (the schema needs at least one)")
         progress = self.progress
-        for number, url in enumerate(entries, start=1):
+
+        def url(root: Node, node: Node, number: int) -> None:
+            if root.tag == f"{NS}sitemapindex" and parts is not None:
+                parts.append(node)
+            if root.tag != f"{NS}urlset" or node.tag != f"{NS}url":
+                return
             if progress is not None:  # the total shows itself file by file: found = checked
                 progress.found()
                 progress.done()
-            where = f"<url> #{number}"
-            if url.tag != f"{NS}url":
-                self.problem(name, f"{where}: unexpected element {url.tag}")
-                continue
-            self.check_url_children(name, where, url, locs)
-        return locs
+            self.check_url_children(name, f"<url> #{number}", node, locs)
 
-    def check_url_children(
-        self, name: str, where: str, url: ET.Element, locs: list[str]
-    ) -> None:
-        order = -1
-        loc = None
+        return self.parse(name, url), locs
+
+    def check_url_children(self, name: str, where: str, url: Node, locs: list[str]) -> None:
         images = 0
-        for child in url:
-            rank = _URL_ORDER.get(child.tag)
-            if rank is None:
-                if child.tag.startswith(NS):
-                    self.problem(name, f"{where}: unknown element {child.tag[len(NS):]}")
-                elif child.tag == f"{XHTML}link":
-                    self.check_alternate(name, where, child)
-                elif child.tag == f"{IMAGE}image":
-                    images += 1
-                    self.check_image(name, where, child)
-                elif child.tag == f"{VIDEO}video":
-                    self.check_video(name, where, child)
-                rank = _EXTENSION_RANK
-            elif rank <= order:
-                self.problem(name, f"{where}: <{child.tag[len(NS):]}> is repeated or out of "
-                                   "order (loc, lastmod, changefreq, priority)")
-            order = max(order, rank)
-            text = (child.text or "").strip()
-            if child.tag == f"{NS}loc":
-                loc = text
-            elif child.tag == f"{NS}lastmod" and not _W3C_DATE.match(text):
-                self.problem(name, f"{where}: lastmod {text!r} is not a W3C datetime with a "
-                                   "time zone")
-            elif child.tag == f"{NS}changefreq" and text not in CHANGEFREQ_WORDS:
-                self.problem(name, f"{where}: changefreq {text!r} is not one of the seven words")
-            elif child.tag == f"{NS}priority" and not _PRIORITY.match(text):
-                self.problem(name, f"{where}: priority {text!r} is not a number from 0.0 to 1.0")
+        languages: dict[str, str] = {}
+        for child in url.children:
+            if child.tag == f"{XHTML}link":
+                self.check_alternate(name, where, child)
+                code = child.attributes.get("hreflang", "").lower()
+                if code in languages:
+                    self.problem(name, f"{where}: hreflang {code!r} is given twice (one URL a "
+                                       "language)")
+                languages.setdefault(code, collapse(child.attributes.get("href", "")))
+            elif child.tag == f"{IMAGE}image":
+                images += 1
+                self.check_image(name, where, child)
+            elif child.tag == f"{VIDEO}video":
+                self.check_video(name, where, child)
         if images > _MAX_IMAGES:
             self.problem(name, f"{where}: {images:,} image:image elements; Google takes at "
                                f"most {_MAX_IMAGES:,} a page")
-        if loc is None:
-            self.problem(name, f"{where}: has no <loc>")
-            return
+        loc_node = url.find(f"{NS}loc")
+        if loc_node is None or schema_url(loc_node.text) is not None:
+            return  # the schema check said why
+        loc = collapse(loc_node.text)
         where = f"{where} ({loc})"
-        self.check_url(name, where, loc)
+        if languages and loc not in languages.values():
+            # Google: "each language version must list itself and every other version".
+            self.problem(name, f"{where}: its xhtml:link alternates do not include the page "
+                               "itself")
+        self.check_url(name, where, loc, syntax=False)
         if loc in self.seen:
             self.problem(name, f"{where}: duplicate URL, also in {self.seen[loc]}")
         else:
@@ -263,116 +328,102 @@ class _Checker:
         """The news sitemap: each <url> one news:news with the fields Google requires.
 
         An empty one is what a build writes when no article is recent enough: Google takes
-        it, though sitemap.xsd wants at least one <url>.
+        it, though sitemap.xsd wants at least one <url> (the one rule of the schemas that
+        check does not apply, and only here).
         """
-        root = self.parse(name)
+        articles = 0
+
+        def article(root: Node, url: Node, number: int) -> None:
+            nonlocal articles
+            if root.tag != f"{NS}urlset":
+                return
+            articles += 1
+            loc_node = url.find(f"{NS}loc")
+            loc = collapse(loc_node.text) if loc_node is not None else ""
+            where = f"<url> #{number} ({loc})"
+            if loc_node is not None and schema_url(loc_node.text) is None:
+                self.check_url(name, where, loc, syntax=False)
+            news = [child for child in url.children if child.tag == f"{NEWS}news"]
+            if len(news) != 1:
+                self.problem(name, f"{where}: holds {len(news)} news:news elements, not one")
+                return
+            item = news[0]
+            publication = item.find(f"{NEWS}publication")
+            publisher = publication.find(f"{NEWS}name") if publication is not None else None
+            if publisher is not None and not publisher.text.strip():
+                self.problem(name, f"{where}: news:publication has no name")
+            title = item.find(f"{NEWS}title")
+            if title is None or not title.text.strip():
+                self.problem(name, f"{where}: news:title is missing or empty")
+
+        root = self.parse(name, article, empty_ok=True)
         if root is None:
             return
         if root.tag != f"{NS}urlset":
-            self.problem(name, f"root element is {root.tag}, not urlset")
-            return
-        if len(root) > MAX_NEWS:
-            self.problem(name, f"{len(root):,} articles; Google takes at most {MAX_NEWS:,}")
-        for number, url in enumerate(root, start=1):
-            loc = (url.findtext(f"{NS}loc") or "").strip()
-            where = f"<url> #{number} ({loc})"
-            self.check_url(name, where, loc)
-            news = url.findall(f"{NEWS}news")
-            if len(news) != 1:
-                self.problem(name, f"{where}: holds {len(news)} news:news elements, not one")
-                continue
-            item = news[0]
-            language = (item.findtext(f"{NEWS}publication/{NEWS}language") or "").strip()
-            if not (item.findtext(f"{NEWS}publication/{NEWS}name") or "").strip():
-                self.problem(name, f"{where}: news:publication has no name")
-            if not NEWS_LANGUAGE.fullmatch(language):
-                self.problem(name, f"{where}: news:language {language!r} is not an ISO 639 code")
-            published = (item.findtext(f"{NEWS}publication_date") or "").strip()
-            if not _W3C_DATE.match(published):
-                self.problem(name, f"{where}: news:publication_date {published!r} is not a W3C "
-                                   "date")
-            if not (item.findtext(f"{NEWS}title") or "").strip():
-                self.problem(name, f"{where}: news:title is missing or empty")
+            self.problem(name, f"root element is {display(root.tag)}, not urlset")
+        elif articles > MAX_NEWS:
+            self.problem(name, f"{articles:,} articles; Google takes at most {MAX_NEWS:,}")
 
-    def check_image(self, name: str, where: str, image: ET.Element) -> None:
-        """One image:image: a single image:loc, an absolute URL (any host: CDNs are fine)."""
-        locs = [child for child in image if child.tag == f"{IMAGE}loc"]
-        if len(locs) != 1 or len(image) != 1:
+    def check_image(self, name: str, where: str, image: Node) -> None:
+        """One image:image: a single image:loc (Google deprecated the other image tags)."""
+        if len(image.children) != 1:
             self.problem(name, f"{where}: image:image must hold exactly one image:loc (the "
                                "other image tags are deprecated)")
-        for loc in locs:
-            self.check_absolute(name, where, "image:loc", (loc.text or "").strip())
 
-    def check_video(self, name: str, where: str, video: ET.Element) -> None:
-        """One video:video: thumbnail, title, description, then content or player location."""
-        children = list(video)
-        tags = [child.tag.removeprefix(VIDEO) for child in children]
-        if tuple(tags[:3]) != _VIDEO_REQUIRED:
-            self.problem(name, f"{where}: video:video must start with thumbnail_loc, title and "
-                               f"description, in that order (found {', '.join(tags) or 'none'})")
-        if "content_loc" not in tags and "player_loc" not in tags:
+    def check_video(self, name: str, where: str, video: Node) -> None:
+        """One video:video: a content or player location, a title and a description."""
+        tags = {child.tag for child in video.children}
+        if f"{VIDEO}content_loc" not in tags and f"{VIDEO}player_loc" not in tags:
             self.problem(name, f"{where}: video:video has neither content_loc nor player_loc")
-        for tag, child in zip(tags, children, strict=True):
-            text = (child.text or "").strip()
-            if tag in ("thumbnail_loc", "content_loc", "player_loc"):
-                self.check_absolute(name, where, f"video:{tag}", text)
-            elif tag in _VIDEO_LIMITS:
-                if not text:
-                    self.problem(name, f"{where}: video:{tag} is empty")
-                elif len(text) > _VIDEO_LIMITS[tag]:
-                    self.problem(name, f"{where}: video:{tag} has {len(text):,} characters; "
-                                       f"at most {_VIDEO_LIMITS[tag]:,} are allowed")
+        for child in video.children:
+            if child.tag in (f"{VIDEO}title", f"{VIDEO}description") and not child.text.strip():
+                self.problem(name, f"{where}: {display(child.tag)} is empty")
 
-    def check_absolute(self, name: str, where: str, what: str, url: str) -> None:
-        """An absolute http(s) URL of at most 2,048 characters, in URI characters."""
-        if not re.match(r"https?://[^/?#]", url) or not _URL_CHARS.match(url):
-            self.problem(name, f"{where}: {what} {url!r} is not an absolute http(s) URL")
-        elif len(url) > MAX_URL_LENGTH:
-            self.problem(name, f"{where}: {what} has {len(url):,} characters; at most 2,048")
-
-    def check_alternate(self, name: str, where: str, link: ET.Element) -> None:
-        if link.get("rel") != "alternate":
+    def check_alternate(self, name: str, where: str, link: Node) -> None:
+        """An hreflang alternate: rel="alternate", a language code and a URL of this site."""
+        if link.attributes.get("rel") != "alternate":
             self.problem(name, f'{where}: xhtml:link without rel="alternate"')
-        hreflang = link.get("hreflang", "")
-        if not _LANGUAGE_CODE.match(hreflang):
-            self.problem(name, f"{where}: hreflang {hreflang!r} is not a language code")
-        href = link.get("href", "")
-        if not re.match(r"https?://", href):
-            self.problem(name, f"{where}: alternate href {href!r} is not absolute")
+        if "hreflang" not in link.attributes:
+            self.problem(name, f"{where}: xhtml:link without hreflang")
+        href = link.attributes.get("href")
+        if href is None:
+            self.problem(name, f"{where}: xhtml:link without href")
+        elif schema_url(href) is None and not collapse(href).startswith(self.base):
+            self.problem(name, f"{where}: alternate {collapse(href)!r} is not under the base "
+                               f"URL {self.base!r}")
 
     def check_xml_set(self, name: str) -> list[str]:
-        root = self.parse(name)
+        parts: list[Node] = []  # an index's entries: small, kept to be followed after
+        root, locs = self.check_urlset(name, parts)
         if root is None:
             return []
         self.check_gzip(name)
         if root.tag == f"{NS}urlset":
-            return self.check_urlset(name, root)
+            return locs
         if root.tag != f"{NS}sitemapindex":
-            self.problem(name, f"root element is {root.tag}, not the sitemaps.org 0.9 urlset "
-                               "or sitemapindex")
-            return []
-        locs: list[str] = []
-        parts = list(root)
-        if len(parts) > PROTOCOL_MAX_URLS:
-            self.problem(name, f"the index names {len(parts):,} sitemaps; the limit is 50,000")
+            return []  # the schema check named the root
         for number, part in enumerate(parts, start=1):
             loc_element = part.find(f"{NS}loc")
-            if part.tag != f"{NS}sitemap" or loc_element is None:
-                self.problem(name, f"<sitemap> #{number}: malformed entry")
-                continue
-            loc = (loc_element.text or "").strip()
-            lastmod = part.find(f"{NS}lastmod")
-            if lastmod is not None and not _W3C_DATE.match((lastmod.text or "").strip()):
-                self.problem(name, f"<sitemap> #{number}: lastmod is not a W3C datetime")
-            if not self.check_url(name, f"<sitemap> #{number}", loc):
+            if part.tag != f"{NS}sitemap" or loc_element is None \
+                    or schema_url(loc_element.text) is not None:
+                continue  # the schema check said why
+            loc = collapse(loc_element.text)
+            # A pipe or socket standing there is the part's own problem (reading it says
+            # what it is); a link out of the site is no file of the site.
+            special = self.special_part(loc)
+            if not self.check_url(name, f"<sitemap> #{number}", loc, syntax=False,
+                                  needs_file=not special):
+                self.unread.add(loc)  # its URLs are unknown: nothing is compared with them
                 continue
             part_name = loc[len(self.base):]
             folder, _, _ = part_name.rpartition("/")
-            if (any(segment in ("", ".", "..") for segment in part_name.split("/"))
-                    or not (self.site / part_name).is_file()
-                    or (self.site / part_name).is_symlink()):
+            if not special and (any(segment in ("", ".", "..")
+                                    for segment in part_name.split("/"))
+                                or not (self.site / part_name).is_file()
+                                or (self.site / part_name).is_symlink()):
                 self.problem(name, f"<sitemap> #{number}: names {loc!r}, which is not in the "
                                    "site folder")
+                self.unread.add(loc)
                 continue
             # A merged root index names the builds' sitemaps in their folders: each may list
             # only URLs in its own folder (sitemaps.org, "Sitemap file location").
@@ -380,16 +431,18 @@ class _Checker:
             self.scope = self.base + folder + "/" if folder else self.base
             if part_name.endswith(".txt"):
                 locs.extend(self.check_text(part_name))
+                self.scope = self.base
                 continue
-            part_root = self.parse(part_name)
+            part_root, part_locs = self.check_urlset(part_name)
+            self.scope = self.base
             if part_root is None:
                 continue
             self.check_gzip(part_name)
             if part_root.tag != f"{NS}urlset":
-                self.problem(part_name, "a sitemap named by the index must be a urlset")
+                self.problem(part_name, "a sitemap named by the index must be a urlset (an "
+                                        "index may not name an index)")
+                self.unread.add(part_name)
                 continue
-            part_locs = self.check_urlset(part_name, part_root)
-            self.scope = self.base
             locs.extend(part_locs)
             if not folder:
                 self.own_locs.extend(part_locs)
@@ -400,35 +453,64 @@ class _Checker:
             raw = self.read(name)
         except OSError as err:
             self.problem(name, f"cannot be read: {err.strerror or err}")
+            self.unread.add(name)
             return []
         if len(raw) > PROTOCOL_MAX_BYTES:
             self.problem(name, "more than 52,428,800 bytes (the limit); not read further")
+            self.unread.add(name)
             return []
+        if raw.startswith(codecs.BOM_UTF8):
+            self.problem(name, "starts with a byte order mark; a text sitemap holds only URLs")
+            raw = raw[len(codecs.BOM_UTF8):]
         try:
             text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            self.problem(name, "is not UTF-8")
+        except UnicodeDecodeError as err:
+            self.problem(name, f"is not UTF-8 (byte {err.start:,}); sitemaps must be UTF-8")
+            self.unread.add(name)
             return []
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         if len(lines) > PROTOCOL_MAX_URLS:
             self.problem(name, f"{len(lines):,} URLs; the limit is 50,000")
+        first: dict[str, int] = {}
         for number, line in enumerate(lines, start=1):
             if line != line.strip() or not line:
                 self.problem(name, f"line {number}: must hold one URL and nothing else")
                 continue
+            if line in first:
+                self.problem(name, f"line {number}: duplicate URL {_shown(line)}, also on line "
+                                   f"{first[line]:,}")
+                continue
+            first[line] = number
             self.check_url(name, f"line {number}", line)
         return lines
 
+    def special_part(self, loc: str) -> bool:
+        """Whether ``loc`` names a pipe, socket or device in the site (not a link)."""
+        if not loc.startswith(self.base):
+            return False
+        name = loc[len(self.base):]
+        if not name or any(segment in ("", ".", "..") for segment in name.split("/")):
+            return False
+        try:
+            mode = os.lstat(self.site / name).st_mode
+        except OSError:
+            return False
+        return special_kind(mode) is not None and not stat.S_ISLNK(mode)
+
     def check_robots(self, sitemap_url: str) -> None:
         robots = self.site / "robots.txt"
-        if self.config.base_url.has_path or not robots.is_file():
+        if self.config.base_url.has_path or not os.path.lexists(robots):
             return
-        try:  # what crawlers read of it, at most
-            data = self.read("robots.txt", MAX_ROBOTS_BYTES)[:MAX_ROBOTS_BYTES]
-        except OSError as err:
-            self.problem("robots.txt", f"cannot be read: {err.strerror or err}")
+        if self.robots is None:
+            try:  # what crawlers read of it, at most; read once, reported once
+                self.robots = self.read("robots.txt", MAX_ROBOTS_BYTES)[:MAX_ROBOTS_BYTES]
+            except OSError as err:
+                self.robots = err
+                self.problem("robots.txt", f"cannot be read: {err.strerror or err}")
+        data = self.robots
+        if isinstance(data, OSError):
             return
         if not names_sitemap(data, sitemap_url):
             self.problem("robots.txt", f"has no 'Sitemap: {sitemap_url}' line")
@@ -458,18 +540,20 @@ def check_site(
 
 def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[list[Problem], int]:
     name = config.sitemap_name
-    if not (site / f"{name}.xml").is_file():
+    # lexists, not is_file: a pipe or a link out standing there is named as such, not
+    # reported missing (reading it says what it is, and never opens it).
+    if not os.path.lexists(site / f"{name}.xml"):
         checker.problem(f"{name}.xml", "is missing")
         return checker.problems, 0
     xml_locs = checker.check_xml_set(f"{name}.xml")
     number = 2
     # More root indexes, past the limits of one (sitemap-plugins merge): none may nest.
-    while (site / f"{name}-index-{number}.xml").is_file():
+    while os.path.lexists(site / f"{name}-index-{number}.xml"):
         xml_locs.extend(checker.check_xml_set(f"{name}-index-{number}.xml"))
         checker.check_robots(f"{config.base_url}{name}-index-{number}.xml")
         number += 1
     text_name = f"{name}.txt" if os.path.lexists(site / f"{name}.txt") else None
-    if text_name is None and (site / text_index_name(name)).is_file():
+    if text_name is None and os.path.lexists(site / text_index_name(name)):
         text_name = text_index_name(name)
     if text_name is not None:
         checker.seen = {}
@@ -477,12 +561,12 @@ def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[
                      else checker.check_xml_set(text_name))
         # Under a merged index, the root's text sitemap lists only the root's own pages.
         compared = checker.own_locs if checker.tree else xml_locs
-        if set(text_locs) != set(compared):
+        if set(text_locs) != set(compared) and not checker.unread:
             checker.problem(text_name, f"lists {len(set(text_locs)):,} URLs but the XML sitemap "
                                        f"lists {len(set(compared)):,}; they should match")
     checker.check_robots(f"{config.base_url}{name}.xml")
     news_name = f"{name}-news.xml"
-    if (site / news_name).is_file():
+    if os.path.lexists(site / news_name):
         checker.check_news(news_name)
         checker.check_robots(f"{config.base_url}{news_name}")
     return checker.problems, len(xml_locs)

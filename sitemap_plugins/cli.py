@@ -410,7 +410,8 @@ def _run_submit(args: argparse.Namespace) -> int:
         cache = cache_folder(site, config)
         submission = submit(cache, config.base_url, key, endpoint=endpoint,
                             dry_run=args.dry_run, delays=SUBMIT_DELAYS,
-                            user_agent=f"sitemap-plugins/{__version__}")
+                            user_agent=f"sitemap-plugins/{__version__}",
+                            progress=_progress(args, "Submitting URLs"))
     except ConfigError as err:
         where = err.option if err.option == KEY_VARIABLE else _flag(err.option)
         return _fail(args, started, [f"error: {where}: {err.message}"], EXIT_USAGE)

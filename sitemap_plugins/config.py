@@ -269,6 +269,15 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
     return NewsPublication(" ".join(name.split()), language.strip().lower())
 
 
+def _check_html_sitemap_template(option: str, value: object) -> str | None:
+    path = _optional_path("file")(option, value)
+    if path is not None:  # compiled now: a typo in it stops the build before anything runs
+        from sitemap_plugins.html_sitemap import load_template  # noqa: PLC0415
+
+        load_template(path)
+    return path
+
+
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
     def check(option: str, value: object) -> str | None:
         if value is None:
@@ -352,15 +361,17 @@ OPTIONS: tuple[Option, ...] = (
            _check_bool, "bool", cli=False),
     Option("html_sitemap", None, "Also write an HTML site map for people at this path inside "
            "the site, e.g. sitemap/ (sitemap/index.html) or site-map.html. It lists exactly "
-           "the URLs the XML sitemap lists, grouped by folder. Default: not written.",
+           "the URLs the XML sitemap lists, grouped by the host's navigation (MkDocs nav; Pelican "
+           "categories, then pages), else by folder; one page per language, and further pages "
+           "past 1,000 links (sitemap-fr/, sitemap-2/). Default: not written.",
            _check_html_sitemap, "text"),
     Option("html_sitemap_depth", 0, "Levels of nested lists in the HTML site map (1: one "
            "flat list); deeper pages are listed in their folder at the last level. 0: no "
            "limit.", _int_range(0, 20),
            "int"),
     Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
-           "page, in place of the built-in templates/html_sitemap.html.",
-           _optional_path("file"), "text"),
+           "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "
+           "mkdocs.yml). Checked before the build.", _check_html_sitemap_template, "text"),
     Option("indexnow_key", None, "An IndexNow key (8 to 128 characters of a-z, A-Z, 0-9 and "
            "-): the build publishes it as KEY.txt at the site root, which 'sitemap-plugins "
            "submit' needs to send the changed URLs. Default: no key file.",

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.entry import (
     REASON_UNREADABLE,
+    Alternate,
     Entry,
     Exclusion,
     PageHints,
@@ -42,14 +43,11 @@ from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, W
 from sitemap_plugins.feeds import announced_feeds
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.html_sitemap import (
-    MARKER,
     HtmlEntry,
+    NavNode,
+    SiteMapPages,
     check_free,
     page_title,
-    render_html_sitemap,
-    render_nav,
-    themed_page,
-    write_html_sitemap,
 )
 from sitemap_plugins.indexnow import key_file_name, publish_key, record_pending
 from sitemap_plugins.lock import site_lock
@@ -83,14 +81,13 @@ from sitemap_plugins.reader import (
 )
 from sitemap_plugins.robots_rules import RobotsRules
 from sitemap_plugins.scan import BuiltFile, SkipCallback, scan_site
-from sitemap_plugins.urls import page_url
 from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
 from sitemap_plugins.writers import robots as robots_txt
 from sitemap_plugins.writers.atomic import explain, remove_leftovers, write_bytes_atomic
 from sitemap_plugins.writers.xml_sitemap import render_url
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Iterator, Mapping
+    from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
     from sitemap_plugins.config import SitemapConfig
     from sitemap_plugins.progress import Progress
@@ -460,8 +457,9 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 
 def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
-    html: tuple[list[HtmlEntry], HtmlEntry] | None = None,
+    html: SiteMapPages | None = None,
     progress: Progress | None = None, news: NewsSelection | None = None,
+    *, hreflang: bool = True,
 ) -> Iterator[Rendered]:
     """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
     for page in pages:
@@ -481,27 +479,23 @@ def _listed(
         result.videos_skipped.update(page.videos_skipped)
         result.rules_applied.update(page.rules_applied)
         if html is not None and page.page is not None:
-            html[0].append(page.page)
+            html.entries.append(page.page)
         if news is not None and page.news is not None:
             news.offer(page.news)
         yield page.rendered
-    if html is not None and html[0]:  # the HTML site map itself, once, after its pages
-        html_pages, own = html
-        html_pages.append(own)
-        result.listed += 1
-        yield Rendered(own.loc, render_url(Entry(own.loc, rel_path=own.rel_path)), None)
+    if html is not None and html.entries:  # the HTML site map's own pages, after the rest
+        for own in html.plan():
+            alternates = (*(Alternate(t.lang, t.loc) for t in own.translations),
+                          Alternate("x-default", own.translations[0].loc)) \
+                if own.part == 1 and own.translations and hreflang else ()
+            result.listed += 1
+            yield Rendered(own.loc, render_url(Entry(own.loc, rel_path=own.rel_path,
+                                                     alternates=alternates)), None)
 
 
-def _html_sitemap_page(config: SitemapConfig) -> HtmlEntry | None:
-    if config.html_sitemap is None:
-        return None
-    loc = page_url(config.base_url, config.html_sitemap, directory_urls=config.directory_urls)
-    return HtmlEntry(loc, config.html_sitemap, "Site map")
-
-
-def _without(files: Iterable[BuiltFile], rel_path: str) -> Iterator[BuiltFile]:
-    """The scan without the HTML site map's own file: it is listed once, by the pipeline."""
-    return (built for built in files if built.rel_path != rel_path)
+def _without(files: Iterable[BuiltFile], html: SiteMapPages) -> Iterator[BuiltFile]:
+    """The scan without the HTML site map's pages: they are listed by the pipeline."""
+    return (built for built in files if not html.is_own_page(built.rel_path))
 
 
 def generate(
@@ -512,6 +506,7 @@ def generate(
     only: Collection[str] | None = None,
     canonical_base: str | None = None,
     progress: Progress | None = None,
+    outline: Sequence[NavNode] = (),
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -526,6 +521,8 @@ def generate(
             page at the same path under the base URL.
         progress: counts the files found and the pages read, in this process, as the
             results stream (a front-end shows it; the pages' work is untouched).
+        outline: the host's navigation (MkDocs ``nav``, Pelican's categories and pages): how
+            the HTML site map groups and titles the pages it names.
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -541,13 +538,13 @@ def generate(
     # index of one naming the parts of the other: the second waits for the first.
     with site_lock(site, lock_file):
         return _generate(site, config, cache_dir, hints=hints, only=only,
-                         canonical_base=canonical_base, progress=progress)
+                         canonical_base=canonical_base, progress=progress, outline=outline)
 
 
 def _generate(
     site: Path, config: SitemapConfig, cache_dir: Path | None, *,
     hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
-    canonical_base: str | None, progress: Progress | None,
+    canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
 ) -> Result:
     """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
@@ -565,11 +562,12 @@ def _generate(
         str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
         directory_urls=config.directory_urls, on_skip=on_skip,
         own_names=frozenset({key_file_name(config.indexnow_key)} if config.indexnow_key else ()))
-    own_page = _html_sitemap_page(config)
-    if own_page is not None:
-        check_free(site, own_page.rel_path)
-        files = _without(files, own_page.rel_path)
-    html_pages: list[HtmlEntry] | None = [] if own_page is not None else None
+    html = None
+    if config.html_sitemap is not None:
+        check_free(site, config.html_sitemap)
+        html = SiteMapPages(site, config.html_sitemap, config.base_url, config.directory_urls,
+                            config.html_sitemap_depth, config.html_sitemap_template, outline)
+        files = _without(files, html)
     if only is not None:
         files = _only(files, set(only), on_skip)
     if progress is not None:
@@ -584,9 +582,8 @@ def _generate(
     news = NewsSelection(build_time()) if config.news is not None else None
     try:
         installed = write_entries(site, config, _listed(
-            run_pages(files, step), result, manifest,
-            (html_pages, own_page) if html_pages is not None and own_page else None, progress,
-            news), owned)
+            run_pages(files, step), result, manifest, html, progress, news,
+            hreflang=config.hreflang), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -605,6 +602,10 @@ def _generate(
             for diagnostic in record_pending(manifest.cache_dir, result.changes):
                 result.add_diagnostic(diagnostic)
             manifest.save()
+        elif config.changes_file:
+            result.add_diagnostic(Diagnostic(
+                "", "changes-file-off", "changes_file is set but fingerprint is off: without "
+                "the manifest no change is known, so the file was not written"))
     except BaseException:
         if manifest is not None:
             manifest.discard()
@@ -617,10 +618,11 @@ def _generate(
         _nothing_listed(site, config, result, owned)
     else:
         result.files.extend(installed.files)
-        if own_page is not None and html_pages:
-            _write_html(site, config, html_pages, own_page)
-            result.files.append(own_page.rel_path)
         result.removed = installed.removed
+        if html is not None and html.pages:
+            written, gone = html.write()
+            result.files.extend(written)
+            result.removed.extend(gone)
         result.split = installed.split
         also_named: list[str] = []
         if news is not None and config.news is not None:
@@ -675,24 +677,6 @@ def _write_news(site: Path, config: SitemapConfig, news: NewsSelection, result: 
         raise WriteError(str(site / name), msg) from err
     result.files.append(name)
     result.news = len(items)
-
-
-def _write_html(
-    site: Path, config: SitemapConfig, pages: list[HtmlEntry], own: HtmlEntry
-) -> None:
-    languages = Counter(page.lang for page in pages if page.lang)
-    lang = languages.most_common(1)[0][0] if languages else "en"
-    base = str(config.base_url)
-    themed = themed_page(site, own.rel_path)
-    if themed is not None:  # the host rendered the page in its theme: fill in the list
-        nav = render_nav(pages, self_loc=own.loc, base=base, title=own.title,
-                         depth=config.html_sitemap_depth)
-        html = themed.replace(MARKER, nav, 1)
-    else:
-        html = render_html_sitemap(pages, self_loc=own.loc, base=base, lang=lang,
-                                   title=own.title, depth=config.html_sitemap_depth,
-                                   template=config.html_sitemap_template)
-    write_html_sitemap(site, own.rel_path, html)
 
 
 def _only(

@@ -8,16 +8,24 @@ the tree with a Jinja2 template and replaces the file atomically.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import jinja2
 
 from sitemap_plugins.errors import ConfigError
+from sitemap_plugins.urls import BaseUrl, page_url
 from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
 from sitemap_plugins.writers.templates import template_environment, template_path
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterator, Sequence
 
 TEMPLATE_NAME = "html_sitemap.html"
 NAV_TEMPLATE_NAME = "html_sitemap_nav.html"
@@ -76,28 +84,50 @@ def page_title(title: str | None, heading: str | None, loc: str) -> str:
     return loc
 
 
+@dataclass(frozen=True)
+class NavNode:
+    """One item of a host's navigation: a page, a section, or a section headed by a page.
+
+    ``title`` is the host's title; None keeps the page's own.
+    """
+
+    title: str | None = None
+    rel_path: str | None = None
+    children: tuple[NavNode, ...] = ()
+
+
 @dataclass
 class Section:
-    """A folder of the site: its index page (the heading), its pages and its sub-folders."""
+    """A section of the site map: its heading (an index page, or a name) and its items.
+
+    Pages and sections placed by the host's navigation keep its order; the rest, grouped by
+    folder, follow sorted by title and name, so the order never depends on the scan.
+    """
 
     name: str
     index: HtmlEntry | None = None
-    pages: list[HtmlEntry] = field(default_factory=list)
-    folders: dict[str, Section] = field(default_factory=dict)
+    items: list[HtmlEntry | Section] = field(default_factory=list)
+    """Pages and sub-sections in the order shown."""
+    pages: list[HtmlEntry] = field(default_factory=list, repr=False)
+    folders: dict[str, Section] = field(default_factory=dict, repr=False)
+    """Pages and sub-folders grouped by folder, until :func:`build_tree` orders them."""
 
 
 def _is_index(rel_path: str) -> bool:
     return PurePosixPath(rel_path).name.lower() in ("index.html", "index.htm")
 
 
-def build_tree(entries: list[HtmlEntry], depth: int) -> Section:
-    """Entries grouped by folder into at most ``depth`` levels of lists (0: no limit).
+def build_tree(entries: Sequence[HtmlEntry], depth: int,
+               outline: Sequence[NavNode] = ()) -> Section:
+    """Entries grouped into at most ``depth`` levels of lists (0: no limit).
 
-    A folder's index page is its section's heading; pages are sorted by title, folders by
-    name, so the order does not depend on the scan.
+    Pages the host's navigation (``outline``) names go where it puts them, with its titles;
+    the others are grouped by folder, a folder's index page as its section's heading.
     """
     root = Section("")
-    for entry in entries:
+    by_path = {entry.rel_path: entry for entry in entries}
+    _place_navigation(root, outline, by_path, depth)
+    for entry in by_path.values():
         folders = list(PurePosixPath(entry.rel_path).parts[:-1])
         is_index = _is_index(entry.rel_path)
         if depth and len(folders) > depth - 1:  # listed in its ancestor at the last level
@@ -105,54 +135,328 @@ def build_tree(entries: list[HtmlEntry], depth: int) -> Section:
         section = root
         for name in folders:
             section = section.folders.setdefault(name, Section(name))
-        if is_index and section.index is None:
+        if is_index and section.index is None and not section.items:
             section.index = entry
         else:
             section.pages.append(entry)
-    _sort(root)
+    _finish(root)
     return root
 
 
-def _sort(section: Section) -> None:
-    section.pages.sort(key=lambda e: (e.title.casefold(), e.loc))
-    section.folders = dict(sorted(section.folders.items()))
-    for child in section.folders.values():
-        _sort(child)
+def _place_navigation(root: Section, outline: Sequence[NavNode],
+                      unplaced: dict[str, HtmlEntry], depth: int) -> None:
+    """Move the entries the navigation names from ``unplaced`` into its sections."""
+
+    def walk(section: Section, nodes: Sequence[NavNode], level: int) -> None:
+        for node in nodes:
+            entry = unplaced.pop(node.rel_path, None) if node.rel_path else None
+            if entry is not None and node.title and node.title.strip():
+                entry = entry._replace(title=" ".join(node.title.split()))
+            if not node.children or (depth and level + 1 > depth - 1):
+                if entry is not None:  # a page, or a section folded at the last level
+                    section.items.append(entry)
+                walk(section, node.children, level)
+                continue
+            name = " ".join((node.title or (entry.title if entry else "")).split())
+            child = Section(name, index=entry)
+            section.items.append(child)
+            walk(child, node.children, level + 1)
+
+    walk(root, outline, 0)
+
+
+def _finish(section: Section) -> None:
+    """Order what the navigation did not; drop sections left empty."""
+    pages: list[HtmlEntry] = sorted(section.pages, key=lambda e: (e.title.casefold(), e.loc))
+    section.items.extend(pages)
+    section.items.extend(child for _, child in sorted(section.folders.items()))
+    section.pages, section.folders = [], {}
+    kept: list[HtmlEntry | Section] = []
+    for item in section.items:
+        if isinstance(item, Section):
+            _finish(item)
+            if item.index is None and not item.items:
+                continue
+        kept.append(item)
+    section.items = kept
+
+
+def in_order(section: Section) -> Iterator[HtmlEntry]:
+    """The section's pages in the order the page shows them."""
+    if section.index is not None:
+        yield section.index
+    for item in section.items:
+        if isinstance(item, Section):
+            yield from in_order(item)
+        else:
+            yield item
+
+
+# --- The pages of the site map: one per language, split past MAX_LINKS links -------------
+
+MAX_LINKS = 1_000
+"""Links on one page of the site map, at most: past it, the list goes on in further parts."""
+
+# The page's name for people, in the languages most sites are written in; others get
+# English. Endonyms name the other languages' site maps.
+TITLES = {"de": "Seitenübersicht", "en": "Site map", "es": "Mapa del sitio",
+          "fr": "Plan du site", "it": "Mappa del sito", "ja": "サイトマップ",
+          "nl": "Sitemap", "pt": "Mapa do site", "ru": "Карта сайта", "zh": "网站地图"}
+ENDONYMS = {"de": "Deutsch", "en": "English", "es": "Español", "fr": "Français",
+            "it": "Italiano", "ja": "日本語", "nl": "Nederlands", "pt": "Português",
+            "ru": "Русский", "zh": "中文"}
+
+
+def _primary(lang: str) -> str:
+    return lang.split("-", 1)[0].lower()
+
+
+@dataclass
+class MapPage:
+    """One page of the HTML site map: a language's list, or a part of it."""
+
+    rel_path: str
+    loc: str
+    lang: str
+    entries: list[HtmlEntry]
+    part: int = 1
+    parts: list[MapPage] = field(default_factory=list, repr=False)
+    """Every part of this language's site map, this one included (one when not split)."""
+    translations: list[MapPage] = field(default_factory=list, repr=False)
+    """The first part of every language's site map, this language's included."""
+
+    @property
+    def title(self) -> str:
+        """The page's name for people, in its language."""
+        return TITLES.get(_primary(self.lang), TITLES["en"])
+
+    @property
+    def language_name(self) -> str:
+        """The page's language, named in itself."""
+        return ENDONYMS.get(_primary(self.lang), self.lang)
+
+    @property
+    def label(self) -> str:
+        """What a link to this part says: its first and last titles."""
+        first, last = self.entries[0].title, self.entries[-1].title
+        return first if first == last else f"{first} \u2013 {last}"
+
+
+def variant(rel_path: str, suffix: str) -> str:
+    """The file of another page of the site map beside ``rel_path``, at the same depth.
+
+    The same depth keeps a themed page's relative links to its styles right:
+    ``sitemap/index.html`` gives ``sitemap-fr/index.html``, ``site-map.html``
+    ``site-map-fr.html``.
+    """
+    if not suffix:
+        return rel_path
+    folder, _, name = rel_path.rpartition("/")
+    if _is_index(rel_path) and folder:
+        head, _, last = folder.rpartition("/")
+        return f"{head}/{last}-{suffix}/{name}" if head else f"{last}-{suffix}/{name}"
+    stem, dot, extension = name.rpartition(".")
+    name = f"{stem}-{suffix}{dot}{extension}"
+    return f"{folder}/{name}" if folder else name
+
+
+def plan_pages(
+    entries: Sequence[HtmlEntry], own_rel: str, *, home_lang: str | None,
+    page_loc: Callable[[str], str], depth: int, outline: Sequence[NavNode] = (),
+) -> list[MapPage]:
+    """The site map's pages: one per language, each cut into parts of :data:`MAX_LINKS`.
+
+    The site's own language is at ``own_rel``, the others beside it (:func:`variant`). A
+    page without a language counts as the site's. The site's language is its home page's,
+    else the most common one.
+    """
+    counted = Counter(e.lang.lower() for e in entries if e.lang)
+    home = (home_lang or "").lower() or (counted.most_common(1)[0][0] if counted else "")
+    spelt = {e.lang.lower(): e.lang for e in entries if e.lang}
+    by_lang: dict[str, list[HtmlEntry]] = {home: []}
+    for entry in entries:
+        by_lang.setdefault(entry.lang.lower() or home, []).append(entry)
+    pages: list[MapPage] = []
+    firsts: list[MapPage] = []
+    for lang in sorted(by_lang, key=lambda code: (code != home, code)):
+        shown = list(in_order(build_tree(by_lang[lang], depth, outline)))
+        chunks = [shown[i:i + MAX_LINKS] for i in range(0, len(shown), MAX_LINKS)] or [[]]
+        parts: list[MapPage] = []
+        for number, chunk in enumerate(chunks, start=1):
+            suffix = "-".join(s for s in ("" if lang == home else lang,
+                                          "" if number == 1 else str(number)) if s)
+            rel = variant(own_rel, suffix)
+            parts.append(MapPage(rel, page_loc(rel), spelt.get(lang, lang or "en"), chunk,
+                                 number, parts))
+        firsts.append(parts[0])
+        pages.extend(parts)
+    for page in pages:
+        page.translations = firsts if len(firsts) > 1 else []
+    return pages
+
+
+class Link(NamedTuple):
+    """A link between the site map's own pages: to a part, or to another language's."""
+
+    href: str
+    text: str
+    lang: str
+    current: bool
+
+
+@dataclass
+class View:
+    """What the templates show for one page; every link relative to that page."""
+
+    tree: Section
+    count: int
+    lang: str
+    title: str
+    parts: list[Link]
+    translations: list[Link]
+    alternates: list[Link]
+    """Every language's first part, absolute, for ``<link rel="alternate" hreflang>``."""
+
+
+def page_view(page: MapPage, *, base: str, depth: int,
+              outline: Sequence[NavNode] = ()) -> View:
+    """The page's tree and its links to the other parts and languages."""
+    def href(loc: str) -> str:
+        return relative_href(loc, base=base, self_loc=page.loc)
+
+    shown = [e._replace(loc=href(e.loc)) for e in page.entries]
+    parts = [Link(href(p.loc), p.label, p.lang, p is page) for p in page.parts] \
+        if len(page.parts) > 1 else []
+    translations = [Link(href(t.loc), t.language_name, t.lang, t is page.parts[0])
+                    for t in page.translations]
+    alternates = [Link(t.loc, t.language_name, t.lang, t is page.parts[0])
+                  for t in page.translations] if page.part == 1 else []
+    return View(build_tree(shown, depth, outline), len(shown), page.lang, page.title, parts,
+                translations, alternates)
 
 
 def _environment(template: str | None) -> jinja2.Environment:
     return template_environment(*([str(Path(template).resolve().parent)] if template else []))
 
 
-def render_html_sitemap(
-    entries: list[HtmlEntry], *, self_loc: str, base: str, lang: str, title: str,
-    depth: int, template: str | None = None,
-) -> str:
-    """The page's HTML: the tree in nested lists inside a named ``<nav>``; no link to itself.
+def load_template(template: str | None) -> jinja2.Template:
+    """The page template: the user's file, or the shipped one.
+
+    Raises:
+        ConfigError: when the template cannot be read or compiled (checked before a build).
+    """
+    if template is None:
+        template_path(TEMPLATE_NAME)
+        return _environment(None).get_template(TEMPLATE_NAME)
+
+    def refused(why: str) -> ConfigError:
+        return ConfigError("html_sitemap_template", f"Expected a Jinja2 template file but "
+                                                    f"received: {template!r} ({why})")
+
+    if not Path(template).is_file():
+        raise refused("no such file")
+    try:
+        return _environment(template).get_template(Path(template).name)
+    except jinja2.TemplateSyntaxError as err:
+        raise refused(f"line {err.lineno}: {err.message}") from err
+    except (jinja2.TemplateError, OSError, UnicodeDecodeError) as err:
+        raise refused(str(err)) from err
+
+
+def render_html_sitemap(view: View, template: str | None = None) -> str:
+    """A standalone page: the tree in nested lists inside a named ``<nav>``.
 
     Raises:
         ConfigError: when the template cannot be read or rendered.
     """
-    shown = [e._replace(loc=relative_href(e.loc, base=base, self_loc=self_loc))
-             for e in entries if e.loc != self_loc]
-    name = Path(template).name if template else TEMPLATE_NAME
-    if template is None:
-        template_path(TEMPLATE_NAME)
     try:
-        page = _environment(template).get_template(name)
-        return page.render(tree=build_tree(shown, depth), count=len(shown), lang=lang,
-                           title=title)
+        return load_template(template).render(view=view, tree=view.tree, count=view.count,
+                                              lang=view.lang, title=view.title)
     except (jinja2.TemplateError, OSError) as err:
+        name = Path(template).name if template else TEMPLATE_NAME
         raise ConfigError("html_sitemap_template", f"cannot render {name!r}: {err}") from err
 
 
-def render_nav(entries: list[HtmlEntry], *, self_loc: str, base: str, title: str,
-               depth: int) -> str:
-    """Only the ``<nav>`` with its nested lists: what fills a themed page's marker."""
-    shown = [e._replace(loc=relative_href(e.loc, base=base, self_loc=self_loc))
-             for e in entries if e.loc != self_loc]
+def fill_themed(shell: str, view: View) -> str:
+    """The host's themed page with the list in place of :data:`MARKER`.
+
+    The page gets the list's language and names its translations in its head.
+    """
     module = _environment(None).get_template(NAV_TEMPLATE_NAME).module
-    return str(module.site_map(build_tree(shown, depth), title))  # type: ignore[attr-defined]
+    html = shell.replace(MARKER, str(module.body(view)), 1)  # type: ignore[attr-defined]
+    html = _HTML_LANG.sub(lambda m: f'{m.group(1)}"{escape(view.lang)}"', html, count=1)
+    head = str(module.head_links(view))  # type: ignore[attr-defined]
+    if head.strip():
+        at = html.lower().find("</head>")
+        if at != -1:
+            html = html[:at] + head + html[at:]
+    return html
+
+
+_HTML_LANG = re.compile(r'(<html\b[^>]*?\blang=)(?:"[^"]*"|\'[^\']*\')', re.IGNORECASE)
+
+
+@dataclass
+class SiteMapPages:
+    """The HTML site map of one build.
+
+    It collects the listed pages as the sitemap streams, plans its own pages before the
+    sitemap that lists them is written, and writes them after.
+    """
+
+    site: Path
+    own_rel: str
+    base: BaseUrl
+    directory_urls: bool
+    depth: int
+    template: str | None = None
+    outline: Sequence[NavNode] = ()
+    entries: list[HtmlEntry] = field(default_factory=list)
+    pages: list[MapPage] = field(default_factory=list)
+
+    def is_own_page(self, rel_path: str) -> bool:
+        """Whether the scan found one of the site map's pages (which is listed as such)."""
+        return rel_path == self.own_rel or (
+            _variant_suffix(self.own_rel, rel_path) is not None
+            and _is_ours_on_disk(self.site / rel_path))
+
+    def plan(self) -> list[MapPage]:
+        """Lay the pages out, and check that none would replace a page of the site.
+
+        Raises:
+            ConfigError: naming the file, before anything is written.
+        """
+        home_lang = next((e.lang for e in self.entries if e.rel_path in _HOMES), None)
+        self.pages = plan_pages(
+            self.entries, self.own_rel, home_lang=home_lang, depth=self.depth,
+            outline=self.outline, page_loc=lambda rel: page_url(
+                self.base, rel, directory_urls=self.directory_urls))
+        for page in self.pages:
+            check_free(self.site, page.rel_path)
+        return self.pages
+
+    def write(self) -> tuple[list[str], list[str]]:
+        """Write every page, in the host's theme when it rendered one.
+
+        Returns the files written and those removed (pages of earlier builds that this one
+        has no more).
+
+        Raises:
+            ConfigError: when the template cannot be rendered.
+            WriteError: when a page cannot be written; the old one is kept.
+        """
+        shell = themed_page(self.site, self.own_rel)  # read before page one replaces it
+        written: list[str] = []
+        for page in self.pages:
+            view = page_view(page, base=str(self.base), depth=self.depth, outline=self.outline)
+            html = (fill_themed(shell, view) if shell is not None
+                    else render_html_sitemap(view, self.template))
+            write_html_sitemap(self.site, page.rel_path, html)
+            written.append(page.rel_path)
+        return written, remove_stale_pages(self.site, self.own_rel, set(written))
+
+
+_HOMES = frozenset({"index.html", "index.htm"})
 
 
 def themed_page(site: Path, rel_path: str) -> str | None:
@@ -164,7 +468,13 @@ def themed_page(site: Path, rel_path: str) -> str | None:
     return text if MARKER in text else None
 
 
-OWN_MARK = '<meta name="generator" content="sitemap-plugins">'
+OWN_MARK = "<!-- sitemap-plugins: HTML site map -->"
+"""Ends every page of the site map this tool writes: what proves a file there is ours."""
+_EARLIER_MARK = b'<meta name="generator" content="sitemap-plugins">'  # pages of earlier versions
+
+
+def _is_ours(data: bytes) -> bool:
+    return OWN_MARK.encode() in data or _EARLIER_MARK in data
 
 
 def check_free(site: Path, rel_path: str) -> None:
@@ -180,22 +490,83 @@ def check_free(site: Path, rel_path: str) -> None:
         raise ConfigError("html_sitemap", f"{rel_path!r} is a folder of the site; end the path "
                                           "with '/' to write index.html in it")
     try:
-        head = target.read_bytes()
+        data = target.read_bytes()
     except FileNotFoundError:
         return
     except OSError as err:
         raise ConfigError("html_sitemap", f"{rel_path!r} cannot be read: {err.strerror}") from err
-    if MARKER.encode() not in head and OWN_MARK.encode() not in head:
+    if MARKER.encode() not in data and not _is_ours(data):
         raise ConfigError("html_sitemap", f"{rel_path!r} is a page of the site, not an HTML "
                                           "site map; choose another path")
 
 
 def write_html_sitemap(site: Path, rel_path: str, html: str) -> None:
-    """Replace the page atomically (its folder made when missing).
+    """Replace the page atomically (its folder made when missing), marked as ours.
 
     Raises:
         WriteError: when the file cannot be written; the old one is kept.
     """
     target = site / rel_path
     target.parent.mkdir(parents=True, exist_ok=True)
-    write_bytes_atomic(target, html.encode("utf-8"))
+    ending = "" if html.endswith("\n") else "\n"
+    write_bytes_atomic(target, f"{html}{ending}{OWN_MARK}\n".encode())
+
+
+_SUFFIX_WORDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z", re.IGNORECASE)
+
+
+def _variant_suffix(own_rel: str, rel_path: str) -> str | None:
+    """The suffix that makes ``rel_path`` a :func:`variant` of ``own_rel``, or None."""
+    folder, _, name = own_rel.rpartition("/")
+    if _is_index(own_rel) and folder:
+        head, _, stem = folder.rpartition("/")
+        prefix, ending = f"{head}/{stem}-" if head else f"{stem}-", f"/{name}"
+    else:
+        stem, dot, extension = name.rpartition(".")
+        prefix = f"{folder}/{stem}-" if folder else f"{stem}-"
+        ending = f"{dot}{extension}"
+    if not (rel_path.startswith(prefix) and rel_path.endswith(ending)):
+        return None
+    suffix = rel_path[len(prefix): len(rel_path) - len(ending)]
+    return suffix if _SUFFIX_WORDS.match(suffix) else None
+
+
+def _is_ours_on_disk(path: Path) -> bool:
+    try:
+        return path.is_file() and not path.is_symlink() and _is_ours(path.read_bytes())
+    except OSError:
+        return False
+
+
+def remove_stale_pages(site: Path, own_rel: str, keep: Collection[str]) -> list[str]:
+    """Remove pages of the site map that earlier builds wrote and this one did not.
+
+    Parts of a list that got shorter, languages the site no longer has: only files beside
+    the site map's page, named as its variants and marked as ours, go.
+    """
+    folder, _, name = own_rel.rpartition("/")
+    nested = _is_index(own_rel) and bool(folder)
+    parent = folder.rpartition("/")[0] if nested else folder
+    removed: list[str] = []
+    try:
+        names = sorted(os.listdir(site / parent if parent else site))
+    except OSError:
+        return removed
+    for candidate in names:
+        rel = f"{parent}/{candidate}" if parent else candidate
+        if nested:
+            rel = f"{rel}/{name}"
+        if rel in keep or _variant_suffix(own_rel, rel) is None:
+            continue
+        path = site / rel
+        if not _is_ours_on_disk(path):
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(rel)
+        if nested:
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()  # only when nothing else is in it
+    return removed

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from sitemap_plugins.manifest import Changes
+    from sitemap_plugins.progress import Progress
     from sitemap_plugins.urls import BaseUrl
 
 # indexnow.org, "Documentation": a key has 8 to 128 characters of a-z, A-Z, 0-9 and "-".
@@ -400,12 +401,13 @@ def submit(
     dry_run: bool = False, delays: tuple[float, ...] = RETRY_DELAYS,
     sleep: Callable[[float], None] = time.sleep,
     send: Callable[[urllib.request.Request, float], tuple[int, dict[str, str]]] | None = None,
-    user_agent: str = "sitemap-plugins",
+    user_agent: str = "sitemap-plugins", progress: Progress | None = None,
 ) -> Submission:
     """Send the pending URLs under ``base`` in batches; take the accepted ones off the list.
 
     It stops at the first batch that is not accepted: the rest stay pending, as does every
-    URL of that batch. ``delays``, ``sleep`` and ``send`` are :func:`send_batch`'s.
+    URL of that batch. ``delays``, ``sleep`` and ``send`` are :func:`send_batch`'s;
+    ``progress`` counts the URLs to send and those accepted.
 
     Raises:
         PendingError: when the pending list cannot be read.
@@ -420,11 +422,19 @@ def submit(
     submission.batches = [BatchOutcome(urls) for urls in batches(in_scope)]
     if dry_run:
         return submission
-    for outcome in submission.batches:
-        body = request_body(submission.host, key, location, outcome.urls)
-        send_batch(endpoint, body, outcome, host=submission.host, location=location,
-                   delays=delays, sleep=sleep, send=send or _send, user_agent=user_agent)
-        if not outcome.accepted:
-            break
-        remove_sent(cache_dir, outcome.urls)
+    if progress is not None:
+        progress.found(len(in_scope))
+    try:
+        for outcome in submission.batches:
+            body = request_body(submission.host, key, location, outcome.urls)
+            send_batch(endpoint, body, outcome, host=submission.host, location=location,
+                       delays=delays, sleep=sleep, send=send or _send, user_agent=user_agent)
+            if not outcome.accepted:
+                break
+            remove_sent(cache_dir, outcome.urls)
+            if progress is not None:
+                progress.done(len(outcome.urls))
+    finally:
+        if progress is not None:
+            progress.finish()
     return submission

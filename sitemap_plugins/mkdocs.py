@@ -37,7 +37,7 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
-from sitemap_plugins.html_sitemap import MARKER
+from sitemap_plugins.html_sitemap import MARKER, NavNode
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ _PLACEHOLDER_URL = "https://example.invalid/"
 # mike builds each version with its name in this variable; its plugin then sets site_url to
 # that version's folder, or to canonical_version's.
 _MIKE_VERSION = "MIKE_DOCS_VERSION"
+RELATIVE_TO_CONFIG = ("cache_dir", "changes_file", "html_sitemap_template")
+"""Options naming a path, which in mkdocs.yml is relative to it, as MkDocs' own are."""
 
 
 class _CoreOption(base.BaseConfigOption[object]):
@@ -83,13 +85,22 @@ class _CoreOption(base.BaseConfigOption[object]):
         super().__init__()
         self.option = option
         self.default = None
+        self.config_dir = ""
+
+    def pre_validation(self, config: base.Config, key_name: str) -> None:
+        """Note where mkdocs.yml is: paths in it are relative to it."""
+        del key_name
+        self.config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
 
     def run_validation(self, value: object) -> object:
         """Check the value with the core; MkDocs reports a failure with the option's name."""
         if value is None:
             return None
+        checked = value
+        if self.option.name in RELATIVE_TO_CONFIG and isinstance(value, str) and value.strip():
+            checked = os.path.join(self.config_dir, value)  # as on_config will pass it on
         try:
-            self.option.check(self.option.name, value)
+            self.option.check(self.option.name, checked)
         except ConfigError as err:
             raise ValidationError(err.message) from err
         return value
@@ -168,6 +179,8 @@ class _BuildState:
     theme_pages: set[str] = field(default_factory=set)
     known: set[str] = field(default_factory=set)
     """Every file of the site as MkDocs knows it in this build (all languages)."""
+    navs: list[Navigation] = field(default_factory=list)
+    """The navigation of every language built (titles are read once the pages are)."""
 
 
 if TYPE_CHECKING:
@@ -224,7 +237,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         options.setdefault("directory_urls", config.use_directory_urls)
         # Paths in mkdocs.yml are relative to it, as MkDocs' own are.
         config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
-        for name in ("cache_dir", "changes_file"):
+        for name in RELATIVE_TO_CONFIG:
             if name in options:
                 options[name] = os.path.join(config_dir, os.fspath(options[name]))
         options.setdefault("cache_dir", os.path.join(config_dir, ".sitemap-cache"))
@@ -307,6 +320,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 self._git_log = _start_git_log(self._docs_dir)
         self._depth += 1
 
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
+        """Keep the navigation: the HTML site map follows its sections, order and titles."""
+        del config, files
+        if self._sitemap is not None and self._sitemap.html_sitemap is not None:
+            self._state.navs.append(nav)
+
     @event_priority(_LATE)
     def on_env(
         self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files
@@ -382,7 +401,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         only = self._state.known if self._dirty else None
         try:
             result = generate(config.site_dir, self._sitemap, hints=hints, only=only,
-                              canonical_base=self._canonical_base)
+                              canonical_base=self._canonical_base,
+                              outline=[node for nav in self._state.navs
+                                       for node in _outline(nav.items)])
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)
@@ -663,3 +684,14 @@ def _report(result: Result) -> None:
         log.info("%d more notes not shown", result.dropped_diagnostics)
     log.info("Sitemap: %s", result.summary_line())
     log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
+
+
+def _outline(items: Iterable[Any]) -> tuple[NavNode, ...]:
+    """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out)."""
+    nodes: list[NavNode] = []
+    for item in items:
+        if getattr(item, "is_page", False):
+            nodes.append(NavNode(item.title, item.file.dest_uri))
+        elif getattr(item, "is_section", False):
+            nodes.append(NavNode(item.title, None, _outline(item.children)))
+    return tuple(nodes)

@@ -304,7 +304,7 @@ class Ownership:
                 continue
             if who is None and name.endswith(".txt") and self._text_beside_own_xml(name):
                 continue
-            if who is not None:
+            if who is not None and name.endswith((".xml", ".xml.gz")):  # where it writes
                 self.diagnostics.append(Diagnostic(name, "replaced-sitemap", (
                     f"was a sitemap written by {who}; replaced by this build's (turn that "
                     "generator's sitemap off so that one tool owns the file)")))

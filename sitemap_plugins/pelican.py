@@ -47,7 +47,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
-from sitemap_plugins.html_sitemap import MARKER
+from sitemap_plugins.html_sitemap import MARKER, NavNode
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
@@ -158,6 +158,20 @@ class _Site:
     """Whether its SITEURL is the main SITEURL plus ``offset``, so its files' URLs follow."""
 
 
+@dataclass(frozen=True)
+class _Place:
+    """What a written file is on the blog: an article of a category, a tag's listing..."""
+
+    kind: str
+    """article, page, category, tag, author, or a direct template (index, archives...)."""
+    name: str
+    """The article's or page's title; the category's, tag's or author's name."""
+    number: int = 1
+    """The page of a paginated listing."""
+    date: float = 0.0
+    """An article's date, as a timestamp: the newest comes first."""
+
+
 @dataclass
 class _Run:
     """Per-run state, reset when the main instance starts a run (autoreload reuses it)."""
@@ -173,6 +187,8 @@ class _Run:
     """id() of an article -> (the article, its lastmod), for listing pages."""
     folders: dict[str, str | None] = field(default_factory=dict)
     """Written folder -> its path relative to the main OUTPUT_PATH (realpath is slow)."""
+    places: dict[str, _Place] = field(default_factory=dict)
+    """Written file -> what it is on the blog, for the HTML site map's sections."""
 
     def main_instance(self) -> _Pelican | None:
         return self.main() if self.main is not None else None
@@ -471,7 +487,8 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.sites = []
         _RUN.pages = {}
         _RUN.outside = 0
-        _RUN.folders, _RUN.content_lastmods = {}, {}
+        _RUN.places = {}
+    _RUN.folders, _RUN.content_lastmods = {}, {}
     _RUN.sites.append(_site_for(pelican))
 
 
@@ -593,6 +610,10 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     site = _RUN.sites[-1]
     hints = _page_hints(plan, site, rel, obj, context) if plan.base is not None else None
     _RUN.pages[rel] = (hints, override)
+    if plan.config.html_sitemap is not None:
+        place = _place(obj, context)
+        if place is not None:
+            _RUN.places[rel] = place
 
 
 def _is_override(obj: object, context: Mapping[str, Any]) -> bool:
@@ -644,7 +665,8 @@ def on_finalized(pelican: _Pelican) -> None:
         return
     plan, pages, outside = _RUN.plan, _RUN.pages, _RUN.outside
     _RUN.main, _RUN.plan, _RUN.sites, _RUN.pages, _RUN.outside = None, None, [], {}, 0
-    _RUN.folders, _RUN.content_lastmods = {}, {}
+    places = _RUN.places
+    _RUN.folders, _RUN.content_lastmods, _RUN.places = {}, {}, {}
     if plan is None:
         return
     if plan.base is None and plan.development:
@@ -674,7 +696,8 @@ def on_finalized(pelican: _Pelican) -> None:
             "them where their files are below the main site's (%s). Set each sub-site's "
             "SITEURL to the main SITEURL followed by its folder.", unplaced, plan.siteurl)
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
-    result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages))
+    result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
+                      outline=_outline(places, str(pelican.settings.get("SITENAME") or "")))
     _report(result)
 
 
@@ -688,6 +711,71 @@ def _report(result: Result) -> None:
         log.warning("Sitemap: %d more diagnostics not shown", result.dropped_diagnostics)
     log.info("Sitemap: %s", result.summary_line())
     log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
+
+
+# --- Where a page goes in the HTML site map ----------------------------------------------
+# Categories (each with its articles, newest first), then pages, then the listings.
+_LISTINGS = ("archives", "categories", "tags", "authors")
+_LISTING_TITLES = {"archives": "Archives", "categories": "Categories", "tags": "Tags",
+                   "authors": "Authors"}
+
+
+def _place(obj: object, context: Mapping[str, Any]) -> _Place | None:
+    """What Pelican wrote, from the objects it rendered the file with."""
+    listing = context.get("articles_page")
+    number = int(getattr(listing, "number", 1) or 1)
+    if context.get("article") is not None:
+        date = getattr(obj, "date", None)
+        stamp = date.timestamp() if isinstance(date, datetime) else 0.0
+        return _Place("article", str(context.get("category") or ""), date=stamp)
+    if obj is not None:
+        return _Place("page", str(getattr(obj, "title", "") or ""))
+    for kind in ("category", "tag", "author"):
+        if context.get(kind) is not None:
+            return _Place(kind, str(context[kind]), number)
+    page_name = str(context.get("page_name") or "")
+    for template in context.get("DIRECT_TEMPLATES") or ():
+        save_as = context.get(f"{str(template).upper()}_SAVE_AS", f"{template}.html")
+        if save_as and os.path.splitext(str(save_as))[0] == page_name:
+            return _Place(str(template), "", number)
+    return None  # period archives, TEMPLATE_PAGES: grouped by folder
+
+
+def _outline(places: Mapping[str, _Place], site_name: str) -> tuple[NavNode, ...]:
+    """The blog as sections: home, categories with their articles, pages, then listings."""
+    def listing(kind: str, name: str, title: str) -> tuple[NavNode | None, list[NavNode]]:
+        """A listing's first page (a section's heading) and its further pages."""
+        found = sorted((p.number, rel) for rel, p in places.items()
+                       if p.kind == kind and p.name == name)
+        first = next((NavNode(title, rel) for number, rel in found if number == 1), None)
+        more = [NavNode(f"{title}, page {number}", rel) for number, rel in found if number > 1]
+        return first, more
+
+    def section(kind: str, name: str, title: str, children: list[NavNode]) -> NavNode:
+        first, more = listing(kind, name, title)
+        return NavNode(title, first.rel_path if first else None, (*children, *more))
+
+    nodes: list[NavNode] = []
+    home, more_home = listing("index", "", site_name or "Home")
+    nodes.extend(n for n in (home, *more_home) if n is not None)
+    articles: dict[str, list[tuple[float, str]]] = {}
+    for rel, place in places.items():
+        if place.kind == "article":
+            articles.setdefault(place.name, []).append((-place.date, rel))
+    categories = {p.name for p in places.values() if p.kind == "category"} | set(articles)
+    for name in sorted(categories, key=str.casefold):
+        children = [NavNode(None, rel) for _, rel in sorted(articles.get(name, []))]
+        nodes.append(section("category", name, name, children))
+    pages = sorted((p.name.casefold(), rel) for rel, p in places.items() if p.kind == "page")
+    if pages:
+        nodes.append(NavNode("Pages", None, tuple(NavNode(None, rel) for _, rel in pages)))
+    for kind in _LISTINGS:
+        singular = kind[:-1] if kind != "categories" else "category"
+        names = sorted({p.name for p in places.values() if p.kind == singular}, key=str.casefold)
+        children = [section(singular, name, name, []) for name in names] \
+            if kind != "categories" else []  # categories are sections of their own above
+        nodes.append(section(kind, "", _LISTING_TITLES[kind], children))
+    return tuple(nodes)
 
 
 # --- What Pelican knows about a page --------------------------------------------------------

@@ -3,9 +3,9 @@
 The core only counts: :meth:`Progress.found` and :meth:`Progress.done` add one to an integer,
 and every ``_EVERY`` steps the clock is read and, at most ``interval`` times a second, the
 front-end's ``show`` is called with the counts. So a page costs an addition and a comparison,
-and a run that shows nothing pays nothing more. ``build``, ``check`` and ``merge`` share it:
-"found" is what the run knows of so far (files scanned, URLs to check), "done" what it has
-finished.
+and a run that shows nothing pays nothing more. ``build``, ``check``, ``merge`` and ``submit``
+share it: "found" is what the run knows of so far (files scanned, URLs to check or send),
+"done" what it has finished.
 """
 
 from __future__ import annotations
@@ -57,13 +57,13 @@ class Progress:
             self.found_count += 1
             yield item
 
-    def found(self) -> None:
-        """One more item known of (for work whose total shows itself as it goes)."""
-        self.found_count += 1
+    def found(self, count: int = 1) -> None:
+        """More items known of (for work whose total shows itself as it goes)."""
+        self.found_count += count
 
-    def done(self) -> None:
-        """One more item finished."""
-        self.done_count += 1
+    def done(self, count: int = 1) -> None:
+        """More items finished."""
+        self.done_count += count
         if self.done_count >= self._next_look:
             self._next_look = self.done_count + _EVERY
             now = time.perf_counter()

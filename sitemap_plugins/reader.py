@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "3"
+READER_VERSION = "4"
 FINGERPRINT_VERSION = "3"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 20
@@ -375,7 +375,7 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
     head = _read_head(tree)
     regions = _main_regions(tree)
     scope = _Scope(regions)
-    _drop_non_content(scope)
+    headers = _drop_non_content(scope)
     elements = _content_elements(scope)
     problems = [problem] if problem else []
     canonicals = head.canonicals
@@ -385,7 +385,7 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
         problems.append(("conflicting-canonicals", conflict))
     root = tree.root
     lang = (root.attributes.get("lang") or "").strip() if root is not None else ""
-    heading = next((_short(h.text()) for h in elements["h1"]), None)
+    heading = _heading(elements, headers, regions, tree.body)
     slots = head.slots
     record = PageRecord(
         _fingerprint(regions, elements), True,  # noqa: FBT003
@@ -565,11 +565,35 @@ class _Scope:
         return found
 
 
-def _drop_non_content(scope: _Scope) -> None:
-    """Take the dropped elements (step 2) out of the regions: unlinked, never freed."""
+def _drop_non_content(scope: _Scope) -> list[LexborNode]:
+    """Take the dropped elements (step 2) out of the regions: unlinked, never freed.
+
+    Returns the ``<header>`` elements taken out: an article's own header holds its title.
+    """
+    headers: list[LexborNode] = []
     for node in scope.select(_DROPPED_SELECTOR):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
-            node.remove()  # unlinked: a node inside it, still held, stays valid
+            node.remove(False)  # unlinked whole, its subtree kept (and never walked)
+            if node.tag == "header":
+                headers.append(node)
+    return headers
+
+
+def _heading(elements: dict[str, list[LexborNode]], headers: list[LexborNode],
+             regions: list[LexborNode], body: LexborNode | None) -> str | None:
+    """The main content's first ``<h1>``; else the one in its own ``<header>``.
+
+    A theme's ``<article><header><h1>``: taken when the content is one region and not the
+    whole body, whose header is the site's banner.
+    """
+    for node in elements["h1"]:
+        return _short(node.text())
+    if len(regions) == 1 and (body is None or regions[0].mem_id != body.mem_id):
+        for header in headers:
+            found = header.css_first("h1")
+            if found is not None:
+                return _short(found.text())
+    return None
 
 
 def _content_elements(scope: _Scope) -> dict[str, list[LexborNode]]:

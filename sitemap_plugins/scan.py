@@ -99,6 +99,8 @@ def scan_site(
         path = entry.path
         if is_link:
             target = os.path.realpath(path)
+            if not is_dir and not _has_extension(entry.name, extensions):
+                continue  # never a page, wherever it leads: nothing to say (robots.txt says)
             if os.path.commonpath([target, real_root]) != real_root:
                 report(rel, REASON_SYMLINK, Diagnostic(
                     rel, "symlink-out", "is a symlink that leaves the site folder; not followed"))
@@ -144,8 +146,7 @@ def scan_site(
             push(path, rel, child)
             continue
         name = entry.name
-        dot = name.rfind(".")
-        if dot <= 0 or name[dot:].lower() not in extensions:
+        if not _has_extension(name, extensions):
             continue
         if not rel_dir and (own_files.match(name) or name in own_names):
             on_skip(rel, REASON_SITEMAP_FILE, None)
@@ -160,14 +161,18 @@ def scan_site(
             on_skip(rel, REASON_UNREADABLE, Diagnostic(
                 rel, "not-a-file", "is not a regular file (a pipe, socket or device); not read"))
             continue
-        lower = name.lower()
-        if directory_urls and lower in _INDEX_NAMES and _shadowed_index(name, entries):
+        if directory_urls and name in _INDEX_NAMES and _shadowed_index(name, entries):
             on_skip(rel, REASON_DUPLICATE, Diagnostic(
                 rel, "duplicate-index",
                 f"has the same folder URL as another index file in {rel_dir or 'the root'!r}",
                 Level.INFO))
             continue
         yield BuiltFile(rel, path)
+
+
+def _has_extension(name: str, extensions: tuple[str, ...]) -> bool:
+    dot = name.rfind(".")
+    return dot > 0 and name[dot:].lower() in extensions
 
 
 def _is_ancestor(target: str, is_dir: bool, ancestors: set[tuple[int, int]]) -> bool:  # noqa: FBT001
@@ -181,33 +186,31 @@ def _is_ancestor(target: str, is_dir: bool, ancestors: set[tuple[int, int]]) -> 
     return (info.st_dev, info.st_ino) in ancestors
 
 
-def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str, str]:
+def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
     """A folder's index page first, then its other files, then its subfolders, by name.
 
     The sitemap then reads like the site's tree: a section's page before the pages in it.
+    Only ``index.html`` and ``index.htm`` are index pages (``Index.html`` is a page of its
+    own: a server on a case-sensitive file system does not answer ``a/`` with it).
     """
     try:
         is_dir = entry.is_dir()
     except OSError:
         is_dir = False
     name = entry.name
-    lower = name.lower()
-    is_index = lower in _INDEX_NAMES
-    # Index files by (lower-case name, name), the order _shadowed_index ranks them in: by
-    # plain name "Index.Html" came before "index.htm", and both were listed as the folder.
-    return (is_dir, not is_index, lower if is_index else name, name)
+    return (is_dir, name not in _INDEX_NAMES, name)
 
 
 def _shadowed_index(name: str, remaining: list[os.DirEntry[str]]) -> bool:
-    """Whether a preferred index file (``index.html`` over ``index.htm``) is still to come.
+    """Whether ``index.html`` is still to come when ``name`` is ``index.htm``.
 
     ``remaining`` is the rest of the folder in reverse walk order; "index.htm" sorts before
     "index.html", so the preferred one is always later in the walk.
     """
-    lower = name.lower()
+    if name != "index.htm":
+        return False
     for other in remaining:
-        other_lower = other.name.lower()
-        if other_lower in _INDEX_NAMES and (other_lower, other.name) > (lower, name):
+        if other.name == "index.html":
             try:
                 if other.is_file():  # a folder named index.html serves nothing
                     return True

@@ -143,12 +143,16 @@ def page_url(base: BaseUrl, rel_path: str, *, directory_urls: bool = True) -> st
     """The absolute URL of a built file.
 
     With ``directory_urls``, ``a/b/index.html`` becomes ``a/b/`` (the server answers a
-    directory URL with its index file).
+    directory URL with its index file). Different files always get different URLs, and each
+    URL, percent-decoded to bytes, names its file: a name that is not UTF-8 is encoded byte
+    for byte, as servers map ``%XX`` back to bytes.
     """
     path = rel_path
     if directory_urls:
         head, _, name = path.rpartition("/")
-        if name.lower() in ("index.html", "index.htm"):
+        # Exactly these names: a server on a case-sensitive file system answers a/ with
+        # a/index.html, never with a/Index.html (which is listed under its own name).
+        if name in ("index.html", "index.htm"):
             path = f"{head}/" if head else ""
     return f"{base}{encode_path(path)}"
 
@@ -229,9 +233,11 @@ def comparison_key(url: str) -> str:
     """A form of ``url`` in which equivalent spellings compare equal.
 
     Percent-escapes are decoded and the fragment dropped, so that a canonical written as
-    ``caf%C3%A9/`` matches the page ``café/`` and ``a%26b`` matches ``a&b``.
+    ``caf%C3%A9/`` matches the page ``café/`` and ``a%26b`` matches ``a&b``. Escapes of bytes
+    that are not UTF-8 decode to surrogates, one per byte, as file names do: ``%FE`` and
+    ``%FF`` stay two URLs (decoded with replacement, both were U+FFFD, so a page whose
+    canonical named the other was listed under that other page's URL, twice).
     """
     parts = urlsplit(url)
-    return urlunsplit(
-        (parts.scheme.lower(), parts.netloc.lower(), unquote(parts.path), parts.query, "")
-    )
+    path = unquote(parts.path, errors="surrogateescape")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))

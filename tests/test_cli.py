@@ -206,3 +206,20 @@ def test_quiet_and_verbose_go_before_or_after_the_command(traps: Path, capsys, w
                            capture_output=True, text=True, check=True)
     assert "Listed " in shown.stdout
     assert "page records came from the cache" in shown.stderr  # a debug line: only with -v
+
+
+def test_a_changes_file_without_the_manifest_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--changes-file with --no-fingerprint: no change can be known, and the run says so in
+    one line instead of writing nothing in silence."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>Home</title>")
+    changes = tmp_path / "changes.json"
+    assert main(["build", str(site), "--base-url", BASE, "--no-fingerprint",
+                 "--changes-file", str(changes)]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "changes_file" in line]
+    assert warnings == [("warning: changes_file is set but fingerprint is off: without the "
+                        "manifest no change is known, so the file was not written")]
+    assert not changes.exists()

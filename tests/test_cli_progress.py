@@ -9,11 +9,14 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.indexnow import PENDING_NAME, PENDING_SCHEMA
 from sitemap_plugins.progress import Progress, Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,3 +132,43 @@ def test_check_shows_the_urls_it_checks(site: Path, tmp_path: Path) -> None:
     assert f"{listed}/{listed}" in plain, plain
     assert f"Checked {listed} URLs: no problems" in plain
     assert "Checking URLs" not in _on_a_terminal(["-q", *check])
+
+
+def test_submit_shows_the_urls_it_sends(tmp_path: Path) -> None:
+    """submit counts the pending URLs as their batches are accepted, on a terminal only."""
+    received: list[int] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            received.append(len(json.loads(body)["urlList"]))
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    key = "0123abcd-KEY-4567"
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / f"{key}.txt").write_text(key)
+    urls = [f"{BASE}page-{number}.html" for number in range(25_000)]
+    pending = tmp_path / ".sitemap-cache" / PENDING_NAME
+    pending.parent.mkdir()
+    submit = ["submit", str(site), "--base-url", BASE, "--key", key, "--endpoint",
+              f"http://127.0.0.1:{server.server_address[1]}/indexnow"]
+    try:
+        pending.write_text(json.dumps({"schema": PENDING_SCHEMA, "urls": urls}))
+        plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", _on_a_terminal(submit))
+        assert "Submitting URLs" in plain
+        assert "25,000/25,000" in plain or "25000/25000" in plain, plain
+        assert received == [10_000, 10_000, 5_000]
+        pending.write_text(json.dumps({"schema": PENDING_SCHEMA, "urls": urls[:10]}))
+        assert "Submitting URLs" not in _on_a_terminal(["-q", *submit])
+        assert received[-1] == 10
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from lxml import html as lxml_html
 
 from sitemap_plugins.check import check_site
 from sitemap_plugins.config import OPTIONS, SitemapConfig
@@ -22,7 +23,7 @@ BASE = "https://sitemap-plugins.example.org/"
 def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("docs") / "site"
     run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
          "-d", str(site)],
         capture_output=True, text=True, check=False, cwd=ROOT,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
@@ -32,11 +33,26 @@ def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.integration
 def test_docs_sitemap_lists_exactly_the_pages(docs_site: Path, sitemap_urls) -> None:
-    """The docs' sitemap is XSD-valid and lists one URL per Markdown page, and nothing else."""
-    expected = sorted(
-        BASE + ("" if page.stem == "index" else page.with_suffix("").name + "/")
-        for page in DOCS.glob("*.md"))
+    """The docs' sitemap is XSD-valid and lists one URL per Markdown page and the HTML site
+    map, and nothing else."""
+    expected = sorted([
+        *(BASE + ("" if page.stem == "index" else page.with_suffix("").name + "/")
+          for page in DOCS.glob("*.md")), BASE + "sitemap/"])
     assert sorted(sitemap_urls(docs_site)) == expected
+
+
+@pytest.mark.integration
+def test_docs_html_sitemap_follows_the_nav(docs_site: Path) -> None:
+    """The docs' own HTML site map (dogfooding) links every page once, in mkdocs.yml's nav
+    order and with its titles, inside the Material page."""
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text("utf-8"))["nav"]
+    titles = [next(iter(item)) for item in nav]
+    page = lxml_html.fromstring((docs_site / "sitemap" / "index.html").read_bytes())
+    shown = page.xpath('//nav[@class="sitemap-plugins-html-sitemap"]/ul/li/a/text()')
+    assert shown == [title for title in titles if title != "Site map"]
+    assert page.xpath('//header[contains(@class, "md-header")]')
+    home = lxml_html.fromstring((docs_site / "index.html").read_bytes())
+    assert home.xpath('//nav[contains(@class, "md-nav")]//a[@href="sitemap/"]')
 
 
 @pytest.mark.integration
@@ -44,7 +60,7 @@ def test_docs_sitemap_passes_check(docs_site: Path) -> None:
     """sitemap-plugins check finds no problem in the docs site's own sitemap files."""
     problems, checked = check_site(docs_site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert problems == []
-    assert checked == len(list(DOCS.glob("*.md")))
+    assert checked == len(list(DOCS.glob("*.md"))) + 1  # and the HTML site map
 
 
 @pytest.mark.integration

@@ -9,16 +9,26 @@ import subprocess
 import tempfile
 import threading
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin
+from urllib.parse import unquote, urljoin
 
 import pytest
+from lxml import etree
 from lxml import html as lxml_html
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.html_sitemap import HtmlEntry, build_tree, page_title
-from tests.test_adapter_mkdocs import copy_sample, run_host
+from sitemap_plugins.html_sitemap import (
+    MAX_LINKS,
+    HtmlEntry,
+    NavNode,
+    Section,
+    build_tree,
+    in_order,
+    page_title,
+)
+from tests.test_adapter_mkdocs import copy_sample, make_site, run_host
 from tests.test_adapter_pelican import copy_site, pelican
 from tests.test_cli import BASE, make_traps
 
@@ -28,6 +38,48 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "screenshots"
 SELF = "https://example.org/sitemap/"
+SITE_MAP_LIST = '//nav[contains(concat(" ", @class, " "), " sitemap-plugins-html-sitemap ")]'
+SITE_MAP_LINKS = ('//nav[contains(concat(" ", @class, " "), '
+                  '" sitemap-plugins-html-sitemap-links ")]//a/@href')
+
+
+@dataclass
+class MapPage:
+    """One page of the HTML site map as a reader meets it."""
+
+    url: str
+    lang: str
+    links: list[str]
+    """The list's links, absolute."""
+    tree: lxml_html.HtmlElement
+
+
+def crawl(first: str, fetch: Callable[[str], str]) -> dict[str, MapPage]:
+    """Every page of the site map reachable from ``first``, through its language and part
+    links (``fetch(url)`` gives a page's HTML)."""
+    found: dict[str, MapPage] = {}
+    waiting = [first]
+    while waiting:
+        url = waiting.pop()
+        if url in found:
+            continue
+        tree = lxml_html.fromstring(fetch(url))
+        links = [urljoin(url, href) for href in tree.xpath(SITE_MAP_LIST + "//a/@href")]
+        found[url] = MapPage(url, tree.get("lang") or "", links, tree)
+        waiting.extend(urljoin(url, href) for href in tree.xpath(SITE_MAP_LINKS))
+    return found
+
+
+def file_fetcher(site: Path, base: str) -> Callable[[str], str]:
+    """Read a page of ``site`` by its URL under ``base``, as a server would."""
+    def fetch(url: str) -> str:
+        path = unquote(url.removeprefix(base))
+        for candidate in (path, path + "index.html", path + "index.htm",
+                          path.rstrip("/") + ".html"):
+            if (site / candidate).is_file():
+                return (site / candidate).read_text("utf-8", errors="replace")
+        raise FileNotFoundError(url)
+    return fetch
 
 
 @pytest.fixture
@@ -38,33 +90,62 @@ def built(tmp_path: Path) -> Path:
     return site
 
 
-def _links(page: Path, page_url: str) -> list[str]:
-    tree = lxml_html.fromstring(page.read_bytes())
-    return [urljoin(page_url, href) for href in tree.xpath("//nav//a/@href")]
-
-
-def test_links_are_the_xml_sitemaps_urls_and_it_lists_itself_once(
+def test_its_pages_link_exactly_the_xml_sitemaps_urls(
     built: Path, sitemap_urls: Callable[..., list[str]]
 ) -> None:
-    """The page links to every URL of the XML sitemap but itself; the XML lists it once."""
+    """Together the pages (one per language) link every URL of the XML sitemap but their
+    own, once, each in its own language's page; the XML lists each of them once."""
     urls = sitemap_urls(built)
-    assert urls.count(SELF) == 1
-    links = _links(built / "sitemap" / "index.html", SELF)
+    pages = crawl(SELF, file_fetcher(built, BASE))
+    assert set(pages) == {SELF, BASE + "sitemap-fr/", BASE + "sitemap-ja/"}
+    assert all(urls.count(url) == 1 for url in pages)
+    links = [link for page in pages.values() for link in page.links]
     assert len(links) == len(set(links))
-    assert set(links) == set(urls) - {SELF}
+    assert set(links) == set(urls) - set(pages)
     assert (built / "sitemap.txt").read_text("utf-8").splitlines().count(SELF) == 1
+    fetch = file_fetcher(built, BASE)
+    for page in pages.values():
+        for link in page.links:
+            lang = lxml_html.fromstring(fetch(link)).get("lang") or "en"
+            assert lang.lower() == page.lang.lower(), (page.url, link)
+
+
+def test_languages_are_linked_as_translations(built: Path) -> None:
+    """Each language's page names the others in its head and in a visible list, and the XML
+    sitemap gives the same alternates (its schema validation is in sitemap_urls)."""
+    pages = crawl(SELF, file_fetcher(built, BASE))
+    expected = {("en", SELF), ("fr", BASE + "sitemap-fr/"), ("ja", BASE + "sitemap-ja/"),
+                ("x-default", SELF)}
+    for page in pages.values():
+        head = {(link.get("hreflang"), link.get("href"))
+                for link in page.tree.xpath('//head/link[@rel="alternate"]')}
+        assert head == expected
+        shown = {urljoin(page.url, href) for href in page.tree.xpath(SITE_MAP_LINKS)}
+        assert shown == {url for _, url in expected} - {page.url}
+    xml = etree.parse(str(built / "sitemap.xml"))
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9",
+          "x": "http://www.w3.org/1999/xhtml"}
+    for url in pages:
+        entry = xml.xpath("//s:url[s:loc = $u]", namespaces=ns, u=url)[0]
+        alternates = {(a.get("hreflang"), a.get("href")) for a in entry.xpath("x:link",
+                                                                             namespaces=ns)}
+        assert alternates == expected
+    assert pages[BASE + "sitemap-fr/"].tree.xpath("//h1/text()") == ["Plan du site"]
 
 
 def test_markup_is_accessible_without_javascript(built: Path) -> None:
-    """One h1, nested lists inside a named nav, lang set, and no script."""
-    tree = lxml_html.fromstring((built / "sitemap" / "index.html").read_bytes())
-    assert len(tree.xpath("//h1")) == 1
-    navs = tree.xpath("//nav[@aria-label]")
-    assert len(navs) == 1
-    assert navs[0].get("aria-label").strip()
-    assert navs[0].xpath(".//ul//ul//a")  # nested by folder
-    assert tree.get("lang") == "en"
-    assert not tree.xpath("//script")
+    """Each page: one h1, nested lists inside named navs (distinct names), lang set, and no
+    script."""
+    for page in crawl(SELF, file_fetcher(built, BASE)).values():
+        tree = page.tree
+        assert len(tree.xpath("//h1")) == 1
+        names = [nav.get("aria-label", "").strip() for nav in tree.xpath("//nav")]
+        assert all(names), names
+        assert len(names) == len(set(names)), names
+        assert tree.get("lang")
+        assert not tree.xpath("//script")
+    home = crawl(SELF, file_fetcher(built, BASE))[SELF].tree
+    assert home.xpath(SITE_MAP_LIST + "//ul//ul//a")  # nested by folder
 
 
 def test_rebuild_gives_the_same_bytes(built: Path, tmp_path: Path) -> None:
@@ -88,17 +169,43 @@ def test_bad_path_is_one_clear_line(tmp_path: Path, value: str,
     assert not (site / "sitemap.xml").exists()
 
 
+def _shape(section: Section) -> list[object]:
+    """The tree as nested lists of titles: a section is [heading, *items]."""
+    return [item.title if isinstance(item, HtmlEntry)
+            else [item.index.title if item.index else item.name, *_shape(item)]
+            for item in section.items]
+
+
 def test_depth_folds_deeper_pages_into_their_ancestor() -> None:
     """With depth 1, a page two folders down is listed under its top folder, not nested."""
     entries = [HtmlEntry("a", "index.html", "Home"), HtmlEntry("b", "x/y/z.html", "Z"),
                HtmlEntry("c", "x/index.html", "X")]
     tree = build_tree(entries, depth=1)
     assert tree.index is not None
-    assert [p.title for p in tree.pages] == ["X", "Z"]
-    assert not tree.folders
+    assert _shape(tree) == ["X", "Z"]
     deep = build_tree(entries, depth=0)
-    assert deep.folders["x"].index is not None
-    assert list(deep.folders["x"].folders) == ["y"]
+    assert deep.index is not None
+    assert _shape(deep) == [["X", ["y", "Z"]]]
+
+
+def test_navigation_sets_order_sections_and_titles() -> None:
+    """The host's navigation wins: its order, its sections and its titles; pages it does
+    not name follow by folder; sections with no listed page are left out."""
+    entries = [HtmlEntry("u1", "index.html", "Welcome"), HtmlEntry("u2", "b.html", "Bee"),
+               HtmlEntry("u3", "guide/install.html", "Install"),
+               HtmlEntry("u4", "guide/index.html", "Guide home"),
+               HtmlEntry("u5", "about/index.html", "About us")]
+    outline = [NavNode("Home", "index.html"),
+               NavNode("Guide", None, (NavNode(None, "guide/index.html"),
+                                       NavNode("Installing", "guide/install.html"))),
+               NavNode("Empty", None, (NavNode("Gone", "gone.html"),)),
+               NavNode("Bee page", "b.html")]
+    tree = build_tree(entries, 0, outline)
+    assert _shape(tree) == ["Home", ["Guide", "Guide home", "Installing"], "Bee page",
+                            ["About us"]]
+    assert [e.loc for e in in_order(tree)] == ["u1", "u4", "u3", "u2", "u5"]
+    assert _shape(build_tree(entries, 1, outline)) == [
+        "Home", "Guide home", "Installing", "Bee page", "About us"]
 
 
 def test_title_prefers_the_heading_and_drops_the_site_suffix() -> None:
@@ -154,21 +261,8 @@ def run_chromium(*args: str) -> subprocess.CompletedProcess[str]:
 def test_browser_renders_links_that_all_resolve(
     built: Path, served: str, sitemap_urls: Callable[..., list[str]]
 ) -> None:
-    """Chromium shows the page; each link in its DOM opens a built page; screenshot saved."""
-    page_url = served + "sitemap/"
-    dom = run_chromium("--dump-dom", page_url).stdout
-    tree = lxml_html.fromstring(dom)
-    assert tree.xpath("//h1/text()") == ["Site map"]
-    links = [urljoin(page_url, href) for href in tree.xpath("//nav//a/@href")]
-    assert {link.replace(served, BASE) for link in links} == set(sitemap_urls(built)) - {SELF}
-    for link in links:  # the local server answers with a built file, or 404
-        with urllib.request.urlopen(link, timeout=10) as response:
-            assert response.status == 200, link
-    SCREENSHOTS.mkdir(exist_ok=True)
-    shot = SCREENSHOTS / "cli-html-sitemap.png"
-    shot.unlink(missing_ok=True)
-    run_chromium(f"--screenshot={shot}", "--window-size=1000,1400", page_url)
-    assert shot.read_bytes().startswith(b"\x89PNG")
+    """Chromium shows the pages; each link in their DOM opens a built page; screenshot saved."""
+    _check_in_browser(built, served, BASE, "sitemap/", "cli-html-sitemap.png", sitemap_urls)
 
 
 def test_a_page_of_the_site_at_that_path_is_not_overwritten(
@@ -183,31 +277,43 @@ def test_a_page_of_the_site_at_that_path_is_not_overwritten(
     assert (site / "about.html").read_bytes() == before
 
 
+def _dom(url: str) -> str:
+    return run_chromium("--dump-dom", url).stdout
+
+
 def _check_in_browser(site: Path, root_url: str, base: str, page: str, shot_name: str,
-                      sitemap_urls: Callable[..., list[str]]) -> lxml_html.HtmlElement:
-    """Open the site map in Chromium: links = XML sitemap URLs, each answers; screenshot."""
-    page_url = root_url + page
-    tree = lxml_html.fromstring(run_chromium("--dump-dom", page_url).stdout)
-    links = [urljoin(page_url, href)
-             for href in tree.xpath('//nav[@aria-label="Site map"]//a/@href')]
+                      sitemap_urls: Callable[..., list[str]]) -> dict[str, MapPage]:
+    """Open the site map's pages in Chromium: together their links are the XML sitemap's
+    URLs, each answers, and so does every stylesheet; a screenshot of each language's."""
+    pages = crawl(root_url + page, _dom)
+    links = [link for found in pages.values() for link in found.links]
     assert len(links) == len(set(links))
+    listed = set(sitemap_urls(site))
     assert {link.replace(root_url, base) for link in links} == \
-        set(sitemap_urls(site)) - {base + page}
-    for link in links:  # the local server answers with a built file, or 404
+        listed - {url.replace(root_url, base) for url in pages}
+    assert {url.replace(root_url, base) for url in pages} <= listed
+    styles = [style for url, found in pages.items()
+              for href in found.tree.xpath('//link[@rel="stylesheet"]/@href')
+              if (style := urljoin(url, href)).startswith(root_url)]  # not web fonts
+    for link in [*links, *styles]:  # the local server answers with a built file, or 404
         with urllib.request.urlopen(link, timeout=10) as response:
             assert response.status == 200, link
     SCREENSHOTS.mkdir(exist_ok=True)
-    shot = SCREENSHOTS / shot_name
-    shot.unlink(missing_ok=True)
-    run_chromium(f"--screenshot={shot}", "--window-size=1200,1400", page_url)
-    assert shot.read_bytes().startswith(b"\x89PNG")
-    return tree
+    for url, found in sorted(pages.items()):
+        stem = shot_name.removesuffix(".png")
+        name = shot_name if url == root_url + page else f"{stem}-{found.lang}.png"
+        shot = SCREENSHOTS / name
+        shot.unlink(missing_ok=True)
+        run_chromium(f"--screenshot={shot}", "--window-size=1200,1400", url)
+        assert shot.read_bytes().startswith(b"\x89PNG")
+    return pages
 
 
 def test_mkdocs_renders_it_inside_the_material_theme(
     tmp_path: Path, sitemap_urls: Callable[..., list[str]]
 ) -> None:
-    """MkDocs writes the site map as a Material page (header, nav) with the list filled in."""
+    """MkDocs writes the site map as a Material page (header, nav) with the list filled in,
+    in the order and with the titles of mkdocs.yml's nav; the French pages get their own."""
     project = copy_sample(tmp_path / "project", edit=lambda text: text.replace(
         "  - sitemap\n", "  - sitemap:\n      html_sitemap: sitemap/\n"))
     build = run_host(project, "--strict")
@@ -215,24 +321,154 @@ def test_mkdocs_renders_it_inside_the_material_theme(
     page = (build.site / "sitemap" / "index.html").read_text("utf-8")
     assert "sitemap-plugins:html-sitemap" not in page
     for server_url in serve(build.site):
-        tree = _check_in_browser(build.site, server_url, "https://example.org/project/",
-                                 "sitemap/", "mkdocs-html-sitemap.png", sitemap_urls)
-        assert len(tree.xpath("//h1")) == 1
-        assert tree.xpath('//header[contains(@class, "md-header")]')
-        assert tree.xpath('//nav[contains(@class, "md-nav")]')
-        assert tree.xpath('//link[@rel="stylesheet"][contains(@href, "main")]')
+        pages = _check_in_browser(build.site, server_url, "https://example.org/project/",
+                                  "sitemap/", "mkdocs-html-sitemap.png", sitemap_urls)
+        assert {page.lang for page in pages.values()} == {"en", "fr"}
+        for found in pages.values():
+            tree = found.tree
+            assert len(tree.xpath("//h1")) == 1
+            assert tree.xpath('//header[contains(@class, "md-header")]')
+            assert tree.xpath('//nav[contains(@class, "md-nav")]')
+            assert tree.xpath('//link[@rel="stylesheet"][contains(@href, "main")]')
+        english = pages[server_url + "sitemap/"].tree
+        top = [" ".join(li.xpath("string(./a | ./text())").split())
+               for li in english.xpath(SITE_MAP_LIST + "/ul/li")]
+        assert top == ["Home", "Guide", "Référence", "Q&A", "News", "Media", "About"]
+        french = pages[server_url + "sitemap-fr/"].tree
+        assert french.xpath(SITE_MAP_LIST + "/ul/li[1]/a/text()") == ["Accueil"]
 
 
 def test_pelican_renders_it_inside_the_theme(
     tmp_path: Path, sitemap_urls: Callable[..., list[str]]
 ) -> None:
-    """Pelican writes the site map as a page of its theme (banner, menu) with the list filled in."""
+    """Pelican writes the site map as a page of its theme (banner, menu, styles) with the
+    list filled in: categories with their articles newest first, then pages, then listings."""
     site = copy_site(tmp_path / "source")
-    build = pelican(site, tmp_path / "out", 'SITEMAP_PLUGINS={"html_sitemap": "sitemap/"}')
-    assert build.returncode == 0, build.log
-    assert "sitemap-plugins:html-sitemap" not in (build.out / "sitemap/index.html").read_text()
-    for server_url in serve(build.out):
-        tree = _check_in_browser(build.out, server_url, "https://blog.example.org/", "sitemap/",
-                                 "pelican-html-sitemap.png", sitemap_urls)
-        assert tree.xpath('//header[@id="banner"]//nav//a')  # notmyidea's menu
-        assert tree.xpath('//h1[@class="entry-title"]/text()') == ["Site map"]
+    out = tmp_path / "out"
+    out.mkdir()
+    for server_url in serve(out):  # SITEURL is the server's: the theme's styles load from it
+        build = pelican(site, out, 'SITEMAP_PLUGINS={"html_sitemap": "sitemap/"}',
+                        f'SITEURL="{server_url.rstrip("/")}"')
+        assert build.returncode == 0, build.log
+        assert "sitemap-plugins:html-sitemap" not in (out / "sitemap/index.html").read_text()
+        pages = _check_in_browser(out, server_url, server_url, "sitemap/",
+                                  "pelican-html-sitemap.png", sitemap_urls)
+        assert {page.lang for page in pages.values()} == {"en", "fr"}
+        for found in pages.values():
+            assert found.tree.xpath('//header[@id="banner"]//nav//a')  # notmyidea's menu
+            assert found.tree.xpath('//link[@rel="stylesheet"][contains(@href, "main.css")]')
+        english = pages[server_url + "sitemap/"].tree
+        assert english.xpath('//h1[@class="entry-title"]/text()') == ["Site map"]
+        sections = [" ".join(li.xpath("string(./a | ./text())").split())
+                    for li in english.xpath(SITE_MAP_LIST + "/ul/li[ul]")]
+        assert sections[:4] == ["Code", "Food & Drink", "Travel", "Pages"]
+        assert sections[-2:] == ["Tags", "Authors"]
+        code = english.xpath(SITE_MAP_LIST + '/ul/li[a="Code"]/ul/li/a/text()')
+        assert code == ["R&D notes", "Sitemaps explained", "Hello, Pelican", "Code, page 2"]
+
+
+def _pages_site(folder: Path, count: int) -> Path:
+    """A site of ``count`` pages in ten folders."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "index.html").write_text("<!doctype html><title>Home</title>")
+    for number in range(count):
+        page = folder / f"part{number % 10}" / f"p{number:05d}.html"
+        page.parent.mkdir(exist_ok=True)
+        page.write_text(f"<!doctype html><title>Page {number:05d} - Site</title>")
+    return folder
+
+
+def test_a_long_list_is_split_into_parts_linked_from_the_first(
+    tmp_path: Path, sitemap_urls: Callable[..., list[str]]
+) -> None:
+    """Past MAX_LINKS links the list goes on in further parts, each linked from every part;
+    when the site shrinks, the parts it no longer needs go, and a user's file stays."""
+    site = _pages_site(tmp_path / "site", 2 * MAX_LINKS + 345)
+    user_file = site / "sitemap-9" / "index.html"
+    user_file.parent.mkdir()
+    user_file.write_text("<!doctype html><title>My own page</title>")
+    args = ["-q", "build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/",
+            "--cache-dir", str(tmp_path / "cache")]
+    assert main(args) == 0
+    pages = crawl(SELF, file_fetcher(site, BASE))
+    assert len(pages) == 3
+    first = pages[SELF].tree.xpath(SITE_MAP_LINKS)
+    assert {urljoin(SELF, href) for href in first} == set(pages) - {SELF}
+    assert all(len(page.links) <= MAX_LINKS for page in pages.values())
+    links = [link for page in pages.values() for link in page.links]
+    assert len(links) == len(set(links))
+    assert set(links) == set(sitemap_urls(site)) - set(pages)
+    for number in range(2 * MAX_LINKS + 345 - 10):  # the site shrinks to fewer than MAX_LINKS
+        (site / f"part{number % 10}" / f"p{number:05d}.html").unlink()
+    assert main(args) == 0
+    assert len(crawl(SELF, file_fetcher(site, BASE))) == 1
+    assert not (site / "sitemap-2").exists()
+    assert not (site / "sitemap-3").exists()
+    assert user_file.read_text() == "<!doctype html><title>My own page</title>"
+    assert BASE + "sitemap-9/" in sitemap_urls(site)
+
+
+@pytest.mark.parametrize(("template", "why"), [
+    (None, "(no such file)"),
+    ("<p>{% for x in %}</p>", "(line 1: Expected an expression, got 'end of statement block')"),
+], ids=["missing", "syntax-error"])
+def test_a_bad_template_stops_the_build_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], template: str | None, why: str,
+) -> None:
+    """The template is compiled with the options: one line, exit 2, nothing written."""
+    site = make_traps(tmp_path / "site")
+    path = tmp_path / "map.html"
+    if template is not None:
+        path.write_text(template)
+    status = main(["build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/",
+                   "--html-sitemap-template", str(path)])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err == (f"error: --html-sitemap-template: Expected a Jinja2 template file but "
+                   f"received: {str(path)!r} {why}\n")
+    assert not (site / "sitemap.xml").exists()
+    assert not (site / "sitemap").exists()
+
+
+BAD_TEMPLATE_WHY = "(line 1: Expected an expression, got 'end of statement block')"
+
+
+def test_a_bad_template_stops_mkdocs_and_pelican_alike(tmp_path: Path) -> None:
+    """The same template error stops MkDocs (path relative to mkdocs.yml) and Pelican with
+    the same words as the command line, before anything is written."""
+    project = make_site(tmp_path / "p", "site_name: S\nsite_url: https://docs.example.org/\n"
+                        "plugins:\n  - sitemap:\n      html_sitemap: sitemap/\n"
+                        "      html_sitemap_template: map.html\n", {"index.md": "# Home\n"})
+    (project / "map.html").write_text("<p>{% for x in %}</p>")
+    build = run_host(project)
+    assert build.returncode == 1
+    assert (f"Plugin 'sitemap' option 'html_sitemap_template': Expected a Jinja2 template "
+            f"file but received: {str(project / 'map.html')!r} {BAD_TEMPLATE_WHY}") in build.log
+    assert not (build.site / "sitemap.xml").exists()
+    template = tmp_path / "map.html"
+    template.write_text("<p>{% for x in %}</p>")
+    site = copy_site(tmp_path / "source")
+    ran = pelican(site, tmp_path / "out",
+                  f'SITEMAP_PLUGINS={{"html_sitemap": "sitemap/", '
+                  f'"html_sitemap_template": "{template}"}}')
+    assert ran.returncode == 1
+    assert ran.messages("CRITICAL") == [
+        (f"SettingsError: SITEMAP_PLUGINS['html_sitemap_template']: Expected a Jinja2 "
+         f"template file but received: {str(template)!r} {BAD_TEMPLATE_WHY}")]
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+def test_a_template_of_ones_own_gets_the_same_list(tmp_path: Path) -> None:
+    """A user's template can reuse the shipped list and still be recognised as ours."""
+    site = make_traps(tmp_path / "site")
+    template = tmp_path / "mine.html"
+    template.write_text('{% from "html_sitemap_nav.html" import body %}<!doctype html>'
+                        '<html lang="{{ lang }}"><title>{{ title }}</title><h1>My map</h1>'
+                        "{{ body(view) }}</html>")
+    args = ["-q", "build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/",
+            "--html-sitemap-template", str(template), "--cache-dir", str(tmp_path / "c")]
+    assert main(args) == 0
+    pages = crawl(SELF, file_fetcher(site, BASE))
+    assert len(pages) == 3
+    assert pages[SELF].tree.xpath("//h1/text()") == ["My map"]
+    assert main(args) == 0  # its own page of last time is not "a page of the site"

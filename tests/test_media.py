@@ -211,7 +211,7 @@ def test_options_off_write_no_extension(tmp_path: Path) -> None:
         ("<video:title>Film 0 &amp; more</video:title>", "<video:title>" + "t" * 101
          + "</video:title>", "video:title has 101 characters", True),
         ("<video:description>About the trip.</video:description>", "",
-         "must start with thumbnail_loc, title and description", True),
+         "<video:video> lacks <video:description>", True),
         ("<video:player_loc>https://www.youtube.com/embed/abcdefghij0</video:player_loc>", "",
          "neither content_loc nor player_loc", False),
     ],

@@ -236,6 +236,31 @@ def test_several_articles_are_read_together_and_what_is_between_them_is_not() ->
     assert one.images == ("/a.png", "/b.png")
 
 
+@pytest.mark.parametrize(("body", "heading"), [
+    # A theme's article title sits in the article's own <header>, dropped from the content.
+    (("<header><h1>Blog</h1></header><main><article><header><h1>Post</h1></header>"
+     "<p>text</p></article></main>"), "Post"),
+    ("<main><header><h1>Post</h1></header><p>text</p></main>", "Post"),
+    ('<div role="main"><header><h1>Post</h1></header></div>', "Post"),
+    # An <h1> in the content itself comes first.
+    ("<main><header><h1>Kicker</h1></header><h1>Post</h1></main>", "Post"),
+    # No region: the body's <header> is the site's banner, not the page's title.
+    ("<header><h1>Blog</h1></header><div><p>text</p></div>", None),
+    # Several articles (an index): no one article's header names the page.
+    (("<article><header><h1>One</h1></header></article>"
+     "<article><header><h1>Two</h1></header></article>"), None),
+], ids=["article-header", "main-header", "role-main-header", "content-first", "banner",
+        "index"])
+def test_heading_from_the_contents_own_header(body: str, heading: str | None) -> None:
+    """The page's heading: its content's first <h1>, else the one in the content's own
+    header, but never the site's banner; the fingerprint still leaves headers out."""
+    record = parse(f"<html><body>{body}</body></html>")
+    assert record.heading == heading
+    renamed = parse(f"<html><body>{body.replace('Post', 'Renamed')}</body></html>")
+    if "<header><h1>Post" in body:
+        assert renamed.fingerprint == record.fingerprint
+
+
 def test_main_region_wins_over_the_rest() -> None:
     """Only the first <main> counts when there is one: text outside it does not."""
     a = parse("<body><p>outside 1</p><main>in</main><article>x</article></body>")

@@ -854,7 +854,7 @@ def test_check_never_looks_outside_the_site(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert ("sitemap.xml: <sitemap> #1: no file in the site serves "
             "'https://example.org/sitemap-2.xml'") in done.stdout  # the link out: not read
-    assert "lists 0" in done.stdout  # nothing of the secret file was counted
+    assert "Checked 0 URLs" in done.stdout  # nothing of the secret file was counted
     assert f"no file in the site serves '{BASE}%2e%2e/secret.xml'" in done.stdout
     assert f"no file in the site serves '{BASE}a/../../secret.xml'" in done.stdout
     assert "Traceback" not in done.stderr
@@ -870,5 +870,5 @@ def test_check_reports_a_special_file_in_one_line(tmp_path: Path, name: str) -> 
     assert "Traceback" not in done.stderr
     if name == "sitemap.txt":  # robots.txt: a pipe is no robots.txt, and is not read
         assert done.returncode == 1
-        assert ("sitemap.txt: cannot be read: is not a regular file (a pipe, socket or device)"
+        assert ("sitemap.txt: cannot be read: is not a regular file (a named pipe); not read"
                 in done.stdout)

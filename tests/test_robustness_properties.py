@@ -86,9 +86,9 @@ visible_dirs = dir_names.filter(lambda n: not n.startswith("."))
 # --- the independent model -----------------------------------------------------------------
 
 def expected_url(base: str, rel: str) -> str:
-    """``base`` + the percent-encoded path, ``index.html`` as its folder."""
+    """``base`` + the percent-encoded path, ``index.html`` (exactly) as its folder."""
     parts = rel.split("/")
-    if parts[-1].lower() in ("index.html", "index.htm"):
+    if parts[-1] in ("index.html", "index.htm"):
         parts[-1] = ""
     return base + quote("/".join(parts).encode("utf-8"), safe=SAFE)
 

@@ -57,7 +57,9 @@ def test_parse_base_url_rejects(text: str, message: str) -> None:
     [
         ("index.html", "https://example.org/docs/"),
         ("a/b/index.html", "https://example.org/docs/a/b/"),
-        ("a/INDEX.HTM", "https://example.org/docs/a/"),
+        ("a/index.htm", "https://example.org/docs/a/"),
+        # Only the exact names: no case-sensitive server answers a/ with a/INDEX.HTM.
+        ("a/INDEX.HTM", "https://example.org/docs/a/INDEX.HTM"),
         ("a/b.html", "https://example.org/docs/a/b.html"),
         ("my page.html", "https://example.org/docs/my%20page.html"),
         ("q&a.html", "https://example.org/docs/q&a.html"),
@@ -71,7 +73,7 @@ def test_parse_base_url_rejects(text: str, message: str) -> None:
         ("line\nbreak.html", "https://example.org/docs/line%0Abreak.html"),
         ("it's.html", "https://example.org/docs/it's.html"),
     ],
-    ids=["root", "nested-index", "htm-upper", "file", "space", "amp", "percent",
+    ids=["root", "nested-index", "htm", "htm-upper-is-a-page", "file", "space", "amp", "percent",
          "no-decode", "non-ascii", "question", "hash", "quotes", "angle", "newline", "apos"],
 )
 def test_page_url_encodes_literal_names(rel: str, expected: str) -> None:

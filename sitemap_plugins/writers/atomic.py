@@ -47,6 +47,11 @@ _SPECIAL = (
 )
 
 
+def special_kind(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is when it is not a regular file or folder, or None."""
+    return next((what for test, what in _SPECIAL if test(mode)), None)
+
+
 def refuse_special(target: Path) -> None:
     """Stop before replacing anything but a regular file: a link, a device, a pipe.
 
