@@ -709,14 +709,18 @@ def _videos(elements: dict[str, list[LexborNode]]) -> tuple[Video, ...]:
 # --- the record cache's encoding ----------------------------------------------------------
 
 
+# One encoder for every record: json.dumps with arguments builds a new one at each call.
+# ASCII output: a lone surrogate from a bad byte survives too.
+_RECORD_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def encode_record(record: PageRecord) -> str:
     """The record as one JSON text, for the record cache."""
-    return json.dumps(
+    return _RECORD_ENCODER.encode(
         [record.fingerprint, record.html, record.canonical, sorted(record.robots),
          record.refresh_url, record.alternates, record.lang, record.base_href, record.modified,
          record.published, record.title, record.heading, record.description, record.og_title,
-         record.feeds, record.images, record.videos, record.problems],
-        separators=(",", ":"))  # ASCII: a lone surrogate from a bad byte survives too
+         record.feeds, record.images, record.videos, record.problems])
 
 
 def _str_or_none(value: object) -> str | None:

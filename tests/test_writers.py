@@ -11,6 +11,7 @@ import pytest
 from sitemap_plugins.config import PROTOCOL_MAX_BYTES, SitemapConfig
 from sitemap_plugins.entry import Alternate, Entry
 from sitemap_plugins.generate import generate, write_entries
+from sitemap_plugins.media import VideoEntry
 from sitemap_plugins.writers.robots import create_robots, merge_sitemap_line, names_sitemap
 from sitemap_plugins.writers.xml_sitemap import render_url
 
@@ -41,6 +42,32 @@ def test_render_url_escapes_and_orders(tmp_path: Path) -> None:
         "    <priority>0.8</priority>\n"
         '    <xhtml:link rel="alternate" hreflang="fr" href="https://example.org/fr/q&amp;a.html"/>\n'
         "  </url>\n")
+
+
+def test_render_url_media_escaped_once() -> None:
+    """Image and video children in schema order; quotes, apostrophes and markup escaped once."""
+    entry = Entry(
+        loc="https://example.org/a/",
+        images=('https://example.org/i"1".png', "https://example.org/it's.png"),
+        videos=(VideoEntry("https://example.org/t.jpg", 'Tom & "Jerry"', "It's <b>",
+                           "https://example.org/v.mp4"),
+                VideoEntry("https://example.org/t2.jpg", "Two", "Embedded",
+                           player_loc="https://www.youtube.com/embed/x?a=1&b=2")))
+    assert render_url(entry) == (
+        "  <url>\n    <loc>https://example.org/a/</loc>\n"
+        "    <image:image>\n      <image:loc>https://example.org/i&#34;1&#34;.png</image:loc>\n"
+        "    </image:image>\n"
+        "    <image:image>\n      <image:loc>https://example.org/it&#39;s.png</image:loc>\n"
+        "    </image:image>\n"
+        "    <video:video>\n      <video:thumbnail_loc>https://example.org/t.jpg</video:thumbnail_loc>\n"
+        "      <video:title>Tom &amp; &#34;Jerry&#34;</video:title>\n"
+        "      <video:description>It&#39;s &lt;b&gt;</video:description>\n"
+        "      <video:content_loc>https://example.org/v.mp4</video:content_loc>\n"
+        "    </video:video>\n"
+        "    <video:video>\n      <video:thumbnail_loc>https://example.org/t2.jpg</video:thumbnail_loc>\n"
+        "      <video:title>Two</video:title>\n      <video:description>Embedded</video:description>\n"
+        "      <video:player_loc>https://www.youtube.com/embed/x?a=1&amp;b=2</video:player_loc>\n"
+        "    </video:video>\n  </url>\n")
 
 
 @pytest.mark.parametrize(
