@@ -31,7 +31,7 @@ from protego import Protego
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.cli import main
 from sitemap_plugins.errors import ConfigError, SitemapError
-from sitemap_plugins.writers.robots import merge_sitemap_line
+from sitemap_plugins.writers.robots import merge_sitemap_line, names_sitemap, utf16_codec
 
 QUICK_EXAMPLES = 40
 LONG_EXAMPLES = int(os.environ.get("SITEMAP_HYPOTHESIS_EXAMPLES") or 10_000)
@@ -564,7 +564,27 @@ def _same_url(a: str, b: str) -> bool:
     return key(a) is not None and key(a) == key(b)
 
 
+def _check_utf16_robots(raw: bytes, codec: str) -> None:
+    """A UTF-16 robots.txt stays UTF-16: its text kept, our line added once in its encoding;
+    one that does not decode is refused (and the caller leaves it as it is)."""
+    try:
+        text = raw[2:].decode(codec)
+    except UnicodeDecodeError:
+        with pytest.raises(UnicodeError):
+            merge_sitemap_line(raw, TARGET)
+        return
+    out = merge_sitemap_line(raw, TARGET)
+    assert out[:2] == raw[:2]
+    assert out[2:].decode(codec).startswith(text)
+    assert names_sitemap(out, TARGET)
+    assert merge_sitemap_line(out, TARGET) == out, "a second run changed the file"
+
+
 def check_robots(raw: bytes) -> None:
+    codec = utf16_codec(raw)
+    if codec is not None:  # random bytes may start with a UTF-16 byte-order mark
+        _check_utf16_robots(raw, codec)
+        return
     out = merge_sitemap_line(raw, TARGET)
     ours = f"Sitemap: {TARGET}".encode()
     if _names_target(raw):
@@ -587,6 +607,8 @@ def check_robots(raw: bytes) -> None:
 
 @QUICK
 @given(raw=robots_files())
+@example(raw=b"\xfe\xff")  # only a UTF-16 byte-order mark: the case Hypothesis once found
+@example(raw=b"\xff\xfe\x00")  # UTF-16 that does not decode
 def test_robots_bytes(raw: bytes) -> None:
     """Any robots.txt keeps its bytes, gains our line once, and both parsers then see it."""
     check_robots(raw)
