@@ -88,21 +88,18 @@ def _hold(folder: Path, lock_file: Path | None, wait: float,
         log.debug("%s cannot be locked (%s): builds are not serialised", folder, err)
         yield
         return
+    def take() -> bool:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as err:
+            if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return False
+            # A file system without locks (some network mounts): go on unlocked.
+            log.debug("%s cannot be locked (%s): not serialised", folder, err)
+        return True
+
     try:
-        started = time.monotonic()
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as err:
-                if err.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    # A file system without locks (some network mounts): go on unlocked.
-                    log.debug("%s cannot be locked (%s): not serialised", folder, err)
-                    break
-            waited = time.monotonic() - started
-            if waited >= wait:
-                raise busy(waited)
-            time.sleep(_POLL)
+        _wait_for(take, wait, busy)
         yield
     finally:
         os.close(handle)  # drops the lock
@@ -125,17 +122,15 @@ def _windows_lock(  # pragma: no cover - tested on POSIX only
         log.debug("%s cannot be locked (%s): builds are not serialised", site, err)
         yield
         return
+    def take() -> bool:
+        try:
+            msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        except OSError:
+            return False
+        return True
+
     try:
-        started = time.monotonic()
-        while True:
-            try:
-                msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
-                break
-            except OSError:
-                waited = time.monotonic() - started
-                if waited >= wait:
-                    raise busy(waited) from None
-                time.sleep(_POLL)
+        _wait_for(take, wait, busy)
         try:
             yield
         finally:
@@ -144,3 +139,18 @@ def _windows_lock(  # pragma: no cover - tested on POSIX only
                 msvcrt.locking(handle, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
     finally:
         os.close(handle)
+
+
+def _wait_for(take: Callable[[], bool], wait: float,
+              busy: Callable[[float], BusyError]) -> None:
+    """Try ``take`` until it holds the lock, for at most ``wait`` seconds.
+
+    Raises:
+        BusyError: from ``busy`` once the wait is over.
+    """
+    started = time.monotonic()
+    while not take():
+        waited = time.monotonic() - started
+        if waited >= wait:
+            raise busy(waited)
+        time.sleep(_POLL)

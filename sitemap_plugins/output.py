@@ -131,13 +131,6 @@ def install(
                     gzip_file(temp, packed, newest)
                     with_gz.append((packed, final.with_name(final.name + ".gz"), newest))
             staged = with_gz
-    except OSError as err:
-        _discard(temps)
-        raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
-    except BaseException:
-        _discard(temps)
-        raise
-    try:
         owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
         owned.check_targets(final.name for _, final, _ in staged)
         # Recorded before anything moves: a run killed during the commit leaves files that
@@ -181,6 +174,22 @@ def _discard(temps: list[Path]) -> None:
             temp.unlink()
 
 
+def _small_regular_file(path: Path) -> bytes | None:
+    """The bytes of a regular file of at most a news sitemap's size, else None.
+
+    Missing, a link, a pipe or device, unreadable or larger: it cannot be ours then.
+    """
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        refuse_special(path)
+        with path.open("rb") as handle:
+            data = handle.read(PROTOCOL_NEWS_BYTES + 1)
+    except (OSError, WriteError):
+        return None
+    return data if len(data) <= PROTOCOL_NEWS_BYTES else None
+
+
 def is_own_file(site: Path, name: str) -> bool:
     """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there.
 
@@ -189,16 +198,8 @@ def is_own_file(site: Path, name: str) -> bool:
     """
     from sitemap_plugins.news import is_own_news_sitemap  # noqa: PLC0415
 
-    path = site / name
-    if path.is_symlink() or not path.is_file():
-        return False
-    try:
-        refuse_special(path)
-        with path.open("rb") as handle:
-            data = handle.read(PROTOCOL_NEWS_BYTES + 1)
-    except (OSError, WriteError):
-        return False
-    if len(data) > PROTOCOL_NEWS_BYTES:
+    data = _small_regular_file(site / name)
+    if data is None:
         return False
     if name == robots_txt.FRAGMENT_NAME:
         return robots_txt.fragment_sitemap(data) is not None
@@ -339,15 +340,8 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
     result = Installed()
     name = news_file_name(config.sitemap_name)
     path = site / name
-    if path.is_symlink() or not path.is_file():
-        return result
-    try:
-        refuse_special(path)
-        with path.open("rb") as handle:
-            data = handle.read(PROTOCOL_NEWS_BYTES + 1)
-    except (OSError, WriteError):
-        return result
-    if len(data) > PROTOCOL_NEWS_BYTES or not is_own_news_sitemap(data):
+    data = _small_regular_file(path)
+    if data is None or not is_own_news_sitemap(data):
         return result
     try:
         path.unlink()
