@@ -114,8 +114,10 @@ class _Checker:
         rel = os.fsdecode(rel_bytes)
         if any(part in (".", "..") for part in rel.split("/")) or "\x00" in rel:
             return None
+        # A URL without the file's .html is what a host lists when the server adds it
+        # (GitHub Pages, Netlify, nginx's try_files $uri.html; Pelican's ARTICLE_URL).
         candidates = [rel + "index.html", rel + "index.htm"] if rel.endswith("/") or not rel \
-            else [rel, rel + "/index.html"]
+            else [rel, rel + "/index.html", rel + ".html"]
         for candidate in candidates:
             path = self.site / candidate
             if self.inside(path) and path.is_file():

@@ -165,11 +165,13 @@ class _Place:
     kind: str
     """article, page, category, tag, author, or a direct template (index, archives...)."""
     name: str
-    """The article's or page's title; the category's, tag's or author's name."""
+    """The category an article is in; a category's, tag's or author's name."""
     number: int = 1
     """The page of a paginated listing."""
     date: float = 0.0
     """An article's date, as a timestamp: the newest comes first."""
+    title: str = ""
+    """An article's or page's title (the link's text, before the page's own headings)."""
 
 
 @dataclass
@@ -727,9 +729,10 @@ def _place(obj: object, context: Mapping[str, Any]) -> _Place | None:
     if context.get("article") is not None:
         date = getattr(obj, "date", None)
         stamp = date.timestamp() if isinstance(date, datetime) else 0.0
-        return _Place("article", str(context.get("category") or ""), date=stamp)
+        return _Place("article", str(context.get("category") or ""), date=stamp,
+                      title=str(getattr(obj, "title", "") or ""))
     if obj is not None:
-        return _Place("page", str(getattr(obj, "title", "") or ""))
+        return _Place("page", "", title=str(getattr(obj, "title", "") or ""))
     for kind in ("category", "tag", "author"):
         if context.get(kind) is not None:
             return _Place(kind, str(context[kind]), number)
@@ -758,17 +761,20 @@ def _outline(places: Mapping[str, _Place], site_name: str) -> tuple[NavNode, ...
     nodes: list[NavNode] = []
     home, more_home = listing("index", "", site_name or "Home")
     nodes.extend(n for n in (home, *more_home) if n is not None)
-    articles: dict[str, list[tuple[float, str]]] = {}
+    articles: dict[str, list[tuple[float, str, str]]] = {}
     for rel, place in places.items():
         if place.kind == "article":
-            articles.setdefault(place.name, []).append((-place.date, rel))
+            articles.setdefault(place.name, []).append((-place.date, rel, place.title))
     categories = {p.name for p in places.values() if p.kind == "category"} | set(articles)
     for name in sorted(categories, key=str.casefold):
-        children = [NavNode(None, rel) for _, rel in sorted(articles.get(name, []))]
+        children = [NavNode(title or None, rel)
+                    for _, rel, title in sorted(articles.get(name, []))]
         nodes.append(section("category", name, name, children))
-    pages = sorted((p.name.casefold(), rel) for rel, p in places.items() if p.kind == "page")
+    pages = sorted((p.title.casefold(), rel, p.title)
+                   for rel, p in places.items() if p.kind == "page")
     if pages:
-        nodes.append(NavNode("Pages", None, tuple(NavNode(None, rel) for _, rel in pages)))
+        nodes.append(NavNode("Pages", None, tuple(NavNode(title or None, rel)
+                                                  for _, rel, title in pages)))
     for kind in _LISTINGS:
         singular = kind[:-1] if kind != "categories" else "category"
         names = sorted({p.name for p in places.values() if p.kind == singular}, key=str.casefold)

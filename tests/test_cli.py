@@ -223,3 +223,21 @@ def test_a_changes_file_without_the_manifest_is_a_warning(
     assert warnings == [("warning: changes_file is set but fingerprint is off: without the "
                         "manifest no change is known, so the file was not written")]
     assert not changes.exists()
+
+
+def test_check_takes_a_url_without_its_files_html(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A URL that a server answers with the file plus .html (GitHub Pages, nginx try_files;
+    what Pelican lists for ARTICLE_URL = "{slug}") is served; one with no such file is not."""
+    site = tmp_path / "site"
+    (site / "blog").mkdir(parents=True)
+    (site / "blog" / "post.html").write_text("<!doctype html><title>Post</title>")
+    urls = [f"{BASE}blog/post", f"{BASE}blog/gone"]
+    (site / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+        'schemas/sitemap/0.9">\n' + "".join(f"  <url>\n    <loc>{u}</loc>\n  </url>\n"
+                                            for u in urls) + "</urlset>\n")
+    assert main(["check", str(site), "--base-url", BASE]) == 1
+    out = capsys.readouterr().out
+    assert f"no file in the site serves '{BASE}blog/gone'" in out
+    assert "blog/post'" not in out

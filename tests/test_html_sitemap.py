@@ -344,6 +344,8 @@ def test_pelican_renders_it_inside_the_theme(
     """Pelican writes the site map as a page of its theme (banner, menu, styles) with the
     list filled in: categories with their articles newest first, then pages, then listings."""
     site = copy_site(tmp_path / "source")
+    article = site / "content" / "code" / "hello-pelican.md"
+    article.write_text(article.read_text("utf-8") + "\n\n# Not the title\n", "utf-8")
     out = tmp_path / "out"
     out.mkdir()
     for server_url in serve(out):  # SITEURL is the server's: the theme's styles load from it
@@ -364,6 +366,7 @@ def test_pelican_renders_it_inside_the_theme(
         assert sections[:4] == ["Code", "Food & Drink", "Travel", "Pages"]
         assert sections[-2:] == ["Tags", "Authors"]
         code = english.xpath(SITE_MAP_LIST + '/ul/li[a="Code"]/ul/li/a/text()')
+        # Pelican's titles, not the first heading of the content ("Not the title").
         assert code == ["R&D notes", "Sitemaps explained", "Hello, Pelican", "Code, page 2"]
 
 
