@@ -9,6 +9,7 @@ the tree with a Jinja2 template and replaces the file atomically.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 from collections import Counter
@@ -22,7 +23,11 @@ import jinja2
 from sitemap_plugins.errors import ConfigError
 from sitemap_plugins.urls import BaseUrl, page_url
 from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
-from sitemap_plugins.writers.templates import template_environment, template_path
+from sitemap_plugins.writers.templates import (
+    template_environment,
+    template_module,
+    template_path,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Sequence
@@ -363,18 +368,20 @@ def load_template(template: str | None) -> jinja2.Template:
         raise refused(str(err)) from err
 
 
-def render_html_sitemap(view: View, template: str | None = None) -> str:
-    """A standalone page: the tree in nested lists inside a named ``<nav>``.
+def render_html_sitemap(view: View, template: jinja2.Template) -> str:
+    """A standalone page from ``template`` (:func:`load_template`).
+
+    The tree is in nested lists inside a named ``<nav>``.
 
     Raises:
-        ConfigError: when the template cannot be read or rendered.
+        ConfigError: when the template cannot be rendered.
     """
     try:
-        return load_template(template).render(view=view, tree=view.tree, count=view.count,
-                                              lang=view.lang, title=view.title)
+        return template.render(view=view, tree=view.tree, count=view.count, lang=view.lang,
+                               title=view.title)
     except (jinja2.TemplateError, OSError) as err:
-        name = Path(template).name if template else TEMPLATE_NAME
-        raise ConfigError("html_sitemap_template", f"cannot render {name!r}: {err}") from err
+        raise ConfigError("html_sitemap_template",
+                          f"cannot render {template.name!r}: {err}") from err
 
 
 def fill_themed(shell: str, view: View) -> str:
@@ -382,10 +389,10 @@ def fill_themed(shell: str, view: View) -> str:
 
     The page gets the list's language and names its translations in its head.
     """
-    module = _environment(None).get_template(NAV_TEMPLATE_NAME).module
-    html = shell.replace(MARKER, str(module.body(view)), 1)  # type: ignore[attr-defined]
+    module = template_module(NAV_TEMPLATE_NAME)
+    html = shell.replace(MARKER, str(module.body(view)), 1)
     html = _HTML_LANG.sub(lambda m: f'{m.group(1)}"{escape(view.lang)}"', html, count=1)
-    head = str(module.head_links(view))  # type: ignore[attr-defined]
+    head = str(module.head_links(view))
     if head.strip():
         at = html.lower().find("</head>")
         if at != -1:
@@ -432,7 +439,8 @@ class SiteMapPages:
             outline=self.outline, page_loc=lambda rel: page_url(
                 self.base, rel, directory_urls=self.directory_urls))
         for page in self.pages:
-            check_free(self.site, page.rel_path)
+            if page.rel_path != self.own_rel:  # checked before the pages were read
+                check_free(self.site, page.rel_path)
         return self.pages
 
     def write(self) -> tuple[list[str], list[str]]:
@@ -446,11 +454,13 @@ class SiteMapPages:
             WriteError: when a page cannot be written; the old one is kept.
         """
         shell = themed_page(self.site, self.own_rel)  # read before page one replaces it
+        render: Callable[[View], str] = (
+            functools.partial(fill_themed, shell) if shell is not None
+            else functools.partial(render_html_sitemap, template=load_template(self.template)))
         written: list[str] = []
         for page in self.pages:
-            view = page_view(page, base=str(self.base), depth=self.depth, outline=self.outline)
-            html = (fill_themed(shell, view) if shell is not None
-                    else render_html_sitemap(view, self.template))
+            html = render(page_view(page, base=str(self.base), depth=self.depth,
+                                    outline=self.outline))
             write_html_sitemap(self.site, page.rel_path, html)
             written.append(page.rel_path)
         return written, remove_stale_pages(self.site, self.own_rel, set(written))
