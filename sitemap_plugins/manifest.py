@@ -238,19 +238,22 @@ class History:
     def _plausible(self, history: list[object]) -> bool:
         """Whether (fingerprint, lastmod, source, changed) are what a build writes.
 
-        Dates must be W3C dates no later than this build (no build saw a change in the
-        future); the rest short printable text.
+        Dates must be W3C dates, and the change seen no later than this build (no build saw a
+        change in the future); the rest short printable text. A lastmod may be later: a page
+        may state a date after the build's (``SOURCE_DATE_EPOCH`` pinned to the last commit),
+        and such a row still holds the page's record. :meth:`settle` never carries a future
+        lastmod over.
         """
         fingerprint, lastmod, source, changed = history
         if not all(isinstance(text, str) and len(text) <= _MAX_TEXT and _PRINTABLE.match(text)
                    for text in (fingerprint, source)):
             return False
-        for text in (lastmod, changed):
+        for text, seen in ((lastmod, False), (changed, True)):
             if not isinstance(text, str):
                 return False
             if text:
                 when = parse_w3c(text) if len(text) <= _MAX_TEXT else None
-                if when is None or sort_key(when) > self.now:
+                if when is None or (seen and sort_key(when) > self.now):
                     return False
         return True
 
@@ -284,6 +287,10 @@ class History:
             if moved:
                 return Settled(self.now, "manifest: changed", changed_text)
             parsed = parse_w3c(last) if isinstance(last, str) and last else None
+            if parsed is not None and sort_key(parsed) > self.now:
+                # The page's own date was later than this build, and the page no longer
+                # states it: no evidence of when it changed, so it is dated as new.
+                return Settled(self.now, "manifest: new page", "")
             if parsed is None:
                 return Settled(None, "", changed_text)
             return Settled(parsed, last_source if isinstance(last_source, str) else "manifest",

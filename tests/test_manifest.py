@@ -246,6 +246,26 @@ def test_same_bytes_come_from_the_record_cache(site: Path, monkeypatch) -> None:
     assert (site / "sitemap.xml").read_bytes() != first
 
 
+def test_a_page_dated_after_the_build_keeps_its_cached_record(site: Path, monkeypatch) -> None:
+    """A page may state a date later than the build's (``SOURCE_DATE_EPOCH`` pinned to the
+    last commit): its row is sound, so its record comes from the cache, not a new parse.
+    When the page stops stating that date, the future date is not carried over."""
+    later = "2030-01-01T00:00:00Z"
+    alpha = site / "alpha" / "index.html"
+    dated = alpha.read_text().replace(
+        "<title>", f'<meta property="article:modified_time" content="{later}"><title>')
+    alpha.write_text(dated)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
+    assert _generate(site) == 0
+    assert lastmods(site)[f"{BASE}alpha/"] == later
+    alpha.write_text(dated)  # the same bytes again, as a host writes them
+    assert _generate(site) == 3
+    write_site(site, PAGES, "aaa111")  # the date is gone, the content the same
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T2))
+    _generate(site)
+    assert lastmods(site)[f"{BASE}alpha/"] == W3C[T2]
+
+
 @pytest.mark.parametrize(
     "damage",
     [
