@@ -311,6 +311,7 @@ class SizeResult:
     site: str
     site_mb: float
     floor: Series
+    parse_floor: Series
     first2: Series
     first1: Series
     rewritten2: Series
@@ -325,7 +326,8 @@ class SizeResult:
 
     @property
     def rows(self) -> list[Series]:
-        return [self.floor, self.first2, self.first1, self.rewritten2, self.rewritten1]
+        return [self.floor, self.parse_floor, self.first2, self.first1, self.rewritten2,
+                self.rewritten1]
 
 
 def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
@@ -334,6 +336,7 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
     env = _env()
     cli = sitemap_command(python)
     floor = Series("I/O floor (1 process, 8 KiB a page)")
+    parse_floor = Series("parse floor (1 process, read + Lexbor)")
     first2 = Series("first build, no cache, --workers 2")
     first1 = Series("first build, no cache, --workers 1")
     rewritten2 = Series("rebuild, pages rewritten, cache, -w 2")
@@ -344,6 +347,7 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
     warm = warm_cache(site)
     print(f"  page cache warmed in {warm:.1f} s (repeated before every timed run)", flush=True)
     floor_cmd = [python, str(HERE / "floor.py"), str(site)]
+    parse_cmd = [*floor_cmd, "--parse"]
     run_timed(floor_cmd, env=env)  # one untimed pass
     digests: dict[str, str] = {}
     listed = ""
@@ -358,6 +362,8 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
     for round_ in range(runs):
         warm_cache(site)
         floor.runs.append(run_timed(floor_cmd, env=env))
+        warm_cache(site)
+        parse_floor.runs.append(run_timed(parse_cmd, env=env))
         for workers, series in ((2, first2), (1, first1)):
             shutil.rmtree(cache_dir, ignore_errors=True)
             build(series, workers, f"first w{workers} run {round_}")
@@ -376,8 +382,8 @@ def bench_size(site: Path, pages: int, runs: int, python: str) -> SizeResult:
         print(f"  note: the floor found {found:,} pages", flush=True)
     identical = len(set(digests.values())) == 1
     size_mb = sum(e.stat().st_size for e in site.rglob("*.html")) / 1e6 if pages <= 100_000 else 0
-    return SizeResult(pages, str(site), size_mb, floor, first2, first1, rewritten2, rewritten1,
-                      identical, json.loads(next(iter(digests.values()))), listed)
+    return SizeResult(pages, str(site), size_mb, floor, parse_floor, first2, first1, rewritten2,
+                      rewritten1, identical, json.loads(next(iter(digests.values()))), listed)
 
 
 def print_size(res: SizeResult) -> None:
@@ -731,6 +737,17 @@ def _targets(
     return rows
 
 
+def _print_parse_share(pages: int, res: SizeResult) -> None:
+    """What reading the main content costs before any of our work: the parse floor, in I/O
+    floors, and our builds in parse floors (information, not a target)."""
+    parse = res.parse_floor
+    print(f"  [info] {pages:,}: the parse floor alone is {parse.wall / res.floor.wall:.2f}x the "
+          f"I/O floor ({parse.wall:.2f} s wall, {parse.cpu:.2f} s cpu; "
+          f"{parse.cpu / pages * 1e6:.0f} µs cpu a page); first build -w 1 "
+          f"{res.first1.cpu / parse.cpu:.2f}x its cpu, -w 2 {res.first2.wall / parse.wall:.2f}x "
+          f"its wall; rebuild -w 2 {res.rewritten2.wall / parse.wall:.2f}x its wall")
+
+
 def _compile_bytecode(python: str) -> None:
     """Write the package's bytecode, as pip does when it installs a wheel.
 
@@ -819,11 +836,14 @@ def main(argv: list[str] | None = None) -> int:
     for label, ok, detail in _targets(results, hosts, peers):
         mark = "----" if ok is None else ("PASS" if ok else "FAIL")
         print(f"  [{mark}] {label}: {detail}")
+    for pages, res in sorted(results.items()):
+        _print_parse_share(pages, res)
     if args.json:
         payload = {
             "python": platform.python_version(), "cores": os.cpu_count(), "commit": commit,
             "dirty": bool(dirty), "runs": args.runs,
             "sizes": {str(n): {"floor": r.floor.summary(),
+                               "parse_floor": r.parse_floor.summary(),
                                "first_build_workers_2": r.first2.summary(),
                                "first_build_workers_1": r.first1.summary(),
                                "rewritten_workers_2": r.rewritten2.summary(),

@@ -756,6 +756,12 @@ MAX_RECORD_TEXT = 4 * 1024 * 1024
 _FINGERPRINT = re.compile(r"[\x21-\x7e]{1,256}\Z")
 # What XML 1.0 cannot hold, and lone surrogates: never written, so never taken from a cache.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# Where those characters may be, in a record's JSON text: the encoder writes every character
+# outside ASCII as an escape, so a record without one of these needs no walk over its
+# decoded strings (which cost more than decoding them). A match is only looked at closer:
+# ``\\b`` is a backslash and a "b", and a pair of surrogate escapes is an emoji.
+_MAYBE_NOT_XML = re.compile(
+    r"\\(?:[bf]|u(?:00[01]|[dD][89a-fA-F]|[fF]{3}[eEfF]))|[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _all_text_clean(value: object) -> bool:
@@ -778,7 +784,8 @@ def decode_record(text: str) -> PageRecord | None:
         return None
     try:
         fields = json.loads(text)
-        if type(fields) is not list or not _all_text_clean(fields):
+        if type(fields) is not list or (
+                _MAYBE_NOT_XML.search(text) and not _all_text_clean(fields)):
             return None
         (fingerprint, html, canonical, robots, refresh_url, alternates, lang, base_href,
          modified, published, title, heading, description, og_title, feeds, images, videos,

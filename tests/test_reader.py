@@ -396,6 +396,25 @@ def test_a_damaged_cached_record_is_not_used(text: str) -> None:
     assert decode_record(text) is None
 
 
+_NOT_XML_CHARS = frozenset(chr(c) for c in [*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20),
+                                            *range(0xD800, 0xE000), 0xFFFE, 0xFFFF])
+_TRICKY_TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF),
+                       max_size=8) | st.sampled_from(
+    ["\\b", "\\u0001", "C:\\foo", "\ud83d", "\ude00", "\U0001f600", "\ud83d\\ude00",
+     "\\\ud83d", "\ufffe", "\x0c", "\t\n\r", "\x7f\x85"])
+
+
+@settings(max_examples=2_000, deadline=None)
+@given(title=_TRICKY_TEXT, images=st.lists(_TRICKY_TEXT, max_size=3))
+def test_a_cached_record_holds_only_text_xml_can_hold(title: str, images: list[str]) -> None:
+    """A record comes back from the cache exactly when every string in it is text XML 1.0
+    can hold: an emoji (a surrogate pair in the JSON) or a backslash does, a control
+    character or a lone surrogate does not (the page is then read again)."""
+    record = PageRecord("f", html=True, title=title, images=tuple(images))
+    clean = not any(ch in _NOT_XML_CHARS for text in (title, *images) for ch in text)
+    assert decode_record(encode_record(record)) == (record if clean else None)
+
+
 @pytest.mark.parametrize("depth", [2_000, 400_000])
 def test_deep_nesting_costs_linear_time(depth: int) -> None:
     """Tags nested thousands deep (an HTML5 parser's quadratic case) are read up to a bound:
