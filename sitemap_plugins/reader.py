@@ -16,10 +16,14 @@ evaluation's work (:mod:`sitemap_plugins.entry`), which needs no file.
 
 1. The main content region: the first ``<main>`` element; else every outermost
    ``<article>``; else the first element whose ``role`` names ``main``; else ``<body>``.
-2. Inside it, these elements are removed with everything in them: ``nav``, ``header``,
-   ``footer``, ``aside``, ``script``, ``style``, ``noscript``, ``template``, ``svg``
-   (comments are never text). Navigation, sidebars, build stamps and inline assets do not
-   count, so adding a page to the site's navigation changes no other page's fingerprint.
+2. Inside it, these elements are removed with everything in them: ``nav``, ``footer``,
+   ``aside``, ``script``, ``style``, ``noscript``, ``template``, ``svg`` (comments are never
+   text), and ``header`` when the region is ``<body>`` or the header's ``role`` names
+   ``banner``. Navigation, sidebars, build stamps and inline assets do not count, so adding a
+   page to the site's navigation changes no other page's fingerprint. A ``<header>`` inside a
+   ``<main>``, ``<article>`` or ``role=main`` region is the content's own (an article's
+   title, byline and date, each article's on a blog's index) and counts, but for the
+   navigation and the rest dropped inside it; a ``<body>``'s header is the site's banner.
 3. What remains is its text (entities decoded; each text node stripped of the white space at
    its ends, so that indenting or minifying the markup around it does not count) plus the
    ``href`` and ``src`` values of its elements that do not point at versioned assets (links
@@ -52,8 +56,8 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "4"
-FINGERPRINT_VERSION = "3"
+READER_VERSION = "5"
+FINGERPRINT_VERSION = "4"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 20
 # HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
@@ -63,6 +67,10 @@ _DROPPED = ("nav", "header", "footer", "aside", "script", "style", "noscript", "
 # Elements whose href or src count as content links (script and svg are dropped anyway).
 _LINKING = ("a", "area", "img", "iframe", "embed", "source", "track", "video", "audio", "input")
 _DROPPED_SELECTOR = ", ".join(_DROPPED)
+# Inside a <main>, <article> or role=main region a <header> is the content's own (HTML-AAM
+# maps a header scoped to these to no landmark); one that names itself the banner is not.
+_DROPPED_IN_CONTENT_SELECTOR = ", ".join(
+    'header[role~="banner" i]' if name == "header" else name for name in _DROPPED)
 _CONTENT_ELEMENTS = ("h1", *_LINKING)
 _CONTENT_SELECTOR = ", ".join(_CONTENT_ELEMENTS)
 # Asset links whose names carry a build hash (style.4f3a9c.css, app.js?v=123).
@@ -375,7 +383,7 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
     head = _read_head(tree)
     regions = _main_regions(tree)
     scope = _Scope(regions)
-    headers = _drop_non_content(scope)
+    _drop_non_content(scope, tree.body)
     elements = _content_elements(scope)
     problems = [problem] if problem else []
     canonicals = head.canonicals
@@ -385,7 +393,7 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
         problems.append(("conflicting-canonicals", conflict))
     root = tree.root
     lang = (root.attributes.get("lang") or "").strip() if root is not None else ""
-    heading = _heading(elements, headers, regions, tree.body)
+    heading = _heading(elements, regions)
     slots = head.slots
     record = PageRecord(
         _fingerprint(regions, elements), True,  # noqa: FBT003
@@ -565,35 +573,44 @@ class _Scope:
         return found
 
 
-def _drop_non_content(scope: _Scope) -> list[LexborNode]:
-    """Take the dropped elements (step 2) out of the regions: unlinked, never freed.
-
-    Returns the ``<header>`` elements taken out: an article's own header holds its title.
-    """
-    headers: list[LexborNode] = []
-    for node in scope.select(_DROPPED_SELECTOR):
+def _drop_non_content(scope: _Scope, body: LexborNode | None) -> None:
+    """Take the dropped elements (step 2) out of the regions: unlinked, never freed."""
+    regions = scope.regions
+    # Several regions are articles, never the body (their common ancestor may well be it).
+    whole_body = body is not None and len(regions) == 1 and regions[0].mem_id == body.mem_id
+    selector = _DROPPED_SELECTOR if whole_body else _DROPPED_IN_CONTENT_SELECTOR
+    for node in scope.select(selector):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
             node.remove(False)  # unlinked whole, its subtree kept (and never walked)
-            if node.tag == "header":
-                headers.append(node)
-    return headers
 
 
-def _heading(elements: dict[str, list[LexborNode]], headers: list[LexborNode],
-             regions: list[LexborNode], body: LexborNode | None) -> str | None:
-    """The main content's first ``<h1>``; else the one in its own ``<header>``.
+def _heading(elements: dict[str, list[LexborNode]], regions: list[LexborNode]) -> str | None:
+    """The main content's first ``<h1>`` outside a ``<header>``; else the first in one.
 
-    A theme's ``<article><header><h1>``: taken when the content is one region and not the
-    whole body, whose header is the site's banner.
+    A theme's ``<article><header><h1>`` names the page when the content is one region; on a
+    blog's index each article's header names that article, not the page. (A ``<body>``
+    region keeps no header: its header is the site's banner.)
     """
+    inside = {region.mem_id for region in regions}
+    in_header: LexborNode | None = None
     for node in elements["h1"]:
-        return _short(node.text())
-    if len(regions) == 1 and (body is None or regions[0].mem_id != body.mem_id):
-        for header in headers:
-            found = header.css_first("h1")
-            if found is not None:
-                return _short(found.text())
+        if not _in_header(node, inside):
+            return _short(node.text())
+        if in_header is None:
+            in_header = node
+    if in_header is not None and len(regions) == 1:
+        return _short(in_header.text())
     return None
+
+
+def _in_header(node: LexborNode, regions: set[int]) -> bool:
+    """Whether a ``<header>`` lies between ``node`` and the region that holds it."""
+    parent = node.parent
+    while parent is not None and parent.mem_id not in regions:
+        if parent.tag == "header":
+            return True
+        parent = parent.parent
+    return False
 
 
 def _content_elements(scope: _Scope) -> dict[str, list[LexborNode]]:

@@ -12,6 +12,7 @@ rewrites the output folder. The CLI-level checks of the same feature are in
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -46,7 +47,7 @@ NOTE = "no lastmod manifest from an earlier build in"
 NOTE_WHY = "(first build, or the cache was deleted)"
 # One SOURCE_DATE_EPOCH per build, a day apart, all later than every date in the samples
 # (2025-06-15T15:06:40Z onwards), as a real build's time would be.
-T1, T2, T3, T4, T5 = (1_750_000_000 + day * 86_400 for day in range(5))
+T1, T2, T3, T4, T5, T6 = (1_750_000_000 + day * 86_400 for day in range(6))
 SOURCE_TIME = 1_600_000_000  # what the sources' mtimes are set to before a rebuild
 ABSENT = "(not listed)"
 
@@ -56,7 +57,7 @@ def w3c(epoch: int) -> str:
     return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-BUILD_TIMES = {w3c(t) for t in (T1, T2, T3, T4, T5)}
+BUILD_TIMES = {w3c(t) for t in (T1, T2, T3, T4, T5, T6)}
 
 
 @dataclass
@@ -283,6 +284,71 @@ def test_mkdocs_no_build_time_without_a_change(mkdocs_runs: MkDocsRuns) -> None:
     assert seen == {(MK_ABOUT, w3c(T3)), (MK_FAQ, w3c(T4))}
 
 
+THEME_BASE = "https://example.org/"
+
+
+def _theme_project(folder: Path, theme: str) -> Path:
+    """A small MkDocs project in one of the themes; Material's with a blog (its index keeps
+    the index page's own text in a ``<header>`` inside ``<main>``, each post's byline too)."""
+    project = folder / theme
+    (project / "docs" / "blog" / "posts").mkdir(parents=True)
+    blog = theme == "material"
+    (project / "mkdocs.yml").write_text(
+        f"site_name: Themes\nsite_url: {THEME_BASE}\ntheme:\n  name: {theme}\n"
+        "nav:\n  - Home: index.md\n  - Guide: guide.md\n"
+        + ("  - Blog:\n    - blog/index.md\n" if blog else "")
+        + "plugins:\n" + ("  - blog\n" if blog else "")
+        + "  - sitemap:\n      changes_file: changes.json\n", "utf-8")
+    docs = project / "docs"
+    (docs / "index.md").write_text("# Home\n\nWelcome.\n", "utf-8")
+    (docs / "guide.md").write_text("# Guide\n\nHow to.\n", "utf-8")
+    if blog:
+        (docs / "blog" / "index.md").write_text("# Blog\n\nOur news.\n", "utf-8")
+        (docs / "blog" / "posts" / "first.md").write_text(
+            "---\ndate: 2024-01-02\nslug: first\n---\n\n# First post\n\nHello.\n", "utf-8")
+    return project
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "readthedocs", "material"])
+def test_mkdocs_themes_nav_moves_no_other_page_and_a_title_moves_its_page(
+    tmp_path: Path, theme: str
+) -> None:
+    """In MkDocs' own themes and Material, a page added to the nav changes no other page's
+    fingerprint, an edited title moves only its page (and the blog listing that shows it),
+    and the text of Material's blog index, kept in a <header> in <main>, is content."""
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("material")
+    project = _theme_project(tmp_path, theme)
+    docs = project / "docs"
+    run = functools.partial(_mkdocs, project)
+    first = run(T1, tmp_path / "1")
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text("utf-8").replace(
+        "  - Guide: guide.md\n", "  - Guide: guide.md\n  - FAQ: faq.md\n"), "utf-8")
+    (docs / "faq.md").write_text("# FAQ\n\nAsked often.\n", "utf-8")
+    nav = run(T2, tmp_path / "2")
+    (docs / "guide.md").write_text("# Guide, renamed\n\nHow to.\n", "utf-8")
+    title = run(T3, tmp_path / "3")
+    for step in (first, nav, title):
+        assert step.returncode == 0, step.log
+    assert nav.changes == {
+        "baseline": True, "added": [f"{THEME_BASE}faq/"], "changed": [], "removed": []}
+    assert title.changes["changed"] == [f"{THEME_BASE}guide/"]
+    if theme != "material":
+        return
+    post = docs / "blog" / "posts" / "first.md"
+    post.write_text(post.read_text("utf-8").replace("First post", "First post, renamed"),
+                    "utf-8")
+    post_title = run(T4, tmp_path / "4")
+    blog_index = docs / "blog" / "index.md"
+    blog_index.write_text("# Blog\n\nOur news, weekly.\n", "utf-8")
+    blog_text = run(T5, tmp_path / "5")
+    assert post_title.changes["changed"] == [
+        f"{THEME_BASE}blog/", f"{THEME_BASE}blog/2024/01/02/first/",
+        f"{THEME_BASE}blog/archive/2024/"]
+    assert blog_text.changes["changed"] == [f"{THEME_BASE}blog/"]
+
+
 # -- Pelican -----------------------------------------------------------------------------------
 
 PE_BASE = "https://blog.example.org/"
@@ -325,6 +391,7 @@ class PelicanRuns:
     edited: Snapshot
     new_article: Snapshot
     no_cache: Snapshot
+    retitled: Snapshot
     sources_before_cache_loss: dict[str, str]
 
 
@@ -350,8 +417,9 @@ def _pelican(site: Path, epoch: int, folder: Path, *settings: str) -> Snapshot:
 
 @pytest.fixture(scope="module")
 def pelican_runs(tmp_path_factory: pytest.TempPathFactory) -> PelicanRuns:
-    """The Pelican sample built five times into a cleaned output folder: first, unchanged,
-    two texts edited, one article added, and after the cache folder was deleted."""
+    """The Pelican sample built six times into a cleaned output folder: first, unchanged,
+    two texts edited, one article added, after the cache folder was deleted, and with one
+    article's title edited."""
     pytest.importorskip("pelican")
     base = tmp_path_factory.mktemp("lastmod-pelican")
     site = base / "site"
@@ -373,10 +441,15 @@ def pelican_runs(tmp_path_factory: pytest.TempPathFactory) -> PelicanRuns:
     sources = manifest_sources(site)
     shutil.rmtree(site / ".sitemap-cache")
     no_cache = _pelican(site, T5, base / "5-no-cache")
-    return PelicanRuns(site, first, again, edited, new_article, no_cache, sources)
+    creme = site / "content" / "food" / "cafe-creme.md"
+    text = creme.read_text("utf-8")
+    assert "Title: The perfect café crème\n" in text
+    creme.write_text(text.replace("café crème\n", "café crème, revisited\n", 1), "utf-8")
+    retitled = _pelican(site, T6, base / "6-retitled")
+    return PelicanRuns(site, first, again, edited, new_article, no_cache, retitled, sources)
 
 
-PELICAN_STEPS = ["first", "again", "edited", "new_article", "no_cache"]
+PELICAN_STEPS = ["first", "again", "edited", "new_article", "no_cache", "retitled"]
 
 
 @pytest.mark.parametrize("step", PELICAN_STEPS)
@@ -491,7 +564,7 @@ def test_pelican_deleted_cache_falls_back_and_says_why(pelican_runs: PelicanRuns
 def test_pelican_no_build_time_without_a_change(pelican_runs: PelicanRuns) -> None:
     """A build time appears only on a page that build saw change (and stays until the page
     changes again or the cache is lost)."""
-    times = dict(zip(PELICAN_STEPS, (T1, T2, T3, T4, T5), strict=True))
+    times = dict(zip(PELICAN_STEPS, (T1, T2, T3, T4, T5, T6), strict=True))
     saw_change = {
         (url, w3c(times[step]))
         for step in PELICAN_STEPS
@@ -501,6 +574,24 @@ def test_pelican_no_build_time_without_a_change(pelican_runs: PelicanRuns) -> No
         for url, value in getattr(pelican_runs, step).lastmods().items():
             if value in BUILD_TIMES:
                 assert (url, value) in saw_change, (step, url, value)
+
+
+def test_pelican_title_edit_moves_the_article_and_its_listings(
+    pelican_runs: PelicanRuns,
+) -> None:
+    """Editing only an article's title (in notmyidea's ``<article><header><h1>``) moves that
+    article and every listing that shows the title, and no other page."""
+    run = pelican_runs.retitled
+    creme = f"{PE_BASE}caf%C3%A9-cr%C3%A8me.html"
+    # The article, and each listing whose page holds the title: notmyidea's index puts it
+    # in each listed article's <header>, the archives in a plain list.
+    listings = [f"{PE_BASE}{path}" for path in (
+        "archives.html", "author/bruno-lefevre/page/2/", "blog/page/3/",
+        "category/food-drink/page/2/", "tag/coffee.html", "tag/paris/page/2/")]
+    assert run.changes == {
+        "baseline": True, "added": [], "removed": [], "changed": sorted([creme, *listings])}
+    assert moved(pelican_runs.no_cache, run) == {
+        url: (pelican_runs.no_cache.lastmods()[url], w3c(T6)) for url in [creme, *listings]}
 
 
 # -- A SOURCE_DATE_EPOCH older than the site's newest date --------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -216,6 +217,79 @@ def test_upgrade_moves_no_date(site: Path, monkeypatch, tmp_path: Path) -> None:
     # From now on the new fingerprints are the baseline: a real change moves the date.
     write_site(site, {**PAGES, "alpha": "First page, edited."}, "bbb")
     assert build(site, T3, monkeypatch)[f"{BASE}alpha/"] == W3C[T3]
+
+
+def _blog(site: Path, posts: dict[str, tuple[str, str]], nav: list[str], stamp: str) -> None:
+    """A blog as Pelican's notmyidea writes it: the banner (with the menu) in the body, each
+    article's title in its own <header>, and an index listing every article."""
+    banner = ('<header id="banner"><h1><a href="/">Blog</a></h1><nav><ul>'
+              + "".join(f'<li><a href="/{n}/">{n}</a></li>' for n in nav) + "</ul></nav></header>")
+
+    def page(body: str) -> str:
+        return (f'<!doctype html><html><head><title>Blog</title><link rel="stylesheet" '
+                f'href="/theme.{stamp}.css"></head><body>{banner}<section id="content">'
+                f'{body}</section><footer>Built {stamp}</footer></body></html>')
+
+    def header(slug: str, tag: str) -> str:
+        return (f'<header><{tag} class="entry-title"><a href="/{slug}/" rel="bookmark">'
+                f"{posts[slug][0]}</a></{tag}></header>")
+
+    for slug, (_, text) in posts.items():
+        (site / slug).mkdir(parents=True, exist_ok=True)
+        (site / slug / "index.html").write_text(page(
+            f"<article>{header(slug, 'h1')}<div class='entry-content'><p>{text}</p></div>"
+            "</article>"), "utf-8")
+    (site / "index.html").write_text(page('<ol id="posts-list">' + "".join(
+        f"<li><article>{header(slug, 'h2')}<p>Summary.</p></article></li>" for slug in posts)
+        + "</ol>"), "utf-8")
+
+
+def test_upgrading_to_article_headers_moves_no_date_then_a_title_edit_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fingerprint that counts an article's own header: the first build with it adopts
+    its fingerprints (no date moves), and from then on a title edit moves that article and
+    the index that lists it, and nothing else."""
+    from sitemap_plugins import reader  # noqa: PLC0415
+
+    site = tmp_path / "blog"
+    changes = tmp_path / "changes.json"
+    t4, t5 = T3 + 86_400, T3 + 2 * 86_400
+    posts = {"first": ("First post", "One."), "second": ("Second post", "Two.")}
+    with monkeypatch.context() as old:  # the reader before: every <header> left out
+        old.setattr(reader, "_DROPPED_IN_CONTENT_SELECTOR", reader._DROPPED_SELECTOR,
+                    raising=False)
+        old.setattr(manifest, "FINGERPRINT_VERSION", "3")
+        old.setattr(manifest, "READER_VERSION", "4")
+        _blog(site, posts, ["about"], "aaa")
+        build(site, T1, monkeypatch)
+        posts["second"] = ("Second post", "Two, rewritten.")
+        _blog(site, posts, ["about"], "bbb")
+        before = build(site, T2, monkeypatch)
+    assert before == {BASE: "", f"{BASE}first/": "", f"{BASE}second/": W3C[T2]}
+    path = manifest_path(site.parent / ".sitemap-cache", site)
+
+    def fingerprints() -> dict[str, str]:
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            return dict(db.execute("SELECT url, fingerprint FROM files WHERE url <> ''"))
+
+    old_fingerprints = fingerprints()
+    _blog(site, posts, ["about", "contact"], "ccc")  # and a page more in the menu
+    assert build(site, T3, monkeypatch, "--changes-file", str(changes)) == before
+    assert json.loads(changes.read_text()) == {
+        "baseline": True, "added": [], "changed": [], "removed": []}
+    # Every fingerprint was replaced (the headers count now), and no date moved.
+    assert all(fingerprints()[url] != old for url, old in old_fingerprints.items())
+    posts["first"] = ("First post, renamed", "One.")
+    _blog(site, posts, ["about", "contact", "archives"], "ddd")
+    assert build(site, t4, monkeypatch, "--changes-file", str(changes)) == {
+        BASE: "2023-11-17T22:13:20Z", f"{BASE}first/": "2023-11-17T22:13:20Z",
+        f"{BASE}second/": W3C[T2]}
+    assert json.loads(changes.read_text())["changed"] == [BASE, f"{BASE}first/"]
+    _blog(site, posts, ["about"], "eee")  # the menu alone moves nothing
+    assert build(site, t5, monkeypatch, "--changes-file", str(changes))[BASE] == (
+        "2023-11-17T22:13:20Z")
+    assert json.loads(changes.read_text())["changed"] == []
 
 
 def test_a_huge_rowid_costs_no_memory(site: Path, monkeypatch) -> None:

@@ -237,7 +237,7 @@ def test_several_articles_are_read_together_and_what_is_between_them_is_not() ->
 
 
 @pytest.mark.parametrize(("body", "heading"), [
-    # A theme's article title sits in the article's own <header>, dropped from the content.
+    # A theme's article title sits in the article's own <header>.
     (("<header><h1>Blog</h1></header><main><article><header><h1>Post</h1></header>"
      "<p>text</p></article></main>"), "Post"),
     ("<main><header><h1>Post</h1></header><p>text</p></main>", "Post"),
@@ -249,16 +249,74 @@ def test_several_articles_are_read_together_and_what_is_between_them_is_not() ->
     # Several articles (an index): no one article's header names the page.
     (("<article><header><h1>One</h1></header></article>"
      "<article><header><h1>Two</h1></header></article>"), None),
+    (("<article><header><h1>One</h1></header></article>"
+     "<article><h1>Two</h1></article>"), "Two"),
+    # The header's navigation is not the content's.
+    ("<main><header><nav><h1>Menu</h1></nav><h1>Post</h1></header></main>", "Post"),
 ], ids=["article-header", "main-header", "role-main-header", "content-first", "banner",
-        "index"])
+        "index", "index-outside-headers", "nav-in-header"])
 def test_heading_from_the_contents_own_header(body: str, heading: str | None) -> None:
     """The page's heading: its content's first <h1>, else the one in the content's own
-    header, but never the site's banner; the fingerprint still leaves headers out."""
-    record = parse(f"<html><body>{body}</body></html>")
-    assert record.heading == heading
-    renamed = parse(f"<html><body>{body.replace('Post', 'Renamed')}</body></html>")
-    if "<header><h1>Post" in body:
-        assert renamed.fingerprint == record.fingerprint
+    header, but never the site's banner's."""
+    assert parse(f"<html><body>{body}</body></html>").heading == heading
+
+
+BANNER = '<header id="banner"><h1><a href="/">Blog</a></h1><nav><a href="/{nav}/">{nav}</a></nav></header>'
+
+
+@pytest.mark.parametrize("body", [
+    # Pelican's notmyidea: no <main>, the article is the region.
+    (BANNER + '<section id="content"><article><header><h1><a href="/post.html" rel="bookmark">'
+     "Post</a></h1></header><div>Text.</div></article></section>"),
+    # Pelican's simple: <main><article><header>.
+    BANNER + "<main><article><header><h2>Post</h2></header><p>Text.</p></article></main>",
+    # A theme's page header right inside <main>, or a role=main element.
+    BANNER + "<main><header><h1>Post</h1><p>By Ann</p></header><p>Text.</p></main>",
+    BANNER + '<div role="main"><header><h1>Post</h1></header><p>Text.</p></div>',
+    # A blog's index: every article's header, the listed titles.
+    (BANNER + "<ol><li><article><header><h2><a href='/post.html'>Post</a></h2></header>"
+     "<p>Text.</p></article></li><li><article><header><h2>Other</h2></header></article></li>"
+     "</ol>"),
+    # Material's blog index: the index page's own text sits in a <header> in <main>.
+    (BANNER + '<main><div class="md-content"><header class="md-typeset"><p>Post</p></header>'
+     '<article class="md-post"><header class="md-post__header"><nav>'
+     '<img src="/{nav}.png"></nav><time>2024-01-01</time></header><p>Text.</p></article>'
+     "</div></main>"),
+], ids=["notmyidea", "simple", "main-header", "role-main-header", "index", "material-blog"])
+def test_the_contents_own_header_is_content(body: str) -> None:
+    """A <header> inside a <main>, <article> or role=main region is content: editing only the
+    title in it moves the fingerprint, while the site's banner and any navigation (even in
+    that header) still do not count."""
+    def page(title: str, nav: str) -> str:
+        return parse(body.replace("Post", title).replace("{nav}", nav)).fingerprint
+
+    assert page("Post", "one") != page("Renamed", "one")
+    assert page("Post", "one") == page("Post", "two")
+
+
+AROUND = ("<header><p>{around}</p><article><header><h2>{title}</h2></header></article>"
+          "</header><div><article>B</article></div>")
+
+
+@pytest.mark.parametrize(("page", "same", "moved"), [
+    # No main region: the body's header is the site's banner, whatever it holds; the same
+    # header in <main> is the content's.
+    ("<header><h1>Blog</h1></header><div><p>Text</p></div>",
+     "<header><h1>Blog two</h1></header><div><p>Text</p></div>",
+     "<main><header><h1>Blog two</h1></header><div><p>Text</p></div></main>"),
+    # A header that names itself the banner, inside <main>, and one that does not.
+    ('<main><header role="banner"><h1>Blog</h1></header><p>Text</p></main>',
+     '<main><header role="BANNER"><h1>Blog two</h1></header><p>Text</p></main>',
+     '<main><header role="heading"><h1>Blog two</h1></header><p>Text</p></main>'),
+    # A header holding one of the articles of an index: what lies around them is not
+    # content, the article's own header is.
+    tuple(AROUND.format(around=around, title=title)
+          for around, title in (("one", "Post"), ("two", "Post"), ("one", "Renamed"))),
+], ids=["body-banner", "role-banner", "header-around-articles"])
+def test_a_banner_is_not_content(page: str, same: str, moved: str) -> None:
+    """The site's banner does not count, the content's own header does."""
+    assert parse(page).fingerprint == parse(same).fingerprint
+    assert parse(page).fingerprint != parse(moved).fingerprint
 
 
 def test_main_region_wins_over_the_rest() -> None:
