@@ -41,6 +41,7 @@ from sitemap_plugins.schema import (
     validate_root,
 )
 from sitemap_plugins.schema import check_url as schema_url
+from sitemap_plugins.urls import is_public
 from sitemap_plugins.writers.atomic import special_kind
 from sitemap_plugins.writers.robots import MAX_ROBOTS_BYTES, names_sitemap
 
@@ -382,7 +383,11 @@ class _Checker:
                 self.problem(name, f"{where}: {display(child.tag)} is empty")
 
     def check_alternate(self, name: str, where: str, link: Node) -> None:
-        """An hreflang alternate: rel="alternate", a language code and a URL of this site."""
+        """An hreflang alternate: rel="alternate", a language code and a public URL.
+
+        It may be on another site (a translation at example.de for example.com), never at a
+        local address (a development server's URL).
+        """
         if link.attributes.get("rel") != "alternate":
             self.problem(name, f'{where}: xhtml:link without rel="alternate"')
         if "hreflang" not in link.attributes:
@@ -390,9 +395,10 @@ class _Checker:
         href = link.attributes.get("href")
         if href is None:
             self.problem(name, f"{where}: xhtml:link without href")
-        elif schema_url(href) is None and not collapse(href).startswith(self.base):
-            self.problem(name, f"{where}: alternate {collapse(href)!r} is not under the base "
-                               f"URL {self.base!r}")
+        elif (schema_url(href) is None and not collapse(href).startswith(self.base)
+              and not is_public(collapse(href))):
+            self.problem(name, f"{where}: alternate {collapse(href)!r} names a local address, "
+                               "not a public site")
 
     def check_xml_set(self, name: str) -> list[str]:
         parts: list[Node] = []  # an index's entries: small, kept to be followed after

@@ -19,6 +19,7 @@ from sitemap_plugins.news import NewsItem, news_language
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
+    is_public,
     is_within,
     page_url,
     resolve_href,
@@ -406,10 +407,18 @@ def _alternates(
                 Level.INFO))
             continue
         url = resolve_href(href or "./", resolve_from)
-        if url is None or not is_within(url, config.base_url):
+        if url is None:
             diagnostics.append(Diagnostic(
-                rel, "alternate-off-site",
-                f"alternate {code} {href!r} is not on the site; not listed", Level.INFO))
+                rel, "bad-alternate",
+                f"alternate {code} {href!r} is not an http(s) URL; not listed", Level.INFO))
+            continue
+        # Another site's page is a translation too (Google: alternates "may be on other
+        # domains", as example.de for example.com); a development server's never is.
+        if not is_within(url, config.base_url) and not is_public(url):
+            diagnostics.append(Diagnostic(
+                rel, "alternate-local",
+                f"alternate {code} {href!r} names a local address, not a public site (a "
+                "development server's URL in the page?); not listed"))
             continue
         if len(url) > MAX_URL_LENGTH:
             diagnostics.append(Diagnostic(

@@ -224,6 +224,31 @@ def _remove_dot_segments(path: str) -> str:
     return result if result.startswith("/") else "/" + result
 
 
+# Host names that never name a public server: a development server's URL baked into a page.
+_LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".home.arpa")
+
+
+def is_public(url: str) -> bool:
+    """Whether an absolute http(s) URL names a host the public can reach.
+
+    Not ``localhost`` or a name under a local-only domain, and not a loopback, private,
+    link-local or unspecified address: such a URL in a published page is a development
+    server's (``mkdocs serve``, ``pelican --listen``), never another site's.
+    """
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return False
+    if not host or host == "localhost" or host.endswith(_LOCAL_SUFFIXES):
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return True  # a name
+    return not (address.is_loopback or address.is_private or address.is_link_local
+                or address.is_unspecified)
+
+
 def is_within(url: str, base: BaseUrl) -> bool:
     """Whether ``url`` (already resolved) is under the base's scheme, host, port and path."""
     return url.startswith(str(base))

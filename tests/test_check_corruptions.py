@@ -251,8 +251,10 @@ CASES = [
       "no file in the site serves", False),
     x("loc-duplicate", INSTALL, ABOUT, "duplicate URL", False),
     # --- xhtml:link (hreflang) ---------------------------------------------------------------
-    x("alternate-off-site", LINK, LINK.replace("example.org", "other.example.net"),
-      "is not under the base URL", False),
+    x("alternate-local", LINK, LINK.replace("example.org", "localhost:8000"),
+      "names a local address", False),
+    x("alternate-private-address", LINK, LINK.replace("example.org", "192.168.1.20"),
+      "names a local address", False),
     x("alternate-relative", LINK, LINK.replace("https://example.org/", ""),
       "is not an absolute http(s) URL", False),
     x("alternate-unknown-attribute", LINK, LINK.replace("/>", ' foo="1"/>'),

@@ -241,3 +241,30 @@ def test_check_takes_a_url_without_its_files_html(tmp_path: Path,
     out = capsys.readouterr().out
     assert f"no file in the site serves '{BASE}blog/gone'" in out
     assert "blog/post'" not in out
+
+
+def test_alternates_on_another_domain_are_listed(tmp_path: Path, sitemap_urls, capsys) -> None:
+    """A site whose translations live on other domains (Hugo's multihost: example.com in
+    English, example.de in German, each its own build): each page's hreflang group names
+    the other site's page, as Google's own example does; the files validate against the
+    official schemas and check finds no problem. A development server's URL left in a page
+    is a warning and never listed."""
+    site = tmp_path / "public"
+    for name, german in (("index.html", ""), ("about/index.html", "ueber/")):
+        page = site / name
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(
+            '<!doctype html><html lang="en"><head><title>t</title>'
+            f'<link rel="alternate" hreflang="en" href="https://example.com/{name[:-10]}">'
+            f'<link rel="alternate" hreflang="de" href="https://example.de/{german}">'
+            f'<link rel="alternate" hreflang="fr" href="http://localhost:1313/{german}">'
+            "</head><body><main><p>text</p></main></body></html>", "utf-8")
+    assert main(["build", str(site), "--base-url", "https://example.com/"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("names a local address") == 2
+    assert sitemap_urls(site) == ["https://example.com/", "https://example.com/about/"]
+    text = (site / "sitemap.xml").read_text("utf-8")
+    assert '<xhtml:link rel="alternate" hreflang="de" href="https://example.de/ueber/"/>' in text
+    assert "localhost" not in text
+    assert main(["check", str(site), "--base-url", "https://example.com/"]) == 0
+    assert "no problems" in capsys.readouterr().out

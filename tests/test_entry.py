@@ -11,6 +11,7 @@ import pytest
 
 from sitemap_plugins.config import SitemapConfig
 from sitemap_plugins.entry import Alternate, Entry, Exclusion, PageHints, evaluate
+from sitemap_plugins.errors import Level
 from sitemap_plugins.generate import make_rules
 from sitemap_plugins.reader import PageRecord, parse_html
 from sitemap_plugins.robots_rules import RobotsRules
@@ -130,6 +131,26 @@ LISTED = [
     ("lone-alternate-is-no-group", "a.html",
      page('<link rel="alternate" hreflang="fr" href="https://else.example/fr/">'), None, {},
      None, Entry(f"{BASE}a.html")),
+    # Google's own example: example.com's English page and example.de's German one.
+    ("hreflang-on-another-site", "en/a.html",
+     page('<link rel="alternate" hreflang="en" href="a.html">'
+          '<link rel="alternate" hreflang="de" href="https://www.example.de/deutsch/a.html">'),
+     None, {}, None,
+     Entry(f"{BASE}en/a.html", alternates=(Alternate("de", "https://www.example.de/deutsch/a.html"),
+                                            Alternate("en", f"{BASE}en/a.html")))),
+    ("hreflang-in-a-sibling-build", "a.html",  # the French build at /fr/docs/, beside ours
+     page('<link rel="alternate" hreflang="en" href="a.html">'
+          '<link rel="alternate" hreflang="fr" href="/fr/docs/a.html">'),
+     None, {}, None,
+     Entry(f"{BASE}a.html", alternates=(Alternate("en", f"{BASE}a.html"),
+                                         Alternate("fr", "https://example.org/fr/docs/a.html")))),
+    ("hreflang-dev-server-dropped", "en/a.html",
+     page('<link rel="alternate" hreflang="en" href="a.html">'
+          '<link rel="alternate" hreflang="fr" href="http://localhost:8000/fr/a.html">'
+          '<link rel="alternate" hreflang="de" href="http://127.0.0.1:8000/de/a.html">'
+          '<link rel="alternate" hreflang="es" href="http://192.168.1.20/es/a.html">'
+          '<link rel="alternate" hreflang="it" href="http://docs.local/it/a.html">'),
+     None, {}, None, Entry(f"{BASE}en/a.html")),
 ]
 
 
@@ -147,6 +168,17 @@ def test_a_bad_date_is_reported_and_ignored() -> None:
                         None, rules())
     assert decision.result == Entry(f"{BASE}a.html")
     assert [d.code for d in decision.diagnostics] == ["bad-date"]
+
+
+def test_a_development_servers_alternate_is_a_warning() -> None:
+    """An alternate at a local address is a development server's URL left in the page: the
+    user should know (a warning, which MkDocs' --strict counts), and it is never listed."""
+    record = page('<link rel="alternate" hreflang="en" href="a.html">'
+                  '<link rel="alternate" hreflang="fr" href="http://localhost:8000/fr/a.html">')
+    decision = evaluate("en/a.html", record, None, rules())
+    assert [(d.code, d.level) for d in decision.diagnostics] == [("alternate-local",
+                                                                   Level.WARNING)]
+    assert "localhost:8000" in decision.diagnostics[0].message
 
 
 def test_the_same_inputs_give_the_same_decision() -> None:

@@ -7,6 +7,7 @@ import pytest
 from sitemap_plugins.urls import (
     comparison_key,
     encode_path,
+    is_public,
     is_within,
     page_url,
     parse_base_url,
@@ -137,3 +138,27 @@ def test_is_within_follows_location_rule(url: str, inside: bool) -> None:
 def test_comparison_key_equates_spellings() -> None:
     """Encoded and literal spellings of one URL compare equal; the fragment is ignored."""
     assert comparison_key("https://Example.org/q%26a/#x") == comparison_key("https://example.org/q&a/")
+
+
+@pytest.mark.parametrize(("url", "public"), [
+    ("https://www.example.de/deutsch/", True),
+    ("https://例え.jp/", True),
+    ("https://93.184.216.34/", True),
+    ("https://[2606:2800:220:1::]/", True),
+    ("http://localhost:8000/fr/", False),
+    ("http://LOCALHOST./fr/", False),
+    ("http://docs.localhost/", False),
+    ("http://127.0.0.1:8000/", False),
+    ("http://[::1]:8000/", False),
+    ("http://0.0.0.0:8000/", False),
+    ("http://192.168.1.20/", False),
+    ("http://10.0.0.5/", False),
+    ("http://169.254.1.1/", False),
+    ("http://mybox.local/", False),
+    ("http://wiki.corp.internal/", False),
+    ("http://[::1/", False),
+], ids=str)
+def test_is_public_names_a_host_the_public_can_reach(url: str, public: bool) -> None:
+    """A development server's address (loopback, private, link-local, local-only names) is
+    not public; any other host is."""
+    assert is_public(url) is public
