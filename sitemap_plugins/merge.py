@@ -46,6 +46,7 @@ from sitemap_plugins.errors import (
     SitemapError,
     WriteError,
 )
+from sitemap_plugins.lock import site_lock
 from sitemap_plugins.urls import encode_path, parse_base_url
 from sitemap_plugins.writers import robots as robots_txt
 from sitemap_plugins.writers.atomic import (
@@ -504,10 +505,20 @@ class _Reader:
         return SitemapFile(rel, loc, newest.text, count)
 
     def read_build(self, build: Build, own_parts: list[str] | None = None) -> list[SitemapFile]:
-        """Every urlset of ``build``: its sitemap, or the parts its index names."""
-        rel = f"{build.folder}/{build.sitemap}" if build.folder else build.sitemap
+        """Every urlset of ``build``: its sitemap, or the parts its index names.
+
+        A build below the root is read while no build of it runs (its index and parts
+        are then one build's); the root itself is held by the merge.
+        """
         if own_parts is not None:  # the root's own pages, as the last merge left them
             return [self.read_urlset(build, p, build.base + p) for p in own_parts]
+        if not build.folder:
+            return self._read_build(build)
+        with site_lock(self.root / build.folder, None):
+            return self._read_build(build)
+
+    def _read_build(self, build: Build) -> list[SitemapFile]:
+        rel = f"{build.folder}/{build.sitemap}" if build.folder else build.sitemap
         kind = sitemap_kind(self.root / rel)
         if kind == "urlset":
             loc = build.base + (root_part_name(Path(build.sitemap).stem) if not build.folder
@@ -648,10 +659,20 @@ def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
         ConfigError: when ``versions`` names nothing in versions.json.
         MergeError: listing what stops the merge; nothing was written.
         WriteError: when a file cannot be written (each file is whole, old or new).
+        BusyError: when a build of the root, or of a build below it, is still running after
+            the wait (:data:`sitemap_plugins.lock.WAIT_SECONDS`); nothing was written.
     """
     root = Path(root_dir)
     if not root.is_dir():
         raise ScanError(str(root), "is not a folder (build the sites first?)")
+    # A build of the root's own pages writes these files too, and removes the temporary files
+    # it finds: a merge and such a build wait for each other, as two builds do.
+    with site_lock(root, None):
+        return _merge(root, config, versions_given=versions_given, progress=progress)
+
+
+def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
+           progress: Progress | None) -> Merged:
     remove_leftovers(root)
     merged = Merged()
     problems = _Problems()

@@ -358,7 +358,10 @@ def test_merge_reads_only_sitemap_files(sections: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=False, env={**os.environ})
     assert done.returncode == 0, done.stderr
-    opened = {Path(p).name for p in done.stdout.split()}
+    paths = [Path(p) for p in done.stdout.split()]
+    # Folders are opened only to be locked: the root, and each section while it is read.
+    assert {p for p in paths if p.is_dir()} == {sections, *(sections / n for n in SECTIONS)}
+    opened = {p.name for p in paths if not p.is_dir()}
     assert opened, "the audit hook saw nothing"
     assert not {name for name in opened if name.endswith(".html")}
     assert opened <= {"sitemap.xml", "robots-sitemap.txt", "robots.txt", "versions.json",
@@ -537,3 +540,44 @@ def test_root_listing_many_build_pages_stays_bounded(sections: Path, tmp_path: P
     assert code == 1
     assert ("error: sitemap.xml (the root): lists more than 2 URLs in the folders of other "
             "builds; build the root's own pages with those folders excluded") in err
+
+
+_HOLD = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the folder lock is POSIX flock")
+@pytest.mark.parametrize("held", ["", "beta"], ids=["root-being-built", "section-being-built"])
+def test_a_merge_waits_for_a_build_in_progress(sections: Path, capsys, monkeypatch,
+                                               held: str) -> None:
+    """A build of the root or of a section holds its folder: the merge waits for it, then
+    fails in one line and writes nothing (it would have read one build's index with another's
+    parts, or removed the root build's temporary files). Once the build is done it runs."""
+    from sitemap_plugins import lock  # noqa: PLC0415
+
+    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.5)
+    before = snapshot(sections)
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(sections / held), "30"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "held"
+        code, _, err = run(["merge", str(sections), "--base-url", BASE], capsys)
+        assert code != 0
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1, err
+        assert "still running after" in lines[0]
+        assert "Traceback" not in err
+        assert snapshot(sections) == before
+    finally:
+        holder.kill()
+        holder.wait(timeout=60)
+        if holder.stdout is not None:
+            holder.stdout.close()
+    code, _, err = run(["merge", str(sections), "--base-url", BASE], capsys)
+    assert code == 0, err
