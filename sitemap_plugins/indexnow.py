@@ -22,13 +22,10 @@ Three parts, each small:
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import re
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -38,6 +35,7 @@ from sitemap_plugins.urls import is_within, page_url
 from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
 
 if TYPE_CHECKING:
+    import urllib.request
     from collections.abc import Callable, Iterable
     from pathlib import Path
 
@@ -310,16 +308,19 @@ class Submission:
         return next((batch for batch in self.batches if batch.error), None)
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A redirected POST would become a GET without its body: report it instead."""
-
-    def redirect_request(self, *_args: object, **_kwargs: object) -> None:
-        return None
-
-
 def _send(request: urllib.request.Request, timeout: float) -> tuple[int, dict[str, str]]:
     """POST once; the status and headers (an HTTP error status is an answer, not raised)."""
-    opener = urllib.request.build_opener(_NoRedirect())
+    import http.client  # noqa: PLC0415  # only submit sends: a build never loads http and ssl
+    import urllib.error  # noqa: PLC0415
+    import urllib.request  # noqa: PLC0415
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        """A redirected POST would become a GET without its body: report it instead."""
+
+        def redirect_request(self, *_args: object, **_kwargs: object) -> None:
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect())
     try:
         with opener.open(request, timeout=timeout) as response:
             response.read()
@@ -341,6 +342,8 @@ def _retry_after(headers: dict[str, str]) -> float | None:
 
 
 def _reason(status: int) -> str:
+    import http.client  # noqa: PLC0415  # loaded by the send before it
+
     try:
         return f"{status} {http.client.responses[status]}"
     except KeyError:
@@ -355,6 +358,9 @@ def send_batch(
     user_agent: str = "sitemap-plugins",
 ) -> None:
     """POST one batch, retrying 429, 5xx and network errors; fills in ``outcome``."""
+    import http.client  # noqa: PLC0415  # only submit sends: a build never loads http and ssl
+    import urllib.request  # noqa: PLC0415
+
     waits = iter(delays)
     while True:
         outcome.attempts += 1

@@ -21,6 +21,16 @@ def test_core_import_leaves_hosts_out() -> None:
     assert done.stdout.strip() == "[]"
 
 
+def test_a_build_does_not_load_the_network_stack() -> None:
+    """Only ``submit`` talks to the network: a build (every MkDocs and Pelican build imports
+    the core) does not pay for loading http.client and ssl, about 9 ms a process."""
+    code = ("import sys, sitemap_plugins, sitemap_plugins.cli, sitemap_plugins.generate; "
+            "print(sorted(m for m in ('ssl', 'http.client', 'urllib.request') "
+            "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 @pytest.mark.integration
 def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     """A wheel built from the tree, in a fresh venv without hosts, builds the trap site."""
