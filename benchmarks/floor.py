@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
-def read_floor(root: str, size: int = 8192) -> tuple[int, int]:
-    """Return ``(pages read, bytes read)``."""
-    pages = total = 0
+def html_files(root: str) -> Iterator[str]:
+    """Every ``.html`` and ``.htm`` file below ``root``, walked with ``os.scandir``."""
     stack = [root]
     while stack:
         folder = stack.pop()
@@ -31,9 +34,16 @@ def read_floor(root: str, size: int = 8192) -> tuple[int, int]:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
                 elif entry.name.endswith((".html", ".htm")):
-                    with open(entry.path, "rb", buffering=0) as handle:
-                        total += len(handle.read(size))
-                    pages += 1
+                    yield entry.path
+
+
+def read_floor(root: str, size: int = 8192) -> tuple[int, int]:
+    """Return ``(pages read, bytes read)``."""
+    pages = total = 0
+    for path in html_files(root):
+        with open(path, "rb", buffering=0) as handle:
+            total += len(handle.read(size))
+        pages += 1
     return pages, total
 
 
@@ -43,19 +53,12 @@ def parse_floor(root: str) -> tuple[int, int]:
 
     pages = total = 0
     held = None
-    stack = [root]
-    while stack:
-        folder = stack.pop()
-        with os.scandir(folder) as listing:
-            for entry in listing:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-                elif entry.name.endswith((".html", ".htm")):
-                    with open(entry.path, "rb", buffering=0) as handle:
-                        raw = handle.read()
-                    held = LexborHTMLParser(raw)  # the last tree freed after the next parse
-                    total += len(raw)
-                    pages += 1
+    for path in html_files(root):
+        with open(path, "rb", buffering=0) as handle:
+            raw = handle.read()
+        held = LexborHTMLParser(raw)  # the last tree freed after the next parse, as the reader
+        total += len(raw)
+        pages += 1
     del held
     return pages, total
 
