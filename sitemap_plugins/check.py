@@ -60,6 +60,10 @@ def _shown(text: str, most: int = 80) -> str:
     return repr(text) if len(text) <= most else repr(text[:most]) + "..."
 
 
+def _urls(count: int) -> str:
+    return f"{count:,} URL{'' if count == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One protocol problem in one file."""
@@ -570,8 +574,14 @@ def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[
         # Under a merged index, the root's text sitemap lists only the root's own pages.
         compared = checker.own_locs if checker.tree else xml_locs
         if set(text_locs) != set(compared) and not checker.unread:
-            checker.problem(text_name, f"lists {len(set(text_locs)):,} URLs but the XML sitemap "
-                                       f"lists {len(set(compared)):,}; they should match")
+            only_text = sorted(set(text_locs) - set(compared))
+            only_xml = sorted(set(compared) - set(text_locs))
+            differ = "; ".join(part for part in (
+                f"{_urls(len(only_text))} not in the XML sitemap (first: {_shown(only_text[0])})"
+                if only_text else "",
+                f"{_urls(len(only_xml))} of the XML sitemap missing (first: {_shown(only_xml[0])})"
+                if only_xml else "") if part)
+            checker.problem(text_name, f"does not list the XML sitemap's URLs: {differ}")
     checker.check_robots(f"{config.base_url}{name}.xml")
     news_name = f"{name}-news.xml"
     if os.path.lexists(site / news_name):

@@ -353,8 +353,9 @@ def _run_check(args: argparse.Namespace) -> int:
     for problem in problems:
         _print(str(problem))
     if not args.quiet:
-        _print(f"Checked {checked:,} URLs: "
-               + (f"{len(problems):,} problems" if problems else "no problems"))
+        found = len(problems)
+        _print(f"Checked {checked:,} URL{'' if checked == 1 else 's'}: "
+               + (f"{found:,} problem{'' if found == 1 else 's'}" if found else "no problems"))
     return EXIT_FAILED if problems else EXIT_OK
 
 

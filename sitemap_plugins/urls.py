@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import socket
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
@@ -242,9 +243,14 @@ def is_public(url: str) -> bool:
     if not host or host == "localhost" or host.endswith(_LOCAL_SUFFIXES):
         return False
     try:
-        address = ipaddress.ip_address(host)
+        address: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(host)
     except ValueError:
-        return True  # a name
+        # The short forms of IPv4 that browsers also read (127.1, 2130706433, 0x7f000001);
+        # inet_aton refuses any name.
+        try:
+            address = ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return True  # a name
     return not (address.is_loopback or address.is_private or address.is_link_local
                 or address.is_unspecified)
 

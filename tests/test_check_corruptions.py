@@ -384,7 +384,7 @@ CASES = [
     Case("text-byte-order-mark", raw("sitemap.txt", lambda b: b"\xef\xbb\xbf" + b),
          "starts with a byte order mark", None, "sitemap.txt"),
     Case("text-missing-a-url", edit("sitemap.txt", f"{BASE}about.html\n", ""),
-         "but the XML sitemap lists", None, "sitemap.txt"),
+         "of the XML sitemap missing", None, "sitemap.txt"),
     Case("gz-differs", lambda site: (site / "sitemap.xml.gz").write_bytes(
         gzip.compress(b"<urlset/>", mtime=0)), "does not hold the same bytes", None,
          "sitemap.xml.gz"),

@@ -100,7 +100,7 @@ def test_check_passes_on_our_output_and_reports_problems(traps: Path, capsys) ->
     assert "URL 'https://other.example/q.html' is not under the base URL 'https://example.org/'" in out
     assert "sitemap.xml.gz: does not hold the same bytes as sitemap.xml" in out
     assert "robots.txt: has no 'Sitemap: https://example.org/sitemap.xml' line" in out
-    assert "sitemap.txt: lists" in out
+    assert "sitemap.txt: does not list the XML sitemap's URLs" in out
 
 
 def test_check_detects_unescaped_ampersand(tmp_path: Path, capsys) -> None:
@@ -268,3 +268,22 @@ def test_alternates_on_another_domain_are_listed(tmp_path: Path, sitemap_urls, c
     assert "localhost" not in text
     assert main(["check", str(site), "--base-url", "https://example.com/"]) == 0
     assert "no problems" in capsys.readouterr().out
+
+
+def test_check_counts_in_words(tmp_path: Path, capsys) -> None:
+    """One URL and one problem are said in the singular, as build says "Listed 1 URL"."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<html><head><title>t</title></head></html>", "utf-8")
+    assert main(["-q", "build", str(site), "--base-url", BASE]) == 0
+    assert main(["check", str(site), "--base-url", BASE]) == 0
+    assert capsys.readouterr().out == "Checked 1 URL: no problems\n"
+    (site / "sitemap.txt").write_text(f"{BASE}\n{BASE}\n", "utf-8")
+    assert main(["check", str(site), "--base-url", BASE]) == 1
+    assert capsys.readouterr().out.endswith("Checked 1 URL: 1 problem\n")
+    (site / "sitemap.txt").write_text("https://example.org/other\n", "utf-8")
+    assert main(["check", str(site), "--base-url", BASE]) == 1
+    out = capsys.readouterr().out
+    assert ("sitemap.txt: does not list the XML sitemap's URLs: 1 URL not in the XML sitemap "
+            "(first: 'https://example.org/other'); 1 URL of the XML sitemap missing (first: "
+            "'https://example.org/')") in out

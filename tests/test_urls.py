@@ -155,6 +155,12 @@ def test_comparison_key_equates_spellings() -> None:
     ("http://10.0.0.5/", False),
     ("http://169.254.1.1/", False),
     ("http://mybox.local/", False),
+    ("http://127.1:1313/", False),
+    ("http://2130706433/", False),
+    ("http://0x7f000001/", False),
+    ("http://0300.0250.0.1/", False),
+    ("https://1e100.net/", True),
+    ("https://123.example/", True),
     ("http://wiki.corp.internal/", False),
     ("http://[::1/", False),
 ], ids=str)
