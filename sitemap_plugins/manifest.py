@@ -470,9 +470,16 @@ class Manifest:
                 "on_site", 1, lambda url: isinstance(url, str) and len(url) <= _MAX_URL
                 and url.startswith(base) and _URL_TEXT.match(url) is not None,
                 deterministic=True)
-            old = ("SELECT url, fingerprint FROM old.pages WHERE on_site(url)"
-                   if history.fmt == _OLD_FORMAT
-                   else "SELECT url, fingerprint FROM old.files WHERE url <> '' AND on_site(url)")
+            on_site = ("SELECT url, fingerprint FROM old.pages WHERE on_site(url)"
+                       if history.fmt == _OLD_FORMAT
+                       else "SELECT url, fingerprint FROM old.files WHERE url <> '' AND "
+                       "on_site(url)")
+            # Each old URL is judged once (a call into Python), not once a query: the queries
+            # below read the table, by its index (with the lists below counted, not queried
+            # twice: 80 -> 36 ms on a rebuild of 10,000 pages).
+            connection.execute(f"CREATE TEMP TABLE old_urls AS {on_site}")
+            connection.execute("CREATE INDEX temp.old_urls_url ON old_urls (url)")
+            old = "SELECT url, fingerprint FROM temp.old_urls"
             queries = {
                 "added": f"SELECT url FROM ({new}) WHERE url NOT IN (SELECT url FROM ({old}))",  # noqa: S608
                 # After an upgrade every fingerprint differs: none of them is a change.
@@ -485,12 +492,15 @@ class Manifest:
         for kind, query in queries.items():
             if query is None:
                 continue
-            counting = f"SELECT count(*) FROM ({query})"  # noqa: S608  # fixed query text
-            setattr(changes, f"{kind}_count", connection.execute(counting).fetchone()[0])
             if with_urls:
-                rows = connection.execute(f"{query} ORDER BY 1")
-                setattr(changes, kind, [row[0] for row in rows])
+                urls = [row[0] for row in connection.execute(f"{query} ORDER BY 1")]
+                setattr(changes, kind, urls)
+                setattr(changes, f"{kind}_count", len(urls))
+            else:
+                counting = f"SELECT count(*) FROM ({query})"  # noqa: S608  # fixed query text
+                setattr(changes, f"{kind}_count", connection.execute(counting).fetchone()[0])
         if history.path is not None:
+            connection.execute("DROP TABLE temp.old_urls")
             connection.execute("DETACH DATABASE old")
         return changes
 
