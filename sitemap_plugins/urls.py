@@ -249,6 +249,8 @@ def is_public(url: str) -> bool:
         # inet_aton refuses any name.
         try:
             address = ipaddress.IPv4Address(socket.inet_aton(host))
+        except ValueError:  # a NUL: no host name holds one
+            return False
         except OSError:
             return True  # a name
     return not (address.is_loopback or address.is_private or address.is_link_local

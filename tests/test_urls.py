@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitemap_plugins.urls import (
     comparison_key,
@@ -163,8 +165,17 @@ def test_comparison_key_equates_spellings() -> None:
     ("https://123.example/", True),
     ("http://wiki.corp.internal/", False),
     ("http://[::1/", False),
+    ("http://a\x00b/", False),  # no host name holds a NUL (and no crash)
 ], ids=str)
 def test_is_public_names_a_host_the_public_can_reach(url: str, public: bool) -> None:
     """A development server's address (loopback, private, link-local, local-only names) is
     not public; any other host is."""
     assert is_public(url) is public
+
+
+@settings(max_examples=2_000, deadline=None)
+@given(host=st.text(max_size=40), scheme=st.sampled_from(["http", "https"]))
+def test_is_public_answers_for_any_host(host: str, scheme: str) -> None:
+    """Whatever a page or a sitemap names as the host, the answer is yes or no, never an
+    exception (a build must not stop on one page's odd alternate)."""
+    assert is_public(f"{scheme}://{host}/x") in (True, False)
