@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gzip
 import os
+import subprocess
+import sys
 import xml.dom.minidom
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +21,41 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Another process holding a site folder (as a build does) or an SQLite file in a write.
+HOLD_FOLDER = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+HOLD_DATABASE = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("COMMIT")
+"""
+
+
+def hold(path: Path, seconds: float, script: str = HOLD_FOLDER) -> subprocess.Popen[str]:
+    """A real process that holds ``path`` for ``seconds``, once it says it holds it."""
+    holder = subprocess.Popen([sys.executable, "-c", script, str(path), str(seconds)],
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def release(holder: subprocess.Popen[str], *, kill: bool = False) -> None:
+    """Wait for a holder to end (killed first with ``kill``)."""
+    if kill:
+        holder.kill()
+    holder.wait(timeout=60)
+    if holder.stdout is not None:
+        holder.stdout.close()
 SCHEMAS = Path(os.environ.get("SITEMAP_SCHEMAS_DIR", ROOT.parent / "shared" / "schemas"))
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _REMOTE = {

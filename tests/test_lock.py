@@ -17,19 +17,13 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import hold, release
 
 from sitemap_plugins import SitemapConfig, generate, lock
 from sitemap_plugins.cli import main
 
 BASE = "https://example.org/"
 ROOT = Path(__file__).resolve().parents[1]
-_HOLD = """
-import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY)
-fcntl.flock(fd, fcntl.LOCK_EX)
-print("held", flush=True)
-time.sleep(float(sys.argv[2]))
-"""
 
 
 def _env() -> dict[str, str]:
@@ -65,20 +59,6 @@ def _sequential(tmp: Path, pages: int, first: int, second: int) -> dict[str, byt
     for max_urls in (first, second):
         subprocess.run(_cli(site, max_urls), env=_env(), check=True)
     return sitemap_files(site)
-
-
-def hold(site: Path, seconds: float) -> subprocess.Popen[str]:
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(site), str(seconds)],
-                              stdout=subprocess.PIPE, text=True)
-    assert holder.stdout is not None
-    assert holder.stdout.readline().strip() == "held"
-    return holder
-
-
-def release(holder: subprocess.Popen[str]) -> None:
-    holder.wait(timeout=60)
-    if holder.stdout is not None:
-        holder.stdout.close()
 
 
 @pytest.mark.integration

@@ -7,11 +7,10 @@ import json
 import os
 import pickle
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import HOLD_DATABASE, hold, release
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -443,32 +442,6 @@ def test_sibling_folders_never_share_a_manifest(names: list[str]) -> None:
 
 # --- a manifest held by another program ------------------------------------------------------
 
-_HOLD_DB = """
-import sqlite3, sys, time
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("BEGIN EXCLUSIVE")
-print("held", flush=True)
-time.sleep(float(sys.argv[2]))
-db.execute("COMMIT")
-"""
-
-
-def _hold_db(path: Path, seconds: float) -> subprocess.Popen[str]:
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD_DB, str(path), str(seconds)],
-                              stdout=subprocess.PIPE, text=True)
-    assert holder.stdout is not None
-    assert holder.stdout.readline().strip() == "held"
-    return holder
-
-
-def _release(holder: subprocess.Popen[str], *, kill: bool = False) -> None:
-    if kill:
-        holder.kill()
-    holder.wait(timeout=60)
-    if holder.stdout is not None:
-        holder.stdout.close()
-
-
 def test_a_held_manifest_stops_the_build_and_keeps_the_dates(
     site: Path, monkeypatch, capsys,
 ) -> None:
@@ -481,7 +454,7 @@ def test_a_held_manifest_stops_the_build_and_keeps_the_dates(
     path = manifest_path(site.parent / ".sitemap-cache", site)
     kept, sitemap = path.read_bytes(), (site / "sitemap.xml").read_bytes()
     monkeypatch.setattr(manifest, "BUSY_SECONDS", 0.5)
-    holder = _hold_db(path, 60)
+    holder = hold(path, 60, HOLD_DATABASE)
     try:
         monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T3))
         capsys.readouterr()
@@ -492,7 +465,7 @@ def test_a_held_manifest_stops_the_build_and_keeps_the_dates(
             "the dates it keeps are untouched: close what holds it (an SQLite browser, a "
             "backup in progress) and build again")]
     finally:
-        _release(holder, kill=True)
+        release(holder, kill=True)
     assert path.read_bytes() == kept
     assert (site / "sitemap.xml").read_bytes() == sitemap
     assert build(site, T3, monkeypatch) == dated
@@ -503,11 +476,11 @@ def test_a_briefly_held_manifest_is_waited_for(site: Path, monkeypatch) -> None:
     build(site, T1, monkeypatch)
     write_site(site, {**PAGES, "beta": "Changed."}, "b")
     dated = build(site, T2, monkeypatch)
-    holder = _hold_db(manifest_path(site.parent / ".sitemap-cache", site), 1.0)
+    holder = hold(manifest_path(site.parent / ".sitemap-cache", site), 1.0, HOLD_DATABASE)
     try:
         assert build(site, T3, monkeypatch) == dated
     finally:
-        _release(holder)
+        release(holder)
 
 
 def test_held_during_the_build(site: Path, monkeypatch) -> None:

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import validate_sitemap_file
+from conftest import hold, release, validate_sitemap_file
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -542,14 +542,6 @@ def test_root_listing_many_build_pages_stays_bounded(sections: Path, tmp_path: P
             "builds; build the root's own pages with those folders excluded") in err
 
 
-_HOLD = """
-import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY)
-fcntl.flock(fd, fcntl.LOCK_EX)
-print("held", flush=True)
-time.sleep(float(sys.argv[2]))
-"""
-
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the folder lock is POSIX flock")
 @pytest.mark.parametrize("held", ["", "beta"], ids=["root-being-built", "section-being-built"])
@@ -562,11 +554,8 @@ def test_a_merge_waits_for_a_build_in_progress(sections: Path, capsys, monkeypat
 
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.5)
     before = snapshot(sections)
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(sections / held), "30"],
-                              stdout=subprocess.PIPE, text=True)
+    holder = hold(sections / held, 30)
     try:
-        assert holder.stdout is not None
-        assert holder.stdout.readline().strip() == "held"
         code, _, err = run(["merge", str(sections), "--base-url", BASE], capsys)
         assert code != 0
         lines = [line for line in err.splitlines() if line.strip()]
@@ -575,9 +564,6 @@ def test_a_merge_waits_for_a_build_in_progress(sections: Path, capsys, monkeypat
         assert "Traceback" not in err
         assert snapshot(sections) == before
     finally:
-        holder.kill()
-        holder.wait(timeout=60)
-        if holder.stdout is not None:
-            holder.stdout.close()
+        release(holder, kill=True)
     code, _, err = run(["merge", str(sections), "--base-url", BASE], capsys)
     assert code == 0, err
