@@ -18,10 +18,12 @@ so the output does not depend on the worker count.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import logging
 import os
+import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -355,9 +357,10 @@ def _start_worker(step: PageStep) -> None:
     _worker_step = step
 
 
-def _run_in_worker(built: BuiltFile) -> PageDone:
+def _run_in_worker(files: list[BuiltFile]) -> list[PageDone]:
     assert _worker_step is not None
-    return _worker_step.run(built)
+    run = _worker_step.run
+    return [run(built) for built in files]
 
 
 def _worker_count(config: SitemapConfig) -> int:
@@ -367,7 +370,12 @@ def _worker_count(config: SitemapConfig) -> int:
 
 
 def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
-    """Every file through the step, in scan order; in a pool of processes for a large site."""
+    """Every file through the step, in scan order; in a pool of processes for a large site.
+
+    Raises:
+        SitemapError: when a worker process ends before its pages are done (killed, out
+            of memory, or a script that runs ``generate()`` again as each worker imports it).
+    """
     iterator = iter(files)
     head: list[BuiltFile] = []
     workers = _worker_count(step.rules.config)
@@ -381,6 +389,8 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
             yield step.run(built)
         return
     import multiprocessing  # noqa: PLC0415  # only a large site needs a pool
+    from concurrent.futures import Future, ProcessPoolExecutor  # noqa: PLC0415
+    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
 
     # A fresh interpreter per worker, never a fork of the caller: a host's process has
     # threads and state of its own that a fork would copy half-way.
@@ -388,8 +398,30 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(["sitemap_plugins.generate"])
-    with context.Pool(workers, initializer=_start_worker, initargs=(step,)) as pool:
-        yield from pool.imap(_run_in_worker, itertools.chain(head, iterator), _CHUNK)
+    # An executor, not a multiprocessing.Pool: a Pool whose worker is killed (the system's
+    # out-of-memory killer) waits for that worker's results forever; an executor says so.
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                               initargs=(step,))
+    # A few chunks per worker in flight, in scan order: the files are never all listed
+    # ahead of the pages read (memory stays flat), and no worker waits for the next chunk.
+    in_flight: collections.deque[Future[list[PageDone]]] = collections.deque()
+    chunks = iter(lambda: list(itertools.islice(iterator, _CHUNK)), [])
+    try:
+        for chunk in itertools.chain(
+                (head[i:i + _CHUNK] for i in range(0, len(head), _CHUNK)), chunks):
+            in_flight.append(pool.submit(_run_in_worker, chunk))
+            if len(in_flight) >= 4 * workers:
+                yield from in_flight.popleft().result()
+        while in_flight:
+            yield from in_flight.popleft().result()
+    except BrokenProcessPool:
+        raise SitemapError(
+            "a worker process reading the pages ended before its pages were done (killed, "
+            "or out of memory?); nothing was written. A script that calls generate() must "
+            'call it under `if __name__ == "__main__":`, which the workers do not run'
+        ) from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def write_entries(
@@ -529,6 +561,13 @@ def generate(
         SitemapError: when the sitemap cannot be written (old files are kept whole).
 
     """
+    if _starting_worker():
+        # The script that called generate() runs again in each worker process as it starts
+        # (Python imports it there): without its guard, this call would wait for the lock
+        # the real build holds. The worker ends instead; the real build says what went on.
+        sys.stderr.write("sitemap-plugins: generate() called again while a worker process "
+                         'imported the script; call it under `if __name__ == "__main__":`\n')
+        raise SystemExit(1)
     site = Path(site_dir)
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
@@ -539,6 +578,12 @@ def generate(
     with site_lock(site, lock_file):
         return _generate(site, config, cache_dir, hints=hints, only=only,
                          canonical_base=canonical_base, progress=progress, outline=outline)
+
+
+def _starting_worker() -> bool:
+    """Whether this is a worker process importing its parent's main script."""
+    process = sys.modules.get("multiprocessing.process")  # never imported for a small site
+    return process is not None and bool(getattr(process.current_process(), "_inheriting", False))
 
 
 def _generate(

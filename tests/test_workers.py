@@ -1,0 +1,176 @@
+"""A large site's pages are read by a pool of worker processes (``workers``).
+
+* The pool writes the same bytes as one process, and says the same.
+* A worker that dies (the out-of-memory killer, a ``kill -9``) ends the build at once with
+  one line and writes nothing: the old sitemap stays (a ``multiprocessing.Pool`` waited for
+  that worker's pages forever).
+* A script that calls ``generate()`` without ``if __name__ == "__main__":`` runs again in
+  every worker as it starts (Python imports it there): the build stops at once and names the
+  guard, where it used to wait two minutes for its own lock.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from sitemap_plugins.generate import PARALLEL_THRESHOLD
+
+BASE = "https://example.org/"
+PAGES = PARALLEL_THRESHOLD + 3_000  # past the threshold: the pool reads them
+FILLER = "<p>" + "Words of a page, long enough to take a worker a while. " * 40 + "</p>"
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "SOURCE_DATE_EPOCH": "1718000000"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``PAGES`` pages in folders of 100; some canonical elsewhere, noindex, translated."""
+    root = tmp_path_factory.mktemp("pool") / "site"
+    for number in range(PAGES):
+        folder = root / f"s{number // 100:03d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        head = f"<title>Page {number}</title>"
+        if number % 97 == 0:
+            head += '<meta name="robots" content="noindex">'
+        if number % 31 == 0:
+            head += f'<link rel="canonical" href="{BASE}s000/p00000.html">'
+        if number % 13 == 0:
+            head += (f'<link rel="alternate" hreflang="en" href="{BASE}s{number // 100:03d}/'
+                     f'p{number:05d}.html"><link rel="alternate" hreflang="de" '
+                     f'href="https://example.de/p{number:05d}.html">')
+        if number % 7 == 0:
+            head += f'<meta property="article:modified_time" content="2024-0{number % 9 + 1}-02">'
+        (folder / f"p{number:05d}.html").write_text(
+            f"<!doctype html><html lang=en><head>{head}</head><body><nav><a href=/>Home</a>"
+            f"</nav><main><h1>Page {number}</h1>{FILLER}<img src=i{number}.png></main></body>"
+            "</html>", encoding="utf-8")
+    return root
+
+
+def _build(site: Path, workers: int, cache: Path) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url", BASE,
+               "--workers", str(workers), "--cache-dir", str(cache)]
+    return subprocess.Popen(command, env=_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _copy(site: Path, to: Path) -> Path:
+    subprocess.run(["cp", "-a", str(site), str(to)], check=True)
+    return to
+
+
+def test_a_pool_writes_the_same_bytes_as_one_process(site: Path, tmp_path: Path) -> None:
+    outputs = {}
+    for workers in (1, 2):
+        copy = _copy(site, tmp_path / f"w{workers}")
+        run = _build(copy, workers, tmp_path / f"cache{workers}")
+        out, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err
+        files = sorted(p.name for p in copy.iterdir() if p.is_file())
+        err = err.replace(str(tmp_path / f"cache{workers}"), "CACHE")
+        outputs[workers] = (out, err, files, *((copy / name).read_bytes() for name in (
+            "sitemap.xml", "sitemap.txt")))
+    assert outputs[1] == outputs[2]
+    out, _, files, xml, _ = outputs[1]
+    assert "sitemap.xml" in files
+    assert xml.count(b"<url>") == PAGES - len(range(0, PAGES, 97)) - len(
+        [n for n in range(PAGES) if n % 31 == 0 and n % 97 and n]), out
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (the pool's workers are a fork server's children)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        except OSError:
+            continue
+        for child in map(int, children):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _workers(pid: int) -> list[int]:
+    """The build's workers: its descendants that read pages (not the fork server itself,
+    not the resource tracker), found by their parent being another descendant."""
+    direct = set(map(int, Path(f"/proc/{pid}/task/{pid}/children").read_text().split()))
+    return [child for child in _descendants(pid) if child not in direct]
+
+
+def test_a_killed_worker_ends_the_build_with_one_line(site: Path, tmp_path: Path) -> None:
+    copy = _copy(site, tmp_path / "killed")
+    cache = tmp_path / "cache"
+    first = _build(copy, 1, cache)
+    first.communicate(timeout=300)
+    assert first.returncode == 0
+    before = {name: (copy / name).read_bytes() for name in ("sitemap.xml", "sitemap.txt")}
+    page = copy / "s001" / "p00100.html"
+    page.write_text(page.read_text().replace("<h1>", "<h1>Edited "))  # a new lastmod
+    run = _build(copy, 2, cache)
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and run.poll() is None and time.monotonic() < deadline:
+        try:
+            workers = _workers(run.pid)
+        except OSError:
+            workers = []
+        if workers:
+            time.sleep(0.15)  # past its start: it holds pages to read
+            killed = workers[0]
+            os.kill(killed, signal.SIGKILL)
+        time.sleep(0.001)
+    assert killed is not None, "the build ended before a worker was seen"
+    started = time.monotonic()
+    out, err = run.communicate(timeout=60)
+    assert time.monotonic() - started < 30
+    assert run.returncode == 1, (out, err)
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "a worker process reading the pages ended before its pages were done" in lines[0]
+    assert {name: (copy / name).read_bytes() for name in before} == before
+    assert not [p for p in copy.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
+    assert not [pid for pid in _descendants(run.pid) if Path(f"/proc/{pid}").exists()]
+    again = _build(copy, 2, cache)  # and the next build writes the change
+    again.communicate(timeout=300)
+    assert again.returncode == 0
+    assert (copy / "sitemap.xml").read_bytes() != before["sitemap.xml"]
+
+
+UNGUARDED = """\
+from sitemap_plugins import SitemapConfig, generate
+
+print("generate() called", flush=True)
+generate({site!r}, SitemapConfig.from_mapping(
+    {{"base_url": "https://example.org/", "workers": 2, "cache_dir": {cache!r}}}))
+print("done", flush=True)
+"""
+
+
+def test_a_script_without_its_main_guard_stops_at_once(site: Path, tmp_path: Path) -> None:
+    copy = _copy(site, tmp_path / "unguarded")
+    script = tmp_path / "build_map.py"
+    script.write_text(UNGUARDED.format(site=str(copy), cache=str(tmp_path / "cache")))
+    started = time.monotonic()
+    run = subprocess.run([sys.executable, str(script)], env=_env(), capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert time.monotonic() - started < 30  # the lock's wait is 120 s
+    assert run.returncode == 1
+    assert "done" not in run.stdout
+    assert 'call it under `if __name__ == "__main__":`' in run.stderr
+    # The script's own uncaught error, raised once in the script's process.
+    assert run.stderr.count("sitemap_plugins.errors.SitemapError: a worker process") == 1
+    assert not (copy / "sitemap.xml").exists()
