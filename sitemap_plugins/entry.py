@@ -427,12 +427,13 @@ def _alternates(
             continue
         found.setdefault(code.lower() if code.lower() == "x-default" else code, url)
     own_key = comparison_key(loc)
-    if not any(comparison_key(url) == own_key for url in found.values()):
+    keys = [comparison_key(url) for url in found.values()]
+    if own_key not in keys:
         lang = (record.lang or "").strip()
         if lang and _LANGUAGE_CODE.match(lang) and lang not in found:
             found[lang] = loc
-    others = [code for code, url in found.items() if comparison_key(url) != own_key]
-    if not others or not any(comparison_key(url) == own_key for url in found.values()):
+            keys.append(own_key)
+    if own_key not in keys or keys.count(own_key) == len(keys):
         # A language group needs the page itself and at least one other version.
         return ()
     return tuple(sorted(Alternate(code, url) for code, url in found.items()))
