@@ -100,7 +100,8 @@ REASON_NOT_BUILT = "not written by this build"
 # Below this many pages a pool's start (a fresh interpreter per worker) costs more CPU than
 # it saves time; a host's build of a few thousand pages reads them in its own process.
 PARALLEL_THRESHOLD = 5_000
-_CHUNK = 64
+# Pages a worker is sent at a time: 256 took 3 to 4 % less CPU than 64 at 100,000 pages.
+_CHUNK = 256
 MAX_DIAGNOSTICS = 1_000
 _NO_PAGE = PageRecord("")
 

@@ -213,7 +213,12 @@ ENDONYMS = {"de": "Deutsch", "en": "English", "es": "Español", "fr": "Français
 
 
 def _primary(lang: str) -> str:
-    return lang.split("-", 1)[0].lower()
+    return lang.replace("_", "-").split("-", 1)[0].lower()
+
+
+def site_map_title(lang: str | None) -> str:
+    """The site map's name for people in ``lang``; English for a language not in TITLES."""
+    return TITLES.get(_primary(lang or "en"), TITLES["en"])
 
 
 @dataclass
@@ -233,7 +238,7 @@ class MapPage:
     @property
     def title(self) -> str:
         """The page's name for people, in its language."""
-        return TITLES.get(_primary(self.lang), TITLES["en"])
+        return site_map_title(self.lang)
 
     @property
     def language_name(self) -> str:
@@ -387,10 +392,22 @@ def render_html_sitemap(view: View, template: jinja2.Template) -> str:
 def fill_themed(shell: str, view: View) -> str:
     """The host's themed page with the list in place of :data:`MARKER`.
 
-    The page gets the list's language and names its translations in its head.
+    The page gets the list's language, its name in that language (the host wrote one shell,
+    named in the site's language, for every language's site map) and names its translations
+    in its head.
     """
     module = template_module(NAV_TEMPLATE_NAME)
     html = shell.replace(MARKER, str(module.body(view)), 1)
+    lang = _HTML_LANG.search(html)
+    named = site_map_title((lang.group(2) or lang.group(3)) if lang else None)
+    if named != view.title:  # in the <title> and the page's heading only, not in its menus
+        for element in (_TITLE_ELEMENT, _H1_ELEMENT):
+            # The first one that names it (a theme's banner may be an <h1> of the site name).
+            found = next((m for m in element.finditer(html) if escape(named) in m.group(0)),
+                         None)
+            if found is not None:
+                renamed = found.group(0).replace(escape(named), escape(view.title))
+                html = html[:found.start()] + renamed + html[found.end():]
     html = _HTML_LANG.sub(lambda m: f'{m.group(1)}"{escape(view.lang)}"', html, count=1)
     head = str(module.head_links(view))
     if head.strip():
@@ -400,7 +417,9 @@ def fill_themed(shell: str, view: View) -> str:
     return html
 
 
-_HTML_LANG = re.compile(r'(<html\b[^>]*?\blang=)(?:"[^"]*"|\'[^\']*\')', re.IGNORECASE)
+_HTML_LANG = re.compile(r'(<html\b[^>]*?\blang=)(?:"([^"]*)"|\'([^\']*)\')', re.IGNORECASE)
+_TITLE_ELEMENT = re.compile(r"<title\b[^>]*>[^<]*</title>", re.IGNORECASE)
+_H1_ELEMENT = re.compile(r"<h1\b[^>]*>(?:(?!</h1>).){0,2000}</h1>", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass

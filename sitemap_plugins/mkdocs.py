@@ -37,7 +37,7 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
-from sitemap_plugins.html_sitemap import MARKER, NavNode
+from sitemap_plugins.html_sitemap import MARKER, NavNode, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 
 if TYPE_CHECKING:
@@ -302,7 +302,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             msg = (f"Plugin '{self._name}' option 'html_sitemap': {dest!r} is the output of "
                    f"{taken.src_uri!r}; choose another path")
             raise PluginError(msg)
-        page = MkDocsFile.generated(config, src, content=f"# Site map\n\n{MARKER}\n")
+        # Named in the site's language: the theme's (Material's "language", the built-in
+        # themes' "locale"), else the i18n plugin's default.
+        theme = config.theme
+        lang = theme.get("language") or theme.get("locale") or self._i18n_default
+        title = site_map_title(str(lang) if lang else None)
+        page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n")
         page.dest_uri = dest
         files.append(page)
         return files

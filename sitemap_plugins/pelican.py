@@ -47,7 +47,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
-from sitemap_plugins.html_sitemap import MARKER, NavNode
+from sitemap_plugins.html_sitemap import MARKER, NavNode, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
@@ -579,9 +579,9 @@ def on_pages_finalized(generator: Any) -> None:  # noqa: ANN401  # Pelican's Pag
         raise SystemExit(1)
     url = rel[: -len("index.html")] if rel.endswith("/index.html") else rel
     settings = generator.settings
-    page = Page(MARKER, metadata={"title": "Site map", "save_as": rel, "url": url,
-                                  "slug": "sitemap-plugins-html-sitemap",
-                                  "lang": settings.get("DEFAULT_LANG", "en")},
+    lang = str(settings.get("DEFAULT_LANG") or "en")
+    page = Page(MARKER, metadata={"title": site_map_title(lang), "save_as": rel, "url": url,
+                                  "slug": "sitemap-plugins-html-sitemap", "lang": lang},
                 settings=settings, source_path=os.path.join(
                     settings.get("PATH", ""), "sitemap-plugins-html-sitemap.html"),
                 context=generator.context)

@@ -336,6 +336,10 @@ def test_mkdocs_renders_it_inside_the_material_theme(
         assert top == ["Home", "Guide", "Référence", "Q&A", "News", "Media", "About"]
         french = pages[server_url + "sitemap-fr/"].tree
         assert french.xpath(SITE_MAP_LIST + "/ul/li[1]/a/text()") == ["Accueil"]
+        # Each named in its language: the page's title and heading (one shell served both).
+        for tree, name in ((english, "Site map"), (french, "Plan du site")):
+            assert tree.xpath("string(//h1)").strip() == name
+            assert tree.xpath("string(//title)").startswith(name)
 
 
 def test_pelican_renders_it_inside_the_theme(
@@ -361,6 +365,11 @@ def test_pelican_renders_it_inside_the_theme(
             assert found.tree.xpath('//link[@rel="stylesheet"][contains(@href, "main.css")]')
         english = pages[server_url + "sitemap/"].tree
         assert english.xpath('//h1[@class="entry-title"]/text()') == ["Site map"]
+        french = pages[server_url + "sitemap-fr/"].tree
+        assert french.xpath('normalize-space(//h1[@class="entry-title"])') == "Plan du site"
+        assert french.xpath("string(//title)").startswith("Plan du site")
+        # The theme's menu, shared by both, still names the English page as Pelican does.
+        assert english.xpath("string(//title)").startswith("Site map")
         sections = [" ".join(li.xpath("string(./a | ./text())").split())
                     for li in english.xpath(SITE_MAP_LIST + "/ul/li[ul]")]
         assert sections[:4] == ["Code", "Food & Drink", "Travel", "Pages"]
@@ -368,6 +377,36 @@ def test_pelican_renders_it_inside_the_theme(
         code = english.xpath(SITE_MAP_LIST + '/ul/li[a="Code"]/ul/li/a/text()')
         # Pelican's titles, not the first heading of the content ("Not the title").
         assert code == ["R&D notes", "Sitemaps explained", "Hello, Pelican", "Code, page 2"]
+
+
+@pytest.mark.parametrize(("host", "language", "name"), [
+    ("pelican", "de", "Seitenübersicht"), ("mkdocs", "fr", "Plan du site"),
+    ("mkdocs", None, "Site map")])
+def test_the_page_is_named_in_the_sites_language(tmp_path: Path, host: str,
+                                                 language: str | None, name: str) -> None:
+    """Pelican's DEFAULT_LANG, the MkDocs theme's locale: the page's title and heading."""
+    if host == "pelican":
+        out = tmp_path / "out"
+        source = copy_site(tmp_path / "source")
+        for text in source.glob("content/**/*.md"):  # one language: the site's own
+            if text.name.endswith("-fr.md"):
+                text.unlink()
+            else:
+                text.write_text(text.read_text("utf-8").replace("Lang: en\n", ""), "utf-8")
+        build = pelican(source, out, 'SITEMAP_PLUGINS={"html_sitemap": "sitemap/"}',
+                        f'DEFAULT_LANG="{language}"')
+        page = out / "sitemap" / "index.html"
+    else:
+        theme = f"theme:\n  name: mkdocs\n  locale: {language}\n" if language else ""
+        project = make_site(tmp_path / "project", (
+            f"site_name: T\nsite_url: https://example.org/\n{theme}"
+            "plugins:\n  - sitemap:\n      html_sitemap: sitemap/\n"), {"index.md": "# Home\n"})
+        build = run_host(project, "--strict")
+        page = build.site / "sitemap" / "index.html"
+    assert build.returncode == 0, build.log
+    tree = lxml_html.fromstring(page.read_bytes())
+    assert tree.xpath("string(//title)").startswith(name)
+    assert name in [" ".join(h.text_content().split()) for h in tree.xpath("//h1")]
 
 
 def _pages_site(folder: Path, count: int) -> Path:
