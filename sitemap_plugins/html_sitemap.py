@@ -212,6 +212,44 @@ ENDONYMS = {"de": "Deutsch", "en": "English", "es": "Español", "fr": "Français
             "ru": "Русский", "zh": "中文"}
 
 
+# What a host calls its listings, when it gives no name of its own (Pelican's menus of
+# articles): in the same languages, "{number}" being a listing's page number.
+SECTION_NAMES: dict[str, dict[str, str]] = {
+    "de": {"home": "Startseite", "pages": "Seiten", "archives": "Archiv",
+           "categories": "Kategorien", "tags": "Schlagwörter", "authors": "Autoren",
+           "page": "{name}, Seite {number}"},
+    "en": {"home": "Home", "pages": "Pages", "archives": "Archives", "categories": "Categories",
+           "tags": "Tags", "authors": "Authors", "page": "{name}, page {number}"},
+    "es": {"home": "Inicio", "pages": "Páginas", "archives": "Archivo",
+           "categories": "Categorías", "tags": "Etiquetas", "authors": "Autores",
+           "page": "{name}, página {number}"},
+    "fr": {"home": "Accueil", "pages": "Pages", "archives": "Archives",
+           "categories": "Catégories", "tags": "Étiquettes", "authors": "Auteurs",
+           "page": "{name}, page {number}"},
+    "it": {"home": "Home", "pages": "Pagine", "archives": "Archivio", "categories": "Categorie",
+           "tags": "Tag", "authors": "Autori", "page": "{name}, pagina {number}"},
+    "ja": {"home": "ホーム", "pages": "ページ", "archives": "アーカイブ",
+           "categories": "カテゴリー", "tags": "タグ", "authors": "著者",
+           "page": "{name} {number}ページ目"},
+    "nl": {"home": "Home", "pages": "Pagina's", "archives": "Archief",
+           "categories": "Categorieën", "tags": "Tags", "authors": "Auteurs",
+           "page": "{name}, pagina {number}"},
+    "pt": {"home": "Início", "pages": "Páginas", "archives": "Arquivo",
+           "categories": "Categorias", "tags": "Etiquetas", "authors": "Autores",
+           "page": "{name}, página {number}"},
+    "ru": {"home": "Главная", "pages": "Страницы", "archives": "Архив",
+           "categories": "Категории", "tags": "Метки", "authors": "Авторы",
+           "page": "{name}, страница {number}"},
+    "zh": {"home": "首页", "pages": "页面", "archives": "归档", "categories": "分类",
+           "tags": "标签", "authors": "作者", "page": "{name} 第 {number} 页"},
+}
+
+
+def section_names(lang: str | None) -> dict[str, str]:
+    """The listings' names in ``lang`` (see SECTION_NAMES); English for another language."""
+    return SECTION_NAMES.get(_primary(lang or "en"), SECTION_NAMES["en"])
+
+
 def _primary(lang: str) -> str:
     return lang.replace("_", "-").split("-", 1)[0].lower()
 

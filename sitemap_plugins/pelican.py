@@ -47,7 +47,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
-from sitemap_plugins.html_sitemap import MARKER, NavNode, site_map_title
+from sitemap_plugins.html_sitemap import MARKER, NavNode, section_names, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
@@ -699,7 +699,8 @@ def on_finalized(pelican: _Pelican) -> None:
             "SITEURL to the main SITEURL followed by its folder.", unplaced, plan.siteurl)
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
-                      outline=_outline(places, str(pelican.settings.get("SITENAME") or "")))
+                      outline=_outline(places, str(pelican.settings.get("SITENAME") or ""),
+                                       section_names(pelican.settings.get("DEFAULT_LANG"))))
     _report(result)
 
 
@@ -718,8 +719,6 @@ def _report(result: Result) -> None:
 # --- Where a page goes in the HTML site map ----------------------------------------------
 # Categories (each with its articles, newest first), then pages, then the listings.
 _LISTINGS = ("archives", "categories", "tags", "authors")
-_LISTING_TITLES = {"archives": "Archives", "categories": "Categories", "tags": "Tags",
-                   "authors": "Authors"}
 
 
 def _place(obj: object, context: Mapping[str, Any]) -> _Place | None:
@@ -744,14 +743,19 @@ def _place(obj: object, context: Mapping[str, Any]) -> _Place | None:
     return None  # period archives, TEMPLATE_PAGES: grouped by folder
 
 
-def _outline(places: Mapping[str, _Place], site_name: str) -> tuple[NavNode, ...]:
-    """The blog as sections: home, categories with their articles, pages, then listings."""
+def _outline(places: Mapping[str, _Place], site_name: str,
+             labels: Mapping[str, str]) -> tuple[NavNode, ...]:
+    """The blog as sections: home, categories with their articles, pages, then listings.
+
+    ``labels``: what the sections Pelican gives no name are called, in the site's language.
+    """
     def listing(kind: str, name: str, title: str) -> tuple[NavNode | None, list[NavNode]]:
         """A listing's first page (a section's heading) and its further pages."""
         found = sorted((p.number, rel) for rel, p in places.items()
                        if p.kind == kind and p.name == name)
         first = next((NavNode(title, rel) for number, rel in found if number == 1), None)
-        more = [NavNode(f"{title}, page {number}", rel) for number, rel in found if number > 1]
+        more = [NavNode(labels["page"].format(name=title, number=number), rel)
+                for number, rel in found if number > 1]
         return first, more
 
     def section(kind: str, name: str, title: str, children: list[NavNode]) -> NavNode:
@@ -759,7 +763,7 @@ def _outline(places: Mapping[str, _Place], site_name: str) -> tuple[NavNode, ...
         return NavNode(title, first.rel_path if first else None, (*children, *more))
 
     nodes: list[NavNode] = []
-    home, more_home = listing("index", "", site_name or "Home")
+    home, more_home = listing("index", "", site_name or labels["home"])
     nodes.extend(n for n in (home, *more_home) if n is not None)
     articles: dict[str, list[tuple[float, str, str]]] = {}
     for rel, place in places.items():
@@ -773,14 +777,14 @@ def _outline(places: Mapping[str, _Place], site_name: str) -> tuple[NavNode, ...
     pages = sorted((p.title.casefold(), rel, p.title)
                    for rel, p in places.items() if p.kind == "page")
     if pages:
-        nodes.append(NavNode("Pages", None, tuple(NavNode(title or None, rel)
+        nodes.append(NavNode(labels["pages"], None, tuple(NavNode(title or None, rel)
                                                   for _, rel, title in pages)))
     for kind in _LISTINGS:
         singular = kind[:-1] if kind != "categories" else "category"
         names = sorted({p.name for p in places.values() if p.kind == singular}, key=str.casefold)
         children = [section(singular, name, name, []) for name in names] \
             if kind != "categories" else []  # categories are sections of their own above
-        nodes.append(section(kind, "", _LISTING_TITLES[kind], children))
+        nodes.append(section(kind, "", labels[kind], children))
     return tuple(nodes)
 
 

@@ -384,7 +384,8 @@ def test_pelican_renders_it_inside_the_theme(
     ("mkdocs", None, "Site map")])
 def test_the_page_is_named_in_the_sites_language(tmp_path: Path, host: str,
                                                  language: str | None, name: str) -> None:
-    """Pelican's DEFAULT_LANG, the MkDocs theme's locale: the page's title and heading."""
+    """Pelican's DEFAULT_LANG, the MkDocs theme's locale: the page's title and heading, and
+    the names of the sections the host gives none (Pelican's listings)."""
     if host == "pelican":
         out = tmp_path / "out"
         source = copy_site(tmp_path / "source")
@@ -407,6 +408,11 @@ def test_the_page_is_named_in_the_sites_language(tmp_path: Path, host: str,
     tree = lxml_html.fromstring(page.read_bytes())
     assert tree.xpath("string(//title)").startswith(name)
     assert name in [" ".join(h.text_content().split()) for h in tree.xpath("//h1")]
+    if host == "pelican":  # and the sections Pelican names not, in German too
+        items = {" ".join(li.xpath("string(./a | ./text())").split())
+                 for li in tree.xpath(SITE_MAP_LIST + "//li")}
+        assert {"Seiten", "Archiv", "Schlagwörter", "Autoren", "Code, Seite 2"} <= items
+        assert not {"Pages", "Tags", "Authors", "Code, page 2"} & items
 
 
 def _pages_site(folder: Path, count: int) -> Path:
