@@ -51,6 +51,7 @@ from sitemap_plugins.report import (
 )
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 SHOW_AFTER = 1.0  # seconds: a quicker run shows no progress at all
 REFRESH = 0.25  # seconds between updates of the progress display
 KEY_VARIABLE = "INDEXNOW_KEY"
@@ -459,13 +460,15 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    if args.command == "build":
-        return _run_build(args)
-    if args.command == "merge":
-        return _run_merge(args)
-    if args.command == "submit":
-        return _run_submit(args)
-    return _run_check(args)
+    run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit}.get(
+        args.command, _run_check)
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        # Every file is written whole or not at all: what was there before stays.
+        _print(f"interrupted: {args.command} stopped; files it had not finished writing were "
+               "left as they were", stream=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":  # pragma: no cover

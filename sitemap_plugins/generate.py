@@ -23,6 +23,7 @@ import contextlib
 import itertools
 import logging
 import os
+import signal
 import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -356,6 +357,9 @@ _worker_step: PageStep | None = None
 def _start_worker(step: PageStep) -> None:
     global _worker_step  # noqa: PLW0603  # per-process state by design
     _worker_step = step
+    # Ctrl-C reaches the whole process group: the build's own process stops the workers
+    # (and says so once), instead of each worker printing its traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_in_worker(files: list[BuiltFile]) -> list[PageDone]:

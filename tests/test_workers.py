@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -148,6 +149,38 @@ def test_a_killed_worker_ends_the_build_with_one_line(site: Path, tmp_path: Path
     again.communicate(timeout=300)
     assert again.returncode == 0
     assert (copy / "sitemap.xml").read_bytes() != before["sitemap.xml"]
+
+
+def test_ctrl_c_stops_the_build_with_one_line(site: Path, tmp_path: Path) -> None:
+    """SIGINT to the whole process group, as a terminal sends it: the workers leave it to the
+    build's own process, which says so once; nothing half-written, no process left."""
+    copy = _copy(site, tmp_path / "interrupted")
+    cache = tmp_path / "cache"
+    first = _build(copy, 1, cache)
+    first.communicate(timeout=300)
+    assert first.returncode == 0
+    before = {name: (copy / name).read_bytes() for name in ("sitemap.xml", "sitemap.txt")}
+    command = [sys.executable, "-m", "sitemap_plugins", "build", str(copy), "--base-url", BASE,
+               "--workers", "2", "--cache-dir", str(cache)]
+    run = subprocess.Popen(command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while run.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if _workers(run.pid):
+                time.sleep(0.15)  # past their start: they hold pages to read
+                break
+        time.sleep(0.001)
+    assert run.poll() is None, "the build ended before its workers were seen"
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, (out, err)
+    assert "Traceback" not in err
+    assert err.strip().splitlines() == [
+        "interrupted: build stopped; files it had not finished writing were left as they were"]
+    assert {name: (copy / name).read_bytes() for name in before} == before
+    assert not [p for p in copy.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
+    assert not [pid for pid in _descendants(run.pid) if Path(f"/proc/{pid}").exists()]
 
 
 UNGUARDED = """\
