@@ -410,10 +410,9 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     # A few chunks per worker in flight, in scan order: the files are never all listed
     # ahead of the pages read (memory stays flat), and no worker waits for the next chunk.
     in_flight: collections.deque[Future[list[PageDone]]] = collections.deque()
-    chunks = iter(lambda: list(itertools.islice(iterator, _CHUNK)), [])
+    every_file = itertools.chain(head, iterator)
     try:
-        for chunk in itertools.chain(
-                (head[i:i + _CHUNK] for i in range(0, len(head), _CHUNK)), chunks):
+        for chunk in iter(lambda: list(itertools.islice(every_file, _CHUNK)), []):
             in_flight.append(pool.submit(_run_in_worker, chunk))
             if len(in_flight) >= 4 * workers:
                 yield from in_flight.popleft().result()
