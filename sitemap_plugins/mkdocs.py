@@ -309,6 +309,16 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         title = site_map_title(str(lang) if lang else None)
         page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n")
         page.dest_uri = dest
+        if self._i18n_default is not None:
+            # A page of the site's language with no translation of its own, in
+            # mkdocs-static-i18n's terms: its language menu then leads to each language's
+            # home. Without them the i18n plugin passes the page by, and Material's menu
+            # and hreflang links kept the page rendered before it (another page's
+            # translations). Each language's site map is linked in the page itself.
+            page.locale = page.locale_alternate_of = self._i18n_default  # type: ignore[attr-defined]
+            page.alternates = {}  # type: ignore[attr-defined]
+            page.localization = None  # type: ignore[attr-defined]
+            page.norm_src_uri = page.src_uri  # type: ignore[attr-defined]
         files.append(page)
         return files
 

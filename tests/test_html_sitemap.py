@@ -415,6 +415,28 @@ def test_the_page_is_named_in_the_sites_language(tmp_path: Path, host: str,
         assert not {"Pages", "Tags", "Authors", "Code, page 2"} & items
 
 
+def test_mkdocs_i18n_language_menu_of_the_site_map(tmp_path: Path) -> None:
+    """With mkdocs-static-i18n and Material, the site map's language menu and the theme's
+    hreflang links lead to each language's home, as on any untranslated page, and never to
+    the translations of the page rendered before it (they led to 'référence/café/')."""
+    project = copy_sample(tmp_path / "project", edit=lambda text: text.replace(
+        "  - sitemap\n", "  - sitemap:\n      html_sitemap: sitemap/\n"))
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    homes = {"en": "https://example.org/project/", "fr": "https://example.org/project/fr/"}
+    for rel in ("sitemap/", "sitemap-fr/"):
+        url = "https://example.org/project/" + rel
+        tree = lxml_html.fromstring((build.site / rel / "index.html").read_bytes())
+        menu = {a.get("hreflang"): urljoin(url, a.get("href"))
+                for a in tree.xpath('//a[contains(@class, "md-select__link")]')}
+        assert menu == homes, rel
+        # The theme's own hreflang links, besides the site map's (absolute, to its pages).
+        theme = {link.get("hreflang"): urljoin(url, link.get("href"))
+                 for link in tree.xpath('//head/link[@rel="alternate"][@hreflang]')
+                 if not link.get("href").startswith("https://")}
+        assert theme == homes, rel
+
+
 def _pages_site(folder: Path, count: int) -> Path:
     """A site of ``count`` pages in ten folders."""
     folder.mkdir(parents=True, exist_ok=True)
