@@ -58,11 +58,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _build(site: Path, workers: int, cache: Path) -> subprocess.Popen[str]:
+def _build(site: Path, workers: int, cache: Path, *,
+           new_session: bool = False) -> subprocess.Popen[str]:
     command = [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url", BASE,
                "--workers", str(workers), "--cache-dir", str(cache)]
     return subprocess.Popen(command, env=_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=new_session)
 
 
 def _copy(site: Path, to: Path) -> Path:
@@ -111,29 +112,41 @@ def _workers(pid: int) -> list[int]:
     return [child for child in _descendants(pid) if child not in direct]
 
 
-def test_a_killed_worker_ends_the_build_with_one_line(site: Path, tmp_path: Path) -> None:
-    copy = _copy(site, tmp_path / "killed")
-    cache = tmp_path / "cache"
+def _built_once(site: Path, folder: Path, cache: Path) -> dict[str, bytes]:
+    """A copy of the site built once with one worker: its sitemap files' bytes."""
+    copy = _copy(site, folder)
     first = _build(copy, 1, cache)
     first.communicate(timeout=300)
     assert first.returncode == 0
-    before = {name: (copy / name).read_bytes() for name in ("sitemap.xml", "sitemap.txt")}
+    return {name: (copy / name).read_bytes() for name in ("sitemap.xml", "sitemap.txt")}
+
+
+def _when_workers_read(run: subprocess.Popen[str]) -> list[int]:
+    """The build's workers, once they have started and hold pages to read."""
+    deadline = time.monotonic() + 60
+    while run.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            workers = _workers(run.pid)
+            if workers:
+                time.sleep(0.15)  # past their start
+                return workers
+        time.sleep(0.001)
+    raise AssertionError("the build ended before its workers were seen")
+
+
+def _left_as_it_was(copy: Path, before: dict[str, bytes], run: subprocess.Popen[str]) -> None:
+    assert {name: (copy / name).read_bytes() for name in before} == before
+    assert not [p for p in copy.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
+    assert not [pid for pid in _descendants(run.pid) if Path(f"/proc/{pid}").exists()]
+
+
+def test_a_killed_worker_ends_the_build_with_one_line(site: Path, tmp_path: Path) -> None:
+    copy, cache = tmp_path / "killed", tmp_path / "cache"
+    before = _built_once(site, copy, cache)
     page = copy / "s001" / "p00100.html"
     page.write_text(page.read_text().replace("<h1>", "<h1>Edited "))  # a new lastmod
     run = _build(copy, 2, cache)
-    killed = None
-    deadline = time.monotonic() + 60
-    while killed is None and run.poll() is None and time.monotonic() < deadline:
-        try:
-            workers = _workers(run.pid)
-        except OSError:
-            workers = []
-        if workers:
-            time.sleep(0.15)  # past its start: it holds pages to read
-            killed = workers[0]
-            os.kill(killed, signal.SIGKILL)
-        time.sleep(0.001)
-    assert killed is not None, "the build ended before a worker was seen"
+    os.kill(_when_workers_read(run)[0], signal.SIGKILL)
     started = time.monotonic()
     out, err = run.communicate(timeout=60)
     assert time.monotonic() - started < 30
@@ -142,9 +155,7 @@ def test_a_killed_worker_ends_the_build_with_one_line(site: Path, tmp_path: Path
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert "a worker process reading the pages ended before its pages were done" in lines[0]
-    assert {name: (copy / name).read_bytes() for name in before} == before
-    assert not [p for p in copy.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
-    assert not [pid for pid in _descendants(run.pid) if Path(f"/proc/{pid}").exists()]
+    _left_as_it_was(copy, before, run)
     again = _build(copy, 2, cache)  # and the next build writes the change
     again.communicate(timeout=300)
     assert again.returncode == 0
@@ -154,33 +165,17 @@ def test_a_killed_worker_ends_the_build_with_one_line(site: Path, tmp_path: Path
 def test_ctrl_c_stops_the_build_with_one_line(site: Path, tmp_path: Path) -> None:
     """SIGINT to the whole process group, as a terminal sends it: the workers leave it to the
     build's own process, which says so once; nothing half-written, no process left."""
-    copy = _copy(site, tmp_path / "interrupted")
-    cache = tmp_path / "cache"
-    first = _build(copy, 1, cache)
-    first.communicate(timeout=300)
-    assert first.returncode == 0
-    before = {name: (copy / name).read_bytes() for name in ("sitemap.xml", "sitemap.txt")}
-    command = [sys.executable, "-m", "sitemap_plugins", "build", str(copy), "--base-url", BASE,
-               "--workers", "2", "--cache-dir", str(cache)]
-    run = subprocess.Popen(command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while run.poll() is None and time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            if _workers(run.pid):
-                time.sleep(0.15)  # past their start: they hold pages to read
-                break
-        time.sleep(0.001)
-    assert run.poll() is None, "the build ended before its workers were seen"
+    copy, cache = tmp_path / "interrupted", tmp_path / "cache"
+    before = _built_once(site, copy, cache)
+    run = _build(copy, 2, cache, new_session=True)
+    _when_workers_read(run)
     os.killpg(run.pid, signal.SIGINT)
     out, err = run.communicate(timeout=60)
     assert run.returncode == 130, (out, err)
     assert "Traceback" not in err
     assert err.strip().splitlines() == [
         "interrupted: build stopped; files it had not finished writing were left as they were"]
-    assert {name: (copy / name).read_bytes() for name in before} == before
-    assert not [p for p in copy.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
-    assert not [pid for pid in _descendants(run.pid) if Path(f"/proc/{pid}").exists()]
+    _left_as_it_was(copy, before, run)
 
 
 UNGUARDED = """\
