@@ -360,6 +360,21 @@ def _start_worker(step: PageStep) -> None:
     # Ctrl-C reaches the whole process group: the build's own process stops the workers
     # (and says so once), instead of each worker printing its traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A build killed on its own (the out-of-memory killer, kill -9) left its workers waiting
+    # forever to hand in pages nobody reads, and the fork server with them: a worker ends
+    # as soon as the build's process is gone.
+    import multiprocessing  # noqa: PLC0415  # a worker has it loaded already
+    import multiprocessing.connection  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    build = multiprocessing.parent_process()
+    if build is not None:
+        def end_with_the_build() -> None:
+            multiprocessing.connection.wait([build.sentinel])
+            os._exit(1)
+
+        threading.Thread(target=end_with_the_build, name="end-with-the-build",
+                         daemon=True).start()
 
 
 def _run_in_worker(files: list[BuiltFile]) -> list[PageDone]:

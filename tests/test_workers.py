@@ -178,6 +178,30 @@ def test_ctrl_c_stops_the_build_with_one_line(site: Path, tmp_path: Path) -> Non
     _left_as_it_was(copy, before, run)
 
 
+def _gone(pid: int) -> bool:
+    """Whether a process has ended (a zombie not yet reaped by init counts as ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_a_build_killed_alone_leaves_no_process_behind(site: Path, tmp_path: Path) -> None:
+    """SIGKILL to the build's process only (the out-of-memory killer's choice): its workers
+    and fork server end with it, instead of waiting forever to hand in their pages."""
+    copy = _copy(site, tmp_path / "build-killed")
+    run = _build(copy, 2, tmp_path / "cache")
+    _when_workers_read(run)
+    below = _descendants(run.pid)
+    assert len(below) >= 3  # the fork server and two workers (and the resource tracker)
+    os.kill(run.pid, signal.SIGKILL)
+    run.communicate(timeout=60)
+    deadline = time.monotonic() + 20
+    while not all(map(_gone, below)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in below if not _gone(pid)] == []
+
+
 UNGUARDED = """\
 from sitemap_plugins import SitemapConfig, generate
 
