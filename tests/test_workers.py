@@ -121,13 +121,13 @@ def _built_once(site: Path, folder: Path, cache: Path) -> dict[str, bytes]:
     return {name: (copy / name).read_bytes() for name in ("sitemap.xml", "sitemap.txt")}
 
 
-def _when_workers_read(run: subprocess.Popen[str]) -> list[int]:
-    """The build's workers, once they have started and hold pages to read."""
+def _when_workers_read(run: subprocess.Popen[str], count: int = 1) -> list[int]:
+    """The build's workers, once ``count`` of them have started and hold pages to read."""
     deadline = time.monotonic() + 60
     while run.poll() is None and time.monotonic() < deadline:
         with contextlib.suppress(OSError):
             workers = _workers(run.pid)
-            if workers:
+            if len(workers) >= count:
                 time.sleep(0.15)  # past their start
                 return workers
         time.sleep(0.001)
@@ -168,7 +168,7 @@ def test_ctrl_c_stops_the_build_with_one_line(site: Path, tmp_path: Path) -> Non
     copy, cache = tmp_path / "interrupted", tmp_path / "cache"
     before = _built_once(site, copy, cache)
     run = _build(copy, 2, cache, new_session=True)
-    _when_workers_read(run)
+    _when_workers_read(run, count=2)  # both past their start, where they ignore SIGINT
     os.killpg(run.pid, signal.SIGINT)
     out, err = run.communicate(timeout=60)
     assert run.returncode == 130, (out, err)
