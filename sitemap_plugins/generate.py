@@ -418,14 +418,21 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(["sitemap_plugins.generate"])
+    every_file = itertools.chain(head, iterator)
     # An executor, not a multiprocessing.Pool: a Pool whose worker is killed (the system's
     # out-of-memory killer) waits for that worker's results forever; an executor says so.
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                               initargs=(step,))
+    try:
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                   initargs=(step,))
+    except (ImportError, NotImplementedError, OSError) as err:
+        # No working semaphores (AWS Lambda, some containers without /dev/shm): the pages
+        # are read all the same, in this process.
+        log.info("reading the pages in one process: no worker pool can start here (%s)", err)
+        yield from map(step.run, every_file)
+        return
     # A few chunks per worker in flight, in scan order: the files are never all listed
     # ahead of the pages read (memory stays flat), and no worker waits for the next chunk.
     in_flight: collections.deque[Future[list[PageDone]]] = collections.deque()
-    every_file = itertools.chain(head, iterator)
     try:
         for chunk in iter(lambda: list(itertools.islice(every_file, _CHUNK)), []):
             in_flight.append(pool.submit(_run_in_worker, chunk))

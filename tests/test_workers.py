@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import subprocess
@@ -87,6 +88,34 @@ def test_a_pool_writes_the_same_bytes_as_one_process(site: Path, tmp_path: Path)
     assert "sitemap.xml" in files
     assert xml.count(b"<url>") == PAGES - len(range(0, PAGES, 97)) - len(
         [n for n in range(PAGES) if n % 31 == 0 and n % 97 and n]), out
+
+
+def test_where_no_pool_can_start_the_pages_are_read_in_one_process(
+        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Python refuses a process pool where the system has no working semaphores (AWS
+    Lambda, containers without /dev/shm): the same sitemap, read in one process, no error."""
+    import concurrent.futures.process  # noqa: PLC0415
+
+    from sitemap_plugins import SitemapConfig, generate  # noqa: PLC0415
+
+    def no_semaphores() -> None:  # what CPython raises there
+        raise NotImplementedError("This Python has no working sem_open implementation")
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1718000000")
+    built = {}
+    for workers in (1, 2):
+        copy = _copy(site, tmp_path / f"w{workers}")
+        if workers == 2:
+            monkeypatch.setattr(concurrent.futures.process, "_check_system_limits",
+                                no_semaphores)
+        config = SitemapConfig.from_mapping({"base_url": BASE, "workers": workers,
+                                             "cache_dir": str(tmp_path / f"cache{workers}")})
+        with caplog.at_level(logging.INFO, logger="sitemap_plugins"):
+            result = generate(copy, config)
+        built[workers] = (result.summary_line(), (copy / "sitemap.xml").read_bytes())
+    assert built[1] == built[2]
+    assert "reading the pages in one process: no worker pool can start here" in caplog.text
 
 
 def _descendants(pid: int) -> list[int]:
