@@ -573,9 +573,9 @@ def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[
                      else checker.check_xml_set(text_name))
         # Under a merged index, the root's text sitemap lists only the root's own pages.
         compared = checker.own_locs if checker.tree else xml_locs
-        if set(text_locs) != set(compared) and not checker.unread:
-            only_text = sorted(set(text_locs) - set(compared))
-            only_xml = sorted(set(compared) - set(text_locs))
+        text_set, xml_set = set(text_locs), set(compared)
+        if text_set != xml_set and not checker.unread:
+            only_text, only_xml = sorted(text_set - xml_set), sorted(xml_set - text_set)
             differ = "; ".join(part for part in (
                 f"{_urls(len(only_text))} not in the XML sitemap (first: {_shown(only_text[0])})"
                 if only_text else "",

@@ -202,52 +202,52 @@ def in_order(section: Section) -> Iterator[HtmlEntry]:
 MAX_LINKS = 1_000
 """Links on one page of the site map, at most: past it, the list goes on in further parts."""
 
-# The page's name for people, in the languages most sites are written in; others get
-# English. Endonyms name the other languages' site maps.
-TITLES = {"de": "Seitenübersicht", "en": "Site map", "es": "Mapa del sitio",
-          "fr": "Plan du site", "it": "Mappa del sito", "ja": "サイトマップ",
-          "nl": "Sitemap", "pt": "Mapa do site", "ru": "Карта сайта", "zh": "网站地图"}
+# Endonyms name the other languages' site maps.
 ENDONYMS = {"de": "Deutsch", "en": "English", "es": "Español", "fr": "Français",
             "it": "Italiano", "ja": "日本語", "nl": "Nederlands", "pt": "Português",
             "ru": "Русский", "zh": "中文"}
 
 
-# What a host calls its listings, when it gives no name of its own (Pelican's menus of
-# articles): in the same languages, "{number}" being a listing's page number.
-SECTION_NAMES: dict[str, dict[str, str]] = {
-    "de": {"home": "Startseite", "pages": "Seiten", "archives": "Archiv",
-           "categories": "Kategorien", "tags": "Schlagwörter", "authors": "Autoren",
-           "page": "{name}, Seite {number}"},
-    "en": {"home": "Home", "pages": "Pages", "archives": "Archives", "categories": "Categories",
-           "tags": "Tags", "authors": "Authors", "page": "{name}, page {number}"},
-    "es": {"home": "Inicio", "pages": "Páginas", "archives": "Archivo",
-           "categories": "Categorías", "tags": "Etiquetas", "authors": "Autores",
-           "page": "{name}, página {number}"},
-    "fr": {"home": "Accueil", "pages": "Pages", "archives": "Archives",
-           "categories": "Catégories", "tags": "Étiquettes", "authors": "Auteurs",
+# What the site map calls things, in the languages most sites are written in (others get
+# English): its own name, and the listings a host gives no name of its own (Pelican's menus
+# of articles), "{number}" being a listing's page number.
+NAMES: dict[str, dict[str, str]] = {
+    "de": {"site_map": "Seitenübersicht", "home": "Startseite", "pages": "Seiten",
+           "archives": "Archiv", "categories": "Kategorien", "tags": "Schlagwörter",
+           "authors": "Autoren", "page": "{name}, Seite {number}"},
+    "en": {"site_map": "Site map", "home": "Home", "pages": "Pages", "archives": "Archives",
+           "categories": "Categories", "tags": "Tags", "authors": "Authors",
            "page": "{name}, page {number}"},
-    "it": {"home": "Home", "pages": "Pagine", "archives": "Archivio", "categories": "Categorie",
-           "tags": "Tag", "authors": "Autori", "page": "{name}, pagina {number}"},
-    "ja": {"home": "ホーム", "pages": "ページ", "archives": "アーカイブ",
-           "categories": "カテゴリー", "tags": "タグ", "authors": "著者",
-           "page": "{name} {number}ページ目"},
-    "nl": {"home": "Home", "pages": "Pagina's", "archives": "Archief",
+    "es": {"site_map": "Mapa del sitio", "home": "Inicio", "pages": "Páginas",
+           "archives": "Archivo", "categories": "Categorías", "tags": "Etiquetas",
+           "authors": "Autores", "page": "{name}, página {number}"},
+    "fr": {"site_map": "Plan du site", "home": "Accueil", "pages": "Pages",
+           "archives": "Archives", "categories": "Catégories", "tags": "Étiquettes",
+           "authors": "Auteurs", "page": "{name}, page {number}"},
+    "it": {"site_map": "Mappa del sito", "home": "Home", "pages": "Pagine",
+           "archives": "Archivio", "categories": "Categorie", "tags": "Tag",
+           "authors": "Autori", "page": "{name}, pagina {number}"},
+    "ja": {"site_map": "サイトマップ", "home": "ホーム", "pages": "ページ",
+           "archives": "アーカイブ", "categories": "カテゴリー", "tags": "タグ",
+           "authors": "著者", "page": "{name} {number}ページ目"},
+    "nl": {"site_map": "Sitemap", "home": "Home", "pages": "Pagina's", "archives": "Archief",
            "categories": "Categorieën", "tags": "Tags", "authors": "Auteurs",
            "page": "{name}, pagina {number}"},
-    "pt": {"home": "Início", "pages": "Páginas", "archives": "Arquivo",
-           "categories": "Categorias", "tags": "Etiquetas", "authors": "Autores",
-           "page": "{name}, página {number}"},
-    "ru": {"home": "Главная", "pages": "Страницы", "archives": "Архив",
-           "categories": "Категории", "tags": "Метки", "authors": "Авторы",
+    "pt": {"site_map": "Mapa do site", "home": "Início", "pages": "Páginas",
+           "archives": "Arquivo", "categories": "Categorias", "tags": "Etiquetas",
+           "authors": "Autores", "page": "{name}, página {number}"},
+    "ru": {"site_map": "Карта сайта", "home": "Главная", "pages": "Страницы",
+           "archives": "Архив", "categories": "Категории", "tags": "Метки", "authors": "Авторы",
            "page": "{name}, страница {number}"},
-    "zh": {"home": "首页", "pages": "页面", "archives": "归档", "categories": "分类",
-           "tags": "标签", "authors": "作者", "page": "{name} 第 {number} 页"},
+    "zh": {"site_map": "网站地图", "home": "首页", "pages": "页面", "archives": "归档",
+           "categories": "分类", "tags": "标签", "authors": "作者",
+           "page": "{name} 第 {number} 页"},
 }
 
 
-def section_names(lang: str | None) -> dict[str, str]:
-    """The listings' names in ``lang`` (see SECTION_NAMES); English for another language."""
-    return SECTION_NAMES.get(_primary(lang or "en"), SECTION_NAMES["en"])
+def names_in(lang: str | None) -> dict[str, str]:
+    """What the site map calls things in ``lang`` (see NAMES); English for another language."""
+    return NAMES.get(_primary(lang or "en"), NAMES["en"])
 
 
 def _primary(lang: str) -> str:
@@ -255,8 +255,8 @@ def _primary(lang: str) -> str:
 
 
 def site_map_title(lang: str | None) -> str:
-    """The site map's name for people in ``lang``; English for a language not in TITLES."""
-    return TITLES.get(_primary(lang or "en"), TITLES["en"])
+    """The site map's name for people in ``lang``; English for a language not in NAMES."""
+    return names_in(lang)["site_map"]
 
 
 @dataclass

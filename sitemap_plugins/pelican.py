@@ -47,7 +47,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
-from sitemap_plugins.html_sitemap import MARKER, NavNode, section_names, site_map_title
+from sitemap_plugins.html_sitemap import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
@@ -700,7 +700,7 @@ def on_finalized(pelican: _Pelican) -> None:
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
                       outline=_outline(places, str(pelican.settings.get("SITENAME") or ""),
-                                       section_names(pelican.settings.get("DEFAULT_LANG"))))
+                                       names_in(pelican.settings.get("DEFAULT_LANG"))))
     _report(result)
 
 
