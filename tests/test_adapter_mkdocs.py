@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -638,10 +639,13 @@ def _status(url: str) -> int:
 
 def _serve(project: Path, port: int, *args: str) -> subprocess.Popen[str]:
     """``mkdocs serve`` on ``project``, once its first page answers (or it has stopped)."""
+    # The server builds into a temporary folder of its own: under the test's folder, so that
+    # nothing is left in the machine's /tmp whatever becomes of the server.
+    env = {**_env(project.parent), "TMPDIR": str(project.parent)}
     server = subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--no-livereload",
          *args],
-        cwd=project, env=_env(project.parent), stdout=subprocess.PIPE,
+        cwd=project, env=env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True,
     )
     deadline = time.monotonic() + 60
@@ -655,8 +659,8 @@ def _serve(project: Path, port: int, *args: str) -> subprocess.Popen[str]:
 
 
 def _stop(server: subprocess.Popen[str]) -> str:
-    """Stop a server and return everything it logged."""
-    server.terminate()
+    """Stop a server as Ctrl-C does (it removes its temporary site), and return its log."""
+    server.send_signal(signal.SIGINT)
     try:
         output, _ = server.communicate(timeout=10)
     except subprocess.TimeoutExpired:
