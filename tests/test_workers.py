@@ -63,7 +63,10 @@ def _build(site: Path, workers: int, cache: Path, *,
            new_session: bool = False) -> subprocess.Popen[str]:
     command = [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url", BASE,
                "--workers", str(workers), "--cache-dir", str(cache)]
-    return subprocess.Popen(command, env=_env(), stdout=subprocess.PIPE,
+    # The pool's fork server listens on a socket in a temporary folder that a killed build
+    # cannot remove: under the test's folder, not the machine's /tmp.
+    env = {**_env(), "TMPDIR": str(cache.parent)}
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=new_session)
 
 
