@@ -414,7 +414,7 @@ def load_template(template: str | None) -> jinja2.Template:
 def render_html_sitemap(view: View, template: jinja2.Template) -> str:
     """A standalone page from ``template`` (:func:`load_template`).
 
-    The tree is in nested lists inside a named ``<nav>``.
+    The tree is in nested lists inside a named navigation landmark.
 
     Raises:
         ConfigError: when the template cannot be rendered.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import http.server
+import itertools
+import json
 import shutil
 import subprocess
 import tempfile
@@ -38,8 +40,9 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "screenshots"
 SELF = "https://example.org/sitemap/"
-SITE_MAP_LIST = '//nav[contains(concat(" ", @class, " "), " sitemap-plugins-html-sitemap ")]'
-SITE_MAP_LINKS = ('//nav[contains(concat(" ", @class, " "), '
+SITE_MAP_LIST = ('//*[@role="navigation"][contains(concat(" ", @class, " "), '
+                 '" sitemap-plugins-html-sitemap ")]')
+SITE_MAP_LINKS = ('//*[@role="navigation"][contains(concat(" ", @class, " "), '
                   '" sitemap-plugins-html-sitemap-links ")]//a/@href')
 
 
@@ -134,12 +137,14 @@ def test_languages_are_linked_as_translations(built: Path) -> None:
 
 
 def test_markup_is_accessible_without_javascript(built: Path) -> None:
-    """Each page: one h1, nested lists inside named navs (distinct names), lang set, and no
-    script."""
+    """Each page: one h1, nested lists inside named navigation landmarks (distinct names),
+    lang set, and no script."""
     for page in crawl(SELF, file_fetcher(built, BASE)).values():
         tree = page.tree
         assert len(tree.xpath("//h1")) == 1
-        names = [nav.get("aria-label", "").strip() for nav in tree.xpath("//nav")]
+        landmarks = tree.xpath('//nav | //*[@role="navigation"]')
+        names = [landmark.get("aria-label", "").strip() for landmark in landmarks]
+        assert len(names) >= 2, names  # the languages' links, the list
         assert all(names), names
         assert len(names) == len(set(names)), names
         assert tree.get("lang")
@@ -542,3 +547,64 @@ def test_a_template_of_ones_own_gets_the_same_list(tmp_path: Path) -> None:
     assert len(pages) == 3
     assert pages[SELF].tree.xpath("//h1/text()") == ["My map"]
     assert main(args) == 0  # its own page of last time is not "a page of the site"
+
+
+# A theme that styles its menu by the element, as Flex (a common Pelican theme) does: these
+# are Flex's own rules. They centre every ``main nav`` in capitals and hide its loose text.
+_MENU_RULES = ("main nav{text-align:center;text-transform:uppercase;padding:14px 0;"
+               "border-bottom:1px solid #eee;font-size:0}"
+               "main nav a{font-size:12px;padding:0 4px;border-right:1px solid #eee}"
+               "main nav :last-child{border-right:none}")
+# What Chromium made of each item of the list: its text's size, its link's case, its left edge.
+_PROBE = """<script>
+addEventListener("load", () => {
+  const items = [...document.querySelectorAll(".sitemap-plugins-html-sitemap li")];
+  document.getElementById("probe").textContent = JSON.stringify(items.map(li => {
+    const link = li.querySelector(":scope > a");
+    let depth = 0;
+    for (let up = li.parentElement; up; up = up.parentElement) depth += up.tagName === "UL";
+    return {depth, left: li.getBoundingClientRect().left,
+            size: parseFloat(getComputedStyle(li).fontSize),
+            linkSize: link ? parseFloat(getComputedStyle(link).fontSize) : null,
+            case: link ? getComputedStyle(link).textTransform : null};
+  }));
+});
+</script>"""
+_THEMED_BASE = """<!DOCTYPE html><html lang="{{ DEFAULT_LANG }}"><head><meta charset="utf-8">
+<title>{% block title %}{{ SITENAME }}{% endblock %}</title><style>RULES</style></head>
+<body><main><nav><a href="/">Home</a><a href="/blog/">Blog</a></nav>
+{% block content %}{% endblock %}</main><pre id="probe"></pre>PROBE</body></html>
+""".replace("RULES", _MENU_RULES).replace("PROBE", _PROBE)
+
+
+def test_a_theme_that_styles_its_menu_by_the_element_leaves_the_list_alone(
+    tmp_path: Path,
+) -> None:
+    """In a theme whose CSS styles ``main nav`` as its menu (Flex), the site map reads as a
+    list: every item's text shows, in its own case, each level indented under the last."""
+    overrides = tmp_path / "templates"
+    overrides.mkdir()
+    (overrides / "base.html").write_text(_THEMED_BASE, "utf-8")
+    site = copy_site(tmp_path / "source")
+    out = tmp_path / "out"
+    out.mkdir()
+    for server_url in serve(out):
+        build = pelican(site, out, 'SITEMAP_PLUGINS={"html_sitemap": "sitemap/"}',
+                        f'SITEURL="{server_url.rstrip("/")}"',
+                        f'THEME_TEMPLATES_OVERRIDES=["{overrides}"]')
+        assert build.returncode == 0, build.log
+        dom = run_chromium("--virtual-time-budget=5000", "--dump-dom",
+                           server_url + "sitemap/").stdout
+    items = json.loads(lxml_html.fromstring(dom).xpath("string(//pre[@id='probe'])"))
+    assert len(items) > 20
+    menu_case = {item["case"] for item in items if item["case"] is not None}
+    assert menu_case == {"none"}
+    assert all(item["size"] > 0 for item in items)  # "Pages", a section without a page
+    assert all(item["linkSize"] is None or item["linkSize"] > 0 for item in items)
+    lefts: dict[int, set[float]] = {}
+    for item in items:
+        lefts.setdefault(item["depth"], set()).add(round(item["left"]))
+    assert all(len(edges) == 1 for edges in lefts.values()), lefts  # not centred
+    depths = sorted(lefts)
+    assert len(depths) >= 3
+    assert all(min(lefts[a]) < min(lefts[b]) for a, b in itertools.pairwise(depths))
