@@ -565,6 +565,7 @@ def generate(
     canonical_base: str | None = None,
     progress: Progress | None = None,
     outline: Sequence[NavNode] = (),
+    language_pages: Mapping[str, str] | None = None,
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -581,6 +582,9 @@ def generate(
             results stream (a front-end shows it; the pages' work is untouched).
         outline: the host's navigation (MkDocs ``nav``, Pelican's categories and pages): how
             the HTML site map groups and titles the pages it names.
+        language_pages: where a multilingual host rendered the HTML site map's page of each
+            other language in that language's theme (lower-case code to path); the list of
+            that language's pages fills it.
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -603,7 +607,8 @@ def generate(
     # index of one naming the parts of the other: the second waits for the first.
     with site_lock(site, lock_file):
         return _generate(site, config, cache_dir, hints=hints, only=only,
-                         canonical_base=canonical_base, progress=progress, outline=outline)
+                         canonical_base=canonical_base, progress=progress, outline=outline,
+                         language_pages=language_pages or {})
 
 
 def _starting_worker() -> bool:
@@ -616,6 +621,7 @@ def _generate(
     site: Path, config: SitemapConfig, cache_dir: Path | None, *,
     hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
     canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
+    language_pages: Mapping[str, str],
 ) -> Result:
     """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
@@ -637,7 +643,8 @@ def _generate(
     if config.html_sitemap is not None:
         check_free(site, config.html_sitemap)
         html = SiteMapPages(site, config.html_sitemap, config.base_url, config.directory_urls,
-                            config.html_sitemap_depth, config.html_sitemap_template, outline)
+                            config.html_sitemap_depth, config.html_sitemap_template, outline,
+                            language_pages)
         files = _without(files, html)
     if only is not None:
         files = _only(files, set(only), on_skip)

@@ -9,7 +9,6 @@ the tree with a Jinja2 template and replaces the file atomically.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import re
 from collections import Counter
@@ -30,7 +29,7 @@ from sitemap_plugins.writers.templates import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterator, Sequence
+    from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 
 TEMPLATE_NAME = "html_sitemap.html"
 NAV_TEMPLATE_NAME = "html_sitemap_nav.html"
@@ -311,13 +310,17 @@ def variant(rel_path: str, suffix: str) -> str:
 def plan_pages(
     entries: Sequence[HtmlEntry], own_rel: str, *, home_lang: str | None,
     page_loc: Callable[[str], str], depth: int, outline: Sequence[NavNode] = (),
+    language_pages: Mapping[str, str] | None = None,
 ) -> list[MapPage]:
     """The site map's pages: one per language, each cut into parts of :data:`MAX_LINKS`.
 
-    The site's own language is at ``own_rel``, the others beside it (:func:`variant`). A
+    The site's own language is at ``own_rel``; another is where the host rendered its page
+    (``language_pages``: lower-case language code to path, a multilingual host's build of
+    that language), else beside it (:func:`variant`); further parts beside each first. A
     page without a language counts as the site's. The site's language is its home page's,
     else the most common one.
     """
+    language_pages = language_pages or {}
     counted = Counter(e.lang.lower() for e in entries if e.lang)
     home = (home_lang or "").lower() or (counted.most_common(1)[0][0] if counted else "")
     spelt = {e.lang.lower(): e.lang for e in entries if e.lang}
@@ -330,10 +333,9 @@ def plan_pages(
         shown = list(in_order(build_tree(by_lang[lang], depth, outline)))
         chunks = [shown[i:i + MAX_LINKS] for i in range(0, len(shown), MAX_LINKS)] or [[]]
         parts: list[MapPage] = []
+        first = own_rel if lang == home else language_pages.get(lang) or variant(own_rel, lang)
         for number, chunk in enumerate(chunks, start=1):
-            suffix = "-".join(s for s in ("" if lang == home else lang,
-                                          "" if number == 1 else str(number)) if s)
-            rel = variant(own_rel, suffix)
+            rel = first if number == 1 else variant(first, str(number))
             parts.append(MapPage(rel, page_loc(rel), spelt.get(lang, lang or "en"), chunk,
                                  number, parts))
         firsts.append(parts[0])
@@ -475,14 +477,23 @@ class SiteMapPages:
     depth: int
     template: str | None = None
     outline: Sequence[NavNode] = ()
+    language_pages: Mapping[str, str] = field(default_factory=dict)
+    """Lower-case language code to the page a multilingual host rendered for that language's
+    site map in its own theme, language and navigation (mkdocs-static-i18n: ``fr/sitemap/``)."""
     entries: list[HtmlEntry] = field(default_factory=list)
     pages: list[MapPage] = field(default_factory=list)
 
+    @property
+    def _firsts(self) -> list[str]:
+        """Where each language's first page may be: the site's, then the hosts' others."""
+        return [self.own_rel, *self.language_pages.values()]
+
     def is_own_page(self, rel_path: str) -> bool:
         """Whether the scan found one of the site map's pages (which is listed as such)."""
-        return rel_path == self.own_rel or (
-            _variant_suffix(self.own_rel, rel_path) is not None
-            and _is_ours_on_disk(self.site / rel_path))
+        if rel_path in self._firsts:
+            return True
+        return any(_variant_suffix(first, rel_path) is not None for first in self._firsts
+                   ) and _is_ours_on_disk(self.site / rel_path)
 
     def plan(self) -> list[MapPage]:
         """Lay the pages out, and check that none would replace a page of the site.
@@ -493,7 +504,7 @@ class SiteMapPages:
         home_lang = next((e.lang for e in self.entries if e.rel_path in _HOMES), None)
         self.pages = plan_pages(
             self.entries, self.own_rel, home_lang=home_lang, depth=self.depth,
-            outline=self.outline, page_loc=lambda rel: page_url(
+            outline=self.outline, language_pages=self.language_pages, page_loc=lambda rel: page_url(
                 self.base, rel, directory_urls=self.directory_urls))
         for page in self.pages:
             if page.rel_path != self.own_rel:  # checked before the pages were read
@@ -510,17 +521,31 @@ class SiteMapPages:
             ConfigError: when the template cannot be rendered.
             WriteError: when a page cannot be written; the old one is kept.
         """
-        shell = themed_page(self.site, self.own_rel)  # read before page one replaces it
-        render: Callable[[View], str] = (
-            functools.partial(fill_themed, shell) if shell is not None
-            else functools.partial(render_html_sitemap, template=load_template(self.template)))
+        # Read before page one replaces them: the site's themed page, and each language's
+        # that the host rendered in that language (else the site's serves it too).
+        shells = {rel: themed_page(self.site, rel) for rel in self._firsts}
+        template: jinja2.Template | None = None
         written: list[str] = []
         for page in self.pages:
-            html = render(page_view(page, base=str(self.base), depth=self.depth,
-                                    outline=self.outline))
+            view = page_view(page, base=str(self.base), depth=self.depth, outline=self.outline)
+            shell = shells.get(page.parts[0].rel_path) or shells[self.own_rel]
+            if shell is not None:
+                html = fill_themed(shell, view)
+            else:
+                template = template or load_template(self.template)
+                html = render_html_sitemap(view, template)
             write_html_sitemap(self.site, page.rel_path, html)
             written.append(page.rel_path)
-        return written, remove_stale_pages(self.site, self.own_rel, set(written))
+        removed = [rel for first in self._firsts
+                   for rel in remove_stale_pages(self.site, first, set(written))]
+        for rel, shell in shells.items():
+            # A language's page the host rendered, whose language no page of the site has:
+            # a list-less page this build asked for, never left published.
+            if shell is not None and rel not in written and rel != self.own_rel:
+                with contextlib.suppress(OSError):
+                    (self.site / rel).unlink()
+                    removed.append(rel)
+        return written, removed
 
 
 _HOMES = frozenset({"index.html", "index.htm"})

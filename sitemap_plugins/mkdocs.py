@@ -181,6 +181,8 @@ class _BuildState:
     """Every file of the site as MkDocs knows it in this build (all languages)."""
     navs: list[Navigation] = field(default_factory=list)
     """The navigation of every language built (titles are read once the pages are)."""
+    language_pages: dict[str, str] = field(default_factory=dict)
+    """The HTML site map's page of each language built after the site's, by language."""
 
 
 if TYPE_CHECKING:
@@ -288,13 +290,21 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
         """Add the HTML site map as a page of the site, rendered in the theme with a marker.
 
-        The list replaces the marker after the build, once the sitemap is known.
+        The list replaces the marker after the build, once the sitemap is known. Each other
+        language that mkdocs-static-i18n builds gets its own page in its folder (``fr/``), in
+        its theme language and navigation.
         """
-        if self._sitemap is None or self._sitemap.html_sitemap is None or self._depth > 1:
+        if self._sitemap is None or self._sitemap.html_sitemap is None:
             return None
         from mkdocs.structure.files import File as MkDocsFile  # noqa: PLC0415
 
         dest = self._sitemap.html_sitemap
+        language = None
+        if self._depth > 1:  # a language that mkdocs-static-i18n builds after the site's
+            language = getattr(config.plugins.get("i18n"), "current_language", None)
+            if not isinstance(language, str) or language == self._i18n_default:
+                return None
+            dest = f"{language}/{dest}"
         src = dest.rpartition(".")[0] + ".md"
         taken = files.get_file_from_path(src) or next(
             (f for f in files if f.dest_uri == dest), None)
@@ -302,10 +312,11 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             msg = (f"Plugin '{self._name}' option 'html_sitemap': {dest!r} is the output of "
                    f"{taken.src_uri!r}; choose another path")
             raise PluginError(msg)
-        # Named in the site's language: the theme's (Material's "language", the built-in
-        # themes' "locale"), else the i18n plugin's default.
+        # Named in the build's language: the theme's (Material's "language", the built-in
+        # themes' "locale", which mkdocs-static-i18n sets for each language), else the
+        # language built.
         theme = config.theme
-        lang = theme.get("language") or theme.get("locale") or self._i18n_default
+        lang = theme.get("language") or theme.get("locale") or language or self._i18n_default
         title = site_map_title(str(lang) if lang else None)
         page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n")
         page.dest_uri = dest
@@ -315,10 +326,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # home. Without them the i18n plugin passes the page by, and Material's menu
             # and hreflang links kept the page rendered before it (another page's
             # translations). Each language's site map is linked in the page itself.
-            page.locale = page.locale_alternate_of = self._i18n_default  # type: ignore[attr-defined]
+            page.locale = page.locale_alternate_of = (  # type: ignore[attr-defined]
+                language or self._i18n_default)
             page.alternates = {}  # type: ignore[attr-defined]
             page.localization = None  # type: ignore[attr-defined]
             page.norm_src_uri = page.src_uri  # type: ignore[attr-defined]
+        if language is not None:  # the pages of this build say <html lang> in it
+            self._state.language_pages[str(lang or language).lower()] = dest
         files.append(page)
         return files
 
@@ -418,7 +432,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             result = generate(config.site_dir, self._sitemap, hints=hints, only=only,
                               canonical_base=self._canonical_base,
                               outline=[node for nav in self._state.navs
-                                       for node in _outline(nav.items)])
+                                       for node in _outline(nav.items)],
+                              language_pages=self._state.language_pages)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)

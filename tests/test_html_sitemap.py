@@ -20,9 +20,12 @@ import pytest
 from lxml import etree
 from lxml import html as lxml_html
 
+from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.cli import main
 from sitemap_plugins.html_sitemap import (
+    MARKER,
     MAX_LINKS,
+    OWN_MARK,
     HtmlEntry,
     NavNode,
     Section,
@@ -318,7 +321,8 @@ def test_mkdocs_renders_it_inside_the_material_theme(
     tmp_path: Path, sitemap_urls: Callable[..., list[str]]
 ) -> None:
     """MkDocs writes the site map as a Material page (header, nav) with the list filled in,
-    in the order and with the titles of mkdocs.yml's nav; the French pages get their own."""
+    in the order and with the titles of mkdocs.yml's nav; the French pages get their own,
+    rendered by mkdocs-static-i18n's French build in the French folder."""
     project = copy_sample(tmp_path / "project", edit=lambda text: text.replace(
         "  - sitemap\n", "  - sitemap:\n      html_sitemap: sitemap/\n"))
     build = run_host(project, "--strict")
@@ -339,9 +343,22 @@ def test_mkdocs_renders_it_inside_the_material_theme(
         top = [" ".join(li.xpath("string(./a | ./text())").split())
                for li in english.xpath(SITE_MAP_LIST + "/ul/li")]
         assert top == ["Home", "Guide", "Référence", "Q&A", "News", "Media", "About"]
-        french = pages[server_url + "sitemap-fr/"].tree
+        french = pages[server_url + "fr/sitemap/"].tree
         assert french.xpath(SITE_MAP_LIST + "/ul/li[1]/a/text()") == ["Accueil"]
-        # Each named in its language: the page's title and heading (one shell served both).
+        # The theme around each list is in its language: the site's name, the search field,
+        # the navigation (whose home leads to that language's home).
+        for rel, site_name, search, home in (
+                ("sitemap/", "Sitemap Sample Project", "Search", ("Home", "")),
+                ("fr/sitemap/", "Projet d'exemple", "Rechercher", ("Accueil", "fr/"))):
+            tree = pages[server_url + rel].tree
+            assert tree.xpath('normalize-space(//*[contains(@class, "md-header__topic")])'
+                              ) == site_name
+            assert tree.xpath('//input[@name="query"]/@placeholder') == [search]
+            primary = tree.xpath('//nav[contains(@class, "md-nav--primary")]//a')
+            assert home[0] in [" ".join(a.text_content().split()) for a in primary]
+            assert {urljoin(server_url + rel, a.get("href")) for a in primary
+                    if " ".join(a.text_content().split()) == home[0]} == {server_url + home[1]}
+        # Each named in its language: the page's title and heading.
         for tree, name in ((english, "Site map"), (french, "Plan du site")):
             assert tree.xpath("string(//h1)").strip() == name
             assert tree.xpath("string(//title)").startswith(name)
@@ -429,7 +446,7 @@ def test_mkdocs_i18n_language_menu_of_the_site_map(tmp_path: Path) -> None:
     build = run_host(project, "--strict")
     assert build.returncode == 0, build.log
     homes = {"en": "https://example.org/project/", "fr": "https://example.org/project/fr/"}
-    for rel in ("sitemap/", "sitemap-fr/"):
+    for rel in ("sitemap/", "fr/sitemap/"):
         url = "https://example.org/project/" + rel
         tree = lxml_html.fromstring((build.site / rel / "index.html").read_bytes())
         menu = {a.get("hreflang"): urljoin(url, a.get("href"))
@@ -608,3 +625,51 @@ def test_a_theme_that_styles_its_menu_by_the_element_leaves_the_list_alone(
     depths = sorted(lefts)
     assert len(depths) >= 3
     assert all(min(lefts[a]) < min(lefts[b]) for a, b in itertools.pairwise(depths))
+
+
+def _shell(lang: str, banner: str) -> str:
+    """A host's themed page awaiting the list, as MkDocs renders the plugin's page."""
+    return (f'<!doctype html><html lang="{lang}"><head><title>{banner}</title></head><body>'
+            f'<header>{banner}</header><main>{MARKER}</main></body></html>')
+
+
+def test_each_languages_page_fills_the_page_its_host_rendered(tmp_path: Path) -> None:
+    """A multilingual host renders each language's site map page in that language's build
+    (mkdocs-static-i18n: ``fr/sitemap/``): the list fills it there, in its theme; the page
+    an earlier build wrote beside the site's (``sitemap-fr/``) goes, and so does a rendered
+    page of a language no page of the site has."""
+    site = tmp_path / "site"
+    for rel, lang, title in (("index.html", "en", "Home"), ("guide/index.html", "en", "Guide"),
+                             ("fr/index.html", "fr", "Accueil"),
+                             ("fr/guide/index.html", "fr", "Guide FR")):
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(f'<!doctype html><html lang="{lang}"><head><title>{title}'
+                                f"</title></head><body><main><h1>{title}</h1></main></body></html>")
+    for rel, lang, banner in (("sitemap/index.html", "en", "Sample"),
+                              ("fr/sitemap/index.html", "fr", "Exemple"),
+                              ("de/sitemap/index.html", "de", "Beispiel")):
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(_shell(lang, banner), "utf-8")
+    earlier = site / "sitemap-fr" / "index.html"  # where an earlier build put the French list
+    earlier.parent.mkdir()
+    earlier.write_text(f"<!doctype html><html lang=fr><title>Plan</title>\n{OWN_MARK}\n")
+    config = SitemapConfig.from_mapping({"base_url": BASE, "html_sitemap": "sitemap/",
+                                         "cache_dir": str(tmp_path / "cache")})
+    result = generate(site, config, language_pages={"fr": "fr/sitemap/index.html",
+                                                   "de": "de/sitemap/index.html"})
+    french = lxml_html.fromstring((site / "fr/sitemap/index.html").read_bytes())
+    assert french.xpath("string(//header)") == "Exemple"  # the French build's theme
+    assert french.xpath(SITE_MAP_LIST + "//a/text()") == ["Accueil", "Guide FR"]
+    assert french.xpath("//link[@hreflang='en']/@href") == [BASE + "sitemap/"]
+    english = lxml_html.fromstring((site / "sitemap/index.html").read_bytes())
+    assert english.xpath("string(//header)") == "Sample"
+    assert english.xpath(SITE_MAP_LIST + "//a/text()") == ["Home", "Guide"]
+    translations = english.xpath(SITE_MAP_LINKS)
+    assert [urljoin(BASE + "sitemap/", href) for href in translations] == [
+        BASE + "fr/sitemap/"]
+    assert not earlier.exists()
+    assert not (site / "de/sitemap/index.html").exists()
+    assert sorted(result.removed) == ["de/sitemap/index.html", "sitemap-fr/index.html"]
+    listed = (site / "sitemap.txt").read_text().split()
+    assert BASE + "fr/sitemap/" in listed
+    assert not {BASE + "sitemap-fr/", BASE + "de/sitemap/"} & set(listed)
