@@ -18,12 +18,10 @@ so the output does not depend on the worker count.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import itertools
 import logging
 import os
-import signal
 import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -253,6 +251,10 @@ class PageStep:
     hints: Mapping[str, PageHints]
     history: History
 
+    def run_chunk(self, files: list[BuiltFile]) -> list[PageDone]:
+        """:meth:`run` over a chunk of files: what a worker process is handed."""
+        return [self.run(built) for built in files]
+
     def run(self, built: BuiltFile) -> PageDone:
         """Read, evaluate, date and render one file; the steps in the module docstring."""
         rel = built.rel_path
@@ -351,38 +353,6 @@ def _unreadable(rel: str, err: OSError) -> PageDone:
     return PageDone(REASON_UNREADABLE, None, (Diagnostic(rel, "unreadable", message),))
 
 
-_worker_step: PageStep | None = None
-
-
-def _start_worker(step: PageStep) -> None:
-    global _worker_step  # noqa: PLW0603  # per-process state by design
-    _worker_step = step
-    # Ctrl-C reaches the whole process group: the build's own process stops the workers
-    # (and says so once), instead of each worker printing its traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # A build killed on its own (the out-of-memory killer, kill -9) left its workers waiting
-    # forever to hand in pages nobody reads, and the fork server with them: a worker ends
-    # as soon as the build's process is gone.
-    import multiprocessing  # noqa: PLC0415  # a worker has it loaded already
-    import multiprocessing.connection  # noqa: PLC0415
-    import threading  # noqa: PLC0415
-
-    build = multiprocessing.parent_process()
-    if build is not None:
-        def end_with_the_build() -> None:
-            multiprocessing.connection.wait([build.sentinel])
-            os._exit(1)
-
-        threading.Thread(target=end_with_the_build, name="end-with-the-build",
-                         daemon=True).start()
-
-
-def _run_in_worker(files: list[BuiltFile]) -> list[PageDone]:
-    assert _worker_step is not None
-    run = _worker_step.run
-    return [run(built) for built in files]
-
-
 def _worker_count(config: SitemapConfig) -> int:
     if config.workers:
         return config.workers
@@ -409,8 +379,8 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
             yield step.run(built)
         return
     import multiprocessing  # noqa: PLC0415  # only a large site needs a pool
-    from concurrent.futures import Future, ProcessPoolExecutor  # noqa: PLC0415
-    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
+
+    from sitemap_plugins.pool import Pool, WorkerLost  # noqa: PLC0415
 
     # A fresh interpreter per worker, never a fork of the caller: a host's process has
     # threads and state of its own that a fork would copy half-way.
@@ -419,35 +389,27 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     if method == "forkserver":
         context.set_forkserver_preload(["sitemap_plugins.generate"])
     every_file = itertools.chain(head, iterator)
-    # An executor, not a multiprocessing.Pool: a Pool whose worker is killed (the system's
-    # out-of-memory killer) waits for that worker's results forever; an executor says so.
     try:
-        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                   initargs=(step,))
-    except (ImportError, NotImplementedError, OSError) as err:
-        # No working semaphores (AWS Lambda, some containers without /dev/shm): the pages
-        # are read all the same, in this process.
-        log.info("reading the pages in one process: no worker pool can start here (%s)", err)
+        pool: Pool[BuiltFile, PageDone] = Pool(context, step.run_chunk, workers)
+    except (OSError, EOFError) as err:  # EOFError: the fork server could not fork
+        # No process can be started (a limit on processes, no memory to start one): the
+        # pages are read all the same, in this process.
+        log.info("reading the pages in one process: no worker process can start here (%s)",
+                 err)
         yield from map(step.run, every_file)
         return
-    # A few chunks per worker in flight, in scan order: the files are never all listed
-    # ahead of the pages read (memory stays flat), and no worker waits for the next chunk.
-    in_flight: collections.deque[Future[list[PageDone]]] = collections.deque()
+    finished = False
     try:
-        for chunk in iter(lambda: list(itertools.islice(every_file, _CHUNK)), []):
-            in_flight.append(pool.submit(_run_in_worker, chunk))
-            if len(in_flight) >= 4 * workers:
-                yield from in_flight.popleft().result()
-        while in_flight:
-            yield from in_flight.popleft().result()
-    except BrokenProcessPool:
+        yield from pool.map(iter(lambda: list(itertools.islice(every_file, _CHUNK)), []))
+        finished = True
+    except WorkerLost:
         raise SitemapError(
             "a worker process reading the pages ended before its pages were done (killed, "
             "or out of memory?); nothing was written. A script that calls generate() must "
             'call it under `if __name__ == "__main__":`, which the workers do not run'
         ) from None
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.close(finished=finished)
 
 
 def write_entries(

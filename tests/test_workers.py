@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import signal
@@ -19,11 +20,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from conftest import ROOT
 
 from sitemap_plugins.generate import PARALLEL_THRESHOLD
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 BASE = "https://example.org/"
 PAGES = PARALLEL_THRESHOLD + 3_000  # past the threshold: the pool reads them
@@ -93,32 +98,64 @@ def test_a_pool_writes_the_same_bytes_as_one_process(site: Path, tmp_path: Path)
         [n for n in range(PAGES) if n % 31 == 0 and n % 97 and n]), out
 
 
-def test_where_no_pool_can_start_the_pages_are_read_in_one_process(
-        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
-    """Python refuses a process pool where the system has no working semaphores (AWS
-    Lambda, containers without /dev/shm): the same sitemap, read in one process, no error."""
-    import concurrent.futures.process  # noqa: PLC0415
-
+def _built_in_process(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                      refuse: Callable[[], None]) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
+    """The site built in this process with one worker, then with two where ``refuse`` is
+    what the system does: the summary line and sitemap of each."""
     from sitemap_plugins import SitemapConfig, generate  # noqa: PLC0415
 
-    def no_semaphores() -> None:  # what CPython raises there
-        raise NotImplementedError("This Python has no working sem_open implementation")
-
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1718000000")
-    built = {}
+    built = []
     for workers in (1, 2):
         copy = _copy(site, tmp_path / f"w{workers}")
         if workers == 2:
-            monkeypatch.setattr(concurrent.futures.process, "_check_system_limits",
-                                no_semaphores)
+            refuse()
         config = SitemapConfig.from_mapping({"base_url": BASE, "workers": workers,
                                              "cache_dir": str(tmp_path / f"cache{workers}")})
-        with caplog.at_level(logging.INFO, logger="sitemap_plugins"):
-            result = generate(copy, config)
-        built[workers] = (result.summary_line(), (copy / "sitemap.xml").read_bytes())
-    assert built[1] == built[2]
-    assert "reading the pages in one process: no worker pool can start here" in caplog.text
+        result = generate(copy, config)
+        built.append((result.summary_line(), (copy / "sitemap.xml").read_bytes()))
+    return built[0], built[1]
+
+
+def test_where_no_process_can_start_the_pages_are_read_in_one_process(
+        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A system that refuses new processes (a limit on processes, no memory to fork): the
+    same sitemap, read in the build's own process, and an info line, not a traceback."""
+    import multiprocessing.context  # noqa: PLC0415
+
+    def no_fork(process: object) -> None:  # what a refused fork raises
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    def refuse() -> None:
+        for kind in ("ForkServerProcess", "SpawnProcess"):
+            monkeypatch.setattr(getattr(multiprocessing.context, kind), "_Popen",
+                                staticmethod(no_fork))
+
+    with caplog.at_level(logging.INFO, logger="sitemap_plugins"):
+        one, two = _built_in_process(site, tmp_path, monkeypatch, refuse)
+    assert one == two
+    assert "reading the pages in one process: no worker process can start here" in caplog.text
+
+
+def test_the_pool_needs_no_semaphores(
+        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Where the system has no working semaphores (AWS Lambda, containers without
+    /dev/shm: Python's process pools and queues refuse to start) the workers still read
+    the pages: they share no queue and no lock."""
+    import multiprocessing.synchronize  # noqa: PLC0415
+
+    def no_sem_open(*args: object, **kwargs: object) -> None:  # what Lambda's Python raises
+        raise OSError(errno.ENOSYS, "Function not implemented")
+
+    def refuse() -> None:
+        monkeypatch.setattr(multiprocessing.synchronize.SemLock, "__init__", no_sem_open)
+
+    with caplog.at_level(logging.INFO, logger="sitemap_plugins"):
+        one, two = _built_in_process(site, tmp_path, monkeypatch, refuse)
+    assert one == two
+    assert "in one process" not in caplog.text
 
 
 def _descendants(pid: int) -> list[int]:
@@ -177,10 +214,16 @@ def test_a_killed_worker_ends_the_build_with_one_line(site: Path, tmp_path: Path
     before = _built_once(site, copy, cache)
     page = copy / "s001" / "p00100.html"
     page.write_text(page.read_text().replace("<h1>", "<h1>Edited "))  # a new lastmod
-    run = _build(copy, 2, cache)
-    os.kill(_when_workers_read(run)[0], signal.SIGKILL)
-    started = time.monotonic()
-    out, err = run.communicate(timeout=60)
+    # Without the cache every page is parsed: seconds of work left when the worker dies,
+    # however late this test gets to kill it on a busy machine.
+    run = _build(copy, 2, tmp_path / "no-cache")
+    try:
+        os.kill(_when_workers_read(run)[0], signal.SIGKILL)
+        started = time.monotonic()
+        out, err = run.communicate(timeout=60)
+    finally:  # whatever failed, nothing of this build outlives the test
+        run.kill()
+        run.communicate()
     assert time.monotonic() - started < 30
     assert run.returncode == 1, (out, err)
     assert "Traceback" not in err

@@ -1,0 +1,173 @@
+"""Worker processes that take chunks of work in turn and hand back each chunk's results in order.
+
+Each worker has a connection of its own, and nothing else is shared between the processes: no
+queue, no lock. So a worker killed at any moment (the system's out-of-memory killer, ``kill
+-9``), even half-way through handing in its results, is one closed connection: the build sees
+it and stops, where ``concurrent.futures.ProcessPoolExecutor`` could wait forever (for the rest
+of a result a dead worker had begun to write, or for a worker it started while shutting down).
+
+A chunk goes to the workers in turn, and results are taken in the same turn, so the output
+is the same as one process's, whatever the worker count. The build's connections are written
+by a thread per worker: a chunk waits there while its worker is busy, and the build goes on
+reading results (a write that waited for a busy worker, while that worker waited to hand in
+results, would hold both forever).
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import queue
+import signal
+import threading
+from multiprocessing.connection import wait
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import BaseContext
+    from multiprocessing.process import BaseProcess
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class WorkerLost(Exception):  # noqa: N818  # what happened, not an error class of ours
+    """A worker process ended before handing in its chunk's results."""
+
+
+def _serve(connection: Connection, work: Callable[[list[T]], list[R]]) -> None:
+    """A worker's life: chunks in, results out, until the build says stop or is gone."""
+    # Ctrl-C reaches the whole process group: the build's own process stops the workers
+    # (and says so once), instead of each worker printing its traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import multiprocessing  # noqa: PLC0415  # a worker has it loaded already
+
+    build = multiprocessing.parent_process()
+    if build is not None:
+        # A build killed on its own (the out-of-memory killer, kill -9) must not leave its
+        # workers behind, busy with pages nobody reads, and the fork server with them.
+        def end_with_the_build() -> None:
+            wait([build.sentinel])
+            os._exit(1)
+
+        threading.Thread(target=end_with_the_build, name="end-with-the-build",
+                         daemon=True).start()
+    while True:
+        try:
+            chunk = connection.recv()
+        except (EOFError, OSError):
+            return
+        if chunk is None:
+            return
+        try:
+            results: tuple[bool, object] = (True, work(chunk))
+        except Exception as err:  # noqa: BLE001  # raised again in the build's process
+            results = (False, err)
+        try:
+            connection.send(results)
+        except (OSError, ValueError):
+            return  # the build is gone, or stopped reading
+        except Exception as err:  # noqa: BLE001  # an exception that cannot be pickled
+            connection.send((False, RuntimeError(f"{type(err).__name__}: {err}")))
+
+
+def _send_all(connection: Connection, outbox: queue.SimpleQueue[object]) -> None:
+    """Write what the build hands this worker, in order; ``None`` last."""
+    while True:
+        item = outbox.get()
+        try:
+            connection.send(item)
+        except (OSError, ValueError):
+            return  # the worker is gone: the build sees its connection closed
+        if item is None:
+            return
+
+
+class _Worker:
+    def __init__(self, context: BaseContext, work: Callable[[list[T]], list[R]]) -> None:
+        self.connection, theirs = context.Pipe(duplex=True)
+        self.process: BaseProcess = context.Process(  # type: ignore[attr-defined]
+            target=_serve, args=(theirs, work), daemon=True, name="sitemap-plugins-worker")
+        try:
+            self.process.start()
+        finally:
+            # Only the worker holds its end now: if it dies, even in the middle of a result,
+            # reading this end ends instead of waiting for the rest.
+            theirs.close()
+        self.outbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self.sender = threading.Thread(target=_send_all, args=(self.connection, self.outbox),
+                                       name="sitemap-plugins-sender", daemon=True)
+        self.sender.start()
+
+    def result(self) -> object:
+        """The results of the oldest chunk handed to this worker.
+
+        Raises:
+            WorkerLost: when the worker ended first.
+        """
+        ready = wait([self.connection, self.process.sentinel])
+        if self.connection not in ready:
+            raise WorkerLost
+        try:
+            ok, value = self.connection.recv()
+        except (EOFError, OSError) as err:
+            raise WorkerLost from err
+        if not ok:
+            raise value  # the worker's exception, as it was raised
+        return value
+
+    def stop(self, *, at_once: bool) -> None:
+        if at_once:
+            self.process.kill()
+        else:
+            self.outbox.put(None)
+            self.process.join(timeout=30)
+            if self.process.exitcode is None:
+                self.process.kill()
+        self.process.join()
+        self.connection.close()
+
+
+class Pool(Generic[T, R]):
+    """Worker processes running ``work`` over chunks, started at once.
+
+    Raises:
+        OSError: when a process cannot be started (the caller does the work itself).
+    """
+
+    def __init__(self, context: BaseContext, work: Callable[[list[T]], list[R]],
+                 count: int) -> None:
+        self._workers: list[_Worker] = []
+        try:
+            for _ in range(count):
+                self._workers.append(_Worker(context, work))
+        except BaseException:
+            self.close(finished=False)
+            raise
+
+    def map(self, chunks: Iterable[list[T]], *, ahead: int = 4) -> Iterator[R]:
+        """Every chunk's results, chunk after chunk.
+
+        At most ``ahead`` chunks a worker are in flight: the chunks are never all made ahead
+        of the results (memory stays flat).
+
+        Raises:
+            WorkerLost: when a worker ends before handing in its results.
+        """
+        turn: collections.deque[_Worker] = collections.deque()
+        count = len(self._workers)
+        for index, chunk in enumerate(chunks):
+            worker = self._workers[index % count]
+            worker.outbox.put(chunk)
+            turn.append(worker)
+            if len(turn) >= ahead * count:
+                yield from turn.popleft().result()  # type: ignore[misc]
+        while turn:
+            yield from turn.popleft().result()  # type: ignore[misc]
+
+    def close(self, *, finished: bool) -> None:
+        """End every worker: once its work is done, or (``finished`` false) at once."""
+        for worker in self._workers:
+            worker.stop(at_once=not finished)
