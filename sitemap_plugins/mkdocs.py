@@ -168,6 +168,9 @@ class _PageRecord:
     front: _FrontMatter | None = None
     """From the front matter; None until ``on_page_context`` (``--dirty`` skips pages)."""
     git_plugin_date: Lastmod | None = None
+    shows: tuple[str, ...] = ()
+    """``dest_uri`` of the posts a listing page shows (Material's blog index, its archive and
+    category pages, each page of their pagination): it changed when the newest of them did."""
 
 
 @dataclass
@@ -365,16 +368,22 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 self._state.theme_pages.add(name)
         return None
 
+    @event_priority(_LATE)
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext | None:
-        """Keep the page's front matter (checked now, so a bad value names the page)."""
-        del context, config, nav
+        """Keep the page's front matter and the posts a blog listing shows.
+
+        The front matter is checked now, so a bad value names the page. Material's blog puts
+        the posts a listing shows in the context at priority -100, before this runs.
+        """
+        del config, nav
         record = self._state.pages.get(page.file.dest_uri)
         if record is None:  # not a page this plugin saw in on_env; nothing to add
             return None
         record.front = _front_matter(page.meta, record.src_uri)
         record.git_plugin_date = self._git_plugin_date(page.meta)
+        record.shows = _shown_posts(context.get("posts"), self._state.pages)
         return None
 
     @event_priority(_LATE)
@@ -503,14 +512,22 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             else:
                 listed[dest] = record
         git_dates = self._git_dates(listed.values())
+        own: dict[str, Lastmod | None] = {}
         for dest, record in listed.items():
             front = record.front or _FrontMatter()
             # The page's own sitemap.lastmod wins; else the latest of its publication date,
             # the git plugin's date and our one git log (a post edited after it was
             # published changed then). The core's manifest may know of a later change still.
-            lastmod = front.lastmod if front.explicit else _latest(
+            own[dest] = front.lastmod if front.explicit else _latest(
                 front.lastmod, record.git_plugin_date,
                 git_dates.get(record.src_uri) if record.src_uri is not None else None)
+        for dest, record in listed.items():
+            front = record.front or _FrontMatter()
+            lastmod = own[dest]
+            if record.shows and not front.explicit:
+                # A blog listing changed when the newest post it shows did, whatever the
+                # date of its own source (Pelican's listings are dated the same way).
+                lastmod = _latest(lastmod, *(own.get(post) for post in record.shows))
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
@@ -566,6 +583,22 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
         return own, None
     canonical = urljoin(root, quote(canonical_version.strip("/"), safe="") + "/")
     return own, (canonical if canonical != own else None)
+
+
+def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, ...]:
+    """``dest_uri`` of the documentation pages in a listing's ``posts``; () for other pages.
+
+    Material's blog: the excerpts this page of the listing shows, each holding its post.
+    """
+    if not isinstance(posts, (list, tuple)):
+        return ()
+    shown: list[str] = []
+    for item in posts:
+        post = getattr(item, "post", item)  # an excerpt of a post, or the post itself
+        dest = getattr(getattr(post, "file", None), "dest_uri", None)
+        if isinstance(dest, str) and dest in pages:
+            shown.append(dest)
+    return tuple(shown)
 
 
 def _latest(*dates: Lastmod | None) -> Lastmod | None:
