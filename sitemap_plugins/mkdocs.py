@@ -37,7 +37,7 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
-from sitemap_plugins.html_sitemap import MARKER, NavNode, site_map_title
+from sitemap_plugins.html_sitemap import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 
 if TYPE_CHECKING:
@@ -209,6 +209,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._git_log: Future[tuple[dict[str, Lastmod], bool]] | None = None
         self._given_site_url: str | None = None
         self._canonical_base: str | None = None
+        self._lang: str | None = None
+        """The site's language: the HTML site map's names are in it."""
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Remember the command (under ``serve`` no sitemap is written) and ``--dirty``."""
@@ -309,7 +311,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # themes' "locale"), else the i18n plugin's default.
         theme = config.theme
         lang = theme.get("language") or theme.get("locale") or self._i18n_default
-        title = site_map_title(str(lang) if lang else None)
+        self._lang = str(lang) if lang else None
+        title = site_map_title(self._lang)
         page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n")
         page.dest_uri = dest
         if self._i18n_default is not None:
@@ -423,11 +426,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # --dirty leaves the output of a deleted page in site_dir: only the files MkDocs
         # knows in this build may be listed then. (A full build starts from a clean folder.)
         only = self._state.known if self._dirty else None
+        further_page = names_in(self._lang)["page"]
         try:
             result = generate(config.site_dir, self._sitemap, hints=hints, only=only,
                               canonical_base=self._canonical_base,
                               outline=[node for nav in self._state.navs
-                                       for node in _outline(nav.items)])
+                                       for node in _outline(nav.items, further_page)])
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         _report(result)
@@ -734,12 +738,36 @@ def _report(result: Result) -> None:
     log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
 
 
-def _outline(items: Iterable[Any]) -> tuple[NavNode, ...]:
-    """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out)."""
+def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:
+    """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out).
+
+    A page may head a section: mkdocs-section-index makes a section's index page the section,
+    children and all. A listing of Material's blog (the blog index, an archive or category
+    page) heads its posts, which are in no navigation, and its further pages, named by
+    ``further_page`` ("{name}, page {number}"); the first listing to name a post places it.
+    """
     nodes: list[NavNode] = []
     for item in items:
         if getattr(item, "is_page", False):
-            nodes.append(NavNode(item.title, item.file.dest_uri))
+            children = (_outline(item.children or (), further_page)
+                        if getattr(item, "is_section", False) else ())
+            nodes.append(NavNode(item.title, item.file.dest_uri,
+                                 (*children, *_listed(item, further_page))))
         elif getattr(item, "is_section", False):
-            nodes.append(NavNode(item.title, None, _outline(item.children)))
+            nodes.append(NavNode(item.title, None, _outline(item.children, further_page)))
+    return tuple(nodes)
+
+
+def _listed(page: Any, further_page: str) -> tuple[NavNode, ...]:  # noqa: ANN401  # duck-typed
+    """The posts and further pages of a Material blog listing; () for any other page."""
+    posts, pages = getattr(page, "posts", None), getattr(page, "pages", None)
+    if not isinstance(posts, list) or not isinstance(pages, list):
+        return ()
+    nodes = [NavNode(None, dest) for post in posts
+             if isinstance(dest := getattr(getattr(post, "file", None), "dest_uri", None), str)]
+    name = page.title or ""
+    for number, further in enumerate(pages[1:], start=2):
+        dest = getattr(getattr(further, "file", None), "dest_uri", None)
+        if isinstance(dest, str):
+            nodes.append(NavNode(further_page.format(name=name, number=number), dest))
     return tuple(nodes)
