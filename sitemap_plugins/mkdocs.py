@@ -37,7 +37,7 @@ from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
 from sitemap_plugins.git_dates import read_git_dates
-from sitemap_plugins.html_sitemap import MARKER, NavNode, site_map_title
+from sitemap_plugins.html_sitemap import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 
 if TYPE_CHECKING:
@@ -168,6 +168,9 @@ class _PageRecord:
     front: _FrontMatter | None = None
     """From the front matter; None until ``on_page_context`` (``--dirty`` skips pages)."""
     git_plugin_date: Lastmod | None = None
+    shows: tuple[str, ...] = ()
+    """``dest_uri`` of the posts a listing page shows (Material's blog index, its archive and
+    category pages, each page of their pagination): it changed when the newest of them did."""
 
 
 @dataclass
@@ -208,6 +211,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._git_log: Future[tuple[dict[str, Lastmod], bool]] | None = None
         self._given_site_url: str | None = None
         self._canonical_base: str | None = None
+        self._lang: str | None = None
+        """The site's language: the HTML site map's names are in it."""
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Remember the command (under ``serve`` no sitemap is written) and ``--dirty``."""
@@ -317,6 +322,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # language built.
         theme = config.theme
         lang = theme.get("language") or theme.get("locale") or language or self._i18n_default
+        if language is None:  # the site's language: it names the further pages of a listing
+            self._lang = str(lang) if lang else None
         title = site_map_title(str(lang) if lang else None)
         page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n")
         page.dest_uri = dest
@@ -379,16 +386,22 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 self._state.theme_pages.add(name)
         return None
 
+    @event_priority(_LATE)
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext | None:
-        """Keep the page's front matter (checked now, so a bad value names the page)."""
-        del context, config, nav
+        """Keep the page's front matter and the posts a blog listing shows.
+
+        The front matter is checked now, so a bad value names the page. Material's blog puts
+        the posts a listing shows in the context at priority -100, before this runs.
+        """
+        del config, nav
         record = self._state.pages.get(page.file.dest_uri)
         if record is None:  # not a page this plugin saw in on_env; nothing to add
             return None
         record.front = _front_matter(page.meta, record.src_uri)
         record.git_plugin_date = self._git_plugin_date(page.meta)
+        record.shows = _shown_posts(context.get("posts"), self._state.pages)
         return None
 
     @event_priority(_LATE)
@@ -428,11 +441,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # --dirty leaves the output of a deleted page in site_dir: only the files MkDocs
         # knows in this build may be listed then. (A full build starts from a clean folder.)
         only = self._state.known if self._dirty else None
+        further_page = names_in(self._lang)["page"]
         try:
             result = generate(config.site_dir, self._sitemap, hints=hints, only=only,
                               canonical_base=self._canonical_base,
                               outline=[node for nav in self._state.navs
-                                       for node in _outline(nav.items)],
+                                       for node in _outline(nav.items, further_page)],
                               language_pages=self._state.language_pages)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
@@ -518,14 +532,22 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             else:
                 listed[dest] = record
         git_dates = self._git_dates(listed.values())
+        own: dict[str, Lastmod | None] = {}
         for dest, record in listed.items():
             front = record.front or _FrontMatter()
             # The page's own sitemap.lastmod wins; else the latest of its publication date,
             # the git plugin's date and our one git log (a post edited after it was
             # published changed then). The core's manifest may know of a later change still.
-            lastmod = front.lastmod if front.explicit else _latest(
+            own[dest] = front.lastmod if front.explicit else _latest(
                 front.lastmod, record.git_plugin_date,
                 git_dates.get(record.src_uri) if record.src_uri is not None else None)
+        for dest, record in listed.items():
+            front = record.front or _FrontMatter()
+            lastmod = own[dest]
+            if record.shows and not front.explicit:
+                # A blog listing changed when the newest post it shows did, whatever the
+                # date of its own source (Pelican's listings are dated the same way).
+                lastmod = _latest(lastmod, *(own.get(post) for post in record.shows))
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
@@ -581,6 +603,22 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
         return own, None
     canonical = urljoin(root, quote(canonical_version.strip("/"), safe="") + "/")
     return own, (canonical if canonical != own else None)
+
+
+def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, ...]:
+    """``dest_uri`` of the documentation pages in a listing's ``posts``; () for other pages.
+
+    Material's blog: the excerpts this page of the listing shows, each holding its post.
+    """
+    if not isinstance(posts, (list, tuple)):
+        return ()
+    shown: list[str] = []
+    for item in posts:
+        post = getattr(item, "post", item)  # an excerpt of a post, or the post itself
+        dest = getattr(getattr(post, "file", None), "dest_uri", None)
+        if isinstance(dest, str) and dest in pages:
+            shown.append(dest)
+    return tuple(shown)
 
 
 def _latest(*dates: Lastmod | None) -> Lastmod | None:
@@ -716,12 +754,36 @@ def _report(result: Result) -> None:
     log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
 
 
-def _outline(items: Iterable[Any]) -> tuple[NavNode, ...]:
-    """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out)."""
+def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:
+    """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out).
+
+    A page may head a section: mkdocs-section-index makes a section's index page the section,
+    children and all. A listing of Material's blog (the blog index, an archive or category
+    page) heads its posts, which are in no navigation, and its further pages, named by
+    ``further_page`` ("{name}, page {number}"); the first listing to name a post places it.
+    """
     nodes: list[NavNode] = []
     for item in items:
         if getattr(item, "is_page", False):
-            nodes.append(NavNode(item.title, item.file.dest_uri))
+            children = (_outline(item.children or (), further_page)
+                        if getattr(item, "is_section", False) else ())
+            nodes.append(NavNode(item.title, item.file.dest_uri,
+                                 (*children, *_listed(item, further_page))))
         elif getattr(item, "is_section", False):
-            nodes.append(NavNode(item.title, None, _outline(item.children)))
+            nodes.append(NavNode(item.title, None, _outline(item.children, further_page)))
+    return tuple(nodes)
+
+
+def _listed(page: Any, further_page: str) -> tuple[NavNode, ...]:  # noqa: ANN401  # duck-typed
+    """The posts and further pages of a Material blog listing; () for any other page."""
+    posts, pages = getattr(page, "posts", None), getattr(page, "pages", None)
+    if not isinstance(posts, list) or not isinstance(pages, list):
+        return ()
+    nodes = [NavNode(None, dest) for post in posts
+             if isinstance(dest := getattr(getattr(post, "file", None), "dest_uri", None), str)]
+    name = page.title or ""
+    for number, further in enumerate(pages[1:], start=2):
+        dest = getattr(getattr(further, "file", None), "dest_uri", None)
+        if isinstance(dest, str):
+            nodes.append(NavNode(further_page.format(name=name, number=number), dest))
     return tuple(nodes)

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "5"
+READER_VERSION = "6"
 FINGERPRINT_VERSION = "4"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 20
@@ -595,12 +595,41 @@ def _heading(elements: dict[str, list[LexborNode]], regions: list[LexborNode]) -
     in_header: LexborNode | None = None
     for node in elements["h1"]:
         if not _in_header(node, inside):
-            return _short(node.text())
+            return _heading_text(node)
         if in_header is None:
             in_header = node
     if in_header is not None and len(regions) == 1:
-        return _short(in_header.text())
+        return _heading_text(in_header)
     return None
+
+
+_PERMALINK_SELECTOR = 'a[href^="#"], a.headerlink, a.hash-link'
+
+
+def _heading_text(node: LexborNode) -> str | None:
+    """The heading's text without its permalink, a link to a fragment of the page.
+
+    Python-Markdown's toc (``¶``, or ``¤`` as set), Sphinx, Docusaurus (a zero-width space)
+    and Hugo themes (``#``) put one in each heading; it names nothing. Known by its
+    fragment-only ``href``, or by the class Python-Markdown, Sphinx (``headerlink``) and
+    Docusaurus (``hash-link``) give it whatever its ``href``. A heading that is all one such
+    link keeps its text.
+    """
+    anchors = {anchor.mem_id for anchor in node.css(_PERMALINK_SELECTOR)}
+    if not anchors:
+        return _short(node.text())
+    kept: list[str] = []
+    for child in node.traverse(include_text=True):
+        if child.tag != "-text":
+            continue
+        parent = child.parent
+        while parent is not None and parent.mem_id != node.mem_id:
+            if parent.mem_id in anchors:
+                break
+            parent = parent.parent
+        else:
+            kept.append(child.text_content or "")
+    return _short("".join(kept)) or _short(node.text())
 
 
 def _in_header(node: LexborNode, regions: set[int]) -> bool:

@@ -464,7 +464,8 @@ BLOG_PAGES = {
 
 
 def test_material_blog_dates(tmp_path: Path, sitemap_urls):
-    """Material blog posts take lastmod from ``date`` (``updated`` first); views are listed."""
+    """Material blog posts take lastmod from ``date`` (``updated`` first); views are listed,
+    each dated by the newest post it shows."""
     config = ("site_name: Blog\nsite_url: https://blog.example/\ntheme: material\n"
               "plugins:\n  - blog\n  - sitemap\n")
     build = run_host(make_site(tmp_path / "p", config, BLOG_PAGES), "--strict")
@@ -473,11 +474,49 @@ def test_material_blog_dates(tmp_path: Path, sitemap_urls):
     assert sitemap_urls(build.site)
     assert build.lastmods() == {
         "https://blog.example/": None,
-        "https://blog.example/blog/": None,
         "https://blog.example/blog/2024/01/10/first-post/": "2024-02-11",
         "https://blog.example/blog/2024/03/01/second-post/": "2024-03-01T09:30:00+02:00",
-        "https://blog.example/blog/archive/2024/": None,
-        "https://blog.example/blog/category/news/": None,
+        # A listing is as new as the newest post it shows (as Pelican's listings are).
+        "https://blog.example/blog/": "2024-03-01T09:30:00+02:00",
+        "https://blog.example/blog/archive/2024/": "2024-03-01T09:30:00+02:00",
+        "https://blog.example/blog/category/news/": "2024-02-11",
+    }
+
+
+def test_material_blog_listing_is_as_new_as_its_newest_post(tmp_path: Path):
+    """A Material blog index whose index.md was last committed before the newest post is
+    dated by that post, not by index.md; each listing page (pagination, archive, category) by
+    the newest post it shows (the shape of a real blog: index.md untouched for months)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    config = ("site_name: Blog\nsite_url: https://blog.example/\ntheme: material\n"
+              "plugins:\n  - blog:\n      pagination_per_page: 1\n  - sitemap\n")
+    pages = {
+        "index.md": "# Home\n",
+        "blog/index.md": "# Blog\n",
+        "blog/posts/old.md": "---\ndate: 2023-05-01\ncategories: [News]\n---\n# Old post\n\nA.\n",
+    }
+    project = make_site(tmp_path / "p", config, pages)
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "blog", when="2024-02-02T12:00:00+00:00")
+    (project / "docs" / "blog" / "posts" / "new.md").write_text(
+        "---\ndate: 2024-09-20\ncategories: [News]\n---\n# New post\n\nB.\n", "utf-8")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "new post", when="2024-09-23T10:00:00+00:00")
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    old, new = "2024-02-02T12:00:00Z", "2024-09-23T10:00:00Z"  # each post's last commit
+    assert build.lastmods() == {
+        "https://blog.example/": old,
+        "https://blog.example/blog/": new,
+        "https://blog.example/blog/page/2/": old,
+        "https://blog.example/blog/2023/05/01/old-post/": old,
+        "https://blog.example/blog/2024/09/20/new-post/": new,
+        "https://blog.example/blog/archive/2023/": old,
+        "https://blog.example/blog/archive/2024/": new,
+        "https://blog.example/blog/category/news/": new,
+        "https://blog.example/blog/category/news/page/2/": old,
     }
 
 

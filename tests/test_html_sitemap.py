@@ -437,6 +437,89 @@ def test_the_page_is_named_in_the_sites_language(tmp_path: Path, host: str,
         assert not {"Pages", "Tags", "Authors", "Code, page 2"} & items
 
 
+def _list_shape(items: list[lxml_html.HtmlElement]) -> list[object]:
+    """The site map's list as nested Python lists: each item's text, then its sub-list."""
+    shape: list[object] = []
+    for li in items:
+        shape.append(" ".join(li.xpath("string(./a | ./text())").split()))
+        if li.xpath("./ul"):
+            shape.append(_list_shape(li.xpath("./ul/li")))
+    return shape
+
+
+def test_mkdocs_material_blog_posts_and_pages_go_under_the_blog(tmp_path: Path) -> None:
+    """Material's blog (its posts and further pages are in no nav): the posts, newest first,
+    and the further pages of the blog index, named "Blog, page 2", are listed under the
+    blog's entry, not in folders at the end (posts by date folder; every further page read
+    "Blog", as on a real blog where three links read "Index")."""
+    project = make_site(tmp_path / "project", (
+        "site_name: T\nsite_url: https://example.org/\ntheme: material\n"
+        "nav:\n  - Home: index.md\n  - blog/index.md\n"
+        "plugins:\n  - blog:\n      pagination_per_page: 1\n      archive: false\n"
+        "      categories: false\n  - sitemap:\n      html_sitemap: sitemap/\n"), {
+        "index.md": "# Home\n",
+        "blog/index.md": "# Blog\n",
+        "blog/posts/a.md": "---\ndate: 2024-01-02\n---\n# Older post\n\nA.\n",
+        "blog/posts/b.md": "---\ndate: 2024-03-04\n---\n# Newer post\n\nB.\n",
+    })
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    tree = lxml_html.fromstring((build.site / "sitemap" / "index.html").read_bytes())
+    assert _list_shape(tree.xpath(SITE_MAP_LIST + "/ul/li")) == [
+        "Home", "Blog", ["Newer post", "Older post", "Blog, page 2"]]
+
+
+SECTION_INDEX_HOOK = '''\
+"""What mkdocs-section-index does to the nav: a section's untitled first page heads it."""
+from mkdocs.structure.nav import Section
+from mkdocs.structure.pages import Page
+
+
+class SectionPage(Section, Page):
+    def __init__(self, title, file, config, children):
+        Page.__init__(self, title=title, file=file, config=config)
+        Section.__init__(self, title=title, children=children)
+        self.is_section = self.is_page = True
+
+
+def on_nav(nav, config, files):
+    for i, section in enumerate(nav.items):
+        if isinstance(section, Section) and section.children:
+            page = section.children[0]
+            if isinstance(page, Page) and not page.title:
+                page.__class__ = SectionPage
+                page.is_section = page.is_page = True
+                page.title = section.title
+                page.children = section.children[1:]
+                for child in page.children:
+                    child.parent = page
+                nav.items[i] = page
+    return nav
+'''
+
+
+def test_mkdocs_section_index_pages_keep_their_children(tmp_path: Path) -> None:
+    """A nav section headed by its index page (mkdocs-section-index: the page is the section)
+    keeps its pages under it, in the nav's order and titles, not in folders at the end."""
+    project = make_site(tmp_path / "project", (
+        "site_name: T\nsite_url: https://example.org/\ntheme: mkdocs\nhooks:\n  - hook.py\n"
+        "nav:\n  - Home: index.md\n  - Usage:\n    - usage/index.md\n"
+        "    - Theming: usage/theming.md\n    - Guides:\n      - Recipes: recipes.md\n"
+        "plugins:\n  - sitemap:\n      html_sitemap: sitemap/\n"), {
+        "index.md": "# Home\n",
+        "usage/index.md": "# Usage\n",
+        "usage/theming.md": "# Themes\n",
+        "recipes.md": "# Recipes\n",
+    })
+    (project / "hook.py").write_text(SECTION_INDEX_HOOK, "utf-8")
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    tree = lxml_html.fromstring((build.site / "sitemap" / "index.html").read_bytes())
+    assert _list_shape(tree.xpath(SITE_MAP_LIST + "/ul/li")) == [
+        "Home", "Usage", ["Theming", "Guides", ["Recipes"]]]
+    assert tree.xpath(SITE_MAP_LIST + "/ul/li[2]/a/@href") == ["../usage/"]
+
+
 def test_mkdocs_i18n_language_menu_of_the_site_map(tmp_path: Path) -> None:
     """With mkdocs-static-i18n and Material, the site map's language menu and the theme's
     hreflang links lead to each language's home, as on any untranslated page, and never to

@@ -345,6 +345,38 @@ def test_any_markup_gives_a_stable_record(page: str) -> None:
     assert decode_record(encode_record(record)) == record
 
 
+@pytest.mark.parametrize(("h1", "heading"), [
+    # Python-Markdown's toc permalink (MkDocs), as mkdocstrings' site spells it, and its default.
+    (('<h1 id="troubleshooting">Troubleshooting<a class="headerlink" href="#troubleshooting" '
+     'title="Permanent link">¤</a></h1>'), "Troubleshooting"),
+    (('<h1 id="install">Install<a class="headerlink" href="#install" '
+     'title="Permanent link">&para;</a></h1>'), "Install"),
+    # Sphinx.
+    ('<h1>Welcome<a class="headerlink" href="#welcome" title="Link to this heading">¶</a></h1>',
+     "Welcome"),
+    # Docusaurus: a zero-width space in the link.
+    (('<h1 class="anchor" id="intro">Intro<a href="#intro" class="hash-link" '
+     'aria-label="Direct link to Intro" title="Direct link to Intro">\u200b</a></h1>'), "Intro"),
+    # Docusaurus with an absolute href (a site built with absolute links).
+    (('<h1 class="anchor" id="whats-opendal">What&#39;s OpenDAL?<a '
+      'href="https://opendal.apache.org/blog/2025/03/01/2025-roadmap/#whats-opendal" '
+      'class="hash-link" title="Direct link to What&#39;s OpenDAL?">\u200b</a></h1>'),
+     "What's OpenDAL?"),
+    # A theme's anchor before the text (Hugo).
+    ('<h1 id="setup"><a class="anchor" href="#setup">#</a> Setup</h1>', "Setup"),
+    # A heading that is all one link to itself keeps its text.
+    ('<h1 id="t"><a href="#t">Title</a></h1>', "Title"),
+    # A link elsewhere is part of the heading.
+    ('<h1>About <a href="/x/">X</a></h1>', "About X"),
+], ids=["markdown-toc", "markdown-toc-para", "sphinx", "docusaurus", "docusaurus-absolute",
+        "hugo-before",
+        "all-self-link", "link-elsewhere"])
+def test_heading_leaves_out_its_permalink(h1: str, heading: str) -> None:
+    """A heading's permalink (a link to a fragment of the page: ¶, ¤, #) is no part of its
+    text, which names the page in the HTML site map."""
+    assert parse(f"<html><body><main>{h1}<p>text</p></main></body></html>").heading == heading
+
+
 # --- media and headings ------------------------------------------------------------------
 
 
