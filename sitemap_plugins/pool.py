@@ -92,6 +92,9 @@ class _Worker:
             target=_serve, args=(theirs, work), daemon=True, name="sitemap-plugins-worker")
         try:
             self.process.start()
+        except BaseException:
+            self.connection.close()
+            raise
         finally:
             # Only the worker holds its end now: if it dies, even in the middle of a result,
             # reading this end ends instead of waiting for the rest.
