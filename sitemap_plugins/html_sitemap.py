@@ -422,9 +422,10 @@ def render_html_sitemap(view: View, template: jinja2.Template) -> str:
     try:
         return template.render(view=view, tree=view.tree, count=view.count, lang=view.lang,
                                title=view.title)
-    except (jinja2.TemplateError, OSError) as err:
+    except Exception as err:  # the template is the user's code: 1/0 there is a bad option
+        why = str(err) or type(err).__name__
         raise ConfigError("html_sitemap_template",
-                          f"cannot render {template.name!r}: {err}") from err
+                          f"cannot render {template.name!r}: {why}") from err
 
 
 def fill_themed(shell: str, view: View) -> str:
@@ -477,6 +478,8 @@ class SiteMapPages:
     outline: Sequence[NavNode] = ()
     entries: list[HtmlEntry] = field(default_factory=list)
     pages: list[MapPage] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)
+    """Each page's HTML, rendered by :meth:`plan` and written by :meth:`write`."""
 
     def is_own_page(self, rel_path: str) -> bool:
         """Whether the scan found one of the site map's pages (which is listed as such)."""
@@ -485,10 +488,14 @@ class SiteMapPages:
             and _is_ours_on_disk(self.site / rel_path))
 
     def plan(self) -> list[MapPage]:
-        """Lay the pages out, and check that none would replace a page of the site.
+        """Lay the pages out, check that none would replace a page of the site, render them.
+
+        They are rendered in the host's theme when it rendered one. A template that fails on
+        any page stops the build before the sitemap naming the pages is written: a sitemap
+        never lists a site map page that is not there.
 
         Raises:
-            ConfigError: naming the file, before anything is written.
+            ConfigError: naming the file or the template's error, before anything is written.
         """
         home_lang = next((e.lang for e in self.entries if e.rel_path in _HOMES), None)
         self.pages = plan_pages(
@@ -498,26 +505,25 @@ class SiteMapPages:
         for page in self.pages:
             if page.rel_path != self.own_rel:  # checked before the pages were read
                 check_free(self.site, page.rel_path)
+        shell = themed_page(self.site, self.own_rel)  # read before page one replaces it
+        render: Callable[[View], str] = (
+            functools.partial(fill_themed, shell) if shell is not None
+            else functools.partial(render_html_sitemap, template=load_template(self.template)))
+        self.rendered = [render(page_view(page, base=str(self.base), depth=self.depth,
+                                          outline=self.outline)) for page in self.pages]
         return self.pages
 
     def write(self) -> tuple[list[str], list[str]]:
-        """Write every page, in the host's theme when it rendered one.
+        """Write every page :meth:`plan` rendered.
 
         Returns the files written and those removed (pages of earlier builds that this one
         has no more).
 
         Raises:
-            ConfigError: when the template cannot be rendered.
             WriteError: when a page cannot be written; the old one is kept.
         """
-        shell = themed_page(self.site, self.own_rel)  # read before page one replaces it
-        render: Callable[[View], str] = (
-            functools.partial(fill_themed, shell) if shell is not None
-            else functools.partial(render_html_sitemap, template=load_template(self.template)))
         written: list[str] = []
-        for page in self.pages:
-            html = render(page_view(page, base=str(self.base), depth=self.depth,
-                                    outline=self.outline))
+        for page, html in zip(self.pages, self.rendered, strict=True):
             write_html_sitemap(self.site, page.rel_path, html)
             written.append(page.rel_path)
         return written, remove_stale_pages(self.site, self.own_rel, set(written))

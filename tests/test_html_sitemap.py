@@ -500,6 +500,34 @@ def test_a_bad_template_stops_the_build_before_anything_is_written(
     assert not (site / "sitemap").exists()
 
 
+@pytest.mark.parametrize(("template", "why"), [
+    ("{{ 1 / 0 }}", "division by zero"),
+    ("{{ count + 'a' }}", "unsupported operand type(s) for +: 'int' and 'str'"),
+    ('{% include "map.html" %}', "maximum recursion depth exceeded"),
+    ('{% include "gone.html" %}', "'gone.html' not found in search paths"),
+], ids=["zero-division", "type-error", "include-itself", "missing-include"])
+def test_a_template_failing_as_it_renders_keeps_the_last_sitemap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], template: str, why: str,
+) -> None:
+    """A template that compiles but fails while rendering stops the build with one line,
+    exit 2, before the sitemap naming the site map page is written: the last one stays."""
+    site = make_traps(tmp_path / "site")
+    cache = ["--cache-dir", str(tmp_path / "c")]
+    assert main(["-q", "build", str(site), "--base-url", BASE, *cache]) == 0
+    before = {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()}
+    path = tmp_path / "map.html"
+    path.write_text(template)
+    capsys.readouterr()
+    status = main(["build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/",
+                   "--html-sitemap-template", str(path), *cache])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith(f"error: --html-sitemap-template: cannot render 'map.html': {why}")
+    assert err.count("\n") == 1
+    assert {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()} == before
+    assert not (site / "sitemap").exists()
+
+
 BAD_TEMPLATE_WHY = "(line 1: Expected an expression, got 'end of statement block')"
 
 
