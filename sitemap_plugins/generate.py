@@ -422,8 +422,9 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     # An executor, not a multiprocessing.Pool: a Pool whose worker is killed (the system's
     # out-of-memory killer) waits for that worker's results forever; an executor says so.
     try:
-        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                   initargs=(step,))
+        with _ctrl_c_left_to_the_build():
+            pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                       initargs=(step,))
     except (ImportError, NotImplementedError, OSError) as err:
         # No working semaphores (AWS Lambda, some containers without /dev/shm): the pages
         # are read all the same, in this process.
@@ -433,13 +434,22 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     # A few chunks per worker in flight, in scan order: the files are never all listed
     # ahead of the pages read (memory stays flat), and no worker waits for the next chunk.
     in_flight: collections.deque[Future[list[PageDone]]] = collections.deque()
+    chunks = iter(lambda: list(itertools.islice(every_file, _CHUNK)), [])
+    done = False
     try:
-        for chunk in iter(lambda: list(itertools.islice(every_file, _CHUNK)), []):
+        # The first chunks start the fork server and one worker each; a Ctrl-C waits until
+        # they have started (half a second): a worker still starting when the build had
+        # ended printed a traceback, and the fork server one of its own.
+        with _ctrl_c_left_to_the_build():
+            in_flight.extend(pool.submit(_run_in_worker, chunk)
+                             for chunk in itertools.islice(chunks, workers))
+        for chunk in chunks:
             in_flight.append(pool.submit(_run_in_worker, chunk))
             if len(in_flight) >= 4 * workers:
                 yield from in_flight.popleft().result()
         while in_flight:
             yield from in_flight.popleft().result()
+        done = True
     except BrokenProcessPool:
         raise SitemapError(
             "a worker process reading the pages ended before its pages were done (killed, "
@@ -447,7 +457,44 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
             'call it under `if __name__ == "__main__":`, which the workers do not run'
         ) from None
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        except RuntimeError:
+            # A Ctrl-C while the executor was starting its manager thread leaves a thread
+            # that cannot be joined: the interrupt goes on, not CPython's RuntimeError.
+            if done:
+                raise
+
+
+@contextlib.contextmanager
+def _ctrl_c_left_to_the_build() -> Iterator[None]:
+    """Hold Ctrl-C back while the pool's helper processes start, ignored from their start.
+
+    The fork server, the resource tracker and the workers ignore SIGINT themselves only once
+    Python has started and imported what they preload: a Ctrl-C in that first half second
+    printed their tracebacks (or "Fatal Python error") beside the build's one line. An
+    ignored signal stays ignored across exec; a blocked one waits (Linux keeps it pending
+    even while it is ignored) and reaches the build once its handler is back.
+    """
+    import threading  # noqa: PLC0415
+
+    if (os.name != "posix" or not hasattr(signal, "pthread_sigmask")
+            or threading.current_thread() is not threading.main_thread()):
+        yield  # only the main thread may set a handler
+        return
+    from multiprocessing import resource_tracker  # noqa: PLC0415
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        # The tracker unblocks SIGINT after starting itself: started first, then blocked again.
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def write_entries(
