@@ -139,13 +139,21 @@ def build_tree(entries: Sequence[HtmlEntry], depth: int,
             folders, is_index = folders[: depth - 1], False
         section = root
         for name in folders:
-            section = section.folders.setdefault(name, Section(name))
+            section = section.folders.setdefault(name, Section(_readable(name)))
         if is_index and section.index is None and not section.items:
             section.index = entry
         else:
             section.pages.append(entry)
     _finish(root)
     return root
+
+
+def _readable(name: str) -> str:
+    """A folder's name as text, its bytes that are not UTF-8 shown as U+FFFD.
+
+    The scan keeps such bytes as surrogates, which no UTF-8 page can hold.
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _place_navigation(root: Section, outline: Sequence[NavNode],
@@ -558,6 +566,9 @@ def check_free(site: Path, rel_path: str) -> None:
         WriteError: when a link, pipe or device stands there.
     """
     target = site / rel_path
+    if not _inside(site, target):
+        raise ConfigError("html_sitemap", f"{rel_path!r} leads out of the site through a "
+                                          "symbolic link; remove the link or choose another path")
     refuse_special(target)  # a pipe there would hang the read below
     if target.is_dir():
         raise ConfigError("html_sitemap", f"{rel_path!r} is a folder of the site; end the path "
@@ -604,9 +615,16 @@ def _variant_suffix(own_rel: str, rel_path: str) -> str | None:
     return suffix if _SUFFIX_WORDS.match(suffix) else None
 
 
-def _is_ours_on_disk(path: Path) -> bool:
+def _inside(site: Path, target: Path) -> bool:
+    """Whether ``target``'s folder is inside ``site`` once links are followed."""
+    real_site = os.path.realpath(site)
+    return os.path.commonpath([real_site, os.path.realpath(target.parent)]) == real_site
+
+
+def _is_ours_on_disk(path: Path, site: Path | None = None) -> bool:
     try:
-        return path.is_file() and not path.is_symlink() and _is_ours(path.read_bytes())
+        return (path.is_file() and not path.is_symlink()
+                and (site is None or _inside(site, path)) and _is_ours(path.read_bytes()))
     except OSError:
         return False
 
@@ -632,7 +650,7 @@ def remove_stale_pages(site: Path, own_rel: str, keep: Collection[str]) -> list[
         if rel in keep or _variant_suffix(own_rel, rel) is None:
             continue
         path = site / rel
-        if not _is_ours_on_disk(path):
+        if not _is_ours_on_disk(path, site):  # never a file out of the site through a link
             continue
         try:
             path.unlink()
