@@ -32,6 +32,7 @@ from sitemap_plugins.generate import cache_folder, generate
 from sitemap_plugins.indexnow import (
     DEFAULT_ENDPOINT,
     RETRY_DELAYS,
+    TIMEOUT,
     Submission,
     check_key,
     check_key_file,
@@ -56,6 +57,7 @@ SHOW_AFTER = 1.0  # seconds: a quicker run shows no progress at all
 REFRESH = 0.25  # seconds between updates of the progress display
 KEY_VARIABLE = "INDEXNOW_KEY"
 SUBMIT_DELAYS = RETRY_DELAYS  # the tests make them short
+SUBMIT_TIMEOUT = TIMEOUT  # seconds for one POST's whole exchange (the tests make it short)
 
 
 def _flag(name: str) -> str:
@@ -411,7 +413,7 @@ def _run_submit(args: argparse.Namespace) -> int:
         check_key_file(site, key, key_location(config.base_url, key))
         cache = cache_folder(site, config)
         submission = submit(cache, config.base_url, key, endpoint=endpoint,
-                            dry_run=args.dry_run, delays=SUBMIT_DELAYS,
+                            dry_run=args.dry_run, delays=SUBMIT_DELAYS, timeout=SUBMIT_TIMEOUT,
                             user_agent=f"sitemap-plugins/{__version__}",
                             progress=_progress(args, "Submitting URLs"))
     except ConfigError as err:

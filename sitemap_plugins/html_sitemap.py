@@ -138,13 +138,21 @@ def build_tree(entries: Sequence[HtmlEntry], depth: int,
             folders, is_index = folders[: depth - 1], False
         section = root
         for name in folders:
-            section = section.folders.setdefault(name, Section(name))
+            section = section.folders.setdefault(name, Section(_readable(name)))
         if is_index and section.index is None and not section.items:
             section.index = entry
         else:
             section.pages.append(entry)
     _finish(root)
     return root
+
+
+def _readable(name: str) -> str:
+    """A folder's name as text, its bytes that are not UTF-8 shown as U+FFFD.
+
+    The scan keeps such bytes as surrogates, which no UTF-8 page can hold.
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _place_navigation(root: Section, outline: Sequence[NavNode],
@@ -424,9 +432,10 @@ def render_html_sitemap(view: View, template: jinja2.Template) -> str:
     try:
         return template.render(view=view, tree=view.tree, count=view.count, lang=view.lang,
                                title=view.title)
-    except (jinja2.TemplateError, OSError) as err:
+    except Exception as err:  # the template is the user's code: 1/0 there is a bad option
+        why = str(err) or type(err).__name__
         raise ConfigError("html_sitemap_template",
-                          f"cannot render {template.name!r}: {err}") from err
+                          f"cannot render {template.name!r}: {why}") from err
 
 
 def fill_themed(shell: str, view: View) -> str:
@@ -482,6 +491,10 @@ class SiteMapPages:
     site map in its own theme, language and navigation (mkdocs-static-i18n: ``fr/sitemap/``)."""
     entries: list[HtmlEntry] = field(default_factory=list)
     pages: list[MapPage] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)
+    """Each page's HTML, rendered by :meth:`plan` and written by :meth:`write`."""
+    shells: dict[str, str | None] = field(default_factory=dict)
+    """The host's themed pages awaiting a list, by path, as :meth:`plan` found them."""
 
     @property
     def _firsts(self) -> list[str]:
@@ -496,10 +509,14 @@ class SiteMapPages:
                    ) and _is_ours_on_disk(self.site / rel_path)
 
     def plan(self) -> list[MapPage]:
-        """Lay the pages out, and check that none would replace a page of the site.
+        """Lay the pages out, check that none would replace a page of the site, render them.
+
+        They are rendered in the host's theme when it rendered one. A template that fails on
+        any page stops the build before the sitemap naming the pages is written: a sitemap
+        never lists a site map page that is not there.
 
         Raises:
-            ConfigError: naming the file, before anything is written.
+            ConfigError: naming the file or the template's error, before anything is written.
         """
         home_lang = next((e.lang for e in self.entries if e.rel_path in _HOMES), None)
         self.pages = plan_pages(
@@ -509,36 +526,37 @@ class SiteMapPages:
         for page in self.pages:
             if page.rel_path != self.own_rel:  # checked before the pages were read
                 check_free(self.site, page.rel_path)
+        # Read before page one replaces them: the site's themed page, and each language's
+        # that the host rendered in that language (else the site's serves it too).
+        self.shells = {rel: themed_page(self.site, rel) for rel in self._firsts}
+        template: jinja2.Template | None = None
+        self.rendered = []
+        for page in self.pages:
+            view = page_view(page, base=str(self.base), depth=self.depth, outline=self.outline)
+            shell = self.shells.get(page.parts[0].rel_path) or self.shells[self.own_rel]
+            if shell is not None:
+                self.rendered.append(fill_themed(shell, view))
+            else:
+                template = template or load_template(self.template)
+                self.rendered.append(render_html_sitemap(view, template))
         return self.pages
 
     def write(self) -> tuple[list[str], list[str]]:
-        """Write every page, in the host's theme when it rendered one.
+        """Write every page :meth:`plan` rendered.
 
         Returns the files written and those removed (pages of earlier builds that this one
         has no more).
 
         Raises:
-            ConfigError: when the template cannot be rendered.
             WriteError: when a page cannot be written; the old one is kept.
         """
-        # Read before page one replaces them: the site's themed page, and each language's
-        # that the host rendered in that language (else the site's serves it too).
-        shells = {rel: themed_page(self.site, rel) for rel in self._firsts}
-        template: jinja2.Template | None = None
         written: list[str] = []
-        for page in self.pages:
-            view = page_view(page, base=str(self.base), depth=self.depth, outline=self.outline)
-            shell = shells.get(page.parts[0].rel_path) or shells[self.own_rel]
-            if shell is not None:
-                html = fill_themed(shell, view)
-            else:
-                template = template or load_template(self.template)
-                html = render_html_sitemap(view, template)
+        for page, html in zip(self.pages, self.rendered, strict=True):
             write_html_sitemap(self.site, page.rel_path, html)
             written.append(page.rel_path)
         removed = [rel for first in self._firsts
                    for rel in remove_stale_pages(self.site, first, set(written))]
-        for rel, shell in shells.items():
+        for rel, shell in self.shells.items():
             # A language's page the host rendered, whose language no page of the site has:
             # a list-less page this build asked for, never left published.
             if shell is not None and rel not in written and rel != self.own_rel:
@@ -577,6 +595,9 @@ def check_free(site: Path, rel_path: str) -> None:
         WriteError: when a link, pipe or device stands there.
     """
     target = site / rel_path
+    if not _inside(site, target):
+        raise ConfigError("html_sitemap", f"{rel_path!r} leads out of the site through a "
+                                          "symbolic link; remove the link or choose another path")
     refuse_special(target)  # a pipe there would hang the read below
     if target.is_dir():
         raise ConfigError("html_sitemap", f"{rel_path!r} is a folder of the site; end the path "
@@ -623,9 +644,16 @@ def _variant_suffix(own_rel: str, rel_path: str) -> str | None:
     return suffix if _SUFFIX_WORDS.match(suffix) else None
 
 
-def _is_ours_on_disk(path: Path) -> bool:
+def _inside(site: Path, target: Path) -> bool:
+    """Whether ``target``'s folder is inside ``site`` once links are followed."""
+    real_site = os.path.realpath(site)
+    return os.path.commonpath([real_site, os.path.realpath(target.parent)]) == real_site
+
+
+def _is_ours_on_disk(path: Path, site: Path | None = None) -> bool:
     try:
-        return path.is_file() and not path.is_symlink() and _is_ours(path.read_bytes())
+        return (path.is_file() and not path.is_symlink()
+                and (site is None or _inside(site, path)) and _is_ours(path.read_bytes()))
     except OSError:
         return False
 
@@ -651,7 +679,7 @@ def remove_stale_pages(site: Path, own_rel: str, keep: Collection[str]) -> list[
         if rel in keep or _variant_suffix(own_rel, rel) is None:
             continue
         path = site / rel
-        if not _is_ours_on_disk(path):
+        if not _is_ours_on_disk(path, site):  # never a file out of the site through a link
             continue
         try:
             path.unlink()

@@ -21,10 +21,10 @@ Three parts, each small:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -309,9 +309,38 @@ class Submission:
 
 
 def _send(request: urllib.request.Request, timeout: float) -> tuple[int, dict[str, str]]:
-    """POST once; the status and headers (an HTTP error status is an answer, not raised)."""
-    import http.client  # noqa: PLC0415  # only submit sends: a build never loads http and ssl
-    import urllib.error  # noqa: PLC0415
+    """POST once; the status and headers (an HTTP error status is an answer, not raised).
+
+    The whole exchange has ``timeout`` seconds, not each read: an endpoint that sends its
+    answer a byte at a time would otherwise hold the submission for ever. The body of the
+    answer is never read (the status says it all): an endless one filled the memory.
+
+    Raises:
+        TimeoutError: when no answer came within ``timeout`` seconds.
+    """
+    answers: list[tuple[int, dict[str, str]]] = []
+    failures: list[BaseException] = []
+
+    def exchange() -> None:
+        try:
+            answers.append(_exchange(request, timeout))
+        except BaseException as err:  # noqa: BLE001  # handed to the caller's thread
+            failures.append(err)
+
+    # A daemon thread: one still waiting on a stalled endpoint never keeps the command alive.
+    worker = threading.Thread(target=exchange, name="indexnow-post", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if failures:
+        raise failures[0]
+    if not answers:
+        msg = f"no whole answer within {timeout:g} seconds"
+        raise TimeoutError(msg)
+    return answers[0]
+
+
+def _exchange(request: urllib.request.Request, timeout: float) -> tuple[int, dict[str, str]]:
+    import urllib.error  # noqa: PLC0415  # only submit sends: a build never loads http and ssl
     import urllib.request  # noqa: PLC0415
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -323,12 +352,10 @@ def _send(request: urllib.request.Request, timeout: float) -> tuple[int, dict[st
     opener = urllib.request.build_opener(NoRedirect())
     try:
         with opener.open(request, timeout=timeout) as response:
-            response.read()
             return int(response.status), dict(response.headers.items())
     except urllib.error.HTTPError as err:
-        with contextlib.suppress(OSError, http.client.HTTPException):
-            err.read()
         headers = dict(err.headers.items()) if err.headers is not None else {}
+        err.close()
         return int(err.code), headers
 
 
@@ -404,7 +431,7 @@ def send_batch(
 
 def submit(
     cache_dir: Path, base: BaseUrl, key: str, *, endpoint: str = DEFAULT_ENDPOINT,
-    dry_run: bool = False, delays: tuple[float, ...] = RETRY_DELAYS,
+    dry_run: bool = False, delays: tuple[float, ...] = RETRY_DELAYS, timeout: float = TIMEOUT,
     sleep: Callable[[float], None] = time.sleep,
     send: Callable[[urllib.request.Request, float], tuple[int, dict[str, str]]] | None = None,
     user_agent: str = "sitemap-plugins", progress: Progress | None = None,
@@ -412,7 +439,7 @@ def submit(
     """Send the pending URLs under ``base`` in batches; take the accepted ones off the list.
 
     It stops at the first batch that is not accepted: the rest stay pending, as does every
-    URL of that batch. ``delays``, ``sleep`` and ``send`` are :func:`send_batch`'s;
+    URL of that batch. ``delays``, ``timeout``, ``sleep`` and ``send`` are :func:`send_batch`'s;
     ``progress`` counts the URLs to send and those accepted.
 
     Raises:
@@ -434,7 +461,8 @@ def submit(
         for outcome in submission.batches:
             body = request_body(submission.host, key, location, outcome.urls)
             send_batch(endpoint, body, outcome, host=submission.host, location=location,
-                       delays=delays, sleep=sleep, send=send or _send, user_agent=user_agent)
+                       delays=delays, timeout=timeout, sleep=sleep, send=send or _send,
+                       user_agent=user_agent)
             if not outcome.accepted:
                 break
             remove_sent(cache_dir, outcome.urls)

@@ -16,6 +16,7 @@ results, would hold both forever).
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import queue
 import signal
@@ -85,6 +86,35 @@ def _send_all(connection: Connection, outbox: queue.SimpleQueue[object]) -> None
             return
 
 
+@contextlib.contextmanager
+def _ctrl_c_held_back() -> Iterator[None]:
+    """Hold Ctrl-C back while the pool's processes start, and have them ignore it from exec.
+
+    The fork server, the resource tracker and the workers ignore SIGINT themselves only once
+    Python has started and imported what they preload: a Ctrl-C in that first half second
+    printed their tracebacks (or "Fatal Python error") beside the build's one line. An
+    ignored signal stays ignored across exec; a blocked one waits (Linux keeps it pending
+    even while it is ignored) and reaches the build once its handler is back.
+    """
+    if (os.name != "posix" or not hasattr(signal, "pthread_sigmask")
+            or threading.current_thread() is not threading.main_thread()):
+        yield  # only the main thread may set a handler
+        return
+    from multiprocessing import resource_tracker  # noqa: PLC0415
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        # The tracker unblocks SIGINT after starting itself: started first, then blocked again.
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 class _Worker:
     def __init__(self, context: BaseContext, work: Callable[[list[T]], list[R]]) -> None:
         self.connection, theirs = context.Pipe(duplex=True)
@@ -144,8 +174,9 @@ class Pool(Generic[T, R]):
                  count: int) -> None:
         self._workers: list[_Worker] = []
         try:
-            for _ in range(count):
-                self._workers.append(_Worker(context, work))
+            with _ctrl_c_held_back():
+                for _ in range(count):
+                    self._workers.append(_Worker(context, work))
         except BaseException:
             self.close(finished=False)
             raise

@@ -6,6 +6,7 @@ import functools
 import http.server
 import itertools
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -603,6 +604,68 @@ def test_a_bad_template_stops_the_build_before_anything_is_written(
                    f"received: {str(path)!r} {why}\n")
     assert not (site / "sitemap.xml").exists()
     assert not (site / "sitemap").exists()
+
+
+@pytest.mark.parametrize(("template", "why"), [
+    ("{{ 1 / 0 }}", "division by zero"),
+    ("{{ count + 'a' }}", "unsupported operand type(s) for +: 'int' and 'str'"),
+    ('{% include "map.html" %}', "maximum recursion depth exceeded"),
+    ('{% include "gone.html" %}', "'gone.html' not found in search paths"),
+], ids=["zero-division", "type-error", "include-itself", "missing-include"])
+def test_a_template_failing_as_it_renders_keeps_the_last_sitemap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], template: str, why: str,
+) -> None:
+    """A template that compiles but fails while rendering stops the build with one line,
+    exit 2, before the sitemap naming the site map page is written: the last one stays."""
+    site = make_traps(tmp_path / "site")
+    cache = ["--cache-dir", str(tmp_path / "c")]
+    assert main(["-q", "build", str(site), "--base-url", BASE, *cache]) == 0
+    before = {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()}
+    path = tmp_path / "map.html"
+    path.write_text(template)
+    capsys.readouterr()
+    status = main(["build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/",
+                   "--html-sitemap-template", str(path), *cache])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith(f"error: --html-sitemap-template: cannot render 'map.html': {why}")
+    assert err.count("\n") == 1
+    assert {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()} == before
+    assert not (site / "sitemap").exists()
+
+
+def test_a_site_map_folder_linked_out_of_the_site_is_never_written_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A symbolic link where the site map's folder goes, to a folder outside the site: one
+    line, exit 2, and nothing written there (the page went out of the site through it)."""
+    site = make_traps(tmp_path / "site")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (site / "sitemap").symlink_to(outside, target_is_directory=True)
+    status = main(["-q", "build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/",
+                   "--cache-dir", str(tmp_path / "c")])
+    assert status == 2
+    assert capsys.readouterr().err.splitlines() == [(
+        "error: --html-sitemap: 'sitemap/index.html' leads out of the site through a symbolic "
+        "link; remove the link or choose another path")]
+    assert list(outside.iterdir()) == []
+    assert not (site / "sitemap.xml").exists()
+
+
+def test_a_folder_named_in_bytes_that_are_not_utf8_is_shown_readably(tmp_path: Path) -> None:
+    """A folder whose name is not UTF-8 (Latin-1 from an old archive): its page is listed,
+    the folder's heading shows U+FFFD for those bytes, and the site map page is UTF-8 (it
+    stopped with a UnicodeEncodeError traceback after the sitemap was written)."""
+    site = make_traps(tmp_path / "site")
+    folder = site / os.fsdecode(b"caf\xe9")
+    folder.mkdir()
+    (folder / "a.html").write_text("<title>Latin-1 folder</title>", "utf-8")
+    assert main(["-q", "build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/",
+                 "--cache-dir", str(tmp_path / "c")]) == 0
+    page = (site / "sitemap" / "index.html").read_bytes().decode("utf-8")
+    assert '<a href="../caf%E9/a.html">Latin-1 folder</a>' in page
+    assert "caf\ufffd" in page
 
 
 BAD_TEMPLATE_WHY = "(line 1: Expected an expression, got 'end of statement block')"

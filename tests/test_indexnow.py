@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -316,6 +319,68 @@ def test_network_error_is_retried_and_kept(changed: Path, capsys: pytest.Capture
     assert err.startswith(f"error: cannot reach http://127.0.0.1:{port}/indexnow (")
     assert "(tried 4 times); nothing of this batch was taken" in err
     assert pending_of(changed) == [BASE + "a.html"]
+
+
+class _Stalling(BaseHTTPRequestHandler):
+    """An endpoint that answers 200 and then never finishes: its body (``body``) or its
+    headers (``headers``) come a few bytes at a time, ten times a second, for 60 seconds."""
+
+    protocol_version = "HTTP/1.1"
+    slow = "body"
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.send_response_only(200)
+        if self.slow == "body":
+            self.send_header("Content-Length", "1000000")
+            self.end_headers()
+        else:
+            self.flush_headers()  # the status line goes out; the headers never end
+        for number in range(600):
+            try:
+                self.wfile.write(f"X-Slow-{number}: 1\r\n".encode() if self.slow == "headers"
+                                 else b"x" * 64)
+                self.wfile.flush()
+            except OSError:
+                return
+            time.sleep(0.1)
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("slow", ["body", "headers"])
+def test_an_endpoint_that_never_finishes_its_answer_does_not_hold_submit(
+    changed: Path, tmp_path: Path, slow: str,
+) -> None:
+    """An answer that trickles for ever (a stalled proxy, a broken endpoint) gets one line
+    within the timeout per try, not a wait for ever: a 200 whose body never ends is
+    accepted at its status; headers that never end are no answer, and the URL stays."""
+    handler = type("Handler", (_Stalling,), {"slow": slow})
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}/indexnow"
+        script = (f"from sitemap_plugins import cli; cli.SUBMIT_DELAYS = (0.0,); "
+                  f"cli.SUBMIT_TIMEOUT = 1.0; raise SystemExit(cli.main(['submit', "
+                  f"{str(changed)!r}, '--base-url', {BASE!r}, '--key', {KEY!r}, "
+                  f"'--endpoint', {url!r}]))")
+        started = time.monotonic()
+        try:
+            ran = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                                 text=True, timeout=30, check=False)
+        finally:
+            server.shutdown()
+    assert time.monotonic() - started < 15
+    if slow == "body":
+        assert (ran.returncode, ran.stderr) == (0, "")
+        assert pending_of(changed) == []
+    else:
+        assert ran.returncode == 1
+        assert ran.stderr == (f"error: cannot reach {url} (no whole answer within 1 seconds) "
+                              "(tried 2 times); nothing of this batch was taken, and 1 URL "
+                              "stays pending for the next submit\n")
+        assert pending_of(changed) == [BASE + "a.html"]
 
 
 # --- batches -----------------------------------------------------------------------------------

@@ -255,6 +255,52 @@ def test_ctrl_c_stops_the_build_with_one_line(site: Path, tmp_path: Path) -> Non
     _left_as_it_was(copy, before, run)
 
 
+def _sigint_handling(pid: int) -> str:
+    """How a process takes SIGINT: "caught" (Python's KeyboardInterrupt), "ignored", or ""."""
+    status = dict(line.split(":\t", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":\t" in line)
+    bit = 1 << (signal.SIGINT - 1)
+    if int(status["SigIgn"], 16) & bit:
+        return "ignored"
+    return "caught" if int(status["SigCgt"], 16) & bit else ""
+
+
+def _when_fork_server_starts(run: subprocess.Popen[str]) -> None:
+    """Return once the build's fork server has started Python and takes SIGINT its own way:
+    it is then importing the package it preloads (or already ignores SIGINT)."""
+    deadline = time.monotonic() + 60
+    while run.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError, KeyError):
+            for child in Path(f"/proc/{run.pid}/task/{run.pid}/children").read_text().split():
+                if (b"forkserver" in Path(f"/proc/{child}/cmdline").read_bytes()
+                        and _sigint_handling(int(child))):
+                    return
+        time.sleep(0.001)
+    raise AssertionError("the build ended before its fork server was seen")
+
+
+def test_ctrl_c_as_the_pool_starts_stops_the_build_with_one_line(
+    site: Path, tmp_path: Path,
+) -> None:
+    """SIGINT to the process group while the fork server is still starting (it ignores
+    SIGINT itself only once it has imported the package): one line, exit 130, no traceback
+    from the fork server or the resource tracker, nothing half-written."""
+    copy, cache = tmp_path / "interrupted-early", tmp_path / "cache"
+    before = _built_once(site, copy, cache)
+    run = _build(copy, 2, cache, new_session=True)
+    try:
+        _when_fork_server_starts(run)
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, (out, err)
+    assert err.strip().splitlines() == [
+        "interrupted: build stopped; files it had not finished writing were left as they were"]
+    _left_as_it_was(copy, before, run)
+
+
 def _gone(pid: int) -> bool:
     """Whether a process has ended (a zombie not yet reaped by init counts as ended)."""
     try:
