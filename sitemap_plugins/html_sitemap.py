@@ -375,6 +375,16 @@ class View:
     alternates: list[Link]
     """Every language's first part, absolute, for ``<link rel="alternate" hreflang>``."""
 
+    @property
+    def direction(self) -> str:
+        """``rtl`` for a language written right to left (Arabic, Hebrew...), else ``ltr``."""
+        return "rtl" if _primary(self.lang) in _RIGHT_TO_LEFT else "ltr"
+
+
+# Languages written right to left (their primary subtags; CLDR's list of common ones).
+_RIGHT_TO_LEFT = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ks", "ps", "sd", "ug",
+                            "ur", "yi"})
+
 
 def page_view(page: MapPage, *, base: str, depth: int,
               outline: Sequence[NavNode] = ()) -> View:
@@ -412,7 +422,7 @@ def load_template(template: str | None) -> jinja2.Template:
                                                     f"received: {template!r} ({why})")
 
     if not Path(template).is_file():
-        raise refused("no such file")
+        raise refused("a folder" if Path(template).is_dir() else "no such file")
     try:
         return _environment(template).get_template(Path(template).name)
     except jinja2.TemplateSyntaxError as err:
@@ -431,7 +441,7 @@ def render_html_sitemap(view: View, template: jinja2.Template) -> str:
     """
     try:
         return template.render(view=view, tree=view.tree, count=view.count, lang=view.lang,
-                               title=view.title)
+                               dir=view.direction, title=view.title)
     except Exception as err:  # the template is the user's code: 1/0 there is a bad option
         why = str(err) or type(err).__name__
         raise ConfigError("html_sitemap_template",

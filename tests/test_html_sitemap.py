@@ -587,14 +587,17 @@ def test_a_long_list_is_split_into_parts_linked_from_the_first(
 @pytest.mark.parametrize(("template", "why"), [
     (None, "(no such file)"),
     ("<p>{% for x in %}</p>", "(line 1: Expected an expression, got 'end of statement block')"),
-], ids=["missing", "syntax-error"])
+    ("/", "(a folder)"),
+], ids=["missing", "syntax-error", "folder"])
 def test_a_bad_template_stops_the_build_before_anything_is_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], template: str | None, why: str,
 ) -> None:
     """The template is compiled with the options: one line, exit 2, nothing written."""
     site = make_traps(tmp_path / "site")
     path = tmp_path / "map.html"
-    if template is not None:
+    if template == "/":
+        path.mkdir()
+    elif template is not None:
         path.write_text(template)
     status = main(["build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/",
                    "--html-sitemap-template", str(path)])
@@ -819,3 +822,21 @@ def test_each_languages_page_fills_the_page_its_host_rendered(tmp_path: Path) ->
     listed = (site / "sitemap.txt").read_text().split()
     assert BASE + "fr/sitemap/" in listed
     assert not {BASE + "sitemap-fr/", BASE + "de/sitemap/"} & set(listed)
+
+
+def test_a_right_to_left_language_is_laid_out_right_to_left(tmp_path: Path) -> None:
+    """An Arabic site's own page says ``dir="rtl"`` (the list, the bullets and the indent
+    from the right); its English page does not."""
+    site = tmp_path / "site"
+    for rel, lang, title in (("index.html", "ar", "الرئيسية"), ("a/index.html", "ar", "مقالة"),
+                             ("en/index.html", "en", "Home")):
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(f'<!doctype html><html lang="{lang}"><title>{title}</title>'
+                                f"<main><h1>{title}</h1></main>", "utf-8")
+    assert main(["build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/"]) == 0
+    arabic = lxml_html.fromstring((site / "sitemap/index.html").read_bytes())
+    assert (arabic.get("lang"), arabic.get("dir")) == ("ar", "rtl")
+    assert arabic.xpath(SITE_MAP_LIST + "/@dir") == ["rtl"]
+    english = lxml_html.fromstring((site / "sitemap-en/index.html").read_bytes())
+    assert (english.get("lang"), english.get("dir")) == ("en", None)
+    assert english.xpath(SITE_MAP_LIST + "/@dir") == []
