@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import multiprocessing
 import os
 import queue
 import signal
@@ -43,8 +44,6 @@ def _serve(connection: Connection, work: Callable[[list[T]], list[R]]) -> None:
     # Ctrl-C reaches the whole process group: the build's own process stops the workers
     # (and says so once), instead of each worker printing its traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    import multiprocessing  # noqa: PLC0415  # a worker has it loaded already
-
     build = multiprocessing.parent_process()
     if build is not None:
         # A build killed on its own (the out-of-memory killer, kill -9) must not leave its
