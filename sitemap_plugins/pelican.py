@@ -47,6 +47,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
+from sitemap_plugins.git_dates import read_git_dates
 from sitemap_plugins.html_sitemap import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
@@ -142,6 +143,8 @@ class _Plan:
     urls_follow_files: bool = True
     """Whether every content URL setting is its ``*_SAVE_AS`` (or that file's folder): then
     only a page with its own ``url``/``save_as`` metadata can be served elsewhere."""
+    content_path: str = ""
+    """``PATH``: the sources, for their git dates."""
 
 
 @dataclass(frozen=True)
@@ -190,6 +193,8 @@ class _Run:
     folders: dict[str, str | None] = field(default_factory=dict)
     """Written folder -> its path relative to the main OUTPUT_PATH (realpath is slow)."""
     places: dict[str, _Place] = field(default_factory=dict)
+    git_dates: dict[str, Lastmod] | None = None
+    """Each source's last commit date (relative to ``PATH``), read once when first wanted."""
     """Written file -> what it is on the blog, for the HTML site map's sections."""
 
     def main_instance(self) -> _Pelican | None:
@@ -399,6 +404,7 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
         default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
         timezone_name=str(settings.get("TIMEZONE") or "UTC"),
         urls_follow_files=_urls_follow_files(settings),
+        content_path=str(settings.get("PATH") or ""),
     )
 
 
@@ -490,6 +496,7 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.pages = {}
         _RUN.outside = 0
         _RUN.places = {}
+        _RUN.git_dates = None  # autoreload: the sources may have been committed since
     _RUN.folders, _RUN.content_lastmods = {}, {}
     _RUN.sites.append(_site_for(pelican))
 
@@ -829,6 +836,11 @@ def _page_hints(
             published = _aware(date_value, plan.timezone_name)
         if getattr(obj, "modified", None) is not None and lastmod is not None:
             source = EXPLICIT_SOURCE  # Modified: says when it last changed, in so many words
+        if lastmod is None and plan.config.git_dates:
+            # A page without Date: or Modified: (an about page) changed when its source
+            # last did. Never for a dated article: a blog moved into git in one commit would
+            # date every old article that day.
+            lastmod = _git_date(plan, obj)
         if lastmod is None and plan.use_source_time:
             lastmod = _source_time(obj)
         own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls)
@@ -1018,6 +1030,22 @@ def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod 
         if lastmod is not None and (newest is None or sort_key(lastmod) > sort_key(newest)):
             newest = lastmod
     return newest
+
+
+def _git_date(plan: _Plan, obj: object) -> Lastmod | None:
+    """When the source of ``obj`` last changed on this branch, from one ``git log``."""
+    source = getattr(obj, "source_path", None)
+    if not source or not plan.content_path:
+        return None
+    if _RUN.git_dates is None:
+        _RUN.git_dates, shallow = read_git_dates(plan.content_path)
+        if shallow:
+            # CI's default checkout: a note, not a warning, so that --fatal warnings passes.
+            log.info("No git dates used for lastmod: the git clone is shallow, so the last "
+                     "commit of most sources is missing. For git dates fetch the full history "
+                     "('fetch-depth: 0' with actions/checkout), or set 'git_dates': False.")
+    rel = os.path.relpath(source, plan.content_path).replace(os.sep, "/")
+    return _RUN.git_dates.get(rel)
 
 
 def _source_time(obj: object) -> Lastmod | None:

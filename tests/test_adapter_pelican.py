@@ -7,6 +7,7 @@ checks and the receivers are also tested in-process, where they are cheap.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -1075,3 +1076,24 @@ def test_news_sitemap_lists_the_articles_of_the_last_two_days(tmp_path: Path, xs
     # A year later nothing is recent: the file is rewritten empty, so old articles drop out.
     built(pelican(site, tmp_path / "out", news, epoch=noon + 366 * 86400))
     assert "<url>" not in path.read_text("utf-8")
+
+
+def test_a_page_without_a_date_is_dated_by_its_sources_last_commit(tmp_path: Path) -> None:
+    """``git_dates``: a page with no Date: or Modified: gets its source's last commit date;
+    an article keeps its Date: even when git says its file came later (a blog moved into
+    git in one commit); ``git_dates: False`` leaves the page undated."""
+    from tests.test_adapter_mkdocs import git  # noqa: PLC0415
+
+    site = copy_site(tmp_path / "source")
+    git(site, "init", "-q", "-b", "main")
+    git(site, "add", "-A")
+    git(site, "commit", "-q", "-m", "the blog moves into git", when="2025-03-04T05:06:07+00:00")
+    contact = site / "content" / "pages" / "contact.md"
+    contact.write_text(contact.read_text("utf-8") + "\nOr call.\n", "utf-8")
+    git(site, "commit", "-q", "-am", "contact edited", when="2025-05-06T07:08:09+00:00")
+    found = entries(built(pelican(site, tmp_path / "out")).out)
+    assert found[BASE + "pages/contact.html"]["lastmod"] == "2025-05-06T07:08:09Z"
+    assert found[BASE + "hello-pelican.html"]["lastmod"] == "2024-06-01T18:30:00+02:00"
+    settings = json.dumps({"git_dates": False, "cache_dir": str(tmp_path / "no-history")})
+    off = entries(built(pelican(site, tmp_path / "off", f"SITEMAP_PLUGINS={settings}")).out)
+    assert off[BASE + "pages/contact.html"]["lastmod"] is None
