@@ -17,6 +17,17 @@ log = logging.getLogger(__name__)
 _GIT_TIMEOUT = 300
 
 
+def shallow_note(turn_off: str) -> str:
+    """What a host says once when the clone is shallow.
+
+    ``turn_off`` is the host's own spelling of ``git_dates`` set to false.
+    """
+    return ("No git dates used for lastmod: the git clone is shallow, so the last commit of "
+            "most pages is missing; dates come from the pages and the lastmod manifest. For "
+            "git dates fetch the full history ('fetch-depth: 0' with actions/checkout), or "
+            f"set {turn_off} to say you want none.")
+
+
 def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
     """When the last change of every file under ``docs_dir`` was published on this branch.
 

@@ -36,7 +36,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level, SitemapError
 from sitemap_plugins.generate import generate
-from sitemap_plugins.git_dates import read_git_dates
+from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.html_sitemap import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 
@@ -577,12 +577,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         dates, shallow = started.result() if started else read_git_dates(self._docs_dir)
         if shallow:
             # CI's default checkout: a note, not a warning, so that --strict builds pass.
-            log.info(
-                "No git dates used for lastmod: the git clone is shallow, so the last commit of "
-                "most pages is missing; dates come from the pages and the lastmod manifest. "
-                "For git dates fetch the full history ('fetch-depth: 0' with "
-                "actions/checkout), or set 'git_dates: false' to say you want none."
-            )
+            log.info(shallow_note("'git_dates: false'"))
         return dates
 
 

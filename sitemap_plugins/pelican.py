@@ -47,7 +47,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.entry import PageHints
 from sitemap_plugins.errors import ConfigError, Level
 from sitemap_plugins.generate import Result, generate
-from sitemap_plugins.git_dates import read_git_dates
+from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.html_sitemap import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.manifest import EXPLICIT_SOURCE
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
@@ -193,9 +193,9 @@ class _Run:
     folders: dict[str, str | None] = field(default_factory=dict)
     """Written folder -> its path relative to the main OUTPUT_PATH (realpath is slow)."""
     places: dict[str, _Place] = field(default_factory=dict)
+    """Written file -> what it is on the blog, for the HTML site map's sections."""
     git_dates: dict[str, Lastmod] | None = None
     """Each source's last commit date (relative to ``PATH``), read once when first wanted."""
-    """Written file -> what it is on the blog, for the HTML site map's sections."""
 
     def main_instance(self) -> _Pelican | None:
         return self.main() if self.main is not None else None
@@ -1041,9 +1041,7 @@ def _git_date(plan: _Plan, obj: object) -> Lastmod | None:
         _RUN.git_dates, shallow = read_git_dates(plan.content_path)
         if shallow:
             # CI's default checkout: a note, not a warning, so that --fatal warnings passes.
-            log.info("No git dates used for lastmod: the git clone is shallow, so the last "
-                     "commit of most sources is missing. For git dates fetch the full history "
-                     "('fetch-depth: 0' with actions/checkout), or set 'git_dates': False.")
+            log.info(shallow_note(f"{SETTING}['git_dates'] = False"))
     rel = os.path.relpath(source, plan.content_path).replace(os.sep, "/")
     return _RUN.git_dates.get(rel)
 
