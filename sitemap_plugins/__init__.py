@@ -10,8 +10,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from sitemap_plugins.config import DEFAULTS, SitemapConfig
-from sitemap_plugins.entry import Alternate, Entry, PageHints
+from sitemap_plugins.build import Result, generate
 from sitemap_plugins.errors import (
     ConfigError,
     Diagnostic,
@@ -20,7 +19,8 @@ from sitemap_plugins.errors import (
     SitemapError,
     WriteError,
 )
-from sitemap_plugins.generate import Result, generate
+from sitemap_plugins.options import DEFAULTS, SitemapConfig
+from sitemap_plugins.rules import Alternate, Entry, PageHints
 
 __all__ = [
     "DEFAULTS",

@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from sitemap_plugins.config import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
 from sitemap_plugins.errors import ScanError
 from sitemap_plugins.news import MAX_NEWS
-from sitemap_plugins.output import text_index_name
+from sitemap_plugins.options import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
+from sitemap_plugins.owned import text_index_name
+from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
 from sitemap_plugins.schema import (
     IMAGE,
     NEWS,
@@ -41,14 +42,13 @@ from sitemap_plugins.schema import (
     validate_root,
 )
 from sitemap_plugins.schema import check_url as schema_url
+from sitemap_plugins.site import special_kind
 from sitemap_plugins.urls import is_public
-from sitemap_plugins.writers.atomic import special_kind
-from sitemap_plugins.writers.robots import MAX_ROBOTS_BYTES, names_sitemap
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.progress import Progress
 
 NS = SITEMAP

@@ -1,6 +1,6 @@
 """The command line: ``sitemap-plugins build``, ``merge``, ``check`` and ``submit``.
 
-Every option of :class:`~sitemap_plugins.config.SitemapConfig` is a flag with the same name
+Every option of :class:`~sitemap_plugins.options.SitemapConfig` is a flag with the same name
 (``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
 Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration error.
 """
@@ -18,8 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from sitemap_plugins import __version__
+from sitemap_plugins.build import cache_folder, generate
 from sitemap_plugins.check import check_site
-from sitemap_plugins.config import (
+from sitemap_plugins.errors import ConfigError, Level, ScanError, SitemapError
+from sitemap_plugins.merge import MergeError, merge
+from sitemap_plugins.options import (
     BUILD_OPTIONS,
     MERGE_OPTIONS,
     OPTION_BY_NAME,
@@ -27,9 +30,16 @@ from sitemap_plugins.config import (
     Option,
     SitemapConfig,
 )
-from sitemap_plugins.errors import ConfigError, Level, ScanError, SitemapError
-from sitemap_plugins.generate import cache_folder, generate
-from sitemap_plugins.indexnow import (
+from sitemap_plugins.progress import Progress, Snapshot
+from sitemap_plugins.report import (
+    build_report,
+    check_report,
+    dumps,
+    error_report,
+    merge_report,
+    submit_report,
+)
+from sitemap_plugins.submit import (
     DEFAULT_ENDPOINT,
     RETRY_DELAYS,
     TIMEOUT,
@@ -39,16 +49,6 @@ from sitemap_plugins.indexnow import (
     key_location,
     pending_path,
     submit,
-)
-from sitemap_plugins.merge import MergeError, merge
-from sitemap_plugins.progress import Progress, Snapshot
-from sitemap_plugins.report import (
-    build_report,
-    check_report,
-    dumps,
-    error_report,
-    merge_report,
-    submit_report,
 )
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

@@ -17,8 +17,8 @@ from sitemap_plugins.urls import is_within, resolve_href
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from sitemap_plugins.config import SitemapConfig
-    from sitemap_plugins.generate import Result
+    from sitemap_plugins.build import Result
+    from sitemap_plugins.options import SitemapConfig
 
 HOME_PAGES = ("index.html", "index.htm")
 

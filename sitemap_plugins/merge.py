@@ -36,7 +36,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.config import PROTOCOL_MAX_BYTES
+from sitemap_plugins import robots_txt
 from sitemap_plugins.dates import parse_w3c, sort_key
 from sitemap_plugins.errors import (
     ConfigError,
@@ -46,24 +46,23 @@ from sitemap_plugins.errors import (
     SitemapError,
     WriteError,
 )
-from sitemap_plugins.lock import site_lock
-from sitemap_plugins.urls import encode_path, parse_base_url
-from sitemap_plugins.writers import robots as robots_txt
-from sitemap_plugins.writers.atomic import (
+from sitemap_plugins.options import PROTOCOL_MAX_BYTES
+from sitemap_plugins.render import COMPRESS_LEVEL, gzip_file, header_time, template_module
+from sitemap_plugins.site import (
     commit,
     explain,
     remove_leftovers,
+    site_lock,
     temp_path_for,
     write_bytes_atomic,
 )
-from sitemap_plugins.writers.compress import COMPRESS_LEVEL, gzip_file, header_time
-from sitemap_plugins.writers.templates import template_module
+from sitemap_plugins.urls import encode_path, parse_base_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from sitemap_plugins.config import SitemapConfig
     from sitemap_plugins.dates import Lastmod
+    from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.progress import Progress
 
 NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -660,7 +659,7 @@ def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
         MergeError: listing what stops the merge; nothing was written.
         WriteError: when a file cannot be written (each file is whole, old or new).
         BusyError: when a build of the root, or of a build below it, is still running after
-            the wait (:data:`sitemap_plugins.lock.WAIT_SECONDS`); nothing was written.
+            the wait (:data:`sitemap_plugins.site.WAIT_SECONDS`); nothing was written.
     """
     root = Path(root_dir)
     if not root.is_dir():

@@ -5,7 +5,7 @@ date as every lastmod. This plugin empties that template (so MkDocs writes neith
 ``sitemap.xml`` nor ``sitemap.xml.gz``) and, once everything else has written the site,
 scans ``site_dir`` with the core and writes the real files. What only MkDocs knows (front
 matter, i18n translations and fallback copies, git dates, raw HTML copied from ``docs_dir``)
-goes to the core as :class:`~sitemap_plugins.entry.PageHints`.
+goes to the core as :class:`~sitemap_plugins.rules.PageHints`.
 """
 
 from __future__ import annotations
@@ -25,20 +25,20 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
-from sitemap_plugins.config import (
+from sitemap_plugins.build import generate
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
+from sitemap_plugins.errors import ConfigError, Level, SitemapError
+from sitemap_plugins.git_dates import read_git_dates, shallow_note
+from sitemap_plugins.history import EXPLICIT_SOURCE
+from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
+from sitemap_plugins.options import (
     BUILD_OPTIONS,
     Option,
     SitemapConfig,
     check_changefreq,
     check_priority,
 )
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
-from sitemap_plugins.entry import PageHints
-from sitemap_plugins.errors import ConfigError, Level, SitemapError
-from sitemap_plugins.generate import generate
-from sitemap_plugins.git_dates import read_git_dates, shallow_note
-from sitemap_plugins.html_sitemap import MARKER, NavNode, names_in, site_map_title
-from sitemap_plugins.manifest import EXPLICIT_SOURCE
+from sitemap_plugins.rules import PageHints
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
-    from sitemap_plugins.generate import Result
+    from sitemap_plugins.build import Result
 
 log = get_plugin_logger(__name__)
 

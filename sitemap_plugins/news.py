@@ -1,6 +1,6 @@
 """The Google News sitemap: articles published in the two days before the build.
 
-Pure selection and rendering; :mod:`sitemap_plugins.generate` feeds it each listed page's
+Pure selection and rendering; :mod:`sitemap_plugins.build` feeds it each listed page's
 :class:`NewsItem` and writes the result. Google's rules: only articles published in the last
 two days, at most 1,000 a file, each with ``news:publication`` (name, language),
 ``news:publication_date`` and ``news:title``. The file is written on every build, also when
@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from xml.etree import ElementTree as ET
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
-from sitemap_plugins.writers.templates import template_module
+from sitemap_plugins.render import template_module
 
 NEWS_WINDOW = timedelta(days=2)
 MAX_NEWS = 1_000

@@ -12,7 +12,7 @@ takes one line. Pelican's signals drive everything:
   translations, opt-outs). Only these files are listed: stale files left in ``OUTPUT_PATH``
   by earlier builds are not.
 * ``static_generator_finalized``: note the static files copied by this run.
-* ``finalized`` (main instance only): hand the notes to :func:`sitemap_plugins.generate`.
+* ``finalized`` (main instance only): hand the notes to :func:`sitemap_plugins.build`.
 """
 
 from __future__ import annotations
@@ -36,20 +36,20 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins.config import (
+from sitemap_plugins.build import Result, generate
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
+from sitemap_plugins.errors import ConfigError, Level
+from sitemap_plugins.git_dates import read_git_dates, shallow_note
+from sitemap_plugins.history import EXPLICIT_SOURCE
+from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
+from sitemap_plugins.options import (
     BUILD_OPTIONS,
     SitemapConfig,
     check_changefreq,
     check_keys,
     check_priority,
 )
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
-from sitemap_plugins.entry import PageHints
-from sitemap_plugins.errors import ConfigError, Level
-from sitemap_plugins.generate import Result, generate
-from sitemap_plugins.git_dates import read_git_dates, shallow_note
-from sitemap_plugins.html_sitemap import MARKER, NavNode, names_in, site_map_title
-from sitemap_plugins.manifest import EXPLICIT_SOURCE
+from sitemap_plugins.rules import PageHints
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
 log = logging.getLogger(__name__)

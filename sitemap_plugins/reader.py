@@ -10,7 +10,7 @@ record holds everything the later steps need:
   site map for people.
 
 Values are raw (attribute text, entities decoded): resolving URLs and judging them is
-evaluation's work (:mod:`sitemap_plugins.entry`), which needs no file.
+evaluation's work (:mod:`sitemap_plugins.rules`), which needs no file.
 
 **The fingerprint**, exactly:
 

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from sitemap_plugins.build import Result
     from sitemap_plugins.check import Problem
     from sitemap_plugins.errors import Diagnostic
-    from sitemap_plugins.generate import Result
-    from sitemap_plugins.indexnow import Submission
     from sitemap_plugins.merge import Merged
+    from sitemap_plugins.submit import Submission
 
 SCHEMA = "sitemap-plugins/report/1"
 

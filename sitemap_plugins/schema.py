@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.config import CHANGEFREQ_WORDS
+from sitemap_plugins.options import CHANGEFREQ_WORDS
 from sitemap_plugins.urls import MAX_URL_LENGTH
 
 if TYPE_CHECKING:

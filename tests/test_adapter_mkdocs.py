@@ -25,9 +25,9 @@ from lxml import etree
 
 pytest.importorskip("mkdocs")
 
-from sitemap_plugins.config import BUILD_OPTIONS
 from sitemap_plugins.dates import format_w3c
 from sitemap_plugins.mkdocs import _front_matter, _PluginConfig
+from sitemap_plugins.options import BUILD_OPTIONS
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.dates import parse_w3c, sort_key
-from sitemap_plugins.manifest import manifest_path
+from sitemap_plugins.history import manifest_path
 
 BASE = "https://example.org/"
 T1, T2 = 1_700_000_000, 1_700_086_400

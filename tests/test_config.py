@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from sitemap_plugins.config import DEFAULTS, SitemapConfig
 from sitemap_plugins.errors import ConfigError
+from sitemap_plugins.options import DEFAULTS, SitemapConfig
 
 BASE = {"base_url": "https://example.org/"}
 

@@ -12,7 +12,7 @@ import yaml
 from lxml import html as lxml_html
 
 from sitemap_plugins.check import check_site
-from sitemap_plugins.config import OPTIONS, SitemapConfig
+from sitemap_plugins.options import OPTIONS, SitemapConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

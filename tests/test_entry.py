@@ -9,12 +9,12 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from sitemap_plugins.config import SitemapConfig
-from sitemap_plugins.entry import Alternate, Entry, Exclusion, PageHints, evaluate
+from sitemap_plugins.build import make_rules
 from sitemap_plugins.errors import Level
-from sitemap_plugins.generate import make_rules
+from sitemap_plugins.options import SitemapConfig
 from sitemap_plugins.reader import PageRecord, parse_html
-from sitemap_plugins.robots_rules import RobotsRules
+from sitemap_plugins.robots_txt import RobotsRules
+from sitemap_plugins.rules import Alternate, Entry, Exclusion, PageHints, evaluate
 
 BASE = "https://example.org/docs/"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.writers.robots import FRAGMENT_NAME, fragment_sitemap
+from sitemap_plugins.robots_txt import FRAGMENT_NAME, fragment_sitemap
 
 BASE = "https://example.org/"
 HOME = """<!DOCTYPE html><html><head><title>Home</title>

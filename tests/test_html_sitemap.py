@@ -23,7 +23,7 @@ from lxml import html as lxml_html
 
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.cli import main
-from sitemap_plugins.html_sitemap import (
+from sitemap_plugins.html_map import (
     MARKER,
     MAX_LINKS,
     OWN_MARK,

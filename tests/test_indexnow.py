@@ -21,7 +21,7 @@ import pytest
 
 from sitemap_plugins import cli
 from sitemap_plugins.cli import main
-from sitemap_plugins.indexnow import (
+from sitemap_plugins.submit import (
     MAX_BATCH,
     PENDING_NAME,
     PENDING_SCHEMA,
@@ -491,7 +491,7 @@ def test_a_crash_while_recording_loses_nothing(changed: Path, monkeypatch: pytes
     import errno  # noqa: PLC0415
     import os  # noqa: PLC0415
 
-    from sitemap_plugins.writers import atomic  # noqa: PLC0415
+    from sitemap_plugins import site as atomic  # noqa: PLC0415
 
     site = changed
     before = (cache(site) / PENDING_NAME).read_bytes()
@@ -519,7 +519,7 @@ def test_damaged_list_that_cannot_be_set_aside_is_left_alone(
     changed: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A damaged list that cannot be renamed is never written over; a warning says so."""
-    from sitemap_plugins import indexnow  # noqa: PLC0415
+    from sitemap_plugins import submit as indexnow  # noqa: PLC0415
 
     site = changed
     (cache(site) / PENDING_NAME).write_bytes(b"[not json")

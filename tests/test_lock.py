@@ -136,8 +136,8 @@ def test_the_lock_leaves_nothing_in_the_site(tmp_path: Path) -> None:
 _RECORD = """
 import sys
 from pathlib import Path
-from sitemap_plugins.indexnow import record_pending
-from sitemap_plugins.manifest import Changes
+from sitemap_plugins.submit import record_pending
+from sitemap_plugins.history import Changes
 cache, name = Path(sys.argv[1]), sys.argv[2]
 for i in range(int(sys.argv[3])):
     record_pending(cache, Changes(baseline=True, added=[f"https://example.org/{name}/{i}"]))
@@ -155,6 +155,6 @@ def test_sibling_builds_lose_no_pending_url(tmp_path: Path) -> None:
     runs = [subprocess.Popen([sys.executable, "-c", _RECORD, str(cache), name, str(rounds)],
                              env=_env()) for name in names]
     assert [run.wait(timeout=300) for run in runs] == [0] * len(names)
-    from sitemap_plugins.indexnow import read_pending  # noqa: PLC0415
+    from sitemap_plugins.submit import read_pending  # noqa: PLC0415
 
     assert len(read_pending(cache)) == len(names) * rounds

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sitemap_plugins import SitemapConfig, generate, manifest
 from sitemap_plugins.cli import main
 from sitemap_plugins.errors import BusyError
-from sitemap_plugins.manifest import manifest_path
+from sitemap_plugins.history import manifest_path
 
 BASE = "https://example.org/"
 T1, T2, T3 = 1_700_000_000, 1_700_086_400, 1_700_172_800  # three builds, a day apart

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from sitemap_plugins.cli import main
+from sitemap_plugins.robots_txt import render_fragment
 from sitemap_plugins.urls import encode_path
-from sitemap_plugins.writers.robots import render_fragment
 
 BASE = "https://example.org/"
 SECTIONS = ("alpha", "beta", "gamma")
@@ -550,7 +550,7 @@ def test_a_merge_waits_for_a_build_in_progress(sections: Path, capsys, monkeypat
     """A build of the root or of a section holds its folder: the merge waits for it, then
     fails in one line and writes nothing (it would have read one build's index with another's
     parts, or removed the root build's temporary files). Once the build is done it runs."""
-    from sitemap_plugins import lock  # noqa: PLC0415
+    from sitemap_plugins import site as lock  # noqa: PLC0415
 
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.5)
     before = snapshot(sections)

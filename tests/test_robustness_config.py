@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.config import OPTIONS, SitemapConfig
+from sitemap_plugins.options import OPTIONS, SitemapConfig
 
 BASE = "https://example.org/"
 ARGPARSE = "sitemap-plugins build: error: "

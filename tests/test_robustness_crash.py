@@ -37,10 +37,10 @@ import pytest
 from lxml import etree
 
 from sitemap_plugins import SitemapConfig, SitemapError, generate
-from sitemap_plugins import output as output_module
+from sitemap_plugins import owned as output_module
 from sitemap_plugins.cli import main
 from sitemap_plugins.errors import WriteError
-from sitemap_plugins.writers.atomic import explain
+from sitemap_plugins.site import explain
 
 BASE = "https://example.org/"
 EPOCH = "1718000000"

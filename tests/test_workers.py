@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import pytest
 from conftest import ROOT
 
-from sitemap_plugins.generate import PARALLEL_THRESHOLD
+from sitemap_plugins.build import PARALLEL_THRESHOLD
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from sitemap_plugins.config import PROTOCOL_MAX_BYTES, SitemapConfig
-from sitemap_plugins.entry import Alternate, Entry
-from sitemap_plugins.generate import generate, write_entries
+from sitemap_plugins.build import generate, write_entries
 from sitemap_plugins.media import VideoEntry
-from sitemap_plugins.writers.robots import create_robots, merge_sitemap_line, names_sitemap
-from sitemap_plugins.writers.xml_sitemap import render_url
+from sitemap_plugins.options import PROTOCOL_MAX_BYTES, SitemapConfig
+from sitemap_plugins.render import render_url
+from sitemap_plugins.robots_txt import create_robots, merge_sitemap_line, names_sitemap
+from sitemap_plugins.rules import Alternate, Entry
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -195,7 +195,7 @@ def test_a_site_left_with_nothing_to_list_keeps_robots_txt_and_is_told(
     tmp_path: Path, *, fragment: bool
 ) -> None:
     """The sitemap goes; robots.txt keeps every byte, and a warning names its dead line."""
-    from sitemap_plugins import generate  # noqa: PLC0415  # the module's name is shadowed
+    from sitemap_plugins import build as generate  # noqa: PLC0415  # the module's name is shadowed
 
     site = tmp_path / "site"
     site.mkdir()

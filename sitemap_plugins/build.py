@@ -28,8 +28,51 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from sitemap_plugins import robots_txt
 from sitemap_plugins.dates import build_time
-from sitemap_plugins.entry import (
+from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
+from sitemap_plugins.feeds import announced_feeds
+from sitemap_plugins.globs import GlobSet
+from sitemap_plugins.history import (
+    Changes,
+    History,
+    Kept,
+    Manifest,
+    ManifestRow,
+    path_key,
+    write_changes,
+)
+from sitemap_plugins.html_map import (
+    HtmlEntry,
+    NavNode,
+    SiteMapPages,
+    check_free,
+    page_title,
+)
+from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
+from sitemap_plugins.owned import (
+    Installed,
+    Ownership,
+    install,
+    is_own_file,
+    record_path,
+    remove_obsolete_news,
+    remove_stale,
+    site_key,
+    sitemap_file_pattern,
+    update_robots,
+    without_sitemap,
+)
+from sitemap_plugins.reader import (
+    PageRecord,
+    decode_record,
+    encode_record,
+    read_bytes,
+    read_record,
+)
+from sitemap_plugins.render import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter, render_url
+from sitemap_plugins.robots_txt import RobotsRules
+from sitemap_plugins.rules import (
     REASON_UNREADABLE,
     Alternate,
     Entry,
@@ -40,57 +83,21 @@ from sitemap_plugins.entry import (
     is_html_page,
     place,
 )
-from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
-from sitemap_plugins.feeds import announced_feeds
-from sitemap_plugins.globs import GlobSet
-from sitemap_plugins.html_sitemap import (
-    HtmlEntry,
-    NavNode,
-    SiteMapPages,
-    check_free,
-    page_title,
+from sitemap_plugins.site import (
+    BuiltFile,
+    SkipCallback,
+    explain,
+    remove_leftovers,
+    scan_site,
+    site_lock,
+    write_bytes_atomic,
 )
-from sitemap_plugins.indexnow import key_file_name, publish_key, record_pending
-from sitemap_plugins.lock import site_lock
-from sitemap_plugins.manifest import (
-    Changes,
-    History,
-    Kept,
-    Manifest,
-    ManifestRow,
-    path_key,
-    write_changes,
-)
-from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
-from sitemap_plugins.output import (
-    Installed,
-    install,
-    is_own_file,
-    remove_obsolete_news,
-    remove_stale,
-    sitemap_file_pattern,
-    update_robots,
-    without_sitemap,
-)
-from sitemap_plugins.ownership import Ownership, record_path, site_key
-from sitemap_plugins.reader import (
-    PageRecord,
-    decode_record,
-    encode_record,
-    read_bytes,
-    read_record,
-)
-from sitemap_plugins.robots_rules import RobotsRules
-from sitemap_plugins.scan import BuiltFile, SkipCallback, scan_site
-from sitemap_plugins.writers import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter
-from sitemap_plugins.writers import robots as robots_txt
-from sitemap_plugins.writers.atomic import explain, remove_leftovers, write_bytes_atomic
-from sitemap_plugins.writers.xml_sitemap import render_url
+from sitemap_plugins.submit import key_file_name, publish_key, record_pending
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
-    from sitemap_plugins.config import SitemapConfig
+    from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.progress import Progress
 
 log = logging.getLogger(__name__)
@@ -387,7 +394,7 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
-        context.set_forkserver_preload(["sitemap_plugins.generate"])
+        context.set_forkserver_preload(["sitemap_plugins.build"])
     every_file = itertools.chain(head, iterator)
     try:
         pool: Pool[BuiltFile, PageDone] = Pool(context, step.run_chunk, workers)

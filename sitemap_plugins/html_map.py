@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, NamedTuple
 import jinja2
 
 from sitemap_plugins.errors import ConfigError
-from sitemap_plugins.urls import BaseUrl, page_url
-from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
-from sitemap_plugins.writers.templates import (
+from sitemap_plugins.render import (
     template_environment,
     template_module,
     template_path,
 )
+from sitemap_plugins.site import refuse_special, write_bytes_atomic
+from sitemap_plugins.urls import BaseUrl, page_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Mapping, Sequence

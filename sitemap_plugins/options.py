@@ -20,8 +20,8 @@ from typing import Any
 from sitemap_plugins.errors import ConfigError
 from sitemap_plugins.globs import compile_glob
 from sitemap_plugins.news import NEWS_LANGUAGE, NewsPublication
+from sitemap_plugins.robots_txt import FRAGMENT_NAME
 from sitemap_plugins.urls import BaseUrl, parse_base_url
-from sitemap_plugins.writers.robots import FRAGMENT_NAME
 
 # sitemaps.org protocol, "XML tag definitions": the seven words <changefreq> allows.
 CHANGEFREQ_WORDS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
@@ -224,7 +224,7 @@ def _check_html_sitemap(option: str, value: object) -> str | None:
     if not isinstance(value, str):
         raise ConfigError(option, f"Expected a path inside the site such as 'sitemap/' or "
                                   f"'site-map.html' but received: {_received(value)}")
-    from sitemap_plugins.html_sitemap import html_sitemap_file  # noqa: PLC0415
+    from sitemap_plugins.html_map import html_sitemap_file  # noqa: PLC0415
 
     return html_sitemap_file(value)
 
@@ -243,7 +243,7 @@ def _check_versions(option: str, value: object) -> tuple[str, ...]:
 
 
 def _check_indexnow_key(option: str, value: object) -> str | None:
-    from sitemap_plugins.indexnow import check_key  # noqa: PLC0415  # urllib only when used
+    from sitemap_plugins.submit import check_key  # noqa: PLC0415  # urllib only when used
 
     return check_key(option, value)
 
@@ -272,7 +272,7 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
 def _check_html_sitemap_template(option: str, value: object) -> str | None:
     path = _optional_path("file")(option, value)
     if path is not None:  # compiled now: a typo in it stops the build before anything runs
-        from sitemap_plugins.html_sitemap import load_template  # noqa: PLC0415
+        from sitemap_plugins.html_map import load_template  # noqa: PLC0415
 
         load_template(path)
     return path
@@ -461,7 +461,7 @@ class SitemapConfig:
 
 def _check_key_file_name(key: str, sitemap_name: str) -> None:
     """KEY.txt must not be one of the files the build writes beside it."""
-    from sitemap_plugins.scan import own_file_pattern  # noqa: PLC0415
+    from sitemap_plugins.site import own_file_pattern  # noqa: PLC0415
 
     # Compared without case: macOS and Windows would write both to one file.
     ours = re.compile(own_file_pattern(sitemap_name).pattern, re.IGNORECASE)

@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
-from sitemap_plugins.ownership import site_key
+from sitemap_plugins.owned import site_key
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
-from sitemap_plugins.writers.atomic import (
+from sitemap_plugins.site import (
     explain,
     remove_leftovers,
     temp_path_for,
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from datetime import datetime
     from pathlib import Path
 
-    from sitemap_plugins.entry import Entry
+    from sitemap_plugins.rules import Entry
 
 FORMAT_VERSION = "2"
 # Format 1 kept its dates in a pages table keyed by URL, with another reader's fingerprints.

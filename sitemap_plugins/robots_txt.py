@@ -1,20 +1,26 @@
-"""Add a ``Sitemap:`` line to a robots.txt without changing any other byte of it.
+"""robots.txt as text: its rules for all crawlers, and ``Sitemap:`` lines added or removed.
 
 The file is handled as bytes: a byte-order mark, CRLF or CR line ends, bytes that are not
 UTF-8, trailing spaces and a missing final newline all survive. The line is appended once;
 a file that already names the sitemap (in any letter case of the directive, scheme or host,
-with or without the default port) is left exactly as it was.
+with or without the default port) is left exactly as it was. The rules are read with a real
+parser (Protego: Google's matching rules); only the group for every crawler (``User-agent: *``)
+is consulted.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
+
+
+# -------------------- formerly writers/robots.py
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SITEMAP_LINE = re.compile(rb"^[ \t]*sitemap[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE)
@@ -223,3 +229,38 @@ def without_sitemap_lines(robots: bytes, sitemap_urls_to_drop: set[str]) -> byte
             continue
         kept.append(piece)
     return b"".join(kept)
+
+
+# -------------------- formerly robots_rules.py
+
+ALL_AGENTS = "*"
+
+
+@dataclass(frozen=True)
+class RobotsRules:
+    """Parsed robots.txt; ``allows(url)`` answers for all agents."""
+
+    parser: Any
+    source: bytes = field(default=b"", repr=False)
+    """The bytes it was parsed from."""
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> RobotsRules:
+        """Parse robots.txt bytes: the first 500 KiB, UTF-8 or UTF-16 by its byte-order mark."""
+        from protego import Protego  # noqa: PLC0415  # only for a site with a robots.txt
+
+        from sitemap_plugins.robots_txt import (  # noqa: PLC0415
+            MAX_ROBOTS_BYTES,
+            decode_robots,
+        )
+
+        raw = raw[:MAX_ROBOTS_BYTES]  # what crawlers read; the rest is theirs to ignore too
+        return cls(Protego.parse(decode_robots(raw)), raw)
+
+    def __reduce__(self) -> tuple[object, tuple[bytes]]:
+        # A worker process parses the same bytes again (a parser object is not portable).
+        return (RobotsRules.from_bytes, (self.source,))
+
+    def allows(self, url: str) -> bool:
+        """Whether crawlers in general may fetch ``url``."""
+        return bool(self.parser.can_fetch(url, ALL_AGENTS))

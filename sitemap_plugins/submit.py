@@ -30,16 +30,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.errors import ConfigError, Diagnostic, PathError, WriteError
-from sitemap_plugins.lock import folder_lock
+from sitemap_plugins.site import folder_lock, refuse_special, write_bytes_atomic
 from sitemap_plugins.urls import is_within, page_url
-from sitemap_plugins.writers.atomic import refuse_special, write_bytes_atomic
 
 if TYPE_CHECKING:
     import urllib.request
     from collections.abc import Callable, Iterable
     from pathlib import Path
 
-    from sitemap_plugins.manifest import Changes
+    from sitemap_plugins.history import Changes
     from sitemap_plugins.progress import Progress
     from sitemap_plugins.urls import BaseUrl
 

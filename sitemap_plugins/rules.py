@@ -26,10 +26,10 @@ from sitemap_plugins.urls import (
 )
 
 if TYPE_CHECKING:
-    from sitemap_plugins.config import SitemapConfig
     from sitemap_plugins.globs import GlobSet
+    from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.reader import PageRecord
-    from sitemap_plugins.robots_rules import RobotsRules
+    from sitemap_plugins.robots_txt import RobotsRules
 
 REASON_HOST = "left out by the host"
 REASON_EXCLUDED = "excluded by config"
