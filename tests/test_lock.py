@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from conftest import hold, release
 
-from sitemap_plugins import SitemapConfig, generate, lock
+from sitemap_plugins import SitemapConfig, generate
+from sitemap_plugins import site as lock
 from sitemap_plugins.cli import main
 
 BASE = "https://example.org/"

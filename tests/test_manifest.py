@@ -14,7 +14,8 @@ from conftest import HOLD_DATABASE, hold, release
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemap_plugins import SitemapConfig, generate, manifest
+from sitemap_plugins import SitemapConfig, generate
+from sitemap_plugins import history as manifest
 from sitemap_plugins.cli import main
 from sitemap_plugins.errors import BusyError
 from sitemap_plugins.history import manifest_path

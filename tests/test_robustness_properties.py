@@ -644,8 +644,8 @@ OPTION_VALUES = st.one_of(
     st.tuples(st.text(max_size=4), st.text(max_size=4)),
 )
 OPTIONS = sorted(f.name for f in __import__("dataclasses").fields(SitemapConfig))
-OPTION_TABLE = __import__("sitemap_plugins.options").config.OPTIONS
-OPTION_BY_NAME = __import__("sitemap_plugins.options").config.OPTION_BY_NAME
+OPTION_TABLE = __import__("sitemap_plugins.options").options.OPTIONS
+OPTION_BY_NAME = __import__("sitemap_plugins.options").options.OPTION_BY_NAME
 
 
 @contextlib.contextmanager
