@@ -195,7 +195,7 @@ class TextSitemapWriter(_PartWriter):
 
 # -------------------- formerly writers/templates.py
 
-_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_PACKAGE_DIR = Path(__file__).resolve().parent
 TEMPLATE_DIRS = (_PACKAGE_DIR / "templates", _PACKAGE_DIR.parent / "templates")
 
 
