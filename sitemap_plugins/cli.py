@@ -29,6 +29,7 @@ from sitemap_plugins.options import (
     OPTIONS,
     Option,
     SitemapConfig,
+    check_key,
 )
 from sitemap_plugins.progress import Progress, Snapshot
 from sitemap_plugins.report import (
@@ -44,7 +45,6 @@ from sitemap_plugins.submit import (
     RETRY_DELAYS,
     TIMEOUT,
     Submission,
-    check_key,
     check_key_file,
     key_location,
     pending_path,

@@ -60,23 +60,6 @@ def relative_href(loc: str, *, base: str, self_loc: str) -> str:
     return "../" * up + loc[len(base):] or "./"
 
 
-def html_sitemap_file(option: str) -> str:
-    """The file the option names, relative to the site root: ``sitemap/`` is ``sitemap/index.html``.
-
-    Raises:
-        ConfigError: when the path leaves the site, is absolute or is not an HTML file.
-    """
-    text = option.strip().replace("\\", "/")
-    path = text + "index.html" if text.endswith("/") else text
-    parts = PurePosixPath(path).parts
-    if (not parts or text.startswith("/") or ".." in parts or "." in parts
-            or not path.lower().endswith((".html", ".htm"))):
-        raise ConfigError(
-            "html_sitemap", f"Expected a path inside the site such as 'sitemap/' or "
-            f"'site-map.html' but received: {option!r} (str)")
-    return "/".join(parts)
-
-
 def page_title(title: str | None, heading: str | None, loc: str) -> str:
     """The link text: the page's ``<h1>``, else its ``<title>`` without a site-name suffix."""
     if heading and heading.strip():

@@ -25,18 +25,18 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
-from sitemap_plugins.build import generate
+from sitemap_plugins.build import check_products, generate
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
-from sitemap_plugins.errors import ConfigError, Level, SitemapError
+from sitemap_plugins.errors import ConfigError, Level, PageValueError, SitemapError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
+    FRONT_MATTER_KEYS,
     Option,
     SitemapConfig,
-    check_changefreq,
-    check_priority,
+    check_page_values,
 )
 from sitemap_plugins.rules import PageHints
 
@@ -62,7 +62,6 @@ REASON_THEME_PAGE = "theme page (not documentation)"
 # mkdocs-static-i18n builds the other languages at -100.
 _LATE = -150
 _HTML = (".html", ".htm", ".xhtml")
-_FRONT_MATTER_KEYS = ("lastmod", "changefreq", "priority")
 _GIT_PLUGIN = "git-revision-date-localized"
 _GIT_META = "git_revision_date_localized"
 _PLACEHOLDER_URL = "https://example.invalid/"
@@ -267,6 +266,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         options["base_url"] = base_url or _PLACEHOLDER_URL
         try:
             sitemap = SitemapConfig.from_mapping(options)
+            check_products(sitemap)  # a user's template is compiled before MkDocs renders
         except ConfigError as err:
             where = f"Plugin '{self._name}' option '{err.option}'"
             if err.option == "base_url" and not self.config["base_url"]:
@@ -625,55 +625,25 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
     """Read the page's ``sitemap:`` key and ``date``.
 
     Raises:
-        PluginError: naming the page and the key, when a ``sitemap:`` value is invalid.
+        PluginError: naming the page and the key, when a ``sitemap:`` value is invalid
+            (the words of :func:`~sitemap_plugins.options.check_page_values`, as in Pelican).
 
     """
     if "sitemap" not in meta and "date" not in meta:
         return _NO_FRONT_MATTER  # most pages: nothing to check, nothing to make
     where = src_uri or "(generated page)"
-    value = meta.get("sitemap", True)
-    if value is True or value is None:
-        value = {}
-    if value is False:
+    value = meta.get("sitemap")
+    try:  # sitemap: false, or sitemap: {lastmod: ..., changefreq: ..., priority: ...}
+        own = (check_page_values(value, where, FRONT_MATTER_KEYS) if isinstance(value, dict)
+               else check_page_values({"sitemap": value}, where))
+    except PageValueError as err:
+        raise PluginError(str(err)) from err
+    if own.sitemap is False:
         return _FrontMatter(exclude=True)
-    if not isinstance(value, dict):
-        msg = (
-            f"Page '{where}' front matter 'sitemap': Expected false, true or a mapping with "
-            f"lastmod, changefreq or priority but received: {value!r} ({type(value).__name__})"
-        )
-        raise PluginError(msg)
-    for key in value:
-        if key not in _FRONT_MATTER_KEYS:
-            close = difflib.get_close_matches(str(key), _FRONT_MATTER_KEYS, n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            msg = f"Page '{where}' front matter 'sitemap.{key}': Unrecognised key.{hint}"
-            raise PluginError(msg)
-    try:
-        changefreq = value.get("changefreq")
-        if changefreq is not None:
-            changefreq = check_changefreq("changefreq", changefreq)
-        priority = value.get("priority")
-        if priority is not None:
-            priority = check_priority("priority", priority)
-    except ConfigError as err:
-        msg = f"Page '{where}' front matter 'sitemap.{err.option}': {err.message}"
-        raise PluginError(msg) from err
-    lastmod: Lastmod | None = None
-    explicit = "lastmod" in value
-    if explicit:
-        lastmod = coerce_lastmod(value["lastmod"])
-        if lastmod is None:
-            raw = value["lastmod"]
-            msg = (
-                f"Page '{where}' front matter 'sitemap.lastmod': Expected a date such as "
-                f"2024-05-06 or 2024-05-06T10:00:00+02:00 but received: {raw!r} "
-                f"({type(raw).__name__})"
-            )
-            raise PluginError(msg)
-    else:
-        lastmod = _page_date(meta.get("date"), where)
+    explicit = own.lastmod is not None
+    lastmod = own.lastmod if explicit else _page_date(meta.get("date"), where)
     published = _page_date(meta.get("date"), where, first=True) if "date" in meta else None
-    return _FrontMatter(lastmod=lastmod, changefreq=changefreq, priority=priority,
+    return _FrontMatter(lastmod=lastmod, changefreq=own.changefreq, priority=own.priority,
                         explicit=explicit, published=published)
 
 

@@ -9,18 +9,17 @@ tested against it), so the same bad value gets the same message on every front-e
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
-from sitemap_plugins.errors import ConfigError
+from sitemap_plugins.dates import Lastmod, coerce_lastmod
+from sitemap_plugins.errors import ConfigError, PageValueError, unknown_key
 from sitemap_plugins.globs import compile_glob
-from sitemap_plugins.news import NEWS_LANGUAGE, NewsPublication
-from sitemap_plugins.robots_txt import FRAGMENT_NAME
 from sitemap_plugins.urls import BaseUrl, parse_base_url
 
 # sitemaps.org protocol, "XML tag definitions": the seven words <changefreq> allows.
@@ -32,7 +31,67 @@ PROTOCOL_MAX_BYTES = 52_428_800
 # A part must hold at least one entry of the longest allowed URL with its alternates.
 MIN_MAX_BYTES = 16_384
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+# --- Facts the products share with the options (the products import them from here) -------
+
+FRAGMENT_NAME = "robots-sitemap.txt"
+"""The robots.txt fragment written beside the sitemap when the site's own robots.txt is not
+the host's (or ``robots_txt: fragment``)."""
 _TAKEN_NAMES = frozenset({"robots", FRAGMENT_NAME.removesuffix(".txt")})
+# indexnow.org, "Documentation": a key has 8 to 128 characters of a-z, A-Z, 0-9 and "-".
+KEY_PATTERN = re.compile(r"[A-Za-z0-9-]{8,128}\Z")
+NEWS_LANGUAGE = re.compile(r"zh-cn|zh-tw|[a-z]{2,3}")
+"""sitemap-news.xsd's languages: an ISO 639 code of two or three letters, or zh-cn, zh-tw
+(use ``fullmatch``)."""
+
+
+@dataclass(frozen=True)
+class NewsPublication:
+    """``news: {name: ..., language: ...}``: the publication a news sitemap names."""
+
+    name: str
+    language: str
+
+
+def own_file_pattern(sitemap_name: str) -> re.Pattern[str]:
+    """Names of the files this tool writes at the site root (never listed as pages)."""
+    name = re.escape(sitemap_name)
+    return re.compile(
+        rf"(?:{name}(?:-\d+)?\.(?:xml|txt)|{name}-txt-index\.xml|{name}-news\.xml)(?:\.gz)?\Z"
+        rf"|{re.escape(FRAGMENT_NAME)}\Z")
+
+
+def sitemap_file_pattern(name: str) -> re.Pattern[str]:
+    """Every file name the sitemap writers may produce for base name ``name``."""
+    escaped = re.escape(name)
+    return re.compile(rf"{escaped}(?:-\d+\.(?:xml|txt)|\.xml|\.txt|-txt-index\.xml)(?:\.gz)?\Z")
+
+
+def html_sitemap_file(option: str) -> str:
+    """The file the option names, relative to the site root: ``sitemap/`` is ``sitemap/index.html``.
+
+    Raises:
+        ConfigError: when the path leaves the site, is absolute or is not an HTML file.
+    """
+    text = option.strip().replace("\\", "/")
+    path = text + "index.html" if text.endswith("/") else text
+    parts = PurePosixPath(path).parts
+    if (not parts or text.startswith("/") or ".." in parts or "." in parts
+            or not path.lower().endswith((".html", ".htm"))):
+        raise ConfigError(
+            "html_sitemap", f"Expected a path inside the site such as 'sitemap/' or "
+            f"'site-map.html' but received: {option!r} (str)")
+    return "/".join(parts)
+
+
+def check_key(option: str, value: object) -> str | None:
+    """Validate an IndexNow key (None: no key); the option check of ``indexnow_key``."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not KEY_PATTERN.match(value):
+        raise ConfigError(option, "Expected a key of 8 to 128 characters of a-z, A-Z, 0-9 and "
+                                  f"'-' but received: {_received(value)}")
+    return value
 
 
 Check = Callable[[str, Any], Any]
@@ -224,8 +283,6 @@ def _check_html_sitemap(option: str, value: object) -> str | None:
     if not isinstance(value, str):
         raise ConfigError(option, f"Expected a path inside the site such as 'sitemap/' or "
                                   f"'site-map.html' but received: {_received(value)}")
-    from sitemap_plugins.html_map import html_sitemap_file  # noqa: PLC0415
-
     return html_sitemap_file(value)
 
 
@@ -240,12 +297,6 @@ def _check_versions(option: str, value: object) -> tuple[str, ...]:
                 option, f"Item {index}: expected a version, an alias or a glob such as '2.*' "
                         f"but received: {_received(item)}")
     return tuple(dict.fromkeys(value))
-
-
-def _check_indexnow_key(option: str, value: object) -> str | None:
-    from sitemap_plugins.submit import check_key  # noqa: PLC0415  # urllib only when used
-
-    return check_key(option, value)
 
 
 def _check_news(option: str, value: object) -> NewsPublication | None:
@@ -267,15 +318,6 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
                f"but received: {_received(language)}")
         raise ConfigError(option, msg)
     return NewsPublication(" ".join(name.split()), language.strip().lower())
-
-
-def _check_html_sitemap_template(option: str, value: object) -> str | None:
-    path = _optional_path("file")(option, value)
-    if path is not None:  # compiled now: a typo in it stops the build before anything runs
-        from sitemap_plugins.html_map import load_template  # noqa: PLC0415
-
-        load_template(path)
-    return path
 
 
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
@@ -372,11 +414,11 @@ OPTIONS: tuple[Option, ...] = (
            "int"),
     Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
            "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "
-           "mkdocs.yml). Checked before the build.", _check_html_sitemap_template, "text"),
+           "mkdocs.yml). Checked before the build.", _optional_path("file"), "text"),
     Option("indexnow_key", None, "An IndexNow key (8 to 128 characters of a-z, A-Z, 0-9 and "
            "-): the build publishes it as KEY.txt at the site root, which 'sitemap-plugins "
            "submit' needs to send the changed URLs. Default: no key file.",
-           _check_indexnow_key, "text"),
+           check_key, "text"),
     Option("announce_feeds", False, "Add the site's own Atom and RSS feeds, linked from the "
            "home page's <head>, to robots.txt as Sitemap: lines (search engines read feeds "
            "as sitemaps). A feed outside the base URL is left out with a warning.",
@@ -461,8 +503,6 @@ class SitemapConfig:
 
 def _check_key_file_name(key: str, sitemap_name: str) -> None:
     """KEY.txt must not be one of the files the build writes beside it."""
-    from sitemap_plugins.site import own_file_pattern  # noqa: PLC0415
-
     # Compared without case: macOS and Windows would write both to one file.
     ours = re.compile(own_file_pattern(sitemap_name).pattern, re.IGNORECASE)
     if ours.match(f"{key}.txt") or key.lower() == "robots":
@@ -474,9 +514,124 @@ def check_keys(data: Mapping[str, Any], known: Collection[str] = OPTION_BY_NAME)
     """Raise :class:`ConfigError` for the first key that is not an option, with a hint."""
     for key in data:
         if key not in known:
-            close = difflib.get_close_matches(str(key), sorted(known), n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            raise ConfigError(str(key), f"Unrecognised option.{hint}")
+            raise ConfigError(str(key), unknown_key(key, known))
+
+
+# --- Page values: what a page says of itself (MkDocs front matter, Pelican metadata) -------
+
+_YES = frozenset({"true", "yes", "on", "1"})
+_NO = frozenset({"false", "no", "off", "0"})
+
+
+def _check_yes_no(option: str, value: object) -> bool:
+    """True or false; Pelican's metadata are text, so the words of a yes/no are taken too."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if isinstance(value, (str, int)) else None
+    if text in _YES or text in _NO:
+        return text in _YES
+    raise ConfigError(option, f"Expected true or false but received: {_received(value)}")
+
+
+def _check_page_priority(option: str, value: object) -> float:
+    number = value
+    if isinstance(value, str):  # Pelican's metadata are text
+        try:
+            number = float(value)
+        except ValueError:
+            number = value
+    try:
+        return check_priority(option, number)
+    except ConfigError as err:  # named as it was written
+        raise ConfigError(option, f"Expected a number from 0.0 to 1.0 but received: "
+                                  f"{_received(value)}") from err
+
+
+def _check_page_changefreq(option: str, value: object) -> str:
+    word = value.strip().lower() if isinstance(value, str) else value
+    try:
+        return check_changefreq(option, word)
+    except ConfigError as err:
+        words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
+        raise ConfigError(option, f"Expected one of: {words} but received: "
+                                  f"{_received(value)}") from err
+
+
+def _check_page_lastmod(option: str, value: object) -> Lastmod:
+    lastmod = coerce_lastmod(value)
+    if lastmod is None:
+        raise ConfigError(option, "Expected a date such as 2024-05-06 or "
+                                  f"2024-05-06T10:00:00+02:00 but received: {_received(value)}")
+    return lastmod
+
+
+@dataclass(frozen=True)
+class PageValue:
+    """One value a page can give about itself, in the same words in every host."""
+
+    name: str
+    """The key: inside MkDocs' ``sitemap:`` front matter (``sitemap: false`` for the flag),
+    Pelican's metadata (``Priority: 0.8``)."""
+    doc: str
+    check: Check
+    front_matter: bool = True
+    """Whether MkDocs' ``sitemap:`` mapping takes it (``sitemap`` itself is that key)."""
+
+
+PAGE_VALUES: tuple[PageValue, ...] = (
+    PageValue("sitemap", "false leaves the page out of the sitemap. MkDocs: sitemap: false; "
+              "Pelican: Sitemap: false.", _check_yes_no, front_matter=False),
+    PageValue("lastmod", "The page's own <lastmod>, a W3C date; it wins over every other date.",
+              _check_page_lastmod),
+    PageValue("changefreq", "The page's own <changefreq>; it wins over the changefreq rules.",
+              _check_page_changefreq),
+    PageValue("priority", "The page's own <priority>, 0.0 to 1.0; it wins over the priority "
+              "rules.", _check_page_priority),
+    PageValue("private", "Pelican (pelican-sitemap's): Private: true leaves the page out.",
+              _check_yes_no, front_matter=False),
+)
+PAGE_VALUE_BY_NAME = {value.name: value for value in PAGE_VALUES}
+FRONT_MATTER_KEYS = tuple(value.name for value in PAGE_VALUES if value.front_matter)
+"""The keys of MkDocs' ``sitemap:`` front-matter mapping."""
+
+
+@dataclass(frozen=True)
+class PageValues:
+    """A page's own values, checked; None where the page says nothing."""
+
+    sitemap: bool | None = None
+    lastmod: Lastmod | None = None
+    changefreq: str | None = None
+    priority: float | None = None
+    private: bool | None = None
+
+
+NO_PAGE_VALUES = PageValues()
+
+
+def check_page_values(values: Mapping[str, object], page: str,
+                      keys: Collection[str] = PAGE_VALUE_BY_NAME) -> PageValues:
+    """Check what a page says of itself; the one policy of every host.
+
+    ``values`` maps :data:`PAGE_VALUES` names to what the host read (None: not given);
+    ``page`` is the page's source path, which the message names; ``keys``: the names the
+    host's syntax takes there (MkDocs' ``sitemap:`` mapping takes :data:`FRONT_MATTER_KEYS`).
+
+    Raises:
+        PageValueError: for the first unknown key or bad value; it stops the build.
+
+    """
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        known = PAGE_VALUE_BY_NAME.get(key) if key in keys else None
+        if known is None:
+            raise PageValueError(page, str(key), unknown_key(key, keys, "key"))
+        if value is not None:
+            try:
+                checked[key] = known.check(key, value)
+            except ConfigError as err:
+                raise PageValueError(page, key, err.message) from err
+    return PageValues(**checked) if checked else NO_PAGE_VALUES
 
 
 def options_markdown() -> str:

@@ -36,17 +36,21 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins.build import Result, generate
+from sitemap_plugins.build import Result, check_products, generate
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
-from sitemap_plugins.errors import ConfigError, Level
+from sitemap_plugins.errors import ConfigError, Level, PageValueError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
+    NO_PAGE_VALUES,
+    PAGE_VALUE_BY_NAME,
+    PageValues,
     SitemapConfig,
     check_changefreq,
     check_keys,
+    check_page_values,
     check_priority,
 )
 from sitemap_plugins.rules import PageHints
@@ -68,9 +72,6 @@ _LEGACY_KINDS = ("articles", "pages", "indexes")
 _LEGACY_FORMATS = ("xml", "txt")
 _INDEX_NAMES = ("index.html", "index.htm")
 _HTML_EXTENSIONS = (".html", ".htm")
-# Values of the `Sitemap:` and `Private:` metadata, compared lower-case.
-_YES = frozenset({"true", "yes", "on", "1"})
-_NO = frozenset({"false", "no", "off", "0"})
 _PLACEHOLDER_BASE = "https://example.invalid/"
 
 REASON_DRAFT = "draft"
@@ -389,6 +390,7 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
         config = SitemapConfig.from_mapping(
             {**mapping, "base_url": str(base) if base is not None else _PLACEHOLDER_BASE}
         )
+        check_products(config)  # a user's template is compiled before Pelican renders
     except ConfigError as err:
         raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
     if use_source_time:
@@ -617,7 +619,8 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     if known is not None and (known[1] or not override):
         return  # Pelican wrote this one to /dev/null (or it repeats the same page)
     site = _RUN.sites[-1]
-    hints = _page_hints(plan, site, rel, obj, context) if plan.base is not None else None
+    own = _own_values(obj) if obj is not None else NO_PAGE_VALUES  # checked in every build
+    hints = _page_hints(plan, site, rel, obj, context, own) if plan.base is not None else None
     _RUN.pages[rel] = (hints, override)
     if plan.config.html_sitemap is not None:
         place = _place(obj, context)
@@ -804,13 +807,19 @@ def _page_hints(
     rel: str,
     obj: object,
     context: Mapping[str, Any],
+    own: PageValues,
 ) -> PageHints:
     assert plan.base is not None
     if not site.served_at_offset:
         return PageHints(exclude=REASON_OTHER_URL)
-    reason = _opt_out(obj) if obj is not None else None
-    if reason is not None:
-        return PageHints(exclude=reason)
+    status = str(getattr(obj, "status", "published") or "published").lower()
+    if status != "published":
+        return PageHints(exclude={"draft": REASON_DRAFT, "hidden": REASON_HIDDEN}.get(
+            status, REASON_STATUS))
+    if own.sitemap is False:
+        return PageHints(exclude=REASON_OPT_OUT)
+    if own.private:
+        return PageHints(exclude=REASON_PRIVATE)
     config = plan.config
     host_url = _host_url(plan, site, rel, obj) if obj is not None else None
     if plan.legacy.exclude and _legacy_excluded(
@@ -830,12 +839,12 @@ def _page_hints(
     source = "host"
     published = None
     if obj is not None:
-        lastmod = _content_lastmod(obj, plan.timezone_name)
+        lastmod = own.lastmod or _content_lastmod(obj, plan.timezone_name)
         date_value = getattr(obj, "date", None)  # an article's Date: when it was published
         if kind == "articles" and date_value is not None:  # pages are not news
             published = _aware(date_value, plan.timezone_name)
-        if getattr(obj, "modified", None) is not None and lastmod is not None:
-            source = EXPLICIT_SOURCE  # Modified: says when it last changed, in so many words
+        if (own.lastmod or getattr(obj, "modified", None)) is not None and lastmod is not None:
+            source = EXPLICIT_SOURCE  # Lastmod: or Modified: says when it last changed
         if lastmod is None and plan.config.git_dates:
             # A page without Date: or Modified: (an about page) changed when its source
             # last did. Never for a dated article: a blog moved into git in one commit would
@@ -852,8 +861,8 @@ def _page_hints(
     # The page's own metadata wins over SITEMAP_PLUGINS rules, which win over
     # pelican-sitemap's per-kind values: the core applies that order.
     return PageHints(
-        lastmod=lastmod, lastmod_source=source, changefreq=_metadata_changefreq(obj, rel),
-        priority=_metadata_priority(obj, rel), alternates=alternates, url=host_url,
+        lastmod=lastmod, lastmod_source=source, changefreq=own.changefreq,
+        priority=own.priority, alternates=alternates, url=host_url,
         published=published,
         default_changefreq=plan.legacy.changefreqs.get(kind),
         default_priority=plan.legacy.priorities.get(kind),
@@ -885,75 +894,21 @@ def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
     return resolve_href(url or "./", str(site.base))
 
 
-def _opt_out(obj: object) -> str | None:
-    status = str(getattr(obj, "status", "published") or "published").lower()
-    if status != "published":
-        return {"draft": REASON_DRAFT, "hidden": REASON_HIDDEN}.get(status, REASON_STATUS)
-    flag = _flag(obj, "sitemap")
-    if flag is False:
-        return REASON_OPT_OUT
-    if _flag(obj, "private") is True:
-        return REASON_PRIVATE
-    return None
-
-
-def _flag(obj: object, name: str) -> bool | None:
-    """A yes/no metadata value (``Sitemap: false``, ``Private: True``); None when unset."""
-    value = getattr(obj, name, None)
-    if value is None or isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _YES:
-        return True
-    if text in _NO:
-        return False
-    log.warning(
-        "Sitemap: %s: %s metadata %r is not a yes/no value (true/false); ignored",
-        _source_name(obj),
-        name.capitalize(),
-        value,
-    )
-    return None
-
-
 def _source_name(obj: object) -> str:
     return str(getattr(obj, "relative_source_path", None) or getattr(obj, "source_path", "?"))
 
 
-def _metadata_priority(obj: object, rel: str) -> float | None:
-    """pelican-sitemap's ``Priority:`` metadata."""
-    value = getattr(obj, "priority", None) if obj is not None else None
-    if value is None:
-        return None
-    try:
-        number = float(value) if isinstance(value, str) else value
-        return check_priority("priority", number)
-    except (ValueError, ConfigError):
-        log.warning(
-            "Sitemap: %s: Priority metadata %r is not a number from 0.0 to 1.0; ignored (%s)",
-            _source_name(obj),
-            value,
-            rel,
-        )
-        return None
+def _own_values(obj: object) -> PageValues:
+    """The page's own values (``Sitemap:``, ``Priority:``...), checked as MkDocs' front matter.
 
-
-def _metadata_changefreq(obj: object, rel: str) -> str | None:
-    """pelican-sitemap's ``ChangeFreq:`` metadata."""
-    value = getattr(obj, "changefreq", None) if obj is not None else None
-    if value is None:
-        return None
+    A bad one is one CRITICAL line naming the page, then exit status 1.
+    """
     try:
-        return check_changefreq("changefreq", str(value).strip().lower())
-    except ConfigError:
-        log.warning(
-            "Sitemap: %s: ChangeFreq metadata %r is not one of always, hourly, daily, weekly, "
-            "monthly, yearly, never; ignored (%s)",
-            _source_name(obj),
-            value,
-            rel,
-        )
-        return None
+        return check_page_values(
+            {name: getattr(obj, name, None) for name in PAGE_VALUE_BY_NAME}, _source_name(obj))
+    except PageValueError as err:
+        log.critical("%s", err)
+        raise SystemExit(1) from None
 
 
 def _legacy_excluded(plan: _Plan, rel: str, obj: object, *, directory_urls: bool) -> bool:
