@@ -27,7 +27,7 @@ from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.build import check_products, generate
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
-from sitemap_plugins.errors import ConfigError, Level, PageValueError, SitemapError
+from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
@@ -38,6 +38,7 @@ from sitemap_plugins.options import (
     SitemapConfig,
     check_page_values,
 )
+from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
 
 if TYPE_CHECKING:
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
-    from sitemap_plugins.build import Result
 
 log = get_plugin_logger(__name__)
 
@@ -450,7 +450,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                               language_pages=self._state.language_pages)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
-        _report(result)
+        log_result(log, result)
         if result.split and self._instant:
             log.warning(
                 "sitemap.xml is a sitemap index (more than max_urls or max_bytes in one file), "
@@ -702,21 +702,6 @@ def _start_git_log(docs_dir: str) -> Future[tuple[dict[str, Lastmod], bool]]:
         return runner.submit(read_git_dates, docs_dir)
     finally:
         runner.shutdown(wait=False)
-
-
-def _report(result: Result) -> None:
-    """Log what the core did: warnings as warnings (``--strict`` counts them), the rest as info."""
-    for diagnostic in result.diagnostics:
-        if diagnostic.level is Level.WARNING:
-            log.warning("%s", diagnostic)
-        elif diagnostic.path:
-            log.debug("%s", diagnostic)
-        else:
-            log.info("%s", diagnostic)
-    if result.dropped_diagnostics:
-        log.info("%d more notes not shown", result.dropped_diagnostics)
-    log.info("Sitemap: %s", result.summary_line())
-    log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
 
 
 def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:

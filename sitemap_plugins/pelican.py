@@ -18,11 +18,9 @@ takes one line. Pelican's signals drive everything:
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import logging
 import os
 import posixpath
-import re
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,9 +34,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins.build import Result, check_products, generate
+from sitemap_plugins.build import check_products, generate
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
-from sitemap_plugins.errors import ConfigError, Level, PageValueError
+from sitemap_plugins.errors import ConfigError, PageValueError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
@@ -48,29 +46,27 @@ from sitemap_plugins.options import (
     PAGE_VALUE_BY_NAME,
     PageValues,
     SitemapConfig,
-    check_changefreq,
     check_keys,
     check_page_values,
-    check_priority,
 )
+from sitemap_plugins.pelican_legacy import (
+    LEGACY_SETTING,
+    MISPLACED_KEYS,
+    REASON_LEGACY_EXCLUDE,
+    Legacy,
+    announce,
+    is_excluded,
+    read_legacy,
+)
+from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
 
 log = logging.getLogger(__name__)
 
 SETTING = "SITEMAP_PLUGINS"
-LEGACY_SETTING = "SITEMAP"
 CACHE_DIR_NAME = ".sitemap-cache"
 
-# Plugins that write sitemap.xml themselves: only one plugin should own the file.
-COMPETING_PLUGINS = {
-    "pelican.plugins.sitemap": "pelican-sitemap",
-    "extended_sitemap": "pelican-extended-sitemap",
-}
-_LEGACY_KEYS = ("format", "priorities", "changefreqs", "exclude")
-_LEGACY_KINDS = ("articles", "pages", "indexes")
-_LEGACY_FORMATS = ("xml", "txt")
-_INDEX_NAMES = ("index.html", "index.htm")
 _HTML_EXTENSIONS = (".html", ".htm")
 _PLACEHOLDER_BASE = "https://example.invalid/"
 
@@ -79,7 +75,6 @@ REASON_HIDDEN = "hidden"
 REASON_STATUS = "not published"
 REASON_OPT_OUT = "Sitemap: false metadata"
 REASON_PRIVATE = "Private: True metadata"
-REASON_LEGACY_EXCLUDE = "excluded by SITEMAP['exclude']"
 REASON_STATIC_HTML = "static HTML (static_html is off)"
 REASON_OTHER_URL = "i18n sub-site served from another URL"
 
@@ -112,19 +107,6 @@ class SettingsError(ConfigError):
 
 
 @dataclass(frozen=True)
-class _Legacy:
-    """pelican-sitemap's ``SITEMAP`` dict, checked, in the terms of this plugin."""
-
-    priorities: Mapping[str, float] = field(default_factory=dict)
-    changefreqs: Mapping[str, str] = field(default_factory=dict)
-    exclude: tuple[re.Pattern[str], ...] = ()
-    notes: tuple[str, ...] = ()
-    """What was translated, for the log (info)."""
-    dead_patterns: tuple[str, ...] = ()
-    """``exclude`` patterns that can never match (they expect a leading slash)."""
-
-
-@dataclass(frozen=True)
 class _Plan:
     """Everything the run needs from the main site's settings, checked once."""
 
@@ -135,7 +117,7 @@ class _Plan:
     use_source_time: bool
     """``lastmod_file_time`` as Pelican users mean it: the source file's time (every output
     file is rewritten by each build, so its own time is always "now")."""
-    legacy: _Legacy
+    legacy: Legacy
     default_lang: str
     timezone_name: str
     development: bool = False
@@ -212,10 +194,6 @@ def _received(value: object) -> str:
     return f"{value!r} ({type(value).__name__})"
 
 
-def _capitalised(message: str) -> str:
-    return message[:1].upper() + message[1:]
-
-
 def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
     """The site's base URL, or None when SITEURL is empty or relative (a dev build).
 
@@ -246,119 +224,13 @@ def _options(raw: object) -> dict[str, Any]:
         msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
         raise SettingsError(f"{SETTING}['base_url']", msg)
     for key in raw:
-        if key in _LEGACY_HINTS:
-            raise SettingsError(f"{SETTING}[{key!r}]", _LEGACY_HINTS[key])
+        if key in MISPLACED_KEYS:
+            raise SettingsError(f"{SETTING}[{key!r}]", MISPLACED_KEYS[key])
     try:
         check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
     except ConfigError as err:
         raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
     return dict(raw)
-
-
-# pelican-sitemap's keys, met in SITEMAP_PLUGINS: a close match would mislead ("priorities"
-# is not "priority": one takes kinds of page, the other globs).
-_LEGACY_HINTS = {
-    "priorities": ("Unrecognised option. pelican-sitemap's 'priorities' (by kind: articles, "
-                   "pages, indexes) belongs in its own setting, SITEMAP = {'priorities': "
-                   "{'articles': 0.8}}, which this plugin reads; here 'priority' takes globs, "
-                   "{'blog/**': 0.8}."),
-    "changefreqs": ("Unrecognised option. pelican-sitemap's 'changefreqs' (by kind: articles, "
-                    "pages, indexes) belongs in its own setting, SITEMAP = {'changefreqs': "
-                    "{'articles': 'weekly'}}, which this plugin reads; here 'changefreq' takes "
-                    "globs, {'blog/**': 'weekly'}."),
-    "format": ("Unrecognised option. pelican-sitemap's 'format' is not needed: sitemap.xml is "
-               "always written, and sitemap.txt unless 'text' is False."),
-}
-
-
-def _read_legacy(raw: object) -> _Legacy:
-    """Check pelican-sitemap's ``SITEMAP`` dict and translate it."""
-    if raw is None:
-        return _Legacy()
-    if not isinstance(raw, Mapping):
-        msg = f"Expected a dict (pelican-sitemap's setting) but received: {_received(raw)}"
-        raise SettingsError(LEGACY_SETTING, msg)
-    notes: list[str] = []
-    for key in raw:
-        if key not in _LEGACY_KEYS:
-            close = difflib.get_close_matches(str(key), _LEGACY_KEYS, n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            where = f"{LEGACY_SETTING}[{key!r}]"
-            raise SettingsError(where, f"Unrecognised pelican-sitemap key.{hint}")
-    if "format" in raw:
-        fmt = raw["format"]
-        if fmt not in _LEGACY_FORMATS:
-            msg = f"Expected 'xml' or 'txt' but received: {_received(fmt)}"
-            raise SettingsError(f"{LEGACY_SETTING}['format']", msg)
-        notes.append(
-            f"{LEGACY_SETTING}['format'] = {fmt!r}: both formats are written anyway "
-            f"(sitemap.xml, and sitemap.txt unless {SETTING}['text'] is False)"
-        )
-    priorities: dict[str, Any] = {}
-    changefreqs: dict[str, Any] = {}
-    for key, target in (("priorities", priorities), ("changefreqs", changefreqs)):
-        if key not in raw:
-            continue
-        value = raw[key]
-        where = f"{LEGACY_SETTING}[{key!r}]"
-        if not isinstance(value, Mapping):
-            msg = "Expected a dict with keys 'articles', 'pages', 'indexes' but received: "
-            raise SettingsError(where, msg + _received(value))
-        for kind, setting in value.items():
-            item = f"{where}[{kind!r}]"
-            if kind not in _LEGACY_KINDS:
-                close = difflib.get_close_matches(str(kind), _LEGACY_KINDS, n=1)
-                hint = f" Did you mean '{close[0]}'?" if close else ""
-                msg = f"Unrecognised kind of page; expected 'articles', 'pages' or 'indexes'.{hint}"
-                raise SettingsError(item, msg)
-            try:
-                if key == "priorities":
-                    target[kind] = check_priority(item, setting)
-                else:
-                    target[kind] = check_changefreq(item, setting)
-            except ConfigError as err:
-                raise SettingsError(item, _capitalised(err.message)) from err
-        if target:
-            listed = ", ".join(f"{kind} {target[kind]}" for kind in _LEGACY_KINDS if kind in target)
-            element, metadata = ("<priority>", "Priority")
-            if key == "changefreqs":
-                element, metadata = ("<changefreq>", "ChangeFreq")
-            notes.append(
-                f"{where} = {listed}: written as each page's {element} ({metadata}: metadata "
-                f"and {SETTING} rules win; pelican-sitemap's defaults for kinds not set here "
-                f"are not written)"
-            )
-    patterns: list[re.Pattern[str]] = []
-    dead: list[str] = []
-    if "exclude" in raw:
-        value = raw["exclude"]
-        where = f"{LEGACY_SETTING}['exclude']"
-        if isinstance(value, str) or not isinstance(value, (list, tuple)):
-            msg = f"Expected a list of regular expressions but received: {_received(value)}"
-            raise SettingsError(where, msg)
-        for index, pattern in enumerate(value):
-            if not isinstance(pattern, str):
-                msg = f"Expected a regular expression but received: {_received(pattern)}"
-                raise SettingsError(f"{where}[{index}]", msg)
-            try:
-                patterns.append(re.compile(pattern))
-            except re.error as err:
-                msg = f"Expected a regular expression but received: {pattern!r} ({err})"
-                raise SettingsError(f"{where}[{index}]", msg) from err
-            if pattern.startswith("^/"):
-                dead.append(pattern)
-        notes.append(
-            f"{where}: {len(patterns)} pattern(s) matched with re.search against each URL "
-            f"relative to SITEURL, without a leading slash (e.g. 'tag/python.html'), as "
-            f"pelican-sitemap does; matching pages are left out"
-        )
-    return _Legacy(
-        priorities=priorities,
-        changefreqs=changefreqs,
-        exclude=tuple(patterns),
-        notes=tuple(notes),
-        dead_patterns=tuple(dead),
-    )
 
 
 def _default_cache_dir(settings: Mapping[str, Any]) -> str:
@@ -380,7 +252,10 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
 
     """
     core = _options(settings.get(SETTING))
-    legacy = _read_legacy(settings.get(LEGACY_SETTING))
+    try:
+        legacy = read_legacy(settings.get(LEGACY_SETTING), SETTING)
+    except ConfigError as err:
+        raise SettingsError(err.option, err.message) from err
     siteurl = settings.get("SITEURL", "")
     base = _base_from_siteurl(siteurl)
     mapping = dict(core)
@@ -466,26 +341,7 @@ def on_initialized(pelican: _Pelican) -> None:
         raise SystemExit(1) from None
     if _nested(pelican):
         return  # an i18n sub-site: the main instance already said all this
-    enabled = pelican.settings.get("PLUGINS") or []
-    for name, label in COMPETING_PLUGINS.items():
-        if name in enabled:
-            log.warning(
-                "Sitemap: %s (%s) is enabled too: both plugins write sitemap.xml and the last "
-                "to run wins. Remove it from PLUGINS: sitemap_plugins.pelican replaces it and "
-                "reads its SITEMAP setting.",
-                label,
-                name,
-            )
-    for note in plan.legacy.notes:
-        log.info("Sitemap: translated pelican-sitemap's %s", note)
-    for pattern in plan.legacy.dead_patterns:
-        log.warning(
-            "Sitemap: %s['exclude'] pattern %r never matches: URLs are matched without a leading "
-            "slash (write %r)",
-            LEGACY_SETTING,
-            pattern,
-            "^" + pattern[2:],
-        )
+    announce(plan.legacy, pelican.settings.get("PLUGINS"), log)
 
 
 def on_get_generators(pelican: _Pelican) -> None:
@@ -711,19 +567,7 @@ def on_finalized(pelican: _Pelican) -> None:
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
                       outline=_outline(places, str(pelican.settings.get("SITENAME") or ""),
                                        names_in(pelican.settings.get("DEFAULT_LANG"))))
-    _report(result)
-
-
-def _report(result: Result) -> None:
-    for diagnostic in result.diagnostics:
-        if diagnostic.level is Level.WARNING:
-            log.warning("Sitemap: %s", diagnostic)
-        else:
-            log.info("Sitemap: %s", diagnostic)
-    if result.dropped_diagnostics:
-        log.warning("Sitemap: %d more diagnostics not shown", result.dropped_diagnostics)
-    log.info("Sitemap: %s", result.summary_line())
-    log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
+    log_result(log, result, "Sitemap: ")
 
 
 # --- Where a page goes in the HTML site map ----------------------------------------------
@@ -822,8 +666,9 @@ def _page_hints(
         return PageHints(exclude=REASON_PRIVATE)
     config = plan.config
     host_url = _host_url(plan, site, rel, obj) if obj is not None else None
-    if plan.legacy.exclude and _legacy_excluded(
-        plan, rel, obj, directory_urls=config.directory_urls
+    if plan.legacy.exclude and is_excluded(
+        plan.legacy, rel, None if obj is None else str(getattr(obj, "url", "") or ""),
+        directory_urls=config.directory_urls,
     ):
         return PageHints(exclude=REASON_LEGACY_EXCLUDE)
     kind = (
@@ -909,26 +754,6 @@ def _own_values(obj: object) -> PageValues:
     except PageValueError as err:
         log.critical("%s", err)
         raise SystemExit(1) from None
-
-
-def _legacy_excluded(plan: _Plan, rel: str, obj: object, *, directory_urls: bool) -> bool:
-    """pelican-sitemap's test: ``re.search`` on the URL relative to SITEURL, no leading slash.
-
-    Both the listed path and, for articles and pages, their own ``url`` are tried, so patterns
-    written for pelican-sitemap keep matching (it used ``url``) and i18n prefixes can be used.
-    """
-    candidates = {_strip_index(rel) if directory_urls else rel}
-    if obj is not None:
-        url = str(getattr(obj, "url", "") or "")
-        candidates.add(_strip_index(url.lstrip("/")))
-    return any(p.search(c) for p in plan.legacy.exclude for c in candidates)
-
-
-def _strip_index(path: str) -> str:
-    head, _, name = path.rpartition("/")
-    if name.lower() in _INDEX_NAMES:
-        return f"{head}/" if head else ""
-    return path
 
 
 def _aware(value: object, timezone_name: str) -> Lastmod | None:
