@@ -34,12 +34,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
+from sitemap_plugins import pelican_legacy
 from sitemap_plugins.build import check_products, generate
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
 from sitemap_plugins.errors import ConfigError, PageValueError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
+from sitemap_plugins.html_map import MARKER, BlogPlace, blog_outline, names_in, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
     NO_PAGE_VALUES,
@@ -48,15 +49,6 @@ from sitemap_plugins.options import (
     SitemapConfig,
     check_keys,
     check_page_values,
-)
-from sitemap_plugins.pelican_legacy import (
-    LEGACY_SETTING,
-    MISPLACED_KEYS,
-    REASON_LEGACY_EXCLUDE,
-    Legacy,
-    announce,
-    is_excluded,
-    read_legacy,
 )
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
@@ -117,7 +109,7 @@ class _Plan:
     use_source_time: bool
     """``lastmod_file_time`` as Pelican users mean it: the source file's time (every output
     file is rewritten by each build, so its own time is always "now")."""
-    legacy: Legacy
+    legacy: pelican_legacy.Legacy
     default_lang: str
     timezone_name: str
     development: bool = False
@@ -144,22 +136,6 @@ class _Site:
     """Whether its SITEURL is the main SITEURL plus ``offset``, so its files' URLs follow."""
 
 
-@dataclass(frozen=True)
-class _Place:
-    """What a written file is on the blog: an article of a category, a tag's listing..."""
-
-    kind: str
-    """article, page, category, tag, author, or a direct template (index, archives...)."""
-    name: str
-    """The category an article is in; a category's, tag's or author's name."""
-    number: int = 1
-    """The page of a paginated listing."""
-    date: float = 0.0
-    """An article's date, as a timestamp: the newest comes first."""
-    title: str = ""
-    """An article's or page's title (the link's text, before the page's own headings)."""
-
-
 @dataclass
 class _Run:
     """Per-run state, reset when the main instance starts a run (autoreload reuses it)."""
@@ -175,7 +151,7 @@ class _Run:
     """id() of an article -> (the article, its lastmod), for listing pages."""
     folders: dict[str, str | None] = field(default_factory=dict)
     """Written folder -> its path relative to the main OUTPUT_PATH (realpath is slow)."""
-    places: dict[str, _Place] = field(default_factory=dict)
+    places: dict[str, BlogPlace] = field(default_factory=dict)
     """Written file -> what it is on the blog, for the HTML site map's sections."""
     git_dates: dict[str, Lastmod] | None = None
     """Each source's last commit date (relative to ``PATH``), read once when first wanted."""
@@ -224,8 +200,8 @@ def _options(raw: object) -> dict[str, Any]:
         msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
         raise SettingsError(f"{SETTING}['base_url']", msg)
     for key in raw:
-        if key in MISPLACED_KEYS:
-            raise SettingsError(f"{SETTING}[{key!r}]", MISPLACED_KEYS[key])
+        if key in pelican_legacy.MISPLACED_KEYS:
+            raise SettingsError(f"{SETTING}[{key!r}]", pelican_legacy.MISPLACED_KEYS[key])
     try:
         check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
     except ConfigError as err:
@@ -253,7 +229,7 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
     """
     core = _options(settings.get(SETTING))
     try:
-        legacy = read_legacy(settings.get(LEGACY_SETTING), SETTING)
+        legacy = pelican_legacy.read_legacy(settings.get(pelican_legacy.LEGACY_SETTING), SETTING)
     except ConfigError as err:
         raise SettingsError(err.option, err.message) from err
     siteurl = settings.get("SITEURL", "")
@@ -263,26 +239,20 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
     use_source_time = bool(mapping.get("lastmod_file_time", False))
     try:
         config = SitemapConfig.from_mapping(
-            {**mapping, "base_url": str(base) if base is not None else _PLACEHOLDER_BASE}
-        )
+            {**mapping, "base_url": str(base) if base is not None else _PLACEHOLDER_BASE})
         check_products(config)  # a user's template is compiled before Pelican renders
     except ConfigError as err:
         raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
     if use_source_time:
         # Output files are all rewritten by each build: their time would say "built now".
         config = dataclasses.replace(config, lastmod_file_time=False)
-    return _Plan(
-        config=config,
-        base=base,
-        siteurl=str(siteurl),
-        development=not str(siteurl).strip() and bool(settings.get("RELATIVE_URLS")),
-        use_source_time=use_source_time,
-        legacy=legacy,
-        default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
-        timezone_name=str(settings.get("TIMEZONE") or "UTC"),
-        urls_follow_files=_urls_follow_files(settings),
-        content_path=str(settings.get("PATH") or ""),
-    )
+    return _Plan(config=config, base=base, siteurl=str(siteurl),
+                 development=not str(siteurl).strip() and bool(settings.get("RELATIVE_URLS")),
+                 use_source_time=use_source_time, legacy=legacy,
+                 default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
+                 timezone_name=str(settings.get("TIMEZONE") or "UTC"),
+                 urls_follow_files=_urls_follow_files(settings),
+                 content_path=str(settings.get("PATH") or ""))
 
 
 _URL_SETTINGS = ("ARTICLE", "ARTICLE_LANG", "DRAFT", "DRAFT_LANG", "PAGE", "PAGE_LANG",
@@ -341,7 +311,7 @@ def on_initialized(pelican: _Pelican) -> None:
         raise SystemExit(1) from None
     if _nested(pelican):
         return  # an i18n sub-site: the main instance already said all this
-    announce(plan.legacy, pelican.settings.get("PLUGINS"), log)
+    pelican_legacy.announce(plan.legacy, pelican.settings.get("PLUGINS"), log)
 
 
 def on_get_generators(pelican: _Pelican) -> None:
@@ -350,11 +320,8 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.main = weakref.ref(pelican)
         _RUN.plan = read_plan(pelican.settings)
         _RUN.main_output = _real_dir(pelican.settings["OUTPUT_PATH"])
-        _RUN.sites = []
-        _RUN.pages = {}
-        _RUN.outside = 0
-        _RUN.places = {}
-        _RUN.git_dates = None  # autoreload: the sources may have been committed since
+        # autoreload: the sources may have been committed since (git_dates)
+        _RUN.sites, _RUN.pages, _RUN.outside, _RUN.places, _RUN.git_dates = [], {}, 0, {}, None
     _RUN.folders, _RUN.content_lastmods = {}, {}
     _RUN.sites.append(_site_for(pelican))
 
@@ -543,19 +510,13 @@ def on_finalized(pelican: _Pelican) -> None:
                  "publish settings (SITEURL set, usually publishconf.py) writes it.")
         return
     if plan.base is None:
-        log.warning(
-            "Sitemap: SITEURL %r is not an absolute URL, so no sitemap was written: a sitemap "
-            "lists absolute URLs. Set SITEURL to the public URL of the site (usually in "
-            "publishconf.py).",
-            plan.siteurl,
-        )
+        log.warning("Sitemap: SITEURL %r is not an absolute URL, so no sitemap was written: a "
+                    "sitemap lists absolute URLs. Set SITEURL to the public URL of the site "
+                    "(usually in publishconf.py).", plan.siteurl)
         return
     if outside:
-        log.info(
-            "Sitemap: %d files were written outside OUTPUT_PATH (an i18n sub-site with its "
-            "own OUTPUT_PATH?) and are not listed",
-            outside,
-        )
+        log.info("Sitemap: %d files were written outside OUTPUT_PATH (an i18n sub-site with its "
+                 "own OUTPUT_PATH?) and are not listed", outside)
     unplaced = sum(1 for page_hints, _ in pages.values()
                    if page_hints is not None and page_hints.exclude == REASON_OTHER_URL)
     if unplaced:
@@ -565,94 +526,42 @@ def on_finalized(pelican: _Pelican) -> None:
             "SITEURL to the main SITEURL followed by its folder.", unplaced, plan.siteurl)
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
-                      outline=_outline(places, str(pelican.settings.get("SITENAME") or ""),
+                      outline=blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
                                        names_in(pelican.settings.get("DEFAULT_LANG"))))
     log_result(log, result, "Sitemap: ")
 
 
 # --- Where a page goes in the HTML site map ----------------------------------------------
-# Categories (each with its articles, newest first), then pages, then the listings.
-_LISTINGS = ("archives", "categories", "tags", "authors")
 
 
-def _place(obj: object, context: Mapping[str, Any]) -> _Place | None:
+def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
     """What Pelican wrote, from the objects it rendered the file with."""
     listing = context.get("articles_page")
     number = int(getattr(listing, "number", 1) or 1)
     if context.get("article") is not None:
         date = getattr(obj, "date", None)
         stamp = date.timestamp() if isinstance(date, datetime) else 0.0
-        return _Place("article", str(context.get("category") or ""), date=stamp,
+        return BlogPlace("article", str(context.get("category") or ""), date=stamp,
                       title=str(getattr(obj, "title", "") or ""))
     if obj is not None:
-        return _Place("page", "", title=str(getattr(obj, "title", "") or ""))
+        return BlogPlace("page", "", title=str(getattr(obj, "title", "") or ""))
     for kind in ("category", "tag", "author"):
         if context.get(kind) is not None:
-            return _Place(kind, str(context[kind]), number)
+            return BlogPlace(kind, str(context[kind]), number)
     page_name = str(context.get("page_name") or "")
     for template in context.get("DIRECT_TEMPLATES") or ():
         save_as = context.get(f"{str(template).upper()}_SAVE_AS", f"{template}.html")
         if save_as and os.path.splitext(str(save_as))[0] == page_name:
-            return _Place(str(template), "", number)
+            return BlogPlace(str(template), "", number)
     return None  # period archives, TEMPLATE_PAGES: grouped by folder
-
-
-def _outline(places: Mapping[str, _Place], site_name: str,
-             labels: Mapping[str, str]) -> tuple[NavNode, ...]:
-    """The blog as sections: home, categories with their articles, pages, then listings.
-
-    ``labels``: what the sections Pelican gives no name are called, in the site's language.
-    """
-    def listing(kind: str, name: str, title: str) -> tuple[NavNode | None, list[NavNode]]:
-        """A listing's first page (a section's heading) and its further pages."""
-        found = sorted((p.number, rel) for rel, p in places.items()
-                       if p.kind == kind and p.name == name)
-        first = next((NavNode(title, rel) for number, rel in found if number == 1), None)
-        more = [NavNode(labels["page"].format(name=title, number=number), rel)
-                for number, rel in found if number > 1]
-        return first, more
-
-    def section(kind: str, name: str, title: str, children: list[NavNode]) -> NavNode:
-        first, more = listing(kind, name, title)
-        return NavNode(title, first.rel_path if first else None, (*children, *more))
-
-    nodes: list[NavNode] = []
-    home, more_home = listing("index", "", site_name or labels["home"])
-    nodes.extend(n for n in (home, *more_home) if n is not None)
-    articles: dict[str, list[tuple[float, str, str]]] = {}
-    for rel, place in places.items():
-        if place.kind == "article":
-            articles.setdefault(place.name, []).append((-place.date, rel, place.title))
-    categories = {p.name for p in places.values() if p.kind == "category"} | set(articles)
-    for name in sorted(categories, key=str.casefold):
-        children = [NavNode(title or None, rel)
-                    for _, rel, title in sorted(articles.get(name, []))]
-        nodes.append(section("category", name, name, children))
-    pages = sorted((p.title.casefold(), rel, p.title)
-                   for rel, p in places.items() if p.kind == "page")
-    if pages:
-        nodes.append(NavNode(labels["pages"], None, tuple(NavNode(title or None, rel)
-                                                  for _, rel, title in pages)))
-    for kind in _LISTINGS:
-        singular = kind[:-1] if kind != "categories" else "category"
-        names = sorted({p.name for p in places.values() if p.kind == singular}, key=str.casefold)
-        children = [section(singular, name, name, []) for name in names] \
-            if kind != "categories" else []  # categories are sections of their own above
-        nodes.append(section(kind, "", labels[kind], children))
-    return tuple(nodes)
 
 
 # --- What Pelican knows about a page --------------------------------------------------------
 
 
-def _page_hints(
-    plan: _Plan,
-    site: _Site,
-    rel: str,
-    obj: object,
-    context: Mapping[str, Any],
-    own: PageValues,
-) -> PageHints:
+def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mapping[str, Any],
+                own: PageValues) -> PageHints:
+    """What Pelican knows of one written file, in the core's terms."""
     assert plan.base is not None
     if not site.served_at_offset:
         return PageHints(exclude=REASON_OTHER_URL)
@@ -666,23 +575,18 @@ def _page_hints(
         return PageHints(exclude=REASON_PRIVATE)
     config = plan.config
     host_url = _host_url(plan, site, rel, obj) if obj is not None else None
-    if plan.legacy.exclude and is_excluded(
+    if plan.legacy.exclude and pelican_legacy.is_excluded(
         plan.legacy, rel, None if obj is None else str(getattr(obj, "url", "") or ""),
         directory_urls=config.directory_urls,
     ):
-        return PageHints(exclude=REASON_LEGACY_EXCLUDE)
-    kind = (
-        "articles"
-        if context.get("article") is not None
-        else ("pages" if obj is not None else "indexes")
-    )
+        return PageHints(exclude=pelican_legacy.REASON_LEGACY_EXCLUDE)
+    kind = ("articles" if context.get("article") is not None
+            else "pages" if obj is not None else "indexes")
 
     # Every lastmod below is Pelican's own knowledge. A Date: is when the content was
     # published, and a listing's date its newest article's: the core's manifest may know of
     # a later change (an edit, a reshuffled listing). A Modified: is the author's word.
-    alternates = None
-    source = "host"
-    published = None
+    alternates, source, published = None, "host", None
     if obj is not None:
         lastmod = own.lastmod or _content_lastmod(obj, plan.timezone_name)
         date_value = getattr(obj, "date", None)  # an article's Date: when it was published
@@ -705,13 +609,10 @@ def _page_hints(
         lastmod = None  # a TEMPLATE_PAGES page shows anything; its date is unknown
     # The page's own metadata wins over SITEMAP_PLUGINS rules, which win over
     # pelican-sitemap's per-kind values: the core applies that order.
-    return PageHints(
-        lastmod=lastmod, lastmod_source=source, changefreq=own.changefreq,
-        priority=own.priority, alternates=alternates, url=host_url,
-        published=published,
-        default_changefreq=plan.legacy.changefreqs.get(kind),
-        default_priority=plan.legacy.priorities.get(kind),
-    )
+    return PageHints(lastmod=lastmod, lastmod_source=source, changefreq=own.changefreq,
+                     priority=own.priority, alternates=alternates, url=host_url,
+                     published=published, default_changefreq=plan.legacy.changefreqs.get(kind),
+                     default_priority=plan.legacy.priorities.get(kind))
 
 
 def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
@@ -766,15 +667,8 @@ def _aware(value: object, timezone_name: str) -> Lastmod | None:
                 zone = timezone.utc
             value = value.replace(tzinfo=zone)
         # Pelican's SafeDatetime subclass becomes a plain datetime (cheap to pickle).
-        return datetime(
-            value.year,
-            value.month,
-            value.day,
-            value.hour,
-            value.minute,
-            value.second,
-            tzinfo=value.tzinfo,
-        )
+        return datetime(value.year, value.month, value.day, value.hour, value.minute,
+                        value.second, tzinfo=value.tzinfo)
     if isinstance(value, date):
         return date(value.year, value.month, value.day)
     return coerce_lastmod(value)
@@ -841,23 +735,16 @@ def _lang_code(lang: object) -> str:
     return str(lang or "").strip().replace("_", "-")
 
 
-def _translations(
-    plan: _Plan,
-    site: _Site,
-    obj: object,
-    own_url: str,
-) -> tuple[tuple[str, str], ...] | None:
+def _translations(plan: _Plan, site: _Site, obj: object,
+                  own_url: str) -> tuple[tuple[str, str], ...] | None:
     """The page's language group: itself, its published translations and ``x-default``.
 
     URLs come from SITEURL in the settings of the instance that wrote the page (with
     RELATIVE_URLS the page context holds a relative one) and each translation's ``url``
     (i18n_subsites makes those relative to the sub-site, e.g. ``../post.html``).
     """
-    translations = [
-        t
-        for t in getattr(obj, "translations", None) or ()
-        if str(getattr(t, "status", "published")).lower() == "published"
-    ]
+    translations = [t for t in getattr(obj, "translations", None) or ()
+                    if str(getattr(t, "status", "published")).lower() == "published"]
     if not translations or site.base is None:
         return None
     pairs = [(_lang_code(getattr(obj, "lang", "")), own_url)]
