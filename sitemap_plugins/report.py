@@ -56,13 +56,17 @@ def shown(diagnostics: Iterable[Diagnostic], threshold: int) -> Iterator[tuple[i
 
 def log_result(log: logging.Logger | logging.LoggerAdapter[Any], result: Result,
                prefix: str = "") -> None:
-    """Log a build's diagnostics by :func:`log_level`, then its one summary line (info)."""
+    """Log a build's diagnostics by :func:`log_level`, then its one summary line (info).
+
+    ``prefix`` goes before each diagnostic (Pelican's log names no plugin: ``Sitemap: ``);
+    the summary line always starts with ``Sitemap:``.
+    """
     for level, diagnostic in shown(result.diagnostics, logging.DEBUG):
         log.log(level, "%s%s", prefix, diagnostic)
     if result.dropped_diagnostics:
         log.info("%s%s", prefix, dropped_line(result.dropped_diagnostics))
-    log.info("%s%s", prefix, result.summary_line())
-    log.debug("%s%d page records came from the cache (same bytes)", prefix, result.cached)
+    log.info("Sitemap: %s", result.summary_line())
+    log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
 
 
 def _diagnostic(diagnostic: Diagnostic) -> dict[str, str]:
