@@ -10,7 +10,6 @@ goes to the core as :class:`~sitemap_plugins.rules.PageHints`.
 
 from __future__ import annotations
 
-import difflib
 import os
 import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -27,7 +26,7 @@ from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.build import check_products, generate
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
-from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError
+from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
@@ -123,9 +122,7 @@ def _validate(self: base.Config) -> tuple[base.ConfigErrors, base.ConfigWarnings
     failed, warnings = base.Config.validate(self)
     known = sorted(name for name, _ in self._schema)
     for key in sorted(set(self.keys()) - set(known)):
-        close = difflib.get_close_matches(key, known, n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        failed.append((key, ValidationError(f"Unrecognised option.{hint}")))
+        failed.append((key, ValidationError(unknown_key(key, known))))
     return failed, [(key, message) for key, message in warnings if key in known]
 
 
