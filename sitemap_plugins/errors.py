@@ -29,6 +29,11 @@ class ConfigError(SitemapError):
         self.message = message
 
 
+def received(value: object) -> str:
+    """A bad value as every message shows it: ``'docs/*' (str)``."""
+    return f"{value!r} ({type(value).__name__})"
+
+
 def unknown_key(key: object, known: Iterable[str], what: str = "option") -> str:
     """The message for a key that is not one of ``known``, with the closest one as a hint.
 

@@ -16,7 +16,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import quote, urljoin
 
 from mkdocs.config import base
 from mkdocs.config.base import ValidationError
@@ -25,7 +24,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.build import check_products, generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, latest, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
@@ -39,6 +38,7 @@ from sitemap_plugins.options import (
 )
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
+from sitemap_plugins.urls import folder_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -91,14 +91,16 @@ class _CoreOption(base.BaseConfigOption[object]):
         self.config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
 
     def run_validation(self, value: object) -> object:
-        """Check the value with the core; MkDocs reports a failure with the option's name."""
+        """Check the value with the core; MkDocs reports a failure with the option's name.
+
+        A path is returned relative to mkdocs.yml's folder, as the core then takes it.
+        """
         if value is None:
             return None
-        checked = value
         if self.option.name in RELATIVE_TO_CONFIG and isinstance(value, str) and value.strip():
-            checked = os.path.join(self.config_dir, value)  # as on_config will pass it on
+            value = os.path.join(self.config_dir, value)
         try:
-            self.option.check(self.option.name, checked)
+            self.option.check(self.option.name, value)
         except ConfigError as err:
             raise ValidationError(err.message) from err
         return value
@@ -238,11 +240,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         options = {o.name: self.config[o.name] for o in BUILD_OPTIONS
                    if self.config[o.name] is not None}
         options.setdefault("directory_urls", config.use_directory_urls)
-        # Paths in mkdocs.yml are relative to it, as MkDocs' own are.
         config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
-        for name in RELATIVE_TO_CONFIG:
-            if name in options:
-                options[name] = os.path.join(config_dir, os.fspath(options[name]))
         options.setdefault("cache_dir", os.path.join(config_dir, ".sitemap-cache"))
         base_url = self.config["base_url"] or config.site_url
         self._canonical_base = None
@@ -279,11 +277,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         elif base_url:
             self._sitemap = sitemap
         else:
-            log.warning(
-                "No sitemap written: 'site_url' is not set in the config file, and a sitemap "
-                "must list absolute URLs. Set 'site_url' to the public URL of the site, "
-                "e.g. 'site_url: https://example.org/docs/'."
-            )
+            log.warning("No sitemap written: 'site_url' is not set in the config file, and a "
+                        "sitemap must list absolute URLs. Set 'site_url' to the public URL of the "
+                        "site, e.g. 'site_url: https://example.org/docs/'.")
         return None
 
     on_config = CombinedEvent(_remember_site_url, _configure)
@@ -374,9 +370,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         docs_dir = os.path.abspath(config.docs_dir)
         for file in files.static_pages():
             dest = file.dest_uri
-            if dest.lower().endswith(_HTML) and file.abs_src_path and _is_inside(
-                file.abs_src_path, docs_dir
-            ):
+            if (dest.lower().endswith(_HTML) and file.abs_src_path
+                    and _is_inside(file.abs_src_path, docs_dir)):
                 self._state.static_html.add(dest)
         for name in config.theme.static_templates:
             if name.lower().endswith(_HTML) and name.rpartition("/")[2].lower() != "404.html":
@@ -449,12 +444,11 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         log_result(log, result)
         if result.split and self._instant:
-            log.warning(
-                "sitemap.xml is a sitemap index (more than max_urls or max_bytes in one file), "
-                "but Material's instant navigation reads sitemap.xml as the list of the site's "
-                "pages: with an index it treats every link as external. Keep the protocol's "
-                "limits (max_urls 50,000) or turn off navigation.instant."
-            )
+            log.warning("sitemap.xml is a sitemap index (more than max_urls or max_bytes in one "
+                        "file), but Material's instant navigation reads sitemap.xml as the list "
+                        "of the site's pages: with an index it treats every link as external. "
+                        "Keep the protocol's limits (max_urls 50,000) or turn off "
+                        "navigation.instant.")
 
     def on_build_error(self, *, error: Exception) -> None:
         """Reset the nesting count, so the next ``serve`` rebuild starts clean."""
@@ -535,7 +529,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # The page's own sitemap.lastmod wins; else the latest of its publication date,
             # the git plugin's date and our one git log (a post edited after it was
             # published changed then). The core's manifest may know of a later change still.
-            own[dest] = front.lastmod if front.explicit else _latest(
+            own[dest] = front.lastmod if front.explicit else latest(
                 front.lastmod, record.git_plugin_date,
                 git_dates.get(record.src_uri) if record.src_uri is not None else None)
         for dest, record in listed.items():
@@ -544,7 +538,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             if record.shows and not front.explicit:
                 # A blog listing changed when the newest post it shows did, whatever the
                 # date of its own source (Pelican's listings are dated the same way).
-                lastmod = _latest(lastmod, *(own.get(post) for post in record.shows))
+                lastmod = latest(lastmod, *(own.get(post) for post in record.shows))
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
@@ -556,17 +550,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             hints[dest] = PageHints(
                 lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
                 alternates=alternates, lastmod_source=EXPLICIT_SOURCE if front.explicit else "host",
-                published=front.published,
-            )
+                published=front.published)
         return hints
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> dict[str, Lastmod]:
         """Git dates for the pages that have no better date, from one ``git log``."""
-        needed = [
-            r for r in records
-            if r.src_uri is not None and r.git_plugin_date is None
-            and (r.front is None or not r.front.explicit)
-        ]
+        needed = [r for r in records if r.src_uri is not None and r.git_plugin_date is None
+                  and (r.front is None or not r.front.explicit)]
         if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
             return {}
@@ -588,12 +578,11 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
     mike = config.plugins.get("mike")
     if not version or mike is None or not given_site_url:
         return None
-    root = given_site_url if given_site_url.endswith("/") else given_site_url + "/"
-    own = urljoin(root, quote(version, safe="") + "/")
+    own = folder_url(given_site_url, version)
     canonical_version = getattr(mike, "config", {}).get("canonical_version")
     if not isinstance(canonical_version, str) or not canonical_version.strip():
         return own, None
-    canonical = urljoin(root, quote(canonical_version.strip("/"), safe="") + "/")
+    canonical = folder_url(given_site_url, canonical_version.strip("/"))
     return own, (canonical if canonical != own else None)
 
 
@@ -604,18 +593,10 @@ def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, 
     """
     if not isinstance(posts, (list, tuple)):
         return ()
-    shown: list[str] = []
-    for item in posts:
-        post = getattr(item, "post", item)  # an excerpt of a post, or the post itself
-        dest = getattr(getattr(post, "file", None), "dest_uri", None)
-        if isinstance(dest, str) and dest in pages:
-            shown.append(dest)
-    return tuple(shown)
-
-
-def _latest(*dates: Lastmod | None) -> Lastmod | None:
-    known = [d for d in dates if d is not None]
-    return max(known, key=sort_key) if known else None
+    # Each item is an excerpt of a post (its .post), or the post itself.
+    dests = (getattr(getattr(getattr(item, "post", item), "file", None), "dest_uri", None)
+             for item in posts)
+    return tuple(dest for dest in dests if isinstance(dest, str) and dest in pages)
 
 
 def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
@@ -656,9 +637,8 @@ def _page_date(value: object, where: str, *, first: bool = False) -> Lastmod | N
         if value is None:
             return None
         # Material's blog turns a bare date into midnight UTC in place; it was a date.
-        if isinstance(value, datetime) and value.utcoffset() == timedelta(0) and (
-            value.time() == time(0)
-        ):
+        if (isinstance(value, datetime) and value.utcoffset() == timedelta(0)
+                and value.time() == time(0)):
             value = value.date()
     if isinstance(value, list):
         return None

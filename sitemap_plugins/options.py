@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from sitemap_plugins.dates import Lastmod, coerce_lastmod
-from sitemap_plugins.errors import ConfigError, PageValueError, unknown_key
+from sitemap_plugins.errors import ConfigError, PageValueError, received, unknown_key
 from sitemap_plugins.globs import compile_glob
 from sitemap_plugins.urls import BaseUrl, parse_base_url
 
@@ -90,7 +90,7 @@ def check_key(option: str, value: object) -> str | None:
         return None
     if not isinstance(value, str) or not KEY_PATTERN.match(value):
         raise ConfigError(option, "Expected a key of 8 to 128 characters of a-z, A-Z, 0-9 and "
-                                  f"'-' but received: {_received(value)}")
+                                  f"'-' but received: {received(value)}")
     return value
 
 
@@ -124,19 +124,11 @@ class Option:
 
 
 _REQUIRED = object()
-def _type_name(value: object) -> str:
-    return type(value).__name__
-
-
-def _received(value: object) -> str:
-    return f"{value!r} ({_type_name(value)})"
-
-
 def _check_base_url(option: str, value: object) -> BaseUrl:
     if isinstance(value, BaseUrl):
         return value
     if not isinstance(value, str):
-        raise ConfigError(option, f"Expected a URL string but received: {_received(value)}")
+        raise ConfigError(option, f"Expected a URL string but received: {received(value)}")
     try:
         return parse_base_url(value)
     except ValueError as err:
@@ -145,19 +137,19 @@ def _check_base_url(option: str, value: object) -> BaseUrl:
 
 def _check_bool(option: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise ConfigError(option, f"Expected a boolean but received: {_received(value)}")
+        raise ConfigError(option, f"Expected a boolean but received: {received(value)}")
     return value
 
 
 def _check_globs(option: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise ConfigError(
-            option, f"Expected a list of glob patterns but received: {_received(value)}"
+            option, f"Expected a list of glob patterns but received: {received(value)}"
         )
     for index, item in enumerate(value):
         if not isinstance(item, str):
             raise ConfigError(
-                option, f"Item {index}: expected a glob pattern but received: {_received(item)}"
+                option, f"Item {index}: expected a glob pattern but received: {received(item)}"
             )
         try:
             compile_glob(item)
@@ -171,7 +163,7 @@ def _check_extensions(option: str, value: object) -> tuple[str, ...]:
         raise ConfigError(
             option,
             f"Expected a non-empty list of file extensions such as ['.html', '.pdf'] "
-            f"but received: {_received(value)}",
+            f"but received: {received(value)}",
         )
     result: list[str] = []
     for index, item in enumerate(value):
@@ -179,7 +171,7 @@ def _check_extensions(option: str, value: object) -> tuple[str, ...]:
             raise ConfigError(
                 option,
                 f"Item {index}: expected an extension starting with '.' but received: "
-                f"{_received(item)}",
+                f"{received(item)}",
             )
         result.append(item.lower())
     return tuple(dict.fromkeys(result))
@@ -194,13 +186,13 @@ def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
         items = list(value.items())
     else:
         raise ConfigError(
-            option, f"Expected a mapping of glob pattern to value but received: {_received(value)}"
+            option, f"Expected a mapping of glob pattern to value but received: {received(value)}"
         )
     rules: list[tuple[str, Any]] = []
     for pattern, rule_value in items:
         if not isinstance(pattern, str):
             raise ConfigError(
-                option, f"Expected a glob pattern as key but received: {_received(pattern)}"
+                option, f"Expected a glob pattern as key but received: {received(pattern)}"
             )
         try:
             compile_glob(pattern)
@@ -212,7 +204,7 @@ def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
                 raise ConfigError(
                     option,
                     f"Key {pattern!r}: expected one of: {words} but received: "
-                    f"{_received(rule_value)}",
+                    f"{received(rule_value)}",
                 )
             rules.append((pattern, rule_value))
         else:
@@ -226,7 +218,7 @@ def check_priority(option: str, value: object, *, where: str = "") -> float:
         raise ConfigError(
             option,
             f"{where}{'e' if where else 'E'}xpected a number from 0.0 to 1.0 but received: "
-            f"{_received(value)}",
+            f"{received(value)}",
         )
     return float(value)
 
@@ -235,14 +227,14 @@ def check_changefreq(option: str, value: object) -> str:
     """Validate one changefreq word."""
     if value not in CHANGEFREQ_WORDS:
         words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
-        raise ConfigError(option, f"Expected one of: {words} but received: {_received(value)}")
+        raise ConfigError(option, f"Expected one of: {words} but received: {received(value)}")
     return str(value)
 
 
 def _check_robots_txt(option: str, value: object) -> str:
     if value not in ROBOTS_TXT_MODES:
         modes = ", ".join(repr(m) for m in ROBOTS_TXT_MODES)
-        raise ConfigError(option, f"Expected one of: {modes} but received: {_received(value)}")
+        raise ConfigError(option, f"Expected one of: {modes} but received: {received(value)}")
     return str(value)
 
 
@@ -251,7 +243,7 @@ def _check_name(option: str, value: object) -> str:
         raise ConfigError(
             option,
             f"Expected a plain file name without extension such as 'sitemap' but received: "
-            f"{_received(value)}",
+            f"{received(value)}",
         )
     # name.txt is the text sitemap: these names would overwrite robots.txt's rules or the
     # fragment the build writes beside it (compared without case: macOS and Windows ignore it).
@@ -259,7 +251,7 @@ def _check_name(option: str, value: object) -> str:
         raise ConfigError(
             option,
             f"Expected a name whose files are not robots.txt or {FRAGMENT_NAME} but received: "
-            f"{_received(value)}",
+            f"{received(value)}",
         )
     return value
 
@@ -270,7 +262,7 @@ def _int_range(low: int, high: int) -> Callable[[str, object], int]:
             raise ConfigError(
                 option,
                 f"Expected a whole number from {low:,} to {high:,} but received: "
-                f"{_received(value)}",
+                f"{received(value)}",
             )
         return value
 
@@ -282,7 +274,7 @@ def _check_html_sitemap(option: str, value: object) -> str | None:
         return None
     if not isinstance(value, str):
         raise ConfigError(option, f"Expected a path inside the site such as 'sitemap/' or "
-                                  f"'site-map.html' but received: {_received(value)}")
+                                  f"'site-map.html' but received: {received(value)}")
     return html_sitemap_file(value)
 
 
@@ -290,12 +282,12 @@ def _check_versions(option: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
         raise ConfigError(
             option, f"Expected a non-empty list of versions or aliases such as ['latest'] "
-                    f"but received: {_received(value)}")
+                    f"but received: {received(value)}")
     for index, item in enumerate(value):
         if not isinstance(item, str) or not item.strip() or "/" in item:
             raise ConfigError(
                 option, f"Item {index}: expected a version, an alias or a glob such as '2.*' "
-                        f"but received: {_received(item)}")
+                        f"but received: {received(item)}")
     return tuple(dict.fromkeys(value))
 
 
@@ -304,7 +296,7 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
         return value
     if not isinstance(value, Mapping):
         msg = ('Expected a mapping such as {name: "Example News", language: "en"} but '
-               f"received: {_received(value)}")
+               f"received: {received(value)}")
         raise ConfigError(option, msg)
     unknown = sorted(str(key) for key in value if key not in ("name", "language"))
     if unknown:
@@ -312,10 +304,10 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
     name, language = value.get("name"), value.get("language")
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(option, "Expected name: the publication's name, as it appears on "
-                                  f"its pages, but received: {_received(name)}")
+                                  f"its pages, but received: {received(name)}")
     if not isinstance(language, str) or not NEWS_LANGUAGE.fullmatch(language.strip().lower()):
         msg = ("Expected language: an ISO 639 code of two or three letters (or zh-cn, zh-tw), "
-               f"but received: {_received(language)}")
+               f"but received: {received(language)}")
         raise ConfigError(option, msg)
     return NewsPublication(" ".join(name.split()), language.strip().lower())
 
@@ -325,7 +317,7 @@ def _optional_path(kind: str) -> Callable[[str, object], str | None]:
         if value is None:
             return None
         if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
-            raise ConfigError(option, f"Expected a {kind} path but received: {_received(value)}")
+            raise ConfigError(option, f"Expected a {kind} path but received: {received(value)}")
         return os.fspath(value)
 
     return check
@@ -530,7 +522,7 @@ def _check_yes_no(option: str, value: object) -> bool:
     text = str(value).strip().lower() if isinstance(value, (str, int)) else None
     if text in _YES or text in _NO:
         return text in _YES
-    raise ConfigError(option, f"Expected true or false but received: {_received(value)}")
+    raise ConfigError(option, f"Expected true or false but received: {received(value)}")
 
 
 def _check_page_priority(option: str, value: object) -> float:
@@ -544,7 +536,7 @@ def _check_page_priority(option: str, value: object) -> float:
         return check_priority(option, number)
     except ConfigError as err:  # named as it was written
         raise ConfigError(option, f"Expected a number from 0.0 to 1.0 but received: "
-                                  f"{_received(value)}") from err
+                                  f"{received(value)}") from err
 
 
 def _check_page_changefreq(option: str, value: object) -> str:
@@ -554,14 +546,14 @@ def _check_page_changefreq(option: str, value: object) -> str:
     except ConfigError as err:
         words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
         raise ConfigError(option, f"Expected one of: {words} but received: "
-                                  f"{_received(value)}") from err
+                                  f"{received(value)}") from err
 
 
 def _check_page_lastmod(option: str, value: object) -> Lastmod:
     lastmod = coerce_lastmod(value)
     if lastmod is None:
         raise ConfigError(option, "Expected a date such as 2024-05-06 or "
-                                  f"2024-05-06T10:00:00+02:00 but received: {_received(value)}")
+                                  f"2024-05-06T10:00:00+02:00 but received: {received(value)}")
     return lastmod
 
 

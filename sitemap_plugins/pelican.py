@@ -36,8 +36,8 @@ from pelican.plugins import signals
 
 from sitemap_plugins import pelican_legacy
 from sitemap_plugins.build import check_products, generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
-from sitemap_plugins.errors import ConfigError, PageValueError
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, latest
+from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, BlogPlace, blog_outline, names_in, site_map_title
@@ -52,7 +52,7 @@ from sitemap_plugins.options import (
 )
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
-from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
+from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +128,6 @@ class _Site:
 
     instance_id: int
     base: BaseUrl | None
-    output: str
-    """Its OUTPUT_PATH, with symlinks resolved."""
     offset: str | None
     """Its OUTPUT_PATH relative to the main one (POSIX, "" for the main site), or None."""
     served_at_offset: bool
@@ -166,10 +164,6 @@ _RUN = _Run()
 # --- Settings -----------------------------------------------------------------------------
 
 
-def _received(value: object) -> str:
-    return f"{value!r} ({type(value).__name__})"
-
-
 def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
     """The site's base URL, or None when SITEURL is empty or relative (a dev build).
 
@@ -178,7 +172,7 @@ def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
 
     """
     if not isinstance(siteurl, str):
-        msg = f"Expected a URL string but received: {_received(siteurl)}"
+        msg = f"Expected a URL string but received: {received(siteurl)}"
         raise SettingsError("SITEURL", msg)
     text = siteurl.strip()
     if not urlsplit(text).scheme:
@@ -194,7 +188,7 @@ def _options(raw: object) -> dict[str, Any]:
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        msg = f"Expected a dict of sitemap options but received: {_received(raw)}"
+        msg = f"Expected a dict of sitemap options but received: {received(raw)}"
         raise SettingsError(SETTING, msg)
     if "base_url" in raw:
         msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
@@ -336,27 +330,12 @@ def _site_for(pelican: _Pelican) -> _Site:
     except SettingsError:
         base = None
     if base is None and plan is not None and plan.base is not None and isinstance(siteurl, str):
-        base = _relative_base(siteurl, plan.base)
+        base = relative_base(siteurl, plan.base)
     served = False
     if plan is not None and plan.base is not None and base is not None and offset is not None:
         expected = parse_base_url(page_url(plan.base, f"{offset}/" if offset else ""))
         served = expected == base
-    return _Site(id(pelican), base, output, offset, served)
-
-
-def _relative_base(siteurl: str, main: BaseUrl) -> BaseUrl | None:
-    """A sub-site's relative SITEURL (``"/en"``), read against the main site's.
-
-    A browser reads it so: the sub-site is served from that path of the main site's host.
-    """
-    text = siteurl.strip()
-    if not text:
-        return None
-    resolved = resolve_href(text.rstrip("/") + "/", str(main))
-    try:
-        return parse_base_url(resolved) if resolved is not None else None
-    except ValueError:
-        return None
+    return _Site(id(pelican), base, offset, served)
 
 
 def _real_dir(path: object) -> str:
@@ -383,10 +362,9 @@ def _written_rel(path: str) -> str | None:
     link into the sources.
     """
     head, name = os.path.split(os.path.abspath(path))
-    if head in _RUN.folders:
-        folder = _RUN.folders[head]
-    else:
-        folder = _RUN.folders[head] = _relative(os.path.realpath(head), _RUN.main_output)
+    if head not in _RUN.folders:
+        _RUN.folders[head] = _relative(os.path.realpath(head), _RUN.main_output)
+    folder = _RUN.folders[head]
     if folder is None:
         return None
     return f"{folder}/{name}" if folder else name
@@ -434,9 +412,7 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
         _RUN.outside += 1
         return
     context = context or {}
-    obj = context.get("article")
-    if obj is None:
-        obj = context.get("page")
+    obj = next((o for o in (context.get("article"), context.get("page")) if o is not None), None)
     override = _is_override(obj, context)
     known = _RUN.pages.get(rel)
     if known is not None and (known[1] or not override):
@@ -473,10 +449,8 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
     extensions = plan.config.extensions
     for static in getattr(generator, "staticfiles", ()):
         save_as = getattr(static, "save_as", None)
-        if not save_as:
-            continue
-        suffix = PurePath(save_as).suffix.lower()
-        if suffix not in extensions:
+        suffix = PurePath(save_as).suffix.lower() if save_as else ""
+        if not save_as or suffix not in extensions:
             continue
         rel = _written_rel(os.path.join(output_path, save_as))
         if rel is None:
@@ -701,8 +675,7 @@ def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod 
         else:
             lastmod = _content_lastmod(article, timezone_name)
             known[id(article)] = (article, lastmod)  # holding it keeps the id unique
-        if lastmod is not None and (newest is None or sort_key(lastmod) > sort_key(newest)):
-            newest = lastmod
+        newest = latest(newest, lastmod)
     return newest
 
 
@@ -713,8 +686,7 @@ def _git_date(plan: _Plan, obj: object) -> Lastmod | None:
         return None
     if _RUN.git_dates is None:
         _RUN.git_dates, shallow = read_git_dates(plan.content_path)
-        if shallow:
-            # CI's default checkout: a note, not a warning, so that --fatal warnings passes.
+        if shallow:  # CI's default checkout: a note, so that --fatal warnings passes
             log.info(shallow_note(f"{SETTING}['git_dates'] = False"))
     rel = os.path.relpath(source, plan.content_path).replace(os.sep, "/")
     return _RUN.git_dates.get(rel)
@@ -722,10 +694,8 @@ def _git_date(plan: _Plan, obj: object) -> Lastmod | None:
 
 def _source_time(obj: object) -> Lastmod | None:
     source = getattr(obj, "source_path", None)
-    if not source:
-        return None
     try:
-        return file_time(os.stat(source).st_mtime)
+        return file_time(os.stat(source).st_mtime) if source else None
     except OSError:
         return None
 

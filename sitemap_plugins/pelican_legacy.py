@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sitemap_plugins.errors import ConfigError, unknown_key
+from sitemap_plugins.errors import ConfigError, received, unknown_key
 from sitemap_plugins.options import check_changefreq, check_priority
 
 if TYPE_CHECKING:
@@ -61,10 +61,6 @@ class Legacy:
     """``exclude`` patterns that can never match (they expect a leading slash)."""
 
 
-def _received(value: object) -> str:
-    return f"{value!r} ({type(value).__name__})"
-
-
 def read_legacy(raw: object, setting: str) -> Legacy:
     """Check pelican-sitemap's ``SITEMAP`` dict and translate it (``setting``: ours, for notes).
 
@@ -75,7 +71,7 @@ def read_legacy(raw: object, setting: str) -> Legacy:
     if raw is None:
         return Legacy()
     if not isinstance(raw, Mapping):
-        msg = f"Expected a dict (pelican-sitemap's setting) but received: {_received(raw)}"
+        msg = f"Expected a dict (pelican-sitemap's setting) but received: {received(raw)}"
         raise ConfigError(LEGACY_SETTING, msg)
     for key in raw:
         if key not in _KEYS:
@@ -85,7 +81,7 @@ def read_legacy(raw: object, setting: str) -> Legacy:
     if "format" in raw:
         fmt = raw["format"]
         if fmt not in _FORMATS:
-            msg = f"Expected 'xml' or 'txt' but received: {_received(fmt)}"
+            msg = f"Expected 'xml' or 'txt' but received: {received(fmt)}"
             raise ConfigError(f"{LEGACY_SETTING}['format']", msg)
         notes.append(f"{LEGACY_SETTING}['format'] = {fmt!r}: both formats are written anyway "
                      f"(sitemap.xml, and sitemap.txt unless {setting}['text'] is False)")
@@ -105,7 +101,7 @@ def _per_kind(raw: Mapping[str, Any], key: str, notes: list[str], setting: str) 
     where = f"{LEGACY_SETTING}[{key!r}]"
     if not isinstance(value, Mapping):
         msg = "Expected a dict with keys 'articles', 'pages', 'indexes' but received: "
-        raise ConfigError(where, msg + _received(value))
+        raise ConfigError(where, msg + received(value))
     for kind, given in value.items():
         item = f"{where}[{kind!r}]"
         if kind not in _KINDS:
@@ -134,12 +130,12 @@ def _exclude(raw: Mapping[str, Any], notes: list[str],
     value = raw["exclude"]
     where = f"{LEGACY_SETTING}['exclude']"
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        msg = f"Expected a list of regular expressions but received: {_received(value)}"
+        msg = f"Expected a list of regular expressions but received: {received(value)}"
         raise ConfigError(where, msg)
     patterns: list[re.Pattern[str]] = []
     for index, pattern in enumerate(value):
         if not isinstance(pattern, str):
-            msg = f"Expected a regular expression but received: {_received(pattern)}"
+            msg = f"Expected a regular expression but received: {received(pattern)}"
             raise ConfigError(f"{where}[{index}]", msg)
         try:
             patterns.append(re.compile(pattern))
