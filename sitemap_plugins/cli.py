@@ -3,6 +3,8 @@
 Every option of :class:`~sitemap_plugins.options.SitemapConfig` is a flag with the same name
 (``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
 Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration error.
+Top floor, a front-end: diagnostics are shown by the one level policy of
+:mod:`sitemap_plugins.report`.
 """
 
 from __future__ import annotations

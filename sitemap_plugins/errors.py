@@ -1,4 +1,9 @@
-"""Errors the core raises and the diagnostics it reports back to its callers."""
+"""Errors the core raises and the diagnostics it reports back to its callers.
+
+Ground floor: imports nothing of the package and touches no file. The words every message
+shares live here too: :func:`received` (``'x' (str)``) and :func:`unknown_key` (the one
+"did you mean" hint).
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,9 @@ date as every lastmod. This plugin empties that template (so MkDocs writes neith
 scans ``site_dir`` with the core and writes the real files. What only MkDocs knows (front
 matter, i18n translations and fallback copies, git dates, raw HTML copied from ``docs_dir``)
 goes to the core as :class:`~sitemap_plugins.rules.PageHints`.
+
+Top floor, a front-end writing no file: front matter is checked as Pelican's metadata are
+(:mod:`~sitemap_plugins.options`), diagnostics logged by :mod:`~sitemap_plugins.report`.
 """
 
 from __future__ import annotations
@@ -474,7 +477,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         for language, other in sorted(alternates.items()):
             if getattr(other, "locale", None) != language:
                 continue  # the default-language page standing in for a missing translation
-            found.append((_hreflang(language), other.dest_uri, other.url))
+            # pt_BR, a common i18n locale spelling, is the hreflang pt-BR.
+            found.append((language.replace("_", "-"), other.dest_uri, other.url))
             if language == self._i18n_default:
                 default_file = other
         if default_file is not None:
@@ -658,11 +662,6 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         log.debug("cannot read the front matter of %s: %s", path, err)
         return {}
-
-
-def _hreflang(locale: str) -> str:
-    """``pt_BR`` (a common i18n locale spelling) as the hreflang ``pt-BR``."""
-    return locale.replace("_", "-")
 
 
 def _is_inside(path: str, folder: str) -> bool:

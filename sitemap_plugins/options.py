@@ -5,6 +5,15 @@ that turns a value into what the core uses or raises :class:`ConfigError`. The c
 flags, the MkDocs config class, the Pelican setting and the README table are made from it (or
 tested against it), so the same bad value gets the same message on every front-end.
 ``SitemapConfig.from_mapping`` is the only place where option values are checked.
+
+A page's own values (MkDocs front matter, Pelican metadata) are declared the same way, in
+:data:`PAGE_VALUES`, and checked by :func:`check_page_values` for both hosts.
+
+Ground floor: it imports only :mod:`~sitemap_plugins.errors`, ``urls``, ``dates`` and
+``globs``, and touches no file. The facts that products share with the options live here
+(the fragment's name, our file-name patterns, the HTML map's file, the IndexNow key syntax,
+the news publication); a check that needs a product (compiling a user's HTML-map template)
+runs when the build starts (:func:`sitemap_plugins.build.check_products`).
 """
 
 from __future__ import annotations

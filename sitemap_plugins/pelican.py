@@ -13,6 +13,9 @@ takes one line. Pelican's signals drive everything:
   by earlier builds are not.
 * ``static_generator_finalized``: note the static files copied by this run.
 * ``finalized`` (main instance only): hand the notes to :func:`sitemap_plugins.build`.
+
+Top floor, a front-end writing no file: Pelican's objects become plain values; page values
+are checked as MkDocs' are (:mod:`~sitemap_plugins.options`); migration: ``pelican_legacy``.
 """
 
 from __future__ import annotations
@@ -436,8 +439,7 @@ def _is_override(obj: object, context: Mapping[str, Any]) -> bool:
 
 
 def _is_template_page(context: Mapping[str, Any]) -> bool:
-    template_pages = context.get("TEMPLATE_PAGES") or {}
-    return context.get("output_file") in set(template_pages.values())
+    return context.get("output_file") in set((context.get("TEMPLATE_PAGES") or {}).values())
 
 
 def on_static_finalized(generator: _StaticGenerator) -> None:

@@ -672,14 +672,14 @@ def test_bad_settings_stop_the_build(tmp_path: Path, setting: str, message: str)
 # Pelican metadata, the message both give).
 _BAD_PAGE_VALUES = [
     ("sitemap:\n  priority: high\n", "Priority: high",
-     "Page 'bad.md' sitemap value 'priority': Expected a number from 0.0 to 1.0 but received: "
-     "'high' (str)"),
+     ("Page 'bad.md' sitemap value 'priority': Expected a number from 0.0 to 1.0 but received: "
+      "'high' (str)")),
     ("sitemap:\n  changefreq: sometimes\n", "ChangeFreq: sometimes",
-     "Page 'bad.md' sitemap value 'changefreq': Expected one of: 'always', 'hourly', 'daily', "
-     "'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)"),
+     ("Page 'bad.md' sitemap value 'changefreq': Expected one of: 'always', 'hourly', 'daily', "
+      "'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)")),
     ("sitemap:\n  lastmod: soon\n", "Lastmod: soon",
-     "Page 'bad.md' sitemap value 'lastmod': Expected a date such as 2024-05-06 or "
-     "2024-05-06T10:00:00+02:00 but received: 'soon' (str)"),
+     ("Page 'bad.md' sitemap value 'lastmod': Expected a date such as 2024-05-06 or "
+      "2024-05-06T10:00:00+02:00 but received: 'soon' (str)")),
     ("sitemap: maybe\n", "Sitemap: maybe",
      "Page 'bad.md' sitemap value 'sitemap': Expected true or false but received: 'maybe' (str)"),
 ]
