@@ -47,9 +47,11 @@ from sitemap_plugins.html_map import (
     NavNode,
     SiteMapPages,
     check_free,
+    load_template,
     page_title,
 )
 from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
+from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
 from sitemap_plugins.owned import (
     Installed,
     Ownership,
@@ -59,7 +61,6 @@ from sitemap_plugins.owned import (
     remove_obsolete_news,
     remove_stale,
     site_key,
-    sitemap_file_pattern,
     update_robots,
     without_sitemap,
 )
@@ -525,6 +526,19 @@ def _without(files: Iterable[BuiltFile], html: SiteMapPages) -> Iterator[BuiltFi
     return (built for built in files if not html.is_own_page(built.rel_path))
 
 
+def check_products(config: SitemapConfig) -> None:
+    """The checks of options that need a product: run as a build starts, before any write.
+
+    The hosts call it with their settings, so that a typo stops them before they render.
+
+    Raises:
+        ConfigError: naming the option (a user's HTML site map template that does not compile).
+
+    """
+    if config.html_sitemap_template is not None:
+        load_template(config.html_sitemap_template)
+
+
 def generate(
     site_dir: str | os.PathLike[str],
     config: SitemapConfig,
@@ -567,6 +581,7 @@ def generate(
         sys.stderr.write("sitemap-plugins: generate() called again while a worker process "
                          'imported the script; call it under `if __name__ == "__main__":`\n')
         raise SystemExit(1)
+    check_products(config)
     site = Path(site_dir)
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
@@ -677,7 +692,7 @@ def _generate(
             also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
         feeds = announced_feeds(site, config, result) if config.announce_feeds else []
         robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
-        fragment = robots_txt.FRAGMENT_NAME
+        fragment = FRAGMENT_NAME
         if fragment not in robots.files and is_own_file(site, fragment):
             # An earlier build's fragment (the base URL had a path then): obsolete now.
             with contextlib.suppress(OSError):
@@ -762,7 +777,7 @@ def _check_own_targets(site: Path, config: SitemapConfig, owned: Ownership) -> N
         names.append(news_file_name(config.sitemap_name))
     if config.robots_txt == "fragment" or (config.base_url.has_path
                                            and config.robots_txt != "off"):
-        names.append(robots_txt.FRAGMENT_NAME)
+        names.append(FRAGMENT_NAME)
     owned.check_targets(names, own_content=lambda name: is_own_file(site, name))
 
 

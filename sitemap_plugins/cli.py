@@ -3,6 +3,8 @@
 Every option of :class:`~sitemap_plugins.options.SitemapConfig` is a flag with the same name
 (``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
 Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration error.
+Top floor, a front-end: diagnostics are shown by the one level policy of
+:mod:`sitemap_plugins.report`.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ import time
 import typing
 import urllib.parse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sitemap_plugins import __version__
 from sitemap_plugins.build import cache_folder, generate
 from sitemap_plugins.check import check_site
-from sitemap_plugins.errors import ConfigError, Level, ScanError, SitemapError
+from sitemap_plugins.errors import ConfigError, Diagnostic, ScanError, SitemapError
 from sitemap_plugins.merge import MergeError, merge
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
@@ -29,14 +31,17 @@ from sitemap_plugins.options import (
     OPTIONS,
     Option,
     SitemapConfig,
+    check_key,
 )
 from sitemap_plugins.progress import Progress, Snapshot
 from sitemap_plugins.report import (
     build_report,
     check_report,
+    dropped_line,
     dumps,
     error_report,
     merge_report,
+    shown,
     submit_report,
 )
 from sitemap_plugins.submit import (
@@ -44,12 +49,14 @@ from sitemap_plugins.submit import (
     RETRY_DELAYS,
     TIMEOUT,
     Submission,
-    check_key,
     check_key_file,
     key_location,
     pending_path,
     submit,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
@@ -284,6 +291,18 @@ def _progress(args: argparse.Namespace, verb: str) -> Progress | None:
     return Progress(_TerminalProgress(verb), interval=REFRESH)
 
 
+def _show_diagnostics(args: argparse.Namespace, diagnostics: Iterable[Diagnostic],
+                      dropped: int = 0) -> None:
+    """On stderr, by the one level policy: -q shows warnings, -v everything, else notes too."""
+    threshold = (logging.DEBUG if args.verbose else logging.WARNING if args.quiet
+                 else logging.INFO)
+    for level, diagnostic in shown(diagnostics, threshold):
+        label = diagnostic.level.value if args.verbose or level >= logging.WARNING else "note"
+        _print(f"{label}: {diagnostic}", stream=sys.stderr)
+    if dropped and threshold <= logging.INFO:
+        _print(f"note: {dropped_line(dropped)}", stream=sys.stderr)
+
+
 def _run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
@@ -293,14 +312,7 @@ def _run_build(args: argparse.Namespace) -> int:
         return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:
         return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
-    for diagnostic in result.diagnostics:
-        if diagnostic.level is Level.WARNING or args.verbose:
-            _print(f"{diagnostic.level.value}: {diagnostic}", stream=sys.stderr)
-        elif not diagnostic.path and not args.quiet:
-            _print(f"note: {diagnostic}", stream=sys.stderr)
-    if result.dropped_diagnostics:
-        _print(f"warning: {result.dropped_diagnostics:,} more diagnostics not shown",
-               stream=sys.stderr)
+    _show_diagnostics(args, result.diagnostics, result.dropped_diagnostics)
     if args.json:
         _print(dumps(build_report(result, time.perf_counter() - started)))
     elif not args.quiet:
@@ -324,11 +336,7 @@ def _run_merge(args: argparse.Namespace) -> int:
         return _fail(args, started, [*messages, "Nothing was written."], EXIT_FAILED)
     except SitemapError as err:
         return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
-    for diagnostic in merged.diagnostics:
-        if diagnostic.level is Level.WARNING or args.verbose:
-            _print(f"{diagnostic.level.value}: {diagnostic}", stream=sys.stderr)
-        elif not args.quiet:
-            _print(f"note: {diagnostic}", stream=sys.stderr)
+    _show_diagnostics(args, merged.diagnostics)
     if args.json:
         _print(dumps(merge_report(merged, time.perf_counter() - started)))
     elif not args.quiet:

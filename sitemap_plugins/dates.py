@@ -90,6 +90,12 @@ def sort_key(value: Lastmod) -> datetime:
     return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
 
 
+def latest(*dates: Lastmod | None) -> Lastmod | None:
+    """The latest of the known dates (the first of equals); None when none is known."""
+    known = [d for d in dates if d is not None]
+    return max(known, key=sort_key) if known else None
+
+
 def build_time() -> datetime:
     """The build's "now", to the second, in UTC; ``SOURCE_DATE_EPOCH`` wins when set."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()

@@ -1,9 +1,19 @@
-"""Errors the core raises and the diagnostics it reports back to its callers."""
+"""Errors the core raises and the diagnostics it reports back to its callers.
+
+Ground floor: imports nothing of the package and touches no file. The words every message
+shares live here too: :func:`received` (``'x' (str)``) and :func:`unknown_key` (the one
+"did you mean" hint).
+"""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class SitemapError(Exception):
@@ -22,6 +32,37 @@ class ConfigError(SitemapError):
         super().__init__(message)
         self.option = option
         self.message = message
+
+
+def received(value: object) -> str:
+    """A bad value as every message shows it: ``'docs/*' (str)``."""
+    return f"{value!r} ({type(value).__name__})"
+
+
+def unknown_key(key: object, known: Iterable[str], what: str = "option") -> str:
+    """The message for a key that is not one of ``known``, with the closest one as a hint.
+
+    ``what`` names the kind of key: ``Unrecognised option. Did you mean 'priority'?``.
+    """
+    close = difflib.get_close_matches(str(key), sorted(known), n=1)
+    hint = f" Did you mean '{close[0]}'?" if close else ""
+    return f"Unrecognised {what}.{hint}"
+
+
+class PageValueError(SitemapError):
+    """A page's own sitemap value (front matter, metadata) is bad; it stops the build.
+
+    The same words in every host: ``Page 'blog/post.md' sitemap value 'priority': ...``.
+    """
+
+    def __init__(self, page: str, key: str, message: str) -> None:
+        super().__init__(message)
+        self.page = page
+        self.key = key
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"Page {self.page!r} sitemap value {self.key!r}: {self.message}"
 
 
 class PathError(SitemapError):

@@ -8,7 +8,7 @@ Pelican's themes and Material's blog plugin write them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.reader import read_bytes, read_record
@@ -17,13 +17,18 @@ from sitemap_plugins.urls import is_within, resolve_href
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from sitemap_plugins.build import Result
     from sitemap_plugins.options import SitemapConfig
 
 HOME_PAGES = ("index.html", "index.htm")
 
 
-def announced_feeds(site: Path, config: SitemapConfig, result: Result) -> list[str]:
+class _Notes(Protocol):
+    """Where the notes go: the build's result (not imported: the build imports this)."""
+
+    def add_diagnostic(self, diagnostic: Diagnostic) -> None: ...
+
+
+def announced_feeds(site: Path, config: SitemapConfig, result: _Notes) -> list[str]:
     """The feed URLs the home page links, under the base URL, in page order.
 
     A feed elsewhere (another host, above the base URL's path) is left out with a warning:

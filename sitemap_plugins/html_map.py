@@ -60,23 +60,6 @@ def relative_href(loc: str, *, base: str, self_loc: str) -> str:
     return "../" * up + loc[len(base):] or "./"
 
 
-def html_sitemap_file(option: str) -> str:
-    """The file the option names, relative to the site root: ``sitemap/`` is ``sitemap/index.html``.
-
-    Raises:
-        ConfigError: when the path leaves the site, is absolute or is not an HTML file.
-    """
-    text = option.strip().replace("\\", "/")
-    path = text + "index.html" if text.endswith("/") else text
-    parts = PurePosixPath(path).parts
-    if (not parts or text.startswith("/") or ".." in parts or "." in parts
-            or not path.lower().endswith((".html", ".htm"))):
-        raise ConfigError(
-            "html_sitemap", f"Expected a path inside the site such as 'sitemap/' or "
-            f"'site-map.html' but received: {option!r} (str)")
-    return "/".join(parts)
-
-
 def page_title(title: str | None, heading: str | None, loc: str) -> str:
     """The link text: the page's ``<h1>``, else its ``<title>`` without a site-name suffix."""
     if heading and heading.strip():
@@ -98,6 +81,72 @@ class NavNode:
     title: str | None = None
     rel_path: str | None = None
     children: tuple[NavNode, ...] = ()
+
+
+@dataclass(frozen=True)
+class BlogPlace:
+    """What a written file is on a blog (Pelican): an article of a category, a tag's listing..."""
+
+    kind: str
+    """article, page, category, tag, author, or a direct template (index, archives...)."""
+    name: str
+    """The category an article is in; a category's, tag's or author's name."""
+    number: int = 1
+    """The page of a paginated listing."""
+    date: float = 0.0
+    """An article's date, as a timestamp: the newest comes first."""
+    title: str = ""
+    """An article's or page's title (the link's text, before the page's own headings)."""
+
+
+# Categories (each with its articles, newest first), then pages, then the listings.
+_LISTINGS = ("archives", "categories", "tags", "authors")
+
+
+def blog_outline(places: Mapping[str, BlogPlace], site_name: str,
+             labels: Mapping[str, str]) -> tuple[NavNode, ...]:
+    """A blog as sections: home, categories with their articles, pages, then listings.
+
+    ``labels``: what the sections Pelican gives no name are called, in the site's language.
+    """
+    def listing(kind: str, name: str, title: str) -> tuple[NavNode | None, list[NavNode]]:
+        """A listing's first page (a section's heading) and its further pages."""
+        found = sorted((p.number, rel) for rel, p in places.items()
+                       if p.kind == kind and p.name == name)
+        first = next((NavNode(title, rel) for number, rel in found if number == 1), None)
+        more = [NavNode(labels["page"].format(name=title, number=number), rel)
+                for number, rel in found if number > 1]
+        return first, more
+
+    def section(kind: str, name: str, title: str, children: list[NavNode]) -> NavNode:
+        first, more = listing(kind, name, title)
+        return NavNode(title, first.rel_path if first else None, (*children, *more))
+
+    nodes: list[NavNode] = []
+    home, more_home = listing("index", "", site_name or labels["home"])
+    nodes.extend(n for n in (home, *more_home) if n is not None)
+    articles: dict[str, list[tuple[float, str, str]]] = {}
+    for rel, place in places.items():
+        if place.kind == "article":
+            articles.setdefault(place.name, []).append((-place.date, rel, place.title))
+    categories = {p.name for p in places.values() if p.kind == "category"} | set(articles)
+    for name in sorted(categories, key=str.casefold):
+        children = [NavNode(title or None, rel)
+                    for _, rel, title in sorted(articles.get(name, []))]
+        nodes.append(section("category", name, name, children))
+    pages = sorted((p.title.casefold(), rel, p.title)
+                   for rel, p in places.items() if p.kind == "page")
+    if pages:
+        nodes.append(NavNode(labels["pages"], None, tuple(NavNode(title or None, rel)
+                                                  for _, rel, title in pages)))
+    for kind in _LISTINGS:
+        singular = kind[:-1] if kind != "categories" else "category"
+        names = sorted({p.name for p in places.values() if p.kind == singular}, key=str.casefold)
+        children = [section(singular, name, name, []) for name in names] \
+            if kind != "categories" else []  # categories are sections of their own above
+        nodes.append(section(kind, "", labels[kind], children))
+    return tuple(nodes)
+
 
 
 @dataclass

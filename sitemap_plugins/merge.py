@@ -46,7 +46,7 @@ from sitemap_plugins.errors import (
     SitemapError,
     WriteError,
 )
-from sitemap_plugins.options import PROTOCOL_MAX_BYTES
+from sitemap_plugins.options import FRAGMENT_NAME, PROTOCOL_MAX_BYTES
 from sitemap_plugins.render import COMPRESS_LEVEL, gzip_file, header_time, template_module
 from sitemap_plugins.site import (
     commit,
@@ -267,7 +267,7 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 def _read_fragment(folder: Path) -> tuple[bool, str | None]:
     """(a fragment file is there, the sitemap URL it names when this tool wrote it)."""
-    path = folder / robots_txt.FRAGMENT_NAME
+    path = folder / FRAGMENT_NAME
     if path.is_symlink() or not path.is_file():
         return False, None
     try:
@@ -304,14 +304,14 @@ def find_builds(
         if folder:
             files = {entry for entry, is_dir in entries if not is_dir}
             build = None
-            if robots_txt.FRAGMENT_NAME in files or f"{name}.xml" in files:
+            if FRAGMENT_NAME in files or f"{name}.xml" in files:
                 build = _build_in(root, folder, root_base, name, problems, merged)
                 if build is not None:
                     builds.append(build)
             if version and build is None:
                 problems.add(
                     f"{folder}/: version {folder} is to be offered, but no sitemap written by "
-                    f"sitemap-plugins is there (no {robots_txt.FRAGMENT_NAME} naming one); "
+                    f"sitemap-plugins is there (no {FRAGMENT_NAME} naming one); "
                     "build it with the plugin, or choose other --versions")
             if build is not None or version or f"{name}.xml" in files:
                 continue  # a build, or another tool's: not searched further
@@ -342,7 +342,7 @@ def _build_in(
         if has_fragment or (folder / f"{name}.xml").exists():
             merged.diagnostics.append(Diagnostic(
                 f"{rel}/", "foreign-sitemap",
-                f"has a sitemap that sitemap-plugins did not write (no {robots_txt.FRAGMENT_NAME} "
+                f"has a sitemap that sitemap-plugins did not write (no {FRAGMENT_NAME} "
                 "of ours naming it); left out of the index"))
         return None
     expected = _child_base(root_base, rel)
@@ -357,7 +357,7 @@ def _build_in(
             f"{expected}; build it again with base_url {expected}")
         return None
     if not file_name.endswith(".xml") or not _is_regular(folder / file_name):
-        problems.add(f"{rel}/{robots_txt.FRAGMENT_NAME}: names {url}, which is not a sitemap "
+        problems.add(f"{rel}/{FRAGMENT_NAME}: names {url}, which is not a sitemap "
                      "file in that folder; build it again")
         return None
     return Build(rel, expected, file_name)
@@ -689,7 +689,7 @@ def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
     problems.raise_any()
     if not builds:
         msg = (f"{root}: no build of sitemap-plugins below it (a build below the root writes "
-               f"{robots_txt.FRAGMENT_NAME} naming its sitemap; is robots_txt 'off' there?)")
+               f"{FRAGMENT_NAME} naming its sitemap; is robots_txt 'off' there?)")
         raise MergeError([msg])
     reader = _Reader(root, builds, problems, progress)
     files: list[SitemapFile] = []
@@ -818,12 +818,12 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
     host_root = f"{base.scheme}://{base.netloc}/"
     if base.has_path or mode == "fragment":
         data = robots_txt.render_fragment_lines(merged.index_urls, host_root)
-        _write_if_changed(root / robots_txt.FRAGMENT_NAME, data, merged)
+        _write_if_changed(root / FRAGMENT_NAME, data, merged)
         if base.has_path:
             merged.diagnostics.append(Diagnostic(
                 "", "robots-below-root",
                 f"the root lives below the host root ({base.path}): add the lines of "
-                f"{robots_txt.FRAGMENT_NAME} to {host_root}robots.txt", Level.INFO))
+                f"{FRAGMENT_NAME} to {host_root}robots.txt", Level.INFO))
         return
     target = root / "robots.txt"
     if target.is_symlink() or (target.exists() and not target.is_file()):

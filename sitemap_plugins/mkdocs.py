@@ -6,18 +6,19 @@ date as every lastmod. This plugin empties that template (so MkDocs writes neith
 scans ``site_dir`` with the core and writes the real files. What only MkDocs knows (front
 matter, i18n translations and fallback copies, git dates, raw HTML copied from ``docs_dir``)
 goes to the core as :class:`~sitemap_plugins.rules.PageHints`.
+
+Top floor, a front-end writing no file: front matter is checked as Pelican's metadata are
+(:mod:`~sitemap_plugins.options`), diagnostics logged by :mod:`~sitemap_plugins.report`.
 """
 
 from __future__ import annotations
 
-import difflib
 import os
 import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import quote, urljoin
 
 from mkdocs.config import base
 from mkdocs.config.base import ValidationError
@@ -25,20 +26,22 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
-from sitemap_plugins.build import generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c, sort_key
-from sitemap_plugins.errors import ConfigError, Level, SitemapError
+from sitemap_plugins.build import check_products, generate
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, latest, parse_w3c
+from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
+    FRONT_MATTER_KEYS,
     Option,
     SitemapConfig,
-    check_changefreq,
-    check_priority,
+    check_page_values,
 )
+from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
+from sitemap_plugins.urls import folder_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -50,7 +53,6 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
-    from sitemap_plugins.build import Result
 
 log = get_plugin_logger(__name__)
 
@@ -62,7 +64,6 @@ REASON_THEME_PAGE = "theme page (not documentation)"
 # mkdocs-static-i18n builds the other languages at -100.
 _LATE = -150
 _HTML = (".html", ".htm", ".xhtml")
-_FRONT_MATTER_KEYS = ("lastmod", "changefreq", "priority")
 _GIT_PLUGIN = "git-revision-date-localized"
 _GIT_META = "git_revision_date_localized"
 _PLACEHOLDER_URL = "https://example.invalid/"
@@ -93,14 +94,16 @@ class _CoreOption(base.BaseConfigOption[object]):
         self.config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
 
     def run_validation(self, value: object) -> object:
-        """Check the value with the core; MkDocs reports a failure with the option's name."""
+        """Check the value with the core; MkDocs reports a failure with the option's name.
+
+        A path is returned relative to mkdocs.yml's folder, as the core then takes it.
+        """
         if value is None:
             return None
-        checked = value
         if self.option.name in RELATIVE_TO_CONFIG and isinstance(value, str) and value.strip():
-            checked = os.path.join(self.config_dir, value)  # as on_config will pass it on
+            value = os.path.join(self.config_dir, value)
         try:
-            self.option.check(self.option.name, checked)
+            self.option.check(self.option.name, value)
         except ConfigError as err:
             raise ValidationError(err.message) from err
         return value
@@ -124,9 +127,7 @@ def _validate(self: base.Config) -> tuple[base.ConfigErrors, base.ConfigWarnings
     failed, warnings = base.Config.validate(self)
     known = sorted(name for name, _ in self._schema)
     for key in sorted(set(self.keys()) - set(known)):
-        close = difflib.get_close_matches(key, known, n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        failed.append((key, ValidationError(f"Unrecognised option.{hint}")))
+        failed.append((key, ValidationError(unknown_key(key, known))))
     return failed, [(key, message) for key, message in warnings if key in known]
 
 
@@ -242,11 +243,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         options = {o.name: self.config[o.name] for o in BUILD_OPTIONS
                    if self.config[o.name] is not None}
         options.setdefault("directory_urls", config.use_directory_urls)
-        # Paths in mkdocs.yml are relative to it, as MkDocs' own are.
         config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
-        for name in RELATIVE_TO_CONFIG:
-            if name in options:
-                options[name] = os.path.join(config_dir, os.fspath(options[name]))
         options.setdefault("cache_dir", os.path.join(config_dir, ".sitemap-cache"))
         base_url = self.config["base_url"] or config.site_url
         self._canonical_base = None
@@ -267,6 +264,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         options["base_url"] = base_url or _PLACEHOLDER_URL
         try:
             sitemap = SitemapConfig.from_mapping(options)
+            check_products(sitemap)  # a user's template is compiled before MkDocs renders
         except ConfigError as err:
             where = f"Plugin '{self._name}' option '{err.option}'"
             if err.option == "base_url" and not self.config["base_url"]:
@@ -282,11 +280,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         elif base_url:
             self._sitemap = sitemap
         else:
-            log.warning(
-                "No sitemap written: 'site_url' is not set in the config file, and a sitemap "
-                "must list absolute URLs. Set 'site_url' to the public URL of the site, "
-                "e.g. 'site_url: https://example.org/docs/'."
-            )
+            log.warning("No sitemap written: 'site_url' is not set in the config file, and a "
+                        "sitemap must list absolute URLs. Set 'site_url' to the public URL of the "
+                        "site, e.g. 'site_url: https://example.org/docs/'.")
         return None
 
     on_config = CombinedEvent(_remember_site_url, _configure)
@@ -377,9 +373,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         docs_dir = os.path.abspath(config.docs_dir)
         for file in files.static_pages():
             dest = file.dest_uri
-            if dest.lower().endswith(_HTML) and file.abs_src_path and _is_inside(
-                file.abs_src_path, docs_dir
-            ):
+            if (dest.lower().endswith(_HTML) and file.abs_src_path
+                    and _is_inside(file.abs_src_path, docs_dir)):
                 self._state.static_html.add(dest)
         for name in config.theme.static_templates:
             if name.lower().endswith(_HTML) and name.rpartition("/")[2].lower() != "404.html":
@@ -450,14 +445,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                               language_pages=self._state.language_pages)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
-        _report(result)
+        log_result(log, result)
         if result.split and self._instant:
-            log.warning(
-                "sitemap.xml is a sitemap index (more than max_urls or max_bytes in one file), "
-                "but Material's instant navigation reads sitemap.xml as the list of the site's "
-                "pages: with an index it treats every link as external. Keep the protocol's "
-                "limits (max_urls 50,000) or turn off navigation.instant."
-            )
+            log.warning("sitemap.xml is a sitemap index (more than max_urls or max_bytes in one "
+                        "file), but Material's instant navigation reads sitemap.xml as the list "
+                        "of the site's pages: with an index it treats every link as external. "
+                        "Keep the protocol's limits (max_urls 50,000) or turn off "
+                        "navigation.instant.")
 
     def on_build_error(self, *, error: Exception) -> None:
         """Reset the nesting count, so the next ``serve`` rebuild starts clean."""
@@ -483,7 +477,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         for language, other in sorted(alternates.items()):
             if getattr(other, "locale", None) != language:
                 continue  # the default-language page standing in for a missing translation
-            found.append((_hreflang(language), other.dest_uri, other.url))
+            # pt_BR, a common i18n locale spelling, is the hreflang pt-BR.
+            found.append((language.replace("_", "-"), other.dest_uri, other.url))
             if language == self._i18n_default:
                 default_file = other
         if default_file is not None:
@@ -538,7 +533,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # The page's own sitemap.lastmod wins; else the latest of its publication date,
             # the git plugin's date and our one git log (a post edited after it was
             # published changed then). The core's manifest may know of a later change still.
-            own[dest] = front.lastmod if front.explicit else _latest(
+            own[dest] = front.lastmod if front.explicit else latest(
                 front.lastmod, record.git_plugin_date,
                 git_dates.get(record.src_uri) if record.src_uri is not None else None)
         for dest, record in listed.items():
@@ -547,7 +542,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             if record.shows and not front.explicit:
                 # A blog listing changed when the newest post it shows did, whatever the
                 # date of its own source (Pelican's listings are dated the same way).
-                lastmod = _latest(lastmod, *(own.get(post) for post in record.shows))
+                lastmod = latest(lastmod, *(own.get(post) for post in record.shows))
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
@@ -559,17 +554,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             hints[dest] = PageHints(
                 lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
                 alternates=alternates, lastmod_source=EXPLICIT_SOURCE if front.explicit else "host",
-                published=front.published,
-            )
+                published=front.published)
         return hints
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> dict[str, Lastmod]:
         """Git dates for the pages that have no better date, from one ``git log``."""
-        needed = [
-            r for r in records
-            if r.src_uri is not None and r.git_plugin_date is None
-            and (r.front is None or not r.front.explicit)
-        ]
+        needed = [r for r in records if r.src_uri is not None and r.git_plugin_date is None
+                  and (r.front is None or not r.front.explicit)]
         if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
             return {}
@@ -591,12 +582,11 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
     mike = config.plugins.get("mike")
     if not version or mike is None or not given_site_url:
         return None
-    root = given_site_url if given_site_url.endswith("/") else given_site_url + "/"
-    own = urljoin(root, quote(version, safe="") + "/")
+    own = folder_url(given_site_url, version)
     canonical_version = getattr(mike, "config", {}).get("canonical_version")
     if not isinstance(canonical_version, str) or not canonical_version.strip():
         return own, None
-    canonical = urljoin(root, quote(canonical_version.strip("/"), safe="") + "/")
+    canonical = folder_url(given_site_url, canonical_version.strip("/"))
     return own, (canonical if canonical != own else None)
 
 
@@ -607,73 +597,35 @@ def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, 
     """
     if not isinstance(posts, (list, tuple)):
         return ()
-    shown: list[str] = []
-    for item in posts:
-        post = getattr(item, "post", item)  # an excerpt of a post, or the post itself
-        dest = getattr(getattr(post, "file", None), "dest_uri", None)
-        if isinstance(dest, str) and dest in pages:
-            shown.append(dest)
-    return tuple(shown)
-
-
-def _latest(*dates: Lastmod | None) -> Lastmod | None:
-    known = [d for d in dates if d is not None]
-    return max(known, key=sort_key) if known else None
+    # Each item is an excerpt of a post (its .post), or the post itself.
+    dests = (getattr(getattr(getattr(item, "post", item), "file", None), "dest_uri", None)
+             for item in posts)
+    return tuple(dest for dest in dests if isinstance(dest, str) and dest in pages)
 
 
 def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
     """Read the page's ``sitemap:`` key and ``date``.
 
     Raises:
-        PluginError: naming the page and the key, when a ``sitemap:`` value is invalid.
+        PluginError: naming the page and the key, when a ``sitemap:`` value is invalid
+            (the words of :func:`~sitemap_plugins.options.check_page_values`, as in Pelican).
 
     """
     if "sitemap" not in meta and "date" not in meta:
         return _NO_FRONT_MATTER  # most pages: nothing to check, nothing to make
     where = src_uri or "(generated page)"
-    value = meta.get("sitemap", True)
-    if value is True or value is None:
-        value = {}
-    if value is False:
+    value = meta.get("sitemap")
+    try:  # sitemap: false, or sitemap: {lastmod: ..., changefreq: ..., priority: ...}
+        own = (check_page_values(value, where, FRONT_MATTER_KEYS) if isinstance(value, dict)
+               else check_page_values({"sitemap": value}, where))
+    except PageValueError as err:
+        raise PluginError(str(err)) from err
+    if own.sitemap is False:
         return _FrontMatter(exclude=True)
-    if not isinstance(value, dict):
-        msg = (
-            f"Page '{where}' front matter 'sitemap': Expected false, true or a mapping with "
-            f"lastmod, changefreq or priority but received: {value!r} ({type(value).__name__})"
-        )
-        raise PluginError(msg)
-    for key in value:
-        if key not in _FRONT_MATTER_KEYS:
-            close = difflib.get_close_matches(str(key), _FRONT_MATTER_KEYS, n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            msg = f"Page '{where}' front matter 'sitemap.{key}': Unrecognised key.{hint}"
-            raise PluginError(msg)
-    try:
-        changefreq = value.get("changefreq")
-        if changefreq is not None:
-            changefreq = check_changefreq("changefreq", changefreq)
-        priority = value.get("priority")
-        if priority is not None:
-            priority = check_priority("priority", priority)
-    except ConfigError as err:
-        msg = f"Page '{where}' front matter 'sitemap.{err.option}': {err.message}"
-        raise PluginError(msg) from err
-    lastmod: Lastmod | None = None
-    explicit = "lastmod" in value
-    if explicit:
-        lastmod = coerce_lastmod(value["lastmod"])
-        if lastmod is None:
-            raw = value["lastmod"]
-            msg = (
-                f"Page '{where}' front matter 'sitemap.lastmod': Expected a date such as "
-                f"2024-05-06 or 2024-05-06T10:00:00+02:00 but received: {raw!r} "
-                f"({type(raw).__name__})"
-            )
-            raise PluginError(msg)
-    else:
-        lastmod = _page_date(meta.get("date"), where)
+    explicit = own.lastmod is not None
+    lastmod = own.lastmod if explicit else _page_date(meta.get("date"), where)
     published = _page_date(meta.get("date"), where, first=True) if "date" in meta else None
-    return _FrontMatter(lastmod=lastmod, changefreq=changefreq, priority=priority,
+    return _FrontMatter(lastmod=lastmod, changefreq=own.changefreq, priority=own.priority,
                         explicit=explicit, published=published)
 
 
@@ -689,9 +641,8 @@ def _page_date(value: object, where: str, *, first: bool = False) -> Lastmod | N
         if value is None:
             return None
         # Material's blog turns a bare date into midnight UTC in place; it was a date.
-        if isinstance(value, datetime) and value.utcoffset() == timedelta(0) and (
-            value.time() == time(0)
-        ):
+        if (isinstance(value, datetime) and value.utcoffset() == timedelta(0)
+                and value.time() == time(0)):
             value = value.date()
     if isinstance(value, list):
         return None
@@ -713,11 +664,6 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
         return {}
 
 
-def _hreflang(locale: str) -> str:
-    """``pt_BR`` (a common i18n locale spelling) as the hreflang ``pt-BR``."""
-    return locale.replace("_", "-")
-
-
 def _is_inside(path: str, folder: str) -> bool:
     try:
         return os.path.commonpath([os.path.abspath(path), folder]) == folder
@@ -732,21 +678,6 @@ def _start_git_log(docs_dir: str) -> Future[tuple[dict[str, Lastmod], bool]]:
         return runner.submit(read_git_dates, docs_dir)
     finally:
         runner.shutdown(wait=False)
-
-
-def _report(result: Result) -> None:
-    """Log what the core did: warnings as warnings (``--strict`` counts them), the rest as info."""
-    for diagnostic in result.diagnostics:
-        if diagnostic.level is Level.WARNING:
-            log.warning("%s", diagnostic)
-        elif diagnostic.path:
-            log.debug("%s", diagnostic)
-        else:
-            log.info("%s", diagnostic)
-    if result.dropped_diagnostics:
-        log.info("%d more notes not shown", result.dropped_diagnostics)
-    log.info("Sitemap: %s", result.summary_line())
-    log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
 
 
 def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:

@@ -10,29 +10,18 @@ no article qualifies, so that old articles drop out.
 from __future__ import annotations
 
 import heapq
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from xml.etree import ElementTree as ET
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
+from sitemap_plugins.options import NEWS_LANGUAGE, NewsPublication
 from sitemap_plugins.render import template_module
 
 NEWS_WINDOW = timedelta(days=2)
 MAX_NEWS = 1_000
-NEWS_LANGUAGE = re.compile(r"zh-cn|zh-tw|[a-z]{2,3}")
-"""sitemap-news.xsd's languages: an ISO 639 code of two or three letters, or zh-cn, zh-tw
-(use ``fullmatch``)."""
 _NEWS_NS = "{http://www.google.com/schemas/sitemap-news/0.9}"
 _SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-
-
-@dataclass(frozen=True)
-class NewsPublication:
-    """``news: {name: ..., language: ...}``: the publication a news sitemap names."""
-
-    name: str
-    language: str
 
 
 def news_file_name(sitemap_name: str) -> str:

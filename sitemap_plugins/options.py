@@ -5,22 +5,30 @@ that turns a value into what the core uses or raises :class:`ConfigError`. The c
 flags, the MkDocs config class, the Pelican setting and the README table are made from it (or
 tested against it), so the same bad value gets the same message on every front-end.
 ``SitemapConfig.from_mapping`` is the only place where option values are checked.
+
+A page's own values (MkDocs front matter, Pelican metadata) are declared the same way, in
+:data:`PAGE_VALUES`, and checked by :func:`check_page_values` for both hosts.
+
+Ground floor: it imports only :mod:`~sitemap_plugins.errors`, ``urls``, ``dates`` and
+``globs``, and touches no file. The facts that products share with the options live here
+(the fragment's name, our file-name patterns, the HTML map's file, the IndexNow key syntax,
+the news publication); a check that needs a product (compiling a user's HTML-map template)
+runs when the build starts (:func:`sitemap_plugins.build.check_products`).
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
-from sitemap_plugins.errors import ConfigError
+from sitemap_plugins.dates import Lastmod, coerce_lastmod
+from sitemap_plugins.errors import ConfigError, PageValueError, received, unknown_key
 from sitemap_plugins.globs import compile_glob
-from sitemap_plugins.news import NEWS_LANGUAGE, NewsPublication
-from sitemap_plugins.robots_txt import FRAGMENT_NAME
 from sitemap_plugins.urls import BaseUrl, parse_base_url
 
 # sitemaps.org protocol, "XML tag definitions": the seven words <changefreq> allows.
@@ -32,7 +40,67 @@ PROTOCOL_MAX_BYTES = 52_428_800
 # A part must hold at least one entry of the longest allowed URL with its alternates.
 MIN_MAX_BYTES = 16_384
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+# --- Facts the products share with the options (the products import them from here) -------
+
+FRAGMENT_NAME = "robots-sitemap.txt"
+"""The robots.txt fragment written beside the sitemap when the site's own robots.txt is not
+the host's (or ``robots_txt: fragment``)."""
 _TAKEN_NAMES = frozenset({"robots", FRAGMENT_NAME.removesuffix(".txt")})
+# indexnow.org, "Documentation": a key has 8 to 128 characters of a-z, A-Z, 0-9 and "-".
+KEY_PATTERN = re.compile(r"[A-Za-z0-9-]{8,128}\Z")
+NEWS_LANGUAGE = re.compile(r"zh-cn|zh-tw|[a-z]{2,3}")
+"""sitemap-news.xsd's languages: an ISO 639 code of two or three letters, or zh-cn, zh-tw
+(use ``fullmatch``)."""
+
+
+@dataclass(frozen=True)
+class NewsPublication:
+    """``news: {name: ..., language: ...}``: the publication a news sitemap names."""
+
+    name: str
+    language: str
+
+
+def own_file_pattern(sitemap_name: str) -> re.Pattern[str]:
+    """Names of the files this tool writes at the site root (never listed as pages)."""
+    name = re.escape(sitemap_name)
+    return re.compile(
+        rf"(?:{name}(?:-\d+)?\.(?:xml|txt)|{name}-txt-index\.xml|{name}-news\.xml)(?:\.gz)?\Z"
+        rf"|{re.escape(FRAGMENT_NAME)}\Z")
+
+
+def sitemap_file_pattern(name: str) -> re.Pattern[str]:
+    """Every file name the sitemap writers may produce for base name ``name``."""
+    escaped = re.escape(name)
+    return re.compile(rf"{escaped}(?:-\d+\.(?:xml|txt)|\.xml|\.txt|-txt-index\.xml)(?:\.gz)?\Z")
+
+
+def html_sitemap_file(option: str) -> str:
+    """The file the option names, relative to the site root: ``sitemap/`` is ``sitemap/index.html``.
+
+    Raises:
+        ConfigError: when the path leaves the site, is absolute or is not an HTML file.
+    """
+    text = option.strip().replace("\\", "/")
+    path = text + "index.html" if text.endswith("/") else text
+    parts = PurePosixPath(path).parts
+    if (not parts or text.startswith("/") or ".." in parts or "." in parts
+            or not path.lower().endswith((".html", ".htm"))):
+        raise ConfigError(
+            "html_sitemap", f"Expected a path inside the site such as 'sitemap/' or "
+            f"'site-map.html' but received: {option!r} (str)")
+    return "/".join(parts)
+
+
+def check_key(option: str, value: object) -> str | None:
+    """Validate an IndexNow key (None: no key); the option check of ``indexnow_key``."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not KEY_PATTERN.match(value):
+        raise ConfigError(option, "Expected a key of 8 to 128 characters of a-z, A-Z, 0-9 and "
+                                  f"'-' but received: {received(value)}")
+    return value
 
 
 Check = Callable[[str, Any], Any]
@@ -65,19 +133,11 @@ class Option:
 
 
 _REQUIRED = object()
-def _type_name(value: object) -> str:
-    return type(value).__name__
-
-
-def _received(value: object) -> str:
-    return f"{value!r} ({_type_name(value)})"
-
-
 def _check_base_url(option: str, value: object) -> BaseUrl:
     if isinstance(value, BaseUrl):
         return value
     if not isinstance(value, str):
-        raise ConfigError(option, f"Expected a URL string but received: {_received(value)}")
+        raise ConfigError(option, f"Expected a URL string but received: {received(value)}")
     try:
         return parse_base_url(value)
     except ValueError as err:
@@ -86,19 +146,19 @@ def _check_base_url(option: str, value: object) -> BaseUrl:
 
 def _check_bool(option: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise ConfigError(option, f"Expected a boolean but received: {_received(value)}")
+        raise ConfigError(option, f"Expected a boolean but received: {received(value)}")
     return value
 
 
 def _check_globs(option: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise ConfigError(
-            option, f"Expected a list of glob patterns but received: {_received(value)}"
+            option, f"Expected a list of glob patterns but received: {received(value)}"
         )
     for index, item in enumerate(value):
         if not isinstance(item, str):
             raise ConfigError(
-                option, f"Item {index}: expected a glob pattern but received: {_received(item)}"
+                option, f"Item {index}: expected a glob pattern but received: {received(item)}"
             )
         try:
             compile_glob(item)
@@ -112,7 +172,7 @@ def _check_extensions(option: str, value: object) -> tuple[str, ...]:
         raise ConfigError(
             option,
             f"Expected a non-empty list of file extensions such as ['.html', '.pdf'] "
-            f"but received: {_received(value)}",
+            f"but received: {received(value)}",
         )
     result: list[str] = []
     for index, item in enumerate(value):
@@ -120,7 +180,7 @@ def _check_extensions(option: str, value: object) -> tuple[str, ...]:
             raise ConfigError(
                 option,
                 f"Item {index}: expected an extension starting with '.' but received: "
-                f"{_received(item)}",
+                f"{received(item)}",
             )
         result.append(item.lower())
     return tuple(dict.fromkeys(result))
@@ -135,13 +195,13 @@ def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
         items = list(value.items())
     else:
         raise ConfigError(
-            option, f"Expected a mapping of glob pattern to value but received: {_received(value)}"
+            option, f"Expected a mapping of glob pattern to value but received: {received(value)}"
         )
     rules: list[tuple[str, Any]] = []
     for pattern, rule_value in items:
         if not isinstance(pattern, str):
             raise ConfigError(
-                option, f"Expected a glob pattern as key but received: {_received(pattern)}"
+                option, f"Expected a glob pattern as key but received: {received(pattern)}"
             )
         try:
             compile_glob(pattern)
@@ -153,7 +213,7 @@ def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
                 raise ConfigError(
                     option,
                     f"Key {pattern!r}: expected one of: {words} but received: "
-                    f"{_received(rule_value)}",
+                    f"{received(rule_value)}",
                 )
             rules.append((pattern, rule_value))
         else:
@@ -167,7 +227,7 @@ def check_priority(option: str, value: object, *, where: str = "") -> float:
         raise ConfigError(
             option,
             f"{where}{'e' if where else 'E'}xpected a number from 0.0 to 1.0 but received: "
-            f"{_received(value)}",
+            f"{received(value)}",
         )
     return float(value)
 
@@ -176,14 +236,14 @@ def check_changefreq(option: str, value: object) -> str:
     """Validate one changefreq word."""
     if value not in CHANGEFREQ_WORDS:
         words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
-        raise ConfigError(option, f"Expected one of: {words} but received: {_received(value)}")
+        raise ConfigError(option, f"Expected one of: {words} but received: {received(value)}")
     return str(value)
 
 
 def _check_robots_txt(option: str, value: object) -> str:
     if value not in ROBOTS_TXT_MODES:
         modes = ", ".join(repr(m) for m in ROBOTS_TXT_MODES)
-        raise ConfigError(option, f"Expected one of: {modes} but received: {_received(value)}")
+        raise ConfigError(option, f"Expected one of: {modes} but received: {received(value)}")
     return str(value)
 
 
@@ -192,7 +252,7 @@ def _check_name(option: str, value: object) -> str:
         raise ConfigError(
             option,
             f"Expected a plain file name without extension such as 'sitemap' but received: "
-            f"{_received(value)}",
+            f"{received(value)}",
         )
     # name.txt is the text sitemap: these names would overwrite robots.txt's rules or the
     # fragment the build writes beside it (compared without case: macOS and Windows ignore it).
@@ -200,7 +260,7 @@ def _check_name(option: str, value: object) -> str:
         raise ConfigError(
             option,
             f"Expected a name whose files are not robots.txt or {FRAGMENT_NAME} but received: "
-            f"{_received(value)}",
+            f"{received(value)}",
         )
     return value
 
@@ -211,7 +271,7 @@ def _int_range(low: int, high: int) -> Callable[[str, object], int]:
             raise ConfigError(
                 option,
                 f"Expected a whole number from {low:,} to {high:,} but received: "
-                f"{_received(value)}",
+                f"{received(value)}",
             )
         return value
 
@@ -223,9 +283,7 @@ def _check_html_sitemap(option: str, value: object) -> str | None:
         return None
     if not isinstance(value, str):
         raise ConfigError(option, f"Expected a path inside the site such as 'sitemap/' or "
-                                  f"'site-map.html' but received: {_received(value)}")
-    from sitemap_plugins.html_map import html_sitemap_file  # noqa: PLC0415
-
+                                  f"'site-map.html' but received: {received(value)}")
     return html_sitemap_file(value)
 
 
@@ -233,19 +291,13 @@ def _check_versions(option: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
         raise ConfigError(
             option, f"Expected a non-empty list of versions or aliases such as ['latest'] "
-                    f"but received: {_received(value)}")
+                    f"but received: {received(value)}")
     for index, item in enumerate(value):
         if not isinstance(item, str) or not item.strip() or "/" in item:
             raise ConfigError(
                 option, f"Item {index}: expected a version, an alias or a glob such as '2.*' "
-                        f"but received: {_received(item)}")
+                        f"but received: {received(item)}")
     return tuple(dict.fromkeys(value))
-
-
-def _check_indexnow_key(option: str, value: object) -> str | None:
-    from sitemap_plugins.submit import check_key  # noqa: PLC0415  # urllib only when used
-
-    return check_key(option, value)
 
 
 def _check_news(option: str, value: object) -> NewsPublication | None:
@@ -253,7 +305,7 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
         return value
     if not isinstance(value, Mapping):
         msg = ('Expected a mapping such as {name: "Example News", language: "en"} but '
-               f"received: {_received(value)}")
+               f"received: {received(value)}")
         raise ConfigError(option, msg)
     unknown = sorted(str(key) for key in value if key not in ("name", "language"))
     if unknown:
@@ -261,21 +313,12 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
     name, language = value.get("name"), value.get("language")
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(option, "Expected name: the publication's name, as it appears on "
-                                  f"its pages, but received: {_received(name)}")
+                                  f"its pages, but received: {received(name)}")
     if not isinstance(language, str) or not NEWS_LANGUAGE.fullmatch(language.strip().lower()):
         msg = ("Expected language: an ISO 639 code of two or three letters (or zh-cn, zh-tw), "
-               f"but received: {_received(language)}")
+               f"but received: {received(language)}")
         raise ConfigError(option, msg)
     return NewsPublication(" ".join(name.split()), language.strip().lower())
-
-
-def _check_html_sitemap_template(option: str, value: object) -> str | None:
-    path = _optional_path("file")(option, value)
-    if path is not None:  # compiled now: a typo in it stops the build before anything runs
-        from sitemap_plugins.html_map import load_template  # noqa: PLC0415
-
-        load_template(path)
-    return path
 
 
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
@@ -283,7 +326,7 @@ def _optional_path(kind: str) -> Callable[[str, object], str | None]:
         if value is None:
             return None
         if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
-            raise ConfigError(option, f"Expected a {kind} path but received: {_received(value)}")
+            raise ConfigError(option, f"Expected a {kind} path but received: {received(value)}")
         return os.fspath(value)
 
     return check
@@ -372,11 +415,11 @@ OPTIONS: tuple[Option, ...] = (
            "int"),
     Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
            "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "
-           "mkdocs.yml). Checked before the build.", _check_html_sitemap_template, "text"),
+           "mkdocs.yml). Checked before the build.", _optional_path("file"), "text"),
     Option("indexnow_key", None, "An IndexNow key (8 to 128 characters of a-z, A-Z, 0-9 and "
            "-): the build publishes it as KEY.txt at the site root, which 'sitemap-plugins "
            "submit' needs to send the changed URLs. Default: no key file.",
-           _check_indexnow_key, "text"),
+           check_key, "text"),
     Option("announce_feeds", False, "Add the site's own Atom and RSS feeds, linked from the "
            "home page's <head>, to robots.txt as Sitemap: lines (search engines read feeds "
            "as sitemaps). A feed outside the base URL is left out with a warning.",
@@ -461,8 +504,6 @@ class SitemapConfig:
 
 def _check_key_file_name(key: str, sitemap_name: str) -> None:
     """KEY.txt must not be one of the files the build writes beside it."""
-    from sitemap_plugins.site import own_file_pattern  # noqa: PLC0415
-
     # Compared without case: macOS and Windows would write both to one file.
     ours = re.compile(own_file_pattern(sitemap_name).pattern, re.IGNORECASE)
     if ours.match(f"{key}.txt") or key.lower() == "robots":
@@ -474,9 +515,124 @@ def check_keys(data: Mapping[str, Any], known: Collection[str] = OPTION_BY_NAME)
     """Raise :class:`ConfigError` for the first key that is not an option, with a hint."""
     for key in data:
         if key not in known:
-            close = difflib.get_close_matches(str(key), sorted(known), n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            raise ConfigError(str(key), f"Unrecognised option.{hint}")
+            raise ConfigError(str(key), unknown_key(key, known))
+
+
+# --- Page values: what a page says of itself (MkDocs front matter, Pelican metadata) -------
+
+_YES = frozenset({"true", "yes", "on", "1"})
+_NO = frozenset({"false", "no", "off", "0"})
+
+
+def _check_yes_no(option: str, value: object) -> bool:
+    """True or false; Pelican's metadata are text, so the words of a yes/no are taken too."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if isinstance(value, (str, int)) else None
+    if text in _YES or text in _NO:
+        return text in _YES
+    raise ConfigError(option, f"Expected true or false but received: {received(value)}")
+
+
+def _check_page_priority(option: str, value: object) -> float:
+    number = value
+    if isinstance(value, str):  # Pelican's metadata are text
+        try:
+            number = float(value)
+        except ValueError:
+            number = value
+    try:
+        return check_priority(option, number)
+    except ConfigError as err:  # named as it was written
+        raise ConfigError(option, f"Expected a number from 0.0 to 1.0 but received: "
+                                  f"{received(value)}") from err
+
+
+def _check_page_changefreq(option: str, value: object) -> str:
+    word = value.strip().lower() if isinstance(value, str) else value
+    try:
+        return check_changefreq(option, word)
+    except ConfigError as err:
+        words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
+        raise ConfigError(option, f"Expected one of: {words} but received: "
+                                  f"{received(value)}") from err
+
+
+def _check_page_lastmod(option: str, value: object) -> Lastmod:
+    lastmod = coerce_lastmod(value)
+    if lastmod is None:
+        raise ConfigError(option, "Expected a date such as 2024-05-06 or "
+                                  f"2024-05-06T10:00:00+02:00 but received: {received(value)}")
+    return lastmod
+
+
+@dataclass(frozen=True)
+class PageValue:
+    """One value a page can give about itself, in the same words in every host."""
+
+    name: str
+    """The key: inside MkDocs' ``sitemap:`` front matter (``sitemap: false`` for the flag),
+    Pelican's metadata (``Priority: 0.8``)."""
+    doc: str
+    check: Check
+    front_matter: bool = True
+    """Whether MkDocs' ``sitemap:`` mapping takes it (``sitemap`` itself is that key)."""
+
+
+PAGE_VALUES: tuple[PageValue, ...] = (
+    PageValue("sitemap", "false leaves the page out of the sitemap. MkDocs: sitemap: false; "
+              "Pelican: Sitemap: false.", _check_yes_no, front_matter=False),
+    PageValue("lastmod", "The page's own <lastmod>, a W3C date; it wins over every other date.",
+              _check_page_lastmod),
+    PageValue("changefreq", "The page's own <changefreq>; it wins over the changefreq rules.",
+              _check_page_changefreq),
+    PageValue("priority", "The page's own <priority>, 0.0 to 1.0; it wins over the priority "
+              "rules.", _check_page_priority),
+    PageValue("private", "Pelican (pelican-sitemap's): Private: true leaves the page out.",
+              _check_yes_no, front_matter=False),
+)
+PAGE_VALUE_BY_NAME = {value.name: value for value in PAGE_VALUES}
+FRONT_MATTER_KEYS = tuple(value.name for value in PAGE_VALUES if value.front_matter)
+"""The keys of MkDocs' ``sitemap:`` front-matter mapping."""
+
+
+@dataclass(frozen=True)
+class PageValues:
+    """A page's own values, checked; None where the page says nothing."""
+
+    sitemap: bool | None = None
+    lastmod: Lastmod | None = None
+    changefreq: str | None = None
+    priority: float | None = None
+    private: bool | None = None
+
+
+NO_PAGE_VALUES = PageValues()
+
+
+def check_page_values(values: Mapping[str, object], page: str,
+                      keys: Collection[str] = PAGE_VALUE_BY_NAME) -> PageValues:
+    """Check what a page says of itself; the one policy of every host.
+
+    ``values`` maps :data:`PAGE_VALUES` names to what the host read (None: not given);
+    ``page`` is the page's source path, which the message names; ``keys``: the names the
+    host's syntax takes there (MkDocs' ``sitemap:`` mapping takes :data:`FRONT_MATTER_KEYS`).
+
+    Raises:
+        PageValueError: for the first unknown key or bad value; it stops the build.
+
+    """
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        known = PAGE_VALUE_BY_NAME.get(key) if key in keys else None
+        if known is None:
+            raise PageValueError(page, str(key), unknown_key(key, keys, "key"))
+        if value is not None:
+            try:
+                checked[key] = known.check(key, value)
+            except ConfigError as err:
+                raise PageValueError(page, key, err.message) from err
+    return PageValues(**checked) if checked else NO_PAGE_VALUES
 
 
 def options_markdown() -> str:

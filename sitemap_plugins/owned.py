@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from sitemap_plugins import robots_txt
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
 from sitemap_plugins.errors import Diagnostic, Level, SitemapError, WriteError
+from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
 from sitemap_plugins.render import gzip_file, render_index
 from sitemap_plugins.site import (
     commit,
@@ -456,12 +457,6 @@ class Installed:
     split: bool = False
 
 
-def sitemap_file_pattern(name: str) -> re.Pattern[str]:
-    """Every file name the sitemap writers may produce for base name ``name``."""
-    escaped = re.escape(name)
-    return re.compile(rf"{escaped}(?:-\d+\.(?:xml|txt)|\.xml|\.txt|-txt-index\.xml)(?:\.gz)?\Z")
-
-
 def text_index_name(name: str) -> str:
     """The index over text parts (the protocol has no text index format, so it is XML)."""
     return f"{name}-txt-index.xml"
@@ -607,7 +602,7 @@ def is_own_file(site: Path, name: str) -> bool:
     data = _small_regular_file(site / name)
     if data is None:
         return False
-    if name == robots_txt.FRAGMENT_NAME:
+    if name == FRAGMENT_NAME:
         return robots_txt.fragment_sitemap(data) is not None
     return is_own_news_sitemap(data)
 
@@ -620,17 +615,17 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
     robots.txt loses no byte; a warning names it instead.
     """
     result = Installed()
-    fragment = site / robots_txt.FRAGMENT_NAME
-    if is_own_file(site, robots_txt.FRAGMENT_NAME):
+    fragment = site / FRAGMENT_NAME
+    if is_own_file(site, FRAGMENT_NAME):
         try:
             fragment.unlink()
         except OSError as err:
             result.diagnostics.append(Diagnostic(
-                robots_txt.FRAGMENT_NAME, "stale-sitemap-line",
+                FRAGMENT_NAME, "stale-sitemap-line",
                 f"names {sitemap_url}, which was not written, and cannot be removed "
                 f"({explain(err)})"))
         else:
-            result.removed.append(robots_txt.FRAGMENT_NAME)
+            result.removed.append(FRAGMENT_NAME)
     target = site / "robots.txt"
     if config.robots_txt == "off" or not target.is_file():
         return result
@@ -667,11 +662,11 @@ def update_robots(
             "", "robots-below-root",
             f"the site lives below the host root ({config.base_url.path}), so its robots.txt "
             f"is not the one crawlers read at {root}robots.txt; wrote "
-            f"{robots_txt.FRAGMENT_NAME} with the Sitemap: line to add there", Level.INFO))
+            f"{FRAGMENT_NAME} with the Sitemap: line to add there", Level.INFO))
         mode = "fragment"
     if mode == "fragment":
         root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
-        target = site / robots_txt.FRAGMENT_NAME
+        target = site / FRAGMENT_NAME
         data = robots_txt.render_fragment(sitemap_url, root, feeds)
         try:
             same = target.is_file() and not target.is_symlink() and target.read_bytes() == data

@@ -13,16 +13,17 @@ takes one line. Pelican's signals drive everything:
   by earlier builds are not.
 * ``static_generator_finalized``: note the static files copied by this run.
 * ``finalized`` (main instance only): hand the notes to :func:`sitemap_plugins.build`.
+
+Top floor, a front-end writing no file: Pelican's objects become plain values; page values
+are checked as MkDocs' are (:mod:`~sitemap_plugins.options`); migration: ``pelican_legacy``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import logging
 import os
 import posixpath
-import re
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,41 +37,32 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins.build import Result, generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, sort_key
-from sitemap_plugins.errors import ConfigError, Level
+from sitemap_plugins import pelican_legacy
+from sitemap_plugins.build import check_products, generate
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, latest
+from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
+from sitemap_plugins.html_map import MARKER, BlogPlace, blog_outline, names_in, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
+    NO_PAGE_VALUES,
+    PAGE_VALUE_BY_NAME,
+    PageValues,
     SitemapConfig,
-    check_changefreq,
     check_keys,
-    check_priority,
+    check_page_values,
 )
+from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
-from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
+from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
 
 log = logging.getLogger(__name__)
 
 SETTING = "SITEMAP_PLUGINS"
-LEGACY_SETTING = "SITEMAP"
 CACHE_DIR_NAME = ".sitemap-cache"
 
-# Plugins that write sitemap.xml themselves: only one plugin should own the file.
-COMPETING_PLUGINS = {
-    "pelican.plugins.sitemap": "pelican-sitemap",
-    "extended_sitemap": "pelican-extended-sitemap",
-}
-_LEGACY_KEYS = ("format", "priorities", "changefreqs", "exclude")
-_LEGACY_KINDS = ("articles", "pages", "indexes")
-_LEGACY_FORMATS = ("xml", "txt")
-_INDEX_NAMES = ("index.html", "index.htm")
 _HTML_EXTENSIONS = (".html", ".htm")
-# Values of the `Sitemap:` and `Private:` metadata, compared lower-case.
-_YES = frozenset({"true", "yes", "on", "1"})
-_NO = frozenset({"false", "no", "off", "0"})
 _PLACEHOLDER_BASE = "https://example.invalid/"
 
 REASON_DRAFT = "draft"
@@ -78,7 +70,6 @@ REASON_HIDDEN = "hidden"
 REASON_STATUS = "not published"
 REASON_OPT_OUT = "Sitemap: false metadata"
 REASON_PRIVATE = "Private: True metadata"
-REASON_LEGACY_EXCLUDE = "excluded by SITEMAP['exclude']"
 REASON_STATIC_HTML = "static HTML (static_html is off)"
 REASON_OTHER_URL = "i18n sub-site served from another URL"
 
@@ -111,19 +102,6 @@ class SettingsError(ConfigError):
 
 
 @dataclass(frozen=True)
-class _Legacy:
-    """pelican-sitemap's ``SITEMAP`` dict, checked, in the terms of this plugin."""
-
-    priorities: Mapping[str, float] = field(default_factory=dict)
-    changefreqs: Mapping[str, str] = field(default_factory=dict)
-    exclude: tuple[re.Pattern[str], ...] = ()
-    notes: tuple[str, ...] = ()
-    """What was translated, for the log (info)."""
-    dead_patterns: tuple[str, ...] = ()
-    """``exclude`` patterns that can never match (they expect a leading slash)."""
-
-
-@dataclass(frozen=True)
 class _Plan:
     """Everything the run needs from the main site's settings, checked once."""
 
@@ -134,7 +112,7 @@ class _Plan:
     use_source_time: bool
     """``lastmod_file_time`` as Pelican users mean it: the source file's time (every output
     file is rewritten by each build, so its own time is always "now")."""
-    legacy: _Legacy
+    legacy: pelican_legacy.Legacy
     default_lang: str
     timezone_name: str
     development: bool = False
@@ -153,28 +131,10 @@ class _Site:
 
     instance_id: int
     base: BaseUrl | None
-    output: str
-    """Its OUTPUT_PATH, with symlinks resolved."""
     offset: str | None
     """Its OUTPUT_PATH relative to the main one (POSIX, "" for the main site), or None."""
     served_at_offset: bool
     """Whether its SITEURL is the main SITEURL plus ``offset``, so its files' URLs follow."""
-
-
-@dataclass(frozen=True)
-class _Place:
-    """What a written file is on the blog: an article of a category, a tag's listing..."""
-
-    kind: str
-    """article, page, category, tag, author, or a direct template (index, archives...)."""
-    name: str
-    """The category an article is in; a category's, tag's or author's name."""
-    number: int = 1
-    """The page of a paginated listing."""
-    date: float = 0.0
-    """An article's date, as a timestamp: the newest comes first."""
-    title: str = ""
-    """An article's or page's title (the link's text, before the page's own headings)."""
 
 
 @dataclass
@@ -192,7 +152,7 @@ class _Run:
     """id() of an article -> (the article, its lastmod), for listing pages."""
     folders: dict[str, str | None] = field(default_factory=dict)
     """Written folder -> its path relative to the main OUTPUT_PATH (realpath is slow)."""
-    places: dict[str, _Place] = field(default_factory=dict)
+    places: dict[str, BlogPlace] = field(default_factory=dict)
     """Written file -> what it is on the blog, for the HTML site map's sections."""
     git_dates: dict[str, Lastmod] | None = None
     """Each source's last commit date (relative to ``PATH``), read once when first wanted."""
@@ -207,14 +167,6 @@ _RUN = _Run()
 # --- Settings -----------------------------------------------------------------------------
 
 
-def _received(value: object) -> str:
-    return f"{value!r} ({type(value).__name__})"
-
-
-def _capitalised(message: str) -> str:
-    return message[:1].upper() + message[1:]
-
-
 def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
     """The site's base URL, or None when SITEURL is empty or relative (a dev build).
 
@@ -223,7 +175,7 @@ def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
 
     """
     if not isinstance(siteurl, str):
-        msg = f"Expected a URL string but received: {_received(siteurl)}"
+        msg = f"Expected a URL string but received: {received(siteurl)}"
         raise SettingsError("SITEURL", msg)
     text = siteurl.strip()
     if not urlsplit(text).scheme:
@@ -239,125 +191,19 @@ def _options(raw: object) -> dict[str, Any]:
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        msg = f"Expected a dict of sitemap options but received: {_received(raw)}"
+        msg = f"Expected a dict of sitemap options but received: {received(raw)}"
         raise SettingsError(SETTING, msg)
     if "base_url" in raw:
         msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
         raise SettingsError(f"{SETTING}['base_url']", msg)
     for key in raw:
-        if key in _LEGACY_HINTS:
-            raise SettingsError(f"{SETTING}[{key!r}]", _LEGACY_HINTS[key])
+        if key in pelican_legacy.MISPLACED_KEYS:
+            raise SettingsError(f"{SETTING}[{key!r}]", pelican_legacy.MISPLACED_KEYS[key])
     try:
         check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
     except ConfigError as err:
         raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
     return dict(raw)
-
-
-# pelican-sitemap's keys, met in SITEMAP_PLUGINS: a close match would mislead ("priorities"
-# is not "priority": one takes kinds of page, the other globs).
-_LEGACY_HINTS = {
-    "priorities": ("Unrecognised option. pelican-sitemap's 'priorities' (by kind: articles, "
-                   "pages, indexes) belongs in its own setting, SITEMAP = {'priorities': "
-                   "{'articles': 0.8}}, which this plugin reads; here 'priority' takes globs, "
-                   "{'blog/**': 0.8}."),
-    "changefreqs": ("Unrecognised option. pelican-sitemap's 'changefreqs' (by kind: articles, "
-                    "pages, indexes) belongs in its own setting, SITEMAP = {'changefreqs': "
-                    "{'articles': 'weekly'}}, which this plugin reads; here 'changefreq' takes "
-                    "globs, {'blog/**': 'weekly'}."),
-    "format": ("Unrecognised option. pelican-sitemap's 'format' is not needed: sitemap.xml is "
-               "always written, and sitemap.txt unless 'text' is False."),
-}
-
-
-def _read_legacy(raw: object) -> _Legacy:
-    """Check pelican-sitemap's ``SITEMAP`` dict and translate it."""
-    if raw is None:
-        return _Legacy()
-    if not isinstance(raw, Mapping):
-        msg = f"Expected a dict (pelican-sitemap's setting) but received: {_received(raw)}"
-        raise SettingsError(LEGACY_SETTING, msg)
-    notes: list[str] = []
-    for key in raw:
-        if key not in _LEGACY_KEYS:
-            close = difflib.get_close_matches(str(key), _LEGACY_KEYS, n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            where = f"{LEGACY_SETTING}[{key!r}]"
-            raise SettingsError(where, f"Unrecognised pelican-sitemap key.{hint}")
-    if "format" in raw:
-        fmt = raw["format"]
-        if fmt not in _LEGACY_FORMATS:
-            msg = f"Expected 'xml' or 'txt' but received: {_received(fmt)}"
-            raise SettingsError(f"{LEGACY_SETTING}['format']", msg)
-        notes.append(
-            f"{LEGACY_SETTING}['format'] = {fmt!r}: both formats are written anyway "
-            f"(sitemap.xml, and sitemap.txt unless {SETTING}['text'] is False)"
-        )
-    priorities: dict[str, Any] = {}
-    changefreqs: dict[str, Any] = {}
-    for key, target in (("priorities", priorities), ("changefreqs", changefreqs)):
-        if key not in raw:
-            continue
-        value = raw[key]
-        where = f"{LEGACY_SETTING}[{key!r}]"
-        if not isinstance(value, Mapping):
-            msg = "Expected a dict with keys 'articles', 'pages', 'indexes' but received: "
-            raise SettingsError(where, msg + _received(value))
-        for kind, setting in value.items():
-            item = f"{where}[{kind!r}]"
-            if kind not in _LEGACY_KINDS:
-                close = difflib.get_close_matches(str(kind), _LEGACY_KINDS, n=1)
-                hint = f" Did you mean '{close[0]}'?" if close else ""
-                msg = f"Unrecognised kind of page; expected 'articles', 'pages' or 'indexes'.{hint}"
-                raise SettingsError(item, msg)
-            try:
-                if key == "priorities":
-                    target[kind] = check_priority(item, setting)
-                else:
-                    target[kind] = check_changefreq(item, setting)
-            except ConfigError as err:
-                raise SettingsError(item, _capitalised(err.message)) from err
-        if target:
-            listed = ", ".join(f"{kind} {target[kind]}" for kind in _LEGACY_KINDS if kind in target)
-            element, metadata = ("<priority>", "Priority")
-            if key == "changefreqs":
-                element, metadata = ("<changefreq>", "ChangeFreq")
-            notes.append(
-                f"{where} = {listed}: written as each page's {element} ({metadata}: metadata "
-                f"and {SETTING} rules win; pelican-sitemap's defaults for kinds not set here "
-                f"are not written)"
-            )
-    patterns: list[re.Pattern[str]] = []
-    dead: list[str] = []
-    if "exclude" in raw:
-        value = raw["exclude"]
-        where = f"{LEGACY_SETTING}['exclude']"
-        if isinstance(value, str) or not isinstance(value, (list, tuple)):
-            msg = f"Expected a list of regular expressions but received: {_received(value)}"
-            raise SettingsError(where, msg)
-        for index, pattern in enumerate(value):
-            if not isinstance(pattern, str):
-                msg = f"Expected a regular expression but received: {_received(pattern)}"
-                raise SettingsError(f"{where}[{index}]", msg)
-            try:
-                patterns.append(re.compile(pattern))
-            except re.error as err:
-                msg = f"Expected a regular expression but received: {pattern!r} ({err})"
-                raise SettingsError(f"{where}[{index}]", msg) from err
-            if pattern.startswith("^/"):
-                dead.append(pattern)
-        notes.append(
-            f"{where}: {len(patterns)} pattern(s) matched with re.search against each URL "
-            f"relative to SITEURL, without a leading slash (e.g. 'tag/python.html'), as "
-            f"pelican-sitemap does; matching pages are left out"
-        )
-    return _Legacy(
-        priorities=priorities,
-        changefreqs=changefreqs,
-        exclude=tuple(patterns),
-        notes=tuple(notes),
-        dead_patterns=tuple(dead),
-    )
 
 
 def _default_cache_dir(settings: Mapping[str, Any]) -> str:
@@ -379,7 +225,10 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
 
     """
     core = _options(settings.get(SETTING))
-    legacy = _read_legacy(settings.get(LEGACY_SETTING))
+    try:
+        legacy = pelican_legacy.read_legacy(settings.get(pelican_legacy.LEGACY_SETTING), SETTING)
+    except ConfigError as err:
+        raise SettingsError(err.option, err.message) from err
     siteurl = settings.get("SITEURL", "")
     base = _base_from_siteurl(siteurl)
     mapping = dict(core)
@@ -387,25 +236,20 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
     use_source_time = bool(mapping.get("lastmod_file_time", False))
     try:
         config = SitemapConfig.from_mapping(
-            {**mapping, "base_url": str(base) if base is not None else _PLACEHOLDER_BASE}
-        )
+            {**mapping, "base_url": str(base) if base is not None else _PLACEHOLDER_BASE})
+        check_products(config)  # a user's template is compiled before Pelican renders
     except ConfigError as err:
         raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
     if use_source_time:
         # Output files are all rewritten by each build: their time would say "built now".
         config = dataclasses.replace(config, lastmod_file_time=False)
-    return _Plan(
-        config=config,
-        base=base,
-        siteurl=str(siteurl),
-        development=not str(siteurl).strip() and bool(settings.get("RELATIVE_URLS")),
-        use_source_time=use_source_time,
-        legacy=legacy,
-        default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
-        timezone_name=str(settings.get("TIMEZONE") or "UTC"),
-        urls_follow_files=_urls_follow_files(settings),
-        content_path=str(settings.get("PATH") or ""),
-    )
+    return _Plan(config=config, base=base, siteurl=str(siteurl),
+                 development=not str(siteurl).strip() and bool(settings.get("RELATIVE_URLS")),
+                 use_source_time=use_source_time, legacy=legacy,
+                 default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
+                 timezone_name=str(settings.get("TIMEZONE") or "UTC"),
+                 urls_follow_files=_urls_follow_files(settings),
+                 content_path=str(settings.get("PATH") or ""))
 
 
 _URL_SETTINGS = ("ARTICLE", "ARTICLE_LANG", "DRAFT", "DRAFT_LANG", "PAGE", "PAGE_LANG",
@@ -464,26 +308,7 @@ def on_initialized(pelican: _Pelican) -> None:
         raise SystemExit(1) from None
     if _nested(pelican):
         return  # an i18n sub-site: the main instance already said all this
-    enabled = pelican.settings.get("PLUGINS") or []
-    for name, label in COMPETING_PLUGINS.items():
-        if name in enabled:
-            log.warning(
-                "Sitemap: %s (%s) is enabled too: both plugins write sitemap.xml and the last "
-                "to run wins. Remove it from PLUGINS: sitemap_plugins.pelican replaces it and "
-                "reads its SITEMAP setting.",
-                label,
-                name,
-            )
-    for note in plan.legacy.notes:
-        log.info("Sitemap: translated pelican-sitemap's %s", note)
-    for pattern in plan.legacy.dead_patterns:
-        log.warning(
-            "Sitemap: %s['exclude'] pattern %r never matches: URLs are matched without a leading "
-            "slash (write %r)",
-            LEGACY_SETTING,
-            pattern,
-            "^" + pattern[2:],
-        )
+    pelican_legacy.announce(plan.legacy, pelican.settings.get("PLUGINS"), log)
 
 
 def on_get_generators(pelican: _Pelican) -> None:
@@ -492,11 +317,8 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.main = weakref.ref(pelican)
         _RUN.plan = read_plan(pelican.settings)
         _RUN.main_output = _real_dir(pelican.settings["OUTPUT_PATH"])
-        _RUN.sites = []
-        _RUN.pages = {}
-        _RUN.outside = 0
-        _RUN.places = {}
-        _RUN.git_dates = None  # autoreload: the sources may have been committed since
+        # autoreload: the sources may have been committed since (git_dates)
+        _RUN.sites, _RUN.pages, _RUN.outside, _RUN.places, _RUN.git_dates = [], {}, 0, {}, None
     _RUN.folders, _RUN.content_lastmods = {}, {}
     _RUN.sites.append(_site_for(pelican))
 
@@ -511,27 +333,12 @@ def _site_for(pelican: _Pelican) -> _Site:
     except SettingsError:
         base = None
     if base is None and plan is not None and plan.base is not None and isinstance(siteurl, str):
-        base = _relative_base(siteurl, plan.base)
+        base = relative_base(siteurl, plan.base)
     served = False
     if plan is not None and plan.base is not None and base is not None and offset is not None:
         expected = parse_base_url(page_url(plan.base, f"{offset}/" if offset else ""))
         served = expected == base
-    return _Site(id(pelican), base, output, offset, served)
-
-
-def _relative_base(siteurl: str, main: BaseUrl) -> BaseUrl | None:
-    """A sub-site's relative SITEURL (``"/en"``), read against the main site's.
-
-    A browser reads it so: the sub-site is served from that path of the main site's host.
-    """
-    text = siteurl.strip()
-    if not text:
-        return None
-    resolved = resolve_href(text.rstrip("/") + "/", str(main))
-    try:
-        return parse_base_url(resolved) if resolved is not None else None
-    except ValueError:
-        return None
+    return _Site(id(pelican), base, offset, served)
 
 
 def _real_dir(path: object) -> str:
@@ -558,10 +365,9 @@ def _written_rel(path: str) -> str | None:
     link into the sources.
     """
     head, name = os.path.split(os.path.abspath(path))
-    if head in _RUN.folders:
-        folder = _RUN.folders[head]
-    else:
-        folder = _RUN.folders[head] = _relative(os.path.realpath(head), _RUN.main_output)
+    if head not in _RUN.folders:
+        _RUN.folders[head] = _relative(os.path.realpath(head), _RUN.main_output)
+    folder = _RUN.folders[head]
     if folder is None:
         return None
     return f"{folder}/{name}" if folder else name
@@ -609,15 +415,14 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
         _RUN.outside += 1
         return
     context = context or {}
-    obj = context.get("article")
-    if obj is None:
-        obj = context.get("page")
+    obj = next((o for o in (context.get("article"), context.get("page")) if o is not None), None)
     override = _is_override(obj, context)
     known = _RUN.pages.get(rel)
     if known is not None and (known[1] or not override):
         return  # Pelican wrote this one to /dev/null (or it repeats the same page)
     site = _RUN.sites[-1]
-    hints = _page_hints(plan, site, rel, obj, context) if plan.base is not None else None
+    own = _own_values(obj) if obj is not None else NO_PAGE_VALUES  # checked in every build
+    hints = _page_hints(plan, site, rel, obj, context, own) if plan.base is not None else None
     _RUN.pages[rel] = (hints, override)
     if plan.config.html_sitemap is not None:
         place = _place(obj, context)
@@ -634,8 +439,7 @@ def _is_override(obj: object, context: Mapping[str, Any]) -> bool:
 
 
 def _is_template_page(context: Mapping[str, Any]) -> bool:
-    template_pages = context.get("TEMPLATE_PAGES") or {}
-    return context.get("output_file") in set(template_pages.values())
+    return context.get("output_file") in set((context.get("TEMPLATE_PAGES") or {}).values())
 
 
 def on_static_finalized(generator: _StaticGenerator) -> None:
@@ -647,10 +451,8 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
     extensions = plan.config.extensions
     for static in getattr(generator, "staticfiles", ()):
         save_as = getattr(static, "save_as", None)
-        if not save_as:
-            continue
-        suffix = PurePath(save_as).suffix.lower()
-        if suffix not in extensions:
+        suffix = PurePath(save_as).suffix.lower() if save_as else ""
+        if not save_as or suffix not in extensions:
             continue
         rel = _written_rel(os.path.join(output_path, save_as))
         if rel is None:
@@ -684,19 +486,13 @@ def on_finalized(pelican: _Pelican) -> None:
                  "publish settings (SITEURL set, usually publishconf.py) writes it.")
         return
     if plan.base is None:
-        log.warning(
-            "Sitemap: SITEURL %r is not an absolute URL, so no sitemap was written: a sitemap "
-            "lists absolute URLs. Set SITEURL to the public URL of the site (usually in "
-            "publishconf.py).",
-            plan.siteurl,
-        )
+        log.warning("Sitemap: SITEURL %r is not an absolute URL, so no sitemap was written: a "
+                    "sitemap lists absolute URLs. Set SITEURL to the public URL of the site "
+                    "(usually in publishconf.py).", plan.siteurl)
         return
     if outside:
-        log.info(
-            "Sitemap: %d files were written outside OUTPUT_PATH (an i18n sub-site with its "
-            "own OUTPUT_PATH?) and are not listed",
-            outside,
-        )
+        log.info("Sitemap: %d files were written outside OUTPUT_PATH (an i18n sub-site with its "
+                 "own OUTPUT_PATH?) and are not listed", outside)
     unplaced = sum(1 for page_hints, _ in pages.values()
                    if page_hints is not None and page_hints.exclude == REASON_OTHER_URL)
     if unplaced:
@@ -706,136 +502,74 @@ def on_finalized(pelican: _Pelican) -> None:
             "SITEURL to the main SITEURL followed by its folder.", unplaced, plan.siteurl)
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
-                      outline=_outline(places, str(pelican.settings.get("SITENAME") or ""),
+                      outline=blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
                                        names_in(pelican.settings.get("DEFAULT_LANG"))))
-    _report(result)
-
-
-def _report(result: Result) -> None:
-    for diagnostic in result.diagnostics:
-        if diagnostic.level is Level.WARNING:
-            log.warning("Sitemap: %s", diagnostic)
-        else:
-            log.info("Sitemap: %s", diagnostic)
-    if result.dropped_diagnostics:
-        log.warning("Sitemap: %d more diagnostics not shown", result.dropped_diagnostics)
-    log.info("Sitemap: %s", result.summary_line())
-    log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
+    log_result(log, result, "Sitemap: ")
 
 
 # --- Where a page goes in the HTML site map ----------------------------------------------
-# Categories (each with its articles, newest first), then pages, then the listings.
-_LISTINGS = ("archives", "categories", "tags", "authors")
 
 
-def _place(obj: object, context: Mapping[str, Any]) -> _Place | None:
+def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
     """What Pelican wrote, from the objects it rendered the file with."""
     listing = context.get("articles_page")
     number = int(getattr(listing, "number", 1) or 1)
     if context.get("article") is not None:
         date = getattr(obj, "date", None)
         stamp = date.timestamp() if isinstance(date, datetime) else 0.0
-        return _Place("article", str(context.get("category") or ""), date=stamp,
+        return BlogPlace("article", str(context.get("category") or ""), date=stamp,
                       title=str(getattr(obj, "title", "") or ""))
     if obj is not None:
-        return _Place("page", "", title=str(getattr(obj, "title", "") or ""))
+        return BlogPlace("page", "", title=str(getattr(obj, "title", "") or ""))
     for kind in ("category", "tag", "author"):
         if context.get(kind) is not None:
-            return _Place(kind, str(context[kind]), number)
+            return BlogPlace(kind, str(context[kind]), number)
     page_name = str(context.get("page_name") or "")
     for template in context.get("DIRECT_TEMPLATES") or ():
         save_as = context.get(f"{str(template).upper()}_SAVE_AS", f"{template}.html")
         if save_as and os.path.splitext(str(save_as))[0] == page_name:
-            return _Place(str(template), "", number)
+            return BlogPlace(str(template), "", number)
     return None  # period archives, TEMPLATE_PAGES: grouped by folder
-
-
-def _outline(places: Mapping[str, _Place], site_name: str,
-             labels: Mapping[str, str]) -> tuple[NavNode, ...]:
-    """The blog as sections: home, categories with their articles, pages, then listings.
-
-    ``labels``: what the sections Pelican gives no name are called, in the site's language.
-    """
-    def listing(kind: str, name: str, title: str) -> tuple[NavNode | None, list[NavNode]]:
-        """A listing's first page (a section's heading) and its further pages."""
-        found = sorted((p.number, rel) for rel, p in places.items()
-                       if p.kind == kind and p.name == name)
-        first = next((NavNode(title, rel) for number, rel in found if number == 1), None)
-        more = [NavNode(labels["page"].format(name=title, number=number), rel)
-                for number, rel in found if number > 1]
-        return first, more
-
-    def section(kind: str, name: str, title: str, children: list[NavNode]) -> NavNode:
-        first, more = listing(kind, name, title)
-        return NavNode(title, first.rel_path if first else None, (*children, *more))
-
-    nodes: list[NavNode] = []
-    home, more_home = listing("index", "", site_name or labels["home"])
-    nodes.extend(n for n in (home, *more_home) if n is not None)
-    articles: dict[str, list[tuple[float, str, str]]] = {}
-    for rel, place in places.items():
-        if place.kind == "article":
-            articles.setdefault(place.name, []).append((-place.date, rel, place.title))
-    categories = {p.name for p in places.values() if p.kind == "category"} | set(articles)
-    for name in sorted(categories, key=str.casefold):
-        children = [NavNode(title or None, rel)
-                    for _, rel, title in sorted(articles.get(name, []))]
-        nodes.append(section("category", name, name, children))
-    pages = sorted((p.title.casefold(), rel, p.title)
-                   for rel, p in places.items() if p.kind == "page")
-    if pages:
-        nodes.append(NavNode(labels["pages"], None, tuple(NavNode(title or None, rel)
-                                                  for _, rel, title in pages)))
-    for kind in _LISTINGS:
-        singular = kind[:-1] if kind != "categories" else "category"
-        names = sorted({p.name for p in places.values() if p.kind == singular}, key=str.casefold)
-        children = [section(singular, name, name, []) for name in names] \
-            if kind != "categories" else []  # categories are sections of their own above
-        nodes.append(section(kind, "", labels[kind], children))
-    return tuple(nodes)
 
 
 # --- What Pelican knows about a page --------------------------------------------------------
 
 
-def _page_hints(
-    plan: _Plan,
-    site: _Site,
-    rel: str,
-    obj: object,
-    context: Mapping[str, Any],
-) -> PageHints:
+def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mapping[str, Any],
+                own: PageValues) -> PageHints:
+    """What Pelican knows of one written file, in the core's terms."""
     assert plan.base is not None
     if not site.served_at_offset:
         return PageHints(exclude=REASON_OTHER_URL)
-    reason = _opt_out(obj) if obj is not None else None
-    if reason is not None:
-        return PageHints(exclude=reason)
+    status = str(getattr(obj, "status", "published") or "published").lower()
+    if status != "published":
+        return PageHints(exclude={"draft": REASON_DRAFT, "hidden": REASON_HIDDEN}.get(
+            status, REASON_STATUS))
+    if own.sitemap is False:
+        return PageHints(exclude=REASON_OPT_OUT)
+    if own.private:
+        return PageHints(exclude=REASON_PRIVATE)
     config = plan.config
     host_url = _host_url(plan, site, rel, obj) if obj is not None else None
-    if plan.legacy.exclude and _legacy_excluded(
-        plan, rel, obj, directory_urls=config.directory_urls
+    if plan.legacy.exclude and pelican_legacy.is_excluded(
+        plan.legacy, rel, None if obj is None else str(getattr(obj, "url", "") or ""),
+        directory_urls=config.directory_urls,
     ):
-        return PageHints(exclude=REASON_LEGACY_EXCLUDE)
-    kind = (
-        "articles"
-        if context.get("article") is not None
-        else ("pages" if obj is not None else "indexes")
-    )
+        return PageHints(exclude=pelican_legacy.REASON_LEGACY_EXCLUDE)
+    kind = ("articles" if context.get("article") is not None
+            else "pages" if obj is not None else "indexes")
 
     # Every lastmod below is Pelican's own knowledge. A Date: is when the content was
     # published, and a listing's date its newest article's: the core's manifest may know of
     # a later change (an edit, a reshuffled listing). A Modified: is the author's word.
-    alternates = None
-    source = "host"
-    published = None
+    alternates, source, published = None, "host", None
     if obj is not None:
-        lastmod = _content_lastmod(obj, plan.timezone_name)
+        lastmod = own.lastmod or _content_lastmod(obj, plan.timezone_name)
         date_value = getattr(obj, "date", None)  # an article's Date: when it was published
         if kind == "articles" and date_value is not None:  # pages are not news
             published = _aware(date_value, plan.timezone_name)
-        if getattr(obj, "modified", None) is not None and lastmod is not None:
-            source = EXPLICIT_SOURCE  # Modified: says when it last changed, in so many words
+        if (own.lastmod or getattr(obj, "modified", None)) is not None and lastmod is not None:
+            source = EXPLICIT_SOURCE  # Lastmod: or Modified: says when it last changed
         if lastmod is None and plan.config.git_dates:
             # A page without Date: or Modified: (an about page) changed when its source
             # last did. Never for a dated article: a blog moved into git in one commit would
@@ -851,13 +585,10 @@ def _page_hints(
         lastmod = None  # a TEMPLATE_PAGES page shows anything; its date is unknown
     # The page's own metadata wins over SITEMAP_PLUGINS rules, which win over
     # pelican-sitemap's per-kind values: the core applies that order.
-    return PageHints(
-        lastmod=lastmod, lastmod_source=source, changefreq=_metadata_changefreq(obj, rel),
-        priority=_metadata_priority(obj, rel), alternates=alternates, url=host_url,
-        published=published,
-        default_changefreq=plan.legacy.changefreqs.get(kind),
-        default_priority=plan.legacy.priorities.get(kind),
-    )
+    return PageHints(lastmod=lastmod, lastmod_source=source, changefreq=own.changefreq,
+                     priority=own.priority, alternates=alternates, url=host_url,
+                     published=published, default_changefreq=plan.legacy.changefreqs.get(kind),
+                     default_priority=plan.legacy.priorities.get(kind))
 
 
 def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
@@ -885,95 +616,21 @@ def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
     return resolve_href(url or "./", str(site.base))
 
 
-def _opt_out(obj: object) -> str | None:
-    status = str(getattr(obj, "status", "published") or "published").lower()
-    if status != "published":
-        return {"draft": REASON_DRAFT, "hidden": REASON_HIDDEN}.get(status, REASON_STATUS)
-    flag = _flag(obj, "sitemap")
-    if flag is False:
-        return REASON_OPT_OUT
-    if _flag(obj, "private") is True:
-        return REASON_PRIVATE
-    return None
-
-
-def _flag(obj: object, name: str) -> bool | None:
-    """A yes/no metadata value (``Sitemap: false``, ``Private: True``); None when unset."""
-    value = getattr(obj, name, None)
-    if value is None or isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _YES:
-        return True
-    if text in _NO:
-        return False
-    log.warning(
-        "Sitemap: %s: %s metadata %r is not a yes/no value (true/false); ignored",
-        _source_name(obj),
-        name.capitalize(),
-        value,
-    )
-    return None
-
-
 def _source_name(obj: object) -> str:
     return str(getattr(obj, "relative_source_path", None) or getattr(obj, "source_path", "?"))
 
 
-def _metadata_priority(obj: object, rel: str) -> float | None:
-    """pelican-sitemap's ``Priority:`` metadata."""
-    value = getattr(obj, "priority", None) if obj is not None else None
-    if value is None:
-        return None
-    try:
-        number = float(value) if isinstance(value, str) else value
-        return check_priority("priority", number)
-    except (ValueError, ConfigError):
-        log.warning(
-            "Sitemap: %s: Priority metadata %r is not a number from 0.0 to 1.0; ignored (%s)",
-            _source_name(obj),
-            value,
-            rel,
-        )
-        return None
+def _own_values(obj: object) -> PageValues:
+    """The page's own values (``Sitemap:``, ``Priority:``...), checked as MkDocs' front matter.
 
-
-def _metadata_changefreq(obj: object, rel: str) -> str | None:
-    """pelican-sitemap's ``ChangeFreq:`` metadata."""
-    value = getattr(obj, "changefreq", None) if obj is not None else None
-    if value is None:
-        return None
-    try:
-        return check_changefreq("changefreq", str(value).strip().lower())
-    except ConfigError:
-        log.warning(
-            "Sitemap: %s: ChangeFreq metadata %r is not one of always, hourly, daily, weekly, "
-            "monthly, yearly, never; ignored (%s)",
-            _source_name(obj),
-            value,
-            rel,
-        )
-        return None
-
-
-def _legacy_excluded(plan: _Plan, rel: str, obj: object, *, directory_urls: bool) -> bool:
-    """pelican-sitemap's test: ``re.search`` on the URL relative to SITEURL, no leading slash.
-
-    Both the listed path and, for articles and pages, their own ``url`` are tried, so patterns
-    written for pelican-sitemap keep matching (it used ``url``) and i18n prefixes can be used.
+    A bad one is one CRITICAL line naming the page, then exit status 1.
     """
-    candidates = {_strip_index(rel) if directory_urls else rel}
-    if obj is not None:
-        url = str(getattr(obj, "url", "") or "")
-        candidates.add(_strip_index(url.lstrip("/")))
-    return any(p.search(c) for p in plan.legacy.exclude for c in candidates)
-
-
-def _strip_index(path: str) -> str:
-    head, _, name = path.rpartition("/")
-    if name.lower() in _INDEX_NAMES:
-        return f"{head}/" if head else ""
-    return path
+    try:
+        return check_page_values(
+            {name: getattr(obj, name, None) for name in PAGE_VALUE_BY_NAME}, _source_name(obj))
+    except PageValueError as err:
+        log.critical("%s", err)
+        raise SystemExit(1) from None
 
 
 def _aware(value: object, timezone_name: str) -> Lastmod | None:
@@ -986,15 +643,8 @@ def _aware(value: object, timezone_name: str) -> Lastmod | None:
                 zone = timezone.utc
             value = value.replace(tzinfo=zone)
         # Pelican's SafeDatetime subclass becomes a plain datetime (cheap to pickle).
-        return datetime(
-            value.year,
-            value.month,
-            value.day,
-            value.hour,
-            value.minute,
-            value.second,
-            tzinfo=value.tzinfo,
-        )
+        return datetime(value.year, value.month, value.day, value.hour, value.minute,
+                        value.second, tzinfo=value.tzinfo)
     if isinstance(value, date):
         return date(value.year, value.month, value.day)
     return coerce_lastmod(value)
@@ -1027,8 +677,7 @@ def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod 
         else:
             lastmod = _content_lastmod(article, timezone_name)
             known[id(article)] = (article, lastmod)  # holding it keeps the id unique
-        if lastmod is not None and (newest is None or sort_key(lastmod) > sort_key(newest)):
-            newest = lastmod
+        newest = latest(newest, lastmod)
     return newest
 
 
@@ -1039,8 +688,7 @@ def _git_date(plan: _Plan, obj: object) -> Lastmod | None:
         return None
     if _RUN.git_dates is None:
         _RUN.git_dates, shallow = read_git_dates(plan.content_path)
-        if shallow:
-            # CI's default checkout: a note, not a warning, so that --fatal warnings passes.
+        if shallow:  # CI's default checkout: a note, so that --fatal warnings passes
             log.info(shallow_note(f"{SETTING}['git_dates'] = False"))
     rel = os.path.relpath(source, plan.content_path).replace(os.sep, "/")
     return _RUN.git_dates.get(rel)
@@ -1048,10 +696,8 @@ def _git_date(plan: _Plan, obj: object) -> Lastmod | None:
 
 def _source_time(obj: object) -> Lastmod | None:
     source = getattr(obj, "source_path", None)
-    if not source:
-        return None
     try:
-        return file_time(os.stat(source).st_mtime)
+        return file_time(os.stat(source).st_mtime) if source else None
     except OSError:
         return None
 
@@ -1061,23 +707,16 @@ def _lang_code(lang: object) -> str:
     return str(lang or "").strip().replace("_", "-")
 
 
-def _translations(
-    plan: _Plan,
-    site: _Site,
-    obj: object,
-    own_url: str,
-) -> tuple[tuple[str, str], ...] | None:
+def _translations(plan: _Plan, site: _Site, obj: object,
+                  own_url: str) -> tuple[tuple[str, str], ...] | None:
     """The page's language group: itself, its published translations and ``x-default``.
 
     URLs come from SITEURL in the settings of the instance that wrote the page (with
     RELATIVE_URLS the page context holds a relative one) and each translation's ``url``
     (i18n_subsites makes those relative to the sub-site, e.g. ``../post.html``).
     """
-    translations = [
-        t
-        for t in getattr(obj, "translations", None) or ()
-        if str(getattr(t, "status", "published")).lower() == "published"
-    ]
+    translations = [t for t in getattr(obj, "translations", None) or ()
+                    if str(getattr(t, "status", "published")).lower() == "published"]
     if not translations or site.base is None:
         return None
     pairs = [(_lang_code(getattr(obj, "lang", "")), own_url)]

@@ -1,7 +1,14 @@
-"""The machine-readable summary of a run: one JSON object per command, for CI and scripts.
+"""What a run tells its user: one level for each diagnostic, and the JSON summary.
 
-The shape is versioned by ``"schema"``: a new key may appear within a version; a key that is
-renamed, removed or changes meaning bumps it. Every command's object has the same envelope
+A top-floor module: it writes nothing and prints nothing itself. :func:`log_level` is the
+one policy of every front-end: a warning is a warning (MkDocs' ``--strict`` and Pelican's
+``--fatal warnings`` count it), a site-wide note is info, a note about one page is debug
+(a site of 10,000 pages has thousands). The CLI prints by it (:func:`shown`), MkDocs and
+Pelican log by it (:func:`log_result`), each closing with the run's one summary line.
+
+The JSON summary is one object per command, for CI and scripts. The shape is versioned by
+``"schema"``: a new key may appear within a version; a key that is renamed, removed or
+changes meaning bumps it. Every command's object has the same envelope
 (``schema``, ``command``, ``ok``, ``seconds``, ``warnings``, ``diagnostics``), so a script reads
 ``build``, ``check`` and ``merge`` the same way. Counts are plain integers, lists keep the
 run's order, and the same run gives the same keys in the same order.
@@ -10,10 +17,13 @@ run's order, and the same run gives the same keys in the same order.
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
+from sitemap_plugins.errors import Level
+
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
     from sitemap_plugins.build import Result
     from sitemap_plugins.check import Problem
@@ -22,6 +32,41 @@ if TYPE_CHECKING:
     from sitemap_plugins.submit import Submission
 
 SCHEMA = "sitemap-plugins/report/1"
+
+
+def log_level(diagnostic: Diagnostic) -> int:
+    """The ``logging`` level a diagnostic is reported at, by every front-end."""
+    if diagnostic.level is Level.WARNING:
+        return logging.WARNING
+    return logging.DEBUG if diagnostic.path else logging.INFO
+
+
+def dropped_line(dropped: int) -> str:
+    """The note that stands for the diagnostics past the cap (reported at info)."""
+    return f"{dropped:,} more diagnostics not shown"
+
+
+def shown(diagnostics: Iterable[Diagnostic], threshold: int) -> Iterator[tuple[int, Diagnostic]]:
+    """The diagnostics at ``threshold`` or above, with their level, in the run's order."""
+    for diagnostic in diagnostics:
+        level = log_level(diagnostic)
+        if level >= threshold:
+            yield level, diagnostic
+
+
+def log_result(log: logging.Logger | logging.LoggerAdapter[Any], result: Result,
+               prefix: str = "") -> None:
+    """Log a build's diagnostics by :func:`log_level`, then its one summary line (info).
+
+    ``prefix`` goes before each diagnostic (Pelican's log names no plugin: ``Sitemap: ``);
+    the summary line always starts with ``Sitemap:``.
+    """
+    for level, diagnostic in shown(result.diagnostics, logging.DEBUG):
+        log.log(level, "%s%s", prefix, diagnostic)
+    if result.dropped_diagnostics:
+        log.info("%s%s", prefix, dropped_line(result.dropped_diagnostics))
+    log.info("Sitemap: %s", result.summary_line())
+    log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
 
 
 def _diagnostic(diagnostic: Diagnostic) -> dict[str, str]:

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SITEMAP_LINE = re.compile(rb"^[ \t]*sitemap[ \t]*:[ \t]*([^\s#]+)", re.IGNORECASE)
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-FRAGMENT_NAME = "robots-sitemap.txt"
 # The fragment's first line: ``sitemap-plugins merge`` knows a build of this tool by it.
 FRAGMENT_HEADER = "# Add this line to the robots.txt at "
 

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from sitemap_plugins.reader import PageRecord
     from sitemap_plugins.robots_txt import RobotsRules
 
-REASON_HOST = "left out by the host"
 REASON_EXCLUDED = "excluded by config"
 REASON_NOT_INCLUDED = "not included by config"
 REASON_404 = "404 page"

@@ -17,7 +17,6 @@ import contextlib
 import errno
 import logging
 import os
-import re
 import secrets
 import stat
 import sys
@@ -26,6 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
+from sitemap_plugins.options import own_file_pattern
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterator
@@ -51,14 +51,6 @@ class BuiltFile(NamedTuple):
     rel_path: str
     """POSIX path relative to the site root, e.g. ``guide/index.html``."""
     abs_path: str
-
-
-def own_file_pattern(sitemap_name: str) -> re.Pattern[str]:
-    """Names of the files this tool writes at the site root (never listed as pages)."""
-    name = re.escape(sitemap_name)
-    return re.compile(
-        rf"(?:{name}(?:-\d+)?\.(?:xml|txt)|{name}-txt-index\.xml|{name}-news\.xml)(?:\.gz)?\Z|robots-sitemap\.txt\Z"
-    )
 
 
 def scan_site(

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.errors import ConfigError, Diagnostic, PathError, WriteError
+from sitemap_plugins.errors import Diagnostic, PathError, WriteError
 from sitemap_plugins.site import folder_lock, refuse_special, write_bytes_atomic
 from sitemap_plugins.urls import is_within, page_url
 
@@ -42,8 +41,6 @@ if TYPE_CHECKING:
     from sitemap_plugins.progress import Progress
     from sitemap_plugins.urls import BaseUrl
 
-# indexnow.org, "Documentation": a key has 8 to 128 characters of a-z, A-Z, 0-9 and "-".
-KEY_PATTERN = re.compile(r"[A-Za-z0-9-]{8,128}\Z")
 DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
 # indexnow.org allows up to 10,000 URLs per POST.
 MAX_BATCH = 10_000
@@ -64,17 +61,6 @@ _CAUSES = {
          "does not match the protocol's pattern",
     429: "the endpoint takes this many requests for spam; submit less often",
 }
-
-
-def check_key(option: str, value: object) -> str | None:
-    """Validate an IndexNow key (None: no key); the option check of ``indexnow_key``."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or not KEY_PATTERN.match(value):
-        shown = f"{value!r} ({type(value).__name__})"
-        raise ConfigError(option, "Expected a key of 8 to 128 characters of a-z, A-Z, 0-9 and "
-                                  f"'-' but received: {shown}")
-    return value
 
 
 def key_file_name(key: str) -> str:

@@ -274,3 +274,27 @@ def comparison_key(url: str) -> str:
     parts = urlsplit(url)
     path = unquote(parts.path, errors="surrogateescape")
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+
+
+def folder_url(root: str, name: str) -> str:
+    """The URL of folder ``name`` (one path segment, percent-encoded) under URL ``root``.
+
+    mike serves each version in its folder of ``site_url``: ``https://example.org/docs`` and
+    ``2.0`` give ``https://example.org/docs/2.0/``.
+    """
+    return urljoin(root if root.endswith("/") else root + "/", quote(name, safe="") + "/")
+
+
+def relative_base(href: str, against: BaseUrl) -> BaseUrl | None:
+    """A base URL written relative to another (a sub-site's ``/fr``), as a browser reads it.
+
+    None when ``href`` is empty or does not resolve to a usable base URL.
+    """
+    text = href.strip()
+    if not text:
+        return None
+    resolved = resolve_href(text.rstrip("/") + "/", str(against))
+    try:
+        return parse_base_url(resolved) if resolved is not None else None
+    except ValueError:
+        return None

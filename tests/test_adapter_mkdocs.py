@@ -634,19 +634,18 @@ def test_invalid_option_stops_the_build(tmp_path: Path, plugin: str, message: st
     ("front", "message"),
     [
         ("sitemap:\n  priority: 2\n",
-         ("Page 'bad.md' front matter 'sitemap.priority': Expected a number from 0.0 to 1.0 "
+         ("Page 'bad.md' sitemap value 'priority': Expected a number from 0.0 to 1.0 "
           "but received: 2 (int)")),
         ("sitemap:\n  changefreq: sometimes\n",
-         ("Page 'bad.md' front matter 'sitemap.changefreq': Expected one of: 'always', 'hourly', "
+         ("Page 'bad.md' sitemap value 'changefreq': Expected one of: 'always', 'hourly', "
           "'daily', 'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)")),
         ("sitemap:\n  lastmod: soon\n",
-         ("Page 'bad.md' front matter 'sitemap.lastmod': Expected a date such as 2024-05-06 or "
+         ("Page 'bad.md' sitemap value 'lastmod': Expected a date such as 2024-05-06 or "
           "2024-05-06T10:00:00+02:00 but received: 'soon' (str)")),
         ("sitemap:\n  prio: 0.5\n",
-         "Page 'bad.md' front matter 'sitemap.prio': Unrecognised key. Did you mean 'priority'?"),
+         "Page 'bad.md' sitemap value 'prio': Unrecognised key. Did you mean 'priority'?"),
         ("sitemap: maybe\n",
-         ("Page 'bad.md' front matter 'sitemap': Expected false, true or a mapping with lastmod, "
-          "changefreq or priority but received: 'maybe' (str)")),
+         "Page 'bad.md' sitemap value 'sitemap': Expected true or false but received: 'maybe' (str)"),
     ],
     ids=["priority", "changefreq", "lastmod", "unknown-key", "not-a-mapping"],
 )

@@ -668,6 +668,48 @@ def test_bad_settings_stop_the_build(tmp_path: Path, setting: str, message: str)
     assert not (tmp_path / "out" / "sitemap.xml").exists()
 
 
+# The same bad value, written as each host writes a page's own values: (MkDocs front matter,
+# Pelican metadata, the message both give).
+_BAD_PAGE_VALUES = [
+    ("sitemap:\n  priority: high\n", "Priority: high",
+     ("Page 'bad.md' sitemap value 'priority': Expected a number from 0.0 to 1.0 but received: "
+      "'high' (str)")),
+    ("sitemap:\n  changefreq: sometimes\n", "ChangeFreq: sometimes",
+     ("Page 'bad.md' sitemap value 'changefreq': Expected one of: 'always', 'hourly', 'daily', "
+      "'weekly', 'monthly', 'yearly', 'never' but received: 'sometimes' (str)")),
+    ("sitemap:\n  lastmod: soon\n", "Lastmod: soon",
+     ("Page 'bad.md' sitemap value 'lastmod': Expected a date such as 2024-05-06 or "
+      "2024-05-06T10:00:00+02:00 but received: 'soon' (str)")),
+    ("sitemap: maybe\n", "Sitemap: maybe",
+     "Page 'bad.md' sitemap value 'sitemap': Expected true or false but received: 'maybe' (str)"),
+]
+
+
+@pytest.mark.parametrize(("front", "metadata", "message"), _BAD_PAGE_VALUES,
+                         ids=["priority", "changefreq", "lastmod", "sitemap"])
+def test_a_bad_page_value_stops_mkdocs_and_pelican_alike(
+    tmp_path: Path, front: str, metadata: str, message: str,
+) -> None:
+    """A bad page value stops both hosts with the same message naming the page. Before,
+    Pelican logged a warning, dropped the value and went on."""
+    from tests.test_adapter_mkdocs import make_site, run_host  # noqa: PLC0415
+
+    project = make_site(tmp_path / "mk", "site_name: S\nsite_url: https://docs.example.org/\n"
+                        "plugins:\n  - sitemap\n",
+                        {"index.md": "# Home\n", "bad.md": f"---\n{front}---\n# Bad\n"})
+    mkdocs = run_host(project)
+    assert mkdocs.returncode == 1
+    assert f"ERROR   -  {message}\n" in mkdocs.log
+    site = copy_site(tmp_path / "site")
+    (site / "content" / "bad.md").write_text(
+        f"Title: Bad\nDate: 2024-05-06 10:00\nCategory: Code\n{metadata}\n\nBad.\n", "utf-8")
+    build = pelican(site, tmp_path / "out", fatal=False)  # a warning alone would not stop it
+    assert build.returncode == 1
+    assert build.messages("CRITICAL") == [message]
+    assert "Traceback" not in build.log
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
 def test_announce_feeds_and_key_file(tmp_path: Path, sitemap_urls) -> None:
     """announce_feeds: the home page's Atom feed joins the sitemap in robots.txt, whose own
     bytes are kept; indexnow_key: the key file is at the root, and not in the sitemap."""

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import ast
 import re
+from datetime import date
+from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.errors import ConfigError
-from sitemap_plugins.options import DEFAULTS, SitemapConfig
+from sitemap_plugins.errors import ConfigError, PageValueError, unknown_key
+from sitemap_plugins.options import (
+    DEFAULTS,
+    FRONT_MATTER_KEYS,
+    PAGE_VALUES,
+    PageValues,
+    SitemapConfig,
+    check_page_values,
+)
 
 BASE = {"base_url": "https://example.org/"}
 
@@ -80,3 +90,96 @@ def test_extensions_are_normalised() -> None:
     """Extensions are compared case-insensitively and de-duplicated."""
     config = SitemapConfig.from_mapping({**BASE, "extensions": [".HTML", ".html", ".pdf"]})
     assert config.extensions == (".html", ".pdf")
+
+
+# --- Page values: one check for MkDocs front matter and Pelican metadata -----------------
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ({"sitemap": False}, PageValues(sitemap=False)),
+        ({"sitemap": "no"}, PageValues(sitemap=False)),  # Pelican's metadata are text
+        ({"sitemap": None, "priority": None}, PageValues()),
+        ({"priority": "0.8", "changefreq": " Weekly "}, PageValues(priority=0.8, changefreq="weekly")),
+        ({"priority": 1}, PageValues(priority=1.0)),
+        ({"lastmod": "2024-05-06"}, PageValues(lastmod=date(2024, 5, 6))),
+        ({"lastmod": date(2024, 5, 6)}, PageValues(lastmod=date(2024, 5, 6))),
+        ({"private": "True"}, PageValues(private=True)),
+    ],
+    ids=["false", "no-text", "unset", "pelican-text", "int-priority", "lastmod-text",
+         "lastmod-date", "private"],
+)
+def test_page_values_accept_each_hosts_spelling(values: dict[str, object],
+                                                expected: PageValues) -> None:
+    """A YAML value and a Pelican text value of the same meaning are the same page value."""
+    assert check_page_values(values, "blog/post.md") == expected
+
+
+@pytest.mark.parametrize(
+    ("values", "keys", "message"),
+    [
+        ({"priority": "high"}, None, ("Page 'a.md' sitemap value 'priority': Expected a "
+         "number from 0.0 to 1.0 but received: 'high' (str)")),
+        ({"priority": 1.5}, None, ("Page 'a.md' sitemap value 'priority': Expected a number "
+         "from 0.0 to 1.0 but received: 1.5 (float)")),
+        ({"priority": True}, None, ("Page 'a.md' sitemap value 'priority': Expected a number "
+         "from 0.0 to 1.0 but received: True (bool)")),
+        ({"changefreq": "sometimes"}, None, ("Page 'a.md' sitemap value 'changefreq': Expected "
+         "one of: 'always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never' but "
+         "received: 'sometimes' (str)")),
+        ({"lastmod": "soon"}, None, ("Page 'a.md' sitemap value 'lastmod': Expected a date "
+         "such as 2024-05-06 or 2024-05-06T10:00:00+02:00 but received: 'soon' (str)")),
+        ({"sitemap": "maybe"}, None, ("Page 'a.md' sitemap value 'sitemap': Expected true or "
+         "false but received: 'maybe' (str)")),
+        ({"prio": 0.5}, FRONT_MATTER_KEYS, ("Page 'a.md' sitemap value 'prio': Unrecognised "
+         "key. Did you mean 'priority'?")),
+        ({"private": True}, FRONT_MATTER_KEYS,
+         "Page 'a.md' sitemap value 'private': Unrecognised key."),
+    ],
+    ids=["priority-word", "priority-range", "priority-bool", "changefreq", "lastmod",
+         "sitemap", "unknown-key", "pelican-only-key"],
+)
+def test_a_bad_page_value_names_the_page_and_the_key(
+    values: dict[str, object], keys: tuple[str, ...] | None, message: str,
+) -> None:
+    """Each bad page value is one PageValueError whose message both hosts show as it is."""
+    with pytest.raises(PageValueError) as caught:
+        check_page_values(values, "a.md", *([keys] if keys is not None else []))
+    assert str(caught.value) == message
+
+
+def test_every_page_value_is_declared_once() -> None:
+    """The page-value table names each key once, and MkDocs' mapping takes only its values."""
+    names = [value.name for value in PAGE_VALUES]
+    assert len(names) == len(set(names))
+    assert set(FRONT_MATTER_KEYS) == {"lastmod", "changefreq", "priority"}
+
+
+@pytest.mark.parametrize(("key", "known", "expected"), [
+    ("prio", ["priority", "changefreq"], "Unrecognised option. Did you mean 'priority'?"),
+    ("zzz", ["priority", "changefreq"], "Unrecognised option."),
+], ids=["close", "none-close"])
+def test_unknown_key_suggests_the_closest(key: str, known: list[str], expected: str) -> None:
+    """The one "did you mean" helper offers the closest known key, or none."""
+    assert unknown_key(key, known) == expected
+
+
+_GROUND_FLOOR = {"errors", "urls", "dates", "globs"}
+
+
+@pytest.mark.parametrize("module", ["options", *sorted(_GROUND_FLOOR)])
+def test_the_ground_floor_imports_nothing_above_it(module: str) -> None:
+    """options.py and the vocabulary beside it import only each other (every import counted,
+    type-only and function-local too): the products depend on the options, never back."""
+    path = Path(__file__).resolve().parents[1] / "sitemap_plugins" / f"{module}.py"
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "sitemap_plugins":
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sitemap_plugins."):
+            imported.add(str(node.module).split(".")[1])
+        elif isinstance(node, ast.Import):
+            imported.update(a.name.split(".")[1] for a in node.names
+                            if a.name.startswith("sitemap_plugins."))
+    assert imported <= _GROUND_FLOOR - {module}, imported - _GROUND_FLOOR

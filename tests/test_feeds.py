@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.robots_txt import FRAGMENT_NAME, fragment_sitemap
+from sitemap_plugins.options import FRAGMENT_NAME
+from sitemap_plugins.robots_txt import fragment_sitemap
 
 BASE = "https://example.org/"
 HOME = """<!DOCTYPE html><html><head><title>Home</title>
