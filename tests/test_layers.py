@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 # TEMPORARY (issue 31): today's code still breaks the floors (the other helpers of the issue
-# are fixing that); the lead removes this skip when their branches are merged.
-pytestmark = pytest.mark.skip(reason="enabled by the lead at merge")
+# are fixing that); the lead removes this mark, and its four uses below, at merge. The test
+# of the checks themselves (the last one) runs now.
+ENABLED_AT_MERGE = pytest.mark.skip(reason="enabled by the lead at merge")
 
 PACKAGE = Path(__file__).resolve().parents[1] / "sitemap_plugins"
 NAME = "sitemap_plugins"
@@ -235,12 +236,14 @@ def disk_writes(module: str) -> list[str]:
 
 # -- The tests ---------------------------------------------------------------------------------
 
+@ENABLED_AT_MERGE
 def test_every_module_has_a_floor() -> None:
     """Each module of the package is placed on a floor here, so a new one must be placed."""
     unplaced = [module for module in module_names() if module not in FLOORS]
     assert not unplaced, f"modules with no floor in tests/test_layers.py: {unplaced}"
 
 
+@ENABLED_AT_MERGE
 def test_no_import_cycle() -> None:
     """No two modules import each other, directly or round a loop, counting every import."""
     graph = import_graph()
@@ -253,6 +256,7 @@ def test_no_import_cycle() -> None:
     assert not found, "import cycles:\n" + "\n".join(described)
 
 
+@ENABLED_AT_MERGE
 def test_imports_point_down() -> None:
     """Every import points to the same floor or a lower one; the ground floor imports only
     ``errors`` of the package, and ``errors`` imports nothing of it."""
@@ -272,6 +276,7 @@ def test_imports_point_down() -> None:
     assert not upward, "imports that point up:\n" + "\n".join(upward)
 
 
+@ENABLED_AT_MERGE
 def test_only_the_door_writes_on_disk() -> None:
     """At most three modules (site, owned, history) write, rename or delete on disk."""
     writers = {module: calls for module in module_names() if (calls := disk_writes(module))}
