@@ -24,8 +24,6 @@ import pytest
 from conftest import validate_sitemap_file
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins import reader as reader_module
-from sitemap_plugins import site as scan_module
 from sitemap_plugins.build import Result
 from sitemap_plugins.cli import main
 from sitemap_plugins.reader import MAX_PARSED_BYTES, parse_html
@@ -382,7 +380,7 @@ def _reads_are_blocked(path: Path) -> bool:
 
 
 def _fail_open_for(monkeypatch: pytest.MonkeyPatch, victim: Path, error: OSError) -> None:
-    """Make the page reader's os.open() fail for ``victim`` (root ignores chmod 000)."""
+    """Make os.open() fail for ``victim``, as chmod 000 would (root ignores it)."""
     real_open = os.open
 
     def fake_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -390,7 +388,7 @@ def _fail_open_for(monkeypatch: pytest.MonkeyPatch, victim: Path, error: OSError
             raise error
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(reader_module.os, "open", fake_open)
+    monkeypatch.setattr(os, "open", fake_open)
 
 
 def test_unreadable_page(tmp_path: Path, sitemap_urls, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -427,7 +425,7 @@ def test_unreadable_folder(tmp_path: Path, sitemap_urls, monkeypatch: pytest.Mon
                     raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
                 return real_scandir(path)
 
-            monkeypatch.setattr(scan_module.os, "scandir", fake_scandir)
+            monkeypatch.setattr(os, "scandir", fake_scandir)
         result = build(site)
     finally:
         locked.chmod(0o755)
@@ -488,7 +486,7 @@ def test_page_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> No
             victim.unlink()
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(reader_module.os, "open", vanishing_open)
+    monkeypatch.setattr(os, "open", vanishing_open)
     result = build(site, lastmod_file_time=True)
     assert set(sitemap_urls(site)) == ORDINARY
     assert "unreadable" in codes(result)["guide/gone.html"]
@@ -506,11 +504,11 @@ def test_folder_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> 
 
     def vanishing_scandir(path):  # type: ignore[no-untyped-def]
         if isinstance(path, str) and path == str(doomed.resolve()) and doomed.exists():
-            monkeypatch.setattr(scan_module.os, "scandir", real_scandir)  # rmtree lists too
+            monkeypatch.setattr(os, "scandir", real_scandir)  # rmtree lists too
             shutil.rmtree(doomed)
         return real_scandir(path)
 
-    monkeypatch.setattr(scan_module.os, "scandir", vanishing_scandir)
+    monkeypatch.setattr(os, "scandir", vanishing_scandir)
     result = build(site)
     assert set(sitemap_urls(site)) == ORDINARY | {BASE + "zzz.html"}
     assert "unreadable-folder" in codes(result)["doomed"]
