@@ -15,18 +15,15 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import pytest
 from lxml import etree
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
 ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_sites"
 BASE = "https://example.org/"
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-SITEMAP_FILES = ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt")
 SOURCE_TIME = 1_600_000_000  # what the sources' mtimes are set to by a touch
 
 
@@ -117,16 +114,24 @@ class MkDocs:
     """``mkdocs build --strict`` of a project in MkDocs' own theme."""
 
     project: Path
+    sample: bool = False
+    """Build a copy of ``sample_sites/mkdocs`` (Material, i18n, redirects) instead."""
     name: str = "mkdocs"
     output: Path = field(init=False)
 
     def __post_init__(self) -> None:
         pytest.importorskip("mkdocs")
+        self.output = self.project / "site"
+        if self.sample:
+            for plugin in ("material", "mkdocs_static_i18n", "mkdocs_redirects"):
+                pytest.importorskip(plugin)
+            shutil.copytree(SAMPLES / "mkdocs" / "source", self.project,
+                            ignore=shutil.ignore_patterns("site", ".sitemap-cache"))
+            return
         (self.project / "docs").mkdir(parents=True)
         (self.project / "mkdocs.yml").write_text(
             f"site_name: Scenario\nsite_url: {BASE}\ntheme:\n  name: mkdocs\n"
             "plugins:\n  - sitemap:\n      changes_file: changes.json\n", "utf-8")
-        self.output = self.project / "site"
 
     def _source(self, name: str) -> Path:
         return self.project / "docs" / ("index.md" if name == "home" else f"{name}.md")
@@ -159,11 +164,19 @@ class Pelican:
     the MkDocs driver's pages have."""
 
     project: Path
+    sample: bool = False
+    """Build a copy of ``sample_sites/pelican`` (articles, listings, translations) instead."""
     name: str = "pelican"
     output: Path = field(init=False)
 
     def __post_init__(self) -> None:
         pytest.importorskip("pelican")
+        self.output = self.project / "output"
+        if self.sample:
+            shutil.copytree(SAMPLES / "pelican" / "source", self.project,
+                            ignore=shutil.ignore_patterns(
+                                "output", "__pycache__", ".sitemap-cache", "cache"))
+            return
         (self.project / "content" / "pages").mkdir(parents=True)
         (self.project / "pelicanconf.py").write_text(
             f'SITENAME = "Scenario"\nSITEURL = "{BASE.rstrip("/")}"\nPATH = "content"\n'
@@ -173,7 +186,6 @@ class Pelican:
             "TRANSLATION_FEED_ATOM = None\n"
             'PLUGINS = ["sitemap_plugins.pelican"]\n'
             'SITEMAP_PLUGINS = {"changes_file": "changes.json"}\n', "utf-8")
-        self.output = self.project / "output"
 
     def _source(self, name: str) -> Path:
         return self.project / "content" / "pages" / f"{name}.md"
@@ -202,7 +214,7 @@ class Pelican:
         return f"{page.lastmod or page.date}T00:00:00Z"  # a Pelican date is a time, in UTC
 
 
-DRIVERS: dict[str, Callable[[Path], Driver]] = {"mkdocs": MkDocs, "pelican": Pelican}
+DRIVERS: dict[str, type[MkDocs | Pelican]] = {"mkdocs": MkDocs, "pelican": Pelican}
 
 
 def run_step(driver: Driver, edit: Edit, epoch: int) -> Build:
@@ -219,8 +231,9 @@ def run_step(driver: Driver, edit: Edit, epoch: int) -> Build:
     changes_file = driver.project / "changes.json"
     changes = json.loads(changes_file.read_text("utf-8")) if changes_file.exists() else {}
     changes_file.unlink(missing_ok=True)  # each build's report stands alone
-    files = {name: (driver.output / name).read_bytes()
-             for name in SITEMAP_FILES if (driver.output / name).exists()}
+    files = {path.name: path.read_bytes() for path in sorted(driver.output.iterdir())
+             if path.is_file() and (path.name == "robots.txt" or (
+                 path.name.startswith("sitemap") and path.name.endswith((".xml", ".gz", ".txt"))))}
     return Build(done.returncode, done.stdout + done.stderr, files, changes)
 
 

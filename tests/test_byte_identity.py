@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import tree_bytes
-from hosts import DRIVERS, PAGES, Edit, run_step, touch
+from hosts import DRIVERS, Edit, run_step, touch
 
 from sitemap_plugins.cli import main
 from tests.test_cli import BASE, make_traps
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 # Two build times a day apart, after every date in the sites; and two before them.
 LATE = (1_750_000_000, 1_750_086_400)
-EARLY = (1_700_000_000, 1_700_086_400)  # 2023-11: before the pages' own dates (2023-12, 2024)
+EARLY = (1_700_000_000, 1_700_086_400)  # 2023-11: before the samples' newest dates (2024)
 NEWS_TIME = "2025-06-15T10:00:00+00:00"  # within the two days before LATE[0]
 
 
@@ -77,6 +77,9 @@ class Config:
     epochs: tuple[int, int] = LATE
     host: str = ""
     """The host whose driver builds (see ``hosts.py``)."""
+    urls: int = 0
+    """How many URLs a host's sample lists (each build's sitemap is checked against the
+    schema too)."""
     writes: tuple[str, ...] = ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt")
     """Files the build must write, so that each configuration tests what it is named for."""
     marks: tuple[pytest.MarkDecorator, ...] = field(default=())
@@ -93,34 +96,44 @@ CONFIGS = [
     Config("cli-news", _cli("--news", "name=Daily", "--news", "language=en", news=True),
            epochs=(LATE[0], LATE[0]), writes=("sitemap-news.xml",)),
     Config("merge", _merge, writes=("sitemap-root.xml.gz", "alpha/sitemap.xml.gz")),
-    Config("mkdocs", None, host="mkdocs", marks=(pytest.mark.integration,)),
-    Config("pelican", None, host="pelican", marks=(pytest.mark.integration,)),
-    Config("pelican-early-epoch", None, host="pelican", epochs=EARLY,
-           marks=(pytest.mark.integration,)),
+    # The sample sites, as their hosts build them (Material, i18n and redirects; Pelican's
+    # articles, listings and translations), the rebuild with new mtimes and the cache.
+    Config("mkdocs-sample", None, host="mkdocs", urls=13, marks=(pytest.mark.integration,),
+           writes=("robots.txt", "sitemap.txt", "sitemap.xml", "sitemap.xml.gz")),
+    Config("pelican-sample", None, host="pelican", urls=42, marks=(pytest.mark.integration,),
+           writes=("robots.txt", "sitemap.txt", "sitemap.xml", "sitemap.xml.gz")),
+    # A build time older than the site's newest date (a commit time before a post dated
+    # in the future, or a pinned epoch).
+    Config("pelican-sample-early-epoch", None, host="pelican", epochs=EARLY, urls=42,
+           marks=(pytest.mark.integration,),
+           writes=("robots.txt", "sitemap.txt", "sitemap.xml", "sitemap.xml.gz")),
 ]
 
 
-def _host_builds(config: Config, tmp_path: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    """The host builds its project, the sources get new mtimes, and it builds again."""
-    driver = DRIVERS[config.host](tmp_path / "project")
+def _host_builds(config: Config, tmp_path: Path, sitemap_urls: Callable[[Path], list[str]],
+                 ) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """The host builds its sample project, the sources get new mtimes, it builds again."""
+    driver = DRIVERS[config.host](tmp_path / "project", sample=True)
     builds = []
     for number, epoch in enumerate(config.epochs):
         if number:
             touch(driver.project)
-        run = run_step(driver, Edit(write=() if number else PAGES), epoch)
+        run = run_step(driver, Edit(), epoch)
         assert run.returncode == 0, run.log
         assert sorted(run.files) == sorted(config.writes)
+        assert len(sitemap_urls(driver.output)) == config.urls
         builds.append(run.files)
     return builds[0], builds[1]
 
 
 @pytest.mark.parametrize("config", [pytest.param(c, id=c.id, marks=c.marks) for c in CONFIGS])
 def test_two_builds_give_identical_bytes(config: Config, tmp_path: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+                                         monkeypatch: pytest.MonkeyPatch,
+                                         sitemap_urls: Callable[[Path], list[str]]) -> None:
     """Two builds of the same input, at two times and with new file times, write the same
     bytes in every file; a rebuild over its own output changes none."""
     if config.build is None:
-        first_files, second_files = _host_builds(config, tmp_path)
+        first_files, second_files = _host_builds(config, tmp_path, sitemap_urls)
         assert second_files == first_files
         return
     first = config.build(tmp_path / "a", config.epochs[0], monkeypatch)

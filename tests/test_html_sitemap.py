@@ -157,14 +157,6 @@ def test_markup_is_accessible_without_javascript(built: Path) -> None:
     assert home.xpath(SITE_MAP_LIST + "//ul//ul//a")  # nested by folder
 
 
-def test_rebuild_gives_the_same_bytes(built: Path, tmp_path: Path) -> None:
-    """A second build over the same site writes the same page and the same sitemap."""
-    before = {name: (built / name).read_bytes() for name in ("sitemap/index.html", "sitemap.txt")}
-    assert main(["-q", "build", str(built), "--base-url", BASE, "--html-sitemap", "sitemap/",
-                 "--cache-dir", str(tmp_path / "cache")]) == 0
-    assert {name: (built / name).read_bytes() for name in before} == before
-
-
 @pytest.mark.parametrize("value", ["../out.html", "/abs.html", "notes.txt", "a/../../b.html"])
 def test_bad_path_is_one_clear_line(tmp_path: Path, value: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
