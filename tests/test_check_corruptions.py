@@ -562,6 +562,7 @@ def workbench(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
+@pytest.mark.integration
 @settings(max_examples=int(os.environ.get("SITEMAP_FUZZ_EXAMPLES", "400")), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @example(name="sitemap-news.xml", mutations=[(5, 2018, 7377)])  # a renamed <loc>
@@ -595,6 +596,7 @@ def test_what_the_xsd_rejects_check_rejects(workbench: Path, built: Path, xsd, n
             f"{xsd[kind].error_log.last_error}\n{data.decode()[:3000]}")
 
 
+@pytest.mark.integration
 def test_check_reads_a_50_mib_sitemap_in_bounded_memory(tmp_path: Path) -> None:
     """Entries are checked as they are read and dropped: 588,000 image elements in a 44 MiB
     file cost less memory than twice the file (the whole tree took 350 MB before)."""

@@ -223,6 +223,7 @@ def test_own_file_with_the_key_name_is_kept(site: Path, capsys: pytest.CaptureFi
             in capsys.readouterr().err)
 
 
+@pytest.mark.integration
 def test_key_missing_from_the_built_site(changed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A key the site does not publish: exit 1, one line saying what to add; nothing sent."""
     other = "another-key-42"
@@ -270,6 +271,7 @@ def test_submit_usage_errors(site: Path, capsys: pytest.CaptureFixture[str],
 # --- responses ---------------------------------------------------------------------------------
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("statuses", "code", "requests", "cause"), [
     ([200], 0, 1, ""),
     ([202], 0, 1, ""),
@@ -309,6 +311,7 @@ def test_each_response(changed: Path, endpoint: Recorder, capsys: pytest.Capture
         assert pending_of(changed) == [BASE + "a.html"]
 
 
+@pytest.mark.integration
 def test_network_error_is_retried_and_kept(changed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An endpoint that cannot be reached: retried, exit 1, the list kept."""
     with ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler) as closed:
@@ -349,6 +352,7 @@ class _Stalling(BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("slow", ["body", "headers"])
 def test_an_endpoint_that_never_finishes_its_answer_does_not_hold_submit(
     changed: Path, tmp_path: Path, slow: str,

@@ -433,6 +433,7 @@ def test_short_reads_still_give_every_byte(
     assert read_bytes(str(page)).raw == page.read_bytes()
 
 
+@pytest.mark.integration
 def test_a_page_over_the_bound_is_parsed_in_part(tmp_path: Path) -> None:
     """Past the bound, the head is still read, memory stays bounded, every byte counts."""
     page = tmp_path / "big.html"
@@ -484,6 +485,7 @@ _TRICKY_TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x1
      "\\\ud83d", "\ufffe", "\x0c", "\t\n\r", "\x7f\x85"])
 
 
+@pytest.mark.integration
 @settings(max_examples=2_000, deadline=None)
 @given(title=_TRICKY_TEXT, images=st.lists(_TRICKY_TEXT, max_size=3))
 def test_a_cached_record_holds_only_text_xml_can_hold(title: str, images: list[str]) -> None:

@@ -31,6 +31,9 @@ from sitemap_plugins.build import PARALLEL_THRESHOLD
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+# Worker pools over a site of thousands of pages, killed workers and signals.
+pytestmark = pytest.mark.integration
+
 BASE = "https://example.org/"
 PAGES = PARALLEL_THRESHOLD + 3_000  # past the threshold: the pool reads them
 FILLER = "<p>" + "Words of a page, long enough to take a worker a while. " * 40 + "</p>"
