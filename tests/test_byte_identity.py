@@ -85,27 +85,32 @@ class Config:
     marks: tuple[pytest.MarkDecorator, ...] = field(default=())
 
 
+# The plain command line stays in the fast part of the suite; the other configurations build
+# the trap site (another process) several times over: integration.
+SLOW = (pytest.mark.integration,)
 CONFIGS = [
     Config("cli", _cli()),
-    Config("cli-parts-gz", _cli("--max-urls", "10"), writes=(
+    Config("cli-parts-gz", _cli("--max-urls", "10"), marks=SLOW, writes=(
         "sitemap.xml", "sitemap-1.xml", "sitemap-4.xml.gz", "sitemap-txt-index.xml.gz",
         "sitemap-4.txt")),
-    Config("cli-no-text-no-gz", _cli("--no-gzip", "--no-text"), writes=("sitemap.xml",)),
-    Config("cli-html-map", _cli("--html-sitemap", "sitemap/"),
+    Config("cli-no-text-no-gz", _cli("--no-gzip", "--no-text"), marks=SLOW,
+           writes=("sitemap.xml",)),
+    Config("cli-html-map", _cli("--html-sitemap", "sitemap/"), marks=SLOW,
            writes=("sitemap/index.html", "sitemap-fr/index.html")),
     Config("cli-news", _cli("--news", "name=Daily", "--news", "language=en", news=True),
+           marks=SLOW,
            epochs=(LATE[0], LATE[0]), writes=("sitemap-news.xml",)),
-    Config("merge", _merge, writes=("sitemap-root.xml.gz", "alpha/sitemap.xml.gz")),
+    Config("merge", _merge, marks=SLOW, writes=("sitemap-root.xml.gz", "alpha/sitemap.xml.gz")),
     # The sample sites, as their hosts build them (Material, i18n and redirects; Pelican's
     # articles, listings and translations), the rebuild with new mtimes and the cache.
-    Config("mkdocs-sample", None, host="mkdocs", urls=13, marks=(pytest.mark.integration,),
+    Config("mkdocs-sample", None, host="mkdocs", urls=13, marks=SLOW,
            writes=("robots.txt", "sitemap.txt", "sitemap.xml", "sitemap.xml.gz")),
-    Config("pelican-sample", None, host="pelican", urls=42, marks=(pytest.mark.integration,),
+    Config("pelican-sample", None, host="pelican", urls=42, marks=SLOW,
            writes=("robots.txt", "sitemap.txt", "sitemap.xml", "sitemap.xml.gz")),
     # A build time older than the site's newest date (a commit time before a post dated
     # in the future, or a pinned epoch).
     Config("pelican-sample-early-epoch", None, host="pelican", epochs=EARLY, urls=42,
-           marks=(pytest.mark.integration,),
+           marks=SLOW,
            writes=("robots.txt", "sitemap.txt", "sitemap.xml", "sitemap.xml.gz")),
 ]
 
