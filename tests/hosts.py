@@ -21,7 +21,7 @@ import pytest
 from lxml import etree
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_sites"
+SAMPLE = {host: ROOT / "sample_sites" / host / "source" for host in ("mkdocs", "pelican")}
 BASE = "https://example.org/"
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 SOURCE_TIME = 1_600_000_000  # what the sources' mtimes are set to by a touch
@@ -114,19 +114,27 @@ class MkDocs:
     """``mkdocs build --strict`` of a project in MkDocs' own theme."""
 
     project: Path
-    sample: bool = False
-    """Build a copy of ``sample_sites/mkdocs`` (Material, i18n, redirects) instead."""
+    source: Path | None = None
+    """A project to copy and build (``SAMPLE["mkdocs"]``: Material, i18n, redirects), with
+    ``changes_file: changes.json`` added to its sitemap plugin; else one is made here."""
     name: str = "mkdocs"
     output: Path = field(init=False)
 
     def __post_init__(self) -> None:
         pytest.importorskip("mkdocs")
         self.output = self.project / "site"
-        if self.sample:
-            for plugin in ("material", "mkdocs_static_i18n", "mkdocs_redirects"):
-                pytest.importorskip(plugin)
-            shutil.copytree(SAMPLES / "mkdocs" / "source", self.project,
+        if self.source is not None:
+            if self.source == SAMPLE["mkdocs"]:
+                for plugin in ("material", "mkdocs_static_i18n", "mkdocs_redirects"):
+                    pytest.importorskip(plugin)
+            shutil.copytree(self.source, self.project,
                             ignore=shutil.ignore_patterns("site", ".sitemap-cache"))
+            config = self.project / "mkdocs.yml"
+            text = config.read_text("utf-8")
+            if "changes_file" not in text:
+                assert "  - sitemap\n" in text
+                config.write_text(text.replace(
+                    "  - sitemap\n", "  - sitemap:\n      changes_file: changes.json\n"), "utf-8")
             return
         (self.project / "docs").mkdir(parents=True)
         (self.project / "mkdocs.yml").write_text(
@@ -164,18 +172,20 @@ class Pelican:
     the MkDocs driver's pages have."""
 
     project: Path
-    sample: bool = False
-    """Build a copy of ``sample_sites/pelican`` (articles, listings, translations) instead."""
+    source: Path | None = None
+    """A site to copy and build (``SAMPLE["pelican"]``: articles, listings, translations),
+    with ``changes_file`` set; else one of pages only is made here."""
     name: str = "pelican"
     output: Path = field(init=False)
 
     def __post_init__(self) -> None:
         pytest.importorskip("pelican")
         self.output = self.project / "output"
-        if self.sample:
-            shutil.copytree(SAMPLES / "pelican" / "source", self.project,
-                            ignore=shutil.ignore_patterns(
-                                "output", "__pycache__", ".sitemap-cache", "cache"))
+        if self.source is not None:
+            shutil.copytree(self.source, self.project, ignore=shutil.ignore_patterns(
+                "output", "__pycache__", ".sitemap-cache", "cache"))
+            with (self.project / "pelicanconf.py").open("a", encoding="utf-8") as config:
+                config.write('\nSITEMAP_PLUGINS = {"changes_file": "changes.json"}\n')
             return
         (self.project / "content" / "pages").mkdir(parents=True)
         (self.project / "pelicanconf.py").write_text(

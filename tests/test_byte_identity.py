@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import tree_bytes
-from hosts import DRIVERS, Edit, run_step, touch
+from hosts import DRIVERS, SAMPLE, Edit, run_step, touch
 
 from sitemap_plugins.cli import main
 from tests.test_cli import BASE, make_traps
@@ -118,7 +118,7 @@ CONFIGS = [
 def _host_builds(config: Config, tmp_path: Path, sitemap_urls: Callable[[Path], list[str]],
                  ) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """The host builds its sample project, the sources get new mtimes, it builds again."""
-    driver = DRIVERS[config.host](tmp_path / "project", sample=True)
+    driver = DRIVERS[config.host](tmp_path / "project", SAMPLE[config.host])
     builds = []
     for number, epoch in enumerate(config.epochs):
         if number:

@@ -1,6 +1,9 @@
-"""Honest lastmod across rebuilds (issue 5), through the real ``mkdocs build`` and ``pelican``.
+"""Honest lastmod across rebuilds (issue 5) on the sample sites, through real MkDocs and Pelican.
 
-Each host builds a copy of its sample site several times in a row, one scenario per build,
+The scenarios both hosts share are one table in ``test_host_scenarios.py``; this module keeps
+what only a sample shows (MkDocs i18n fallbacks, Material's blog, Pelican's listings and
+titles shown in them, the manifest's record of where each date came from). Each host's driver
+(``hosts.py``) builds a copy of its sample site several times in a row, one step per build,
 with the manifest in its default place (``.sitemap-cache`` beside ``mkdocs.yml``, or beside
 Pelican's content folder). Every build gets its own ``SOURCE_DATE_EPOCH``, so a build time
 that leaks into the sitemap shows up as a difference. The sitemap files, the log and the
@@ -13,18 +16,15 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
-import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hosts import SAMPLE, Edit, MkDocs, Pelican, run_step, touch
 from lxml import etree
 
 if TYPE_CHECKING:
@@ -32,10 +32,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.integration
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_sites"
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-SITEMAP_FILES = ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt")
 
 
 def manifest_file(project: Path) -> Path:
@@ -48,7 +45,6 @@ NOTE_WHY = "(first build, or the cache was deleted)"
 # One SOURCE_DATE_EPOCH per build, a day apart, all later than every date in the samples
 # (2025-06-15T15:06:40Z onwards), as a real build's time would be.
 T1, T2, T3, T4, T5, T6 = (1_750_000_000 + day * 86_400 for day in range(6))
-SOURCE_TIME = 1_600_000_000  # what the sources' mtimes are set to before a rebuild
 ABSENT = "(not listed)"
 
 
@@ -88,27 +84,21 @@ def moved(before: Snapshot, after: Snapshot) -> dict[str, tuple[str | None, str 
     }
 
 
-def snapshot(done: subprocess.CompletedProcess[str], site: Path, changes: Path,
-             folder: Path) -> Snapshot:
+def build(driver: MkDocs | Pelican, epoch: int, folder: Path) -> Snapshot:
+    """One build by the host's driver, its sitemap files kept in ``folder``."""
+    run = run_step(driver, Edit(), epoch)
     folder.mkdir(parents=True)
-    for name in SITEMAP_FILES:
-        if (site / name).exists():
-            shutil.copy2(site / name, folder / name)
-    report = json.loads(changes.read_text("utf-8")) if changes.exists() else {}
-    if changes.exists():
-        changes.unlink()  # each build's report stands alone
-    return Snapshot(done.returncode, done.stdout + done.stderr, folder, report)
-
-
-def touch_sources(folder: Path) -> None:
-    """Give every source file a new mtime, so nothing can lean on file times."""
-    for path in folder.rglob("*"):
-        if path.is_file():
-            os.utime(path, (SOURCE_TIME, SOURCE_TIME))
+    for name, data in run.files.items():
+        (folder / name).write_bytes(data)
+    return Snapshot(run.returncode, run.log, folder, run.changes)
 
 
 def manifest_sources(project: Path) -> dict[str, str]:
-    """URL -> where the manifest says its lastmod came from ('' when it has none)."""
+    """URL -> where the manifest says its lastmod came from ('' when it has none).
+
+    The one read of the manifest's SQL left in the tests: ``history`` has no public way to
+    say where a date came from yet; use it here when it has one.
+    """
     uri = f"{manifest_file(project).as_uri()}?mode=ro"
     with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
         return dict(db.execute("SELECT url, source FROM files WHERE url <> ''"))
@@ -134,52 +124,29 @@ class MkDocsRuns:
     sources_before_cache_loss: dict[str, str]
 
 
-def _mkdocs(project: Path, epoch: int, folder: Path) -> Snapshot:
-    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
-    env.update(NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true",
-               SOURCE_DATE_EPOCH=str(epoch),
-               # No git dates: the copy is outside any repository, whatever surrounds tmp.
-               GIT_CEILING_DIRECTORIES=str(project.parent))
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml"],
-        cwd=project, env=env, capture_output=True, text=True, timeout=180, check=False,
-    )
-    return snapshot(done, project / "site", project / "changes.json", folder)
-
-
 @pytest.fixture(scope="module")
 def mkdocs_runs(tmp_path_factory: pytest.TempPathFactory) -> MkDocsRuns:
     """The MkDocs sample built five times: first, unchanged, one page edited, one page added
     to the nav, and after the cache folder was deleted."""
-    pytest.importorskip("mkdocs")
-    pytest.importorskip("material")
-    pytest.importorskip("mkdocs_static_i18n")
-    pytest.importorskip("mkdocs_redirects")
     base = tmp_path_factory.mktemp("lastmod-mkdocs")
-    project = base / "project"
-    shutil.copytree(SAMPLES / "mkdocs" / "source", project,
-                    ignore=shutil.ignore_patterns("site", ".sitemap-cache"))
+    driver = MkDocs(base / "project", SAMPLE["mkdocs"])  # cache_dir at its default
+    project = driver.project
     config = project / "mkdocs.yml"
-    text = config.read_text("utf-8")
-    assert "  - sitemap\n" in text
-    # cache_dir stays at its default; the report shows what the manifest saw.
-    config.write_text(text.replace("  - sitemap\n",
-                                   "  - sitemap:\n      changes_file: changes.json\n"), "utf-8")
-    first = _mkdocs(project, T1, base / "1-first")
-    touch_sources(project)
-    again = _mkdocs(project, T2, base / "2-again")
+    first = build(driver, T1, base / "1-first")
+    touch(project)
+    again = build(driver, T2, base / "2-again")
     about = project / "docs" / "about.md"
     about.write_text(about.read_text("utf-8") + "\nA new paragraph, added later.\n", "utf-8")
-    edited = _mkdocs(project, T3, base / "3-edited")
+    edited = build(driver, T3, base / "3-edited")
     text = config.read_text("utf-8")
     install = "      - Installation: guide/install.md\n"
     assert install in text
     config.write_text(text.replace(install, install + "      - FAQ: guide/faq.md\n"), "utf-8")
     (project / "docs" / "guide" / "faq.md").write_text("# FAQ\n\nAsked often.\n", "utf-8")
-    new_page = _mkdocs(project, T4, base / "4-new-page")
+    new_page = build(driver, T4, base / "4-new-page")
     sources = manifest_sources(project)
     shutil.rmtree(project / ".sitemap-cache")
-    no_cache = _mkdocs(project, T5, base / "5-no-cache")
+    no_cache = build(driver, T5, base / "5-no-cache")
     return MkDocsRuns(project, first, again, edited, new_page, no_cache, sources)
 
 
@@ -312,11 +279,11 @@ def test_mkdocs_themes_nav_moves_no_other_page_and_a_title_moves_its_page(
     """In MkDocs' own themes and Material, a page added to the nav changes no other page's
     fingerprint, an edited title moves only its page (and the blog listing that shows it),
     and the text of Material's blog index, kept in a <header> in <main>, is content."""
-    pytest.importorskip("mkdocs")
     pytest.importorskip("material")
-    project = _theme_project(tmp_path, theme)
+    driver = MkDocs(tmp_path / "project", _theme_project(tmp_path / "source", theme))
+    project = driver.project
     docs = project / "docs"
-    run = functools.partial(_mkdocs, project)
+    run = functools.partial(build, driver)
     first = run(T1, tmp_path / "1")
     config = project / "mkdocs.yml"
     config.write_text(config.read_text("utf-8").replace(
@@ -391,57 +358,35 @@ class PelicanRuns:
     sources_before_cache_loss: dict[str, str]
 
 
-def _pelican(site: Path, epoch: int, folder: Path, *settings: str) -> Snapshot:
-    changes = site / "changes.json"
-    options = json.dumps({"changes_file": str(changes)})
-    command = [
-        sys.executable, "-m", "pelican", "content", "-s", "pelicanconf.py", "-o", "output",
-        "--fatal", "warnings", "--verbose",
-        "-e", "DELETE_OUTPUT_DIRECTORY=true", f"SITEMAP_PLUGINS={options}", *settings,
-    ]
-    env = {
-        **os.environ,
-        "COLUMNS": "1000",  # one log record a line
-        "SOURCE_DATE_EPOCH": str(epoch),
-        "PYTHONPATH": os.pathsep.join(
-            p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
-    }
-    done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
-    return snapshot(done, site / "output", changes, folder)
-
-
 @pytest.fixture(scope="module")
 def pelican_runs(tmp_path_factory: pytest.TempPathFactory) -> PelicanRuns:
     """The Pelican sample built six times into a cleaned output folder: first, unchanged,
     two texts edited, one article added, after the cache folder was deleted, and with one
     article's title edited."""
-    pytest.importorskip("pelican")
     base = tmp_path_factory.mktemp("lastmod-pelican")
-    site = base / "site"
-    shutil.copytree(SAMPLES / "pelican" / "source", site, ignore=shutil.ignore_patterns(
-        "output", "__pycache__", ".sitemap-cache", "cache"))
-    first = _pelican(site, T1, base / "1-first")
-    touch_sources(site)
-    again = _pelican(site, T2, base / "2-again")
+    driver = Pelican(base / "site", SAMPLE["pelican"])
+    site = driver.project
+    first = build(driver, T1, base / "1-first")
+    touch(site)
+    again = build(driver, T2, base / "2-again")
     contact = site / "content" / "pages" / "contact.md"
     contact.write_text(contact.read_text("utf-8") + "\nOr call us.\n", "utf-8")
     # An article with a Date whose text (and so its summary on every listing) changes.
     hello = site / "content" / "code" / "hello-pelican.md"
     hello.write_text(hello.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
-    edited = _pelican(site, T3, base / "3-edited")
+    edited = build(driver, T3, base / "3-edited")
     (site / "content" / "food" / "galette.md").write_text(
         "Title: Galette des rois\nLang: en\nDate: 2025-01-05 10:00\nCategory: Food & Drink\n"
         "Tags: baking\nAuthor: Bruno Lefèvre\n\nFrangipane.\n", encoding="utf-8")
-    new_article = _pelican(site, T4, base / "4-new-article")
+    new_article = build(driver, T4, base / "4-new-article")
     sources = manifest_sources(site)
     shutil.rmtree(site / ".sitemap-cache")
-    no_cache = _pelican(site, T5, base / "5-no-cache")
+    no_cache = build(driver, T5, base / "5-no-cache")
     creme = site / "content" / "food" / "cafe-creme.md"
     text = creme.read_text("utf-8")
     assert "Title: The perfect café crème\n" in text
     creme.write_text(text.replace("café crème\n", "café crème, revisited\n", 1), "utf-8")
-    retitled = _pelican(site, T6, base / "6-retitled")
+    retitled = build(driver, T6, base / "6-retitled")
     return PelicanRuns(site, first, again, edited, new_article, no_cache, retitled, sources)
 
 
