@@ -153,25 +153,6 @@ def mkdocs_runs(tmp_path_factory: pytest.TempPathFactory) -> MkDocsRuns:
 MKDOCS_STEPS = ["first", "again", "edited", "new_page", "no_cache"]
 
 
-@pytest.mark.parametrize("step", MKDOCS_STEPS)
-def test_mkdocs_every_build_passes_and_its_sitemap_is_valid(
-    mkdocs_runs: MkDocsRuns, step: str, sitemap_urls: Callable[..., list[str]]
-) -> None:
-    """Every build passes ``--strict`` and writes a schema-valid sitemap (xml, gz, txt)."""
-    run: Snapshot = getattr(mkdocs_runs, step)
-    assert run.returncode == 0, run.log
-    urls = sitemap_urls(run.folder)
-    assert len(urls) == (14 if step in {"new_page", "no_cache"} else 13)
-
-
-def test_mkdocs_unchanged_rebuild_sees_no_change(mkdocs_runs: MkDocsRuns) -> None:
-    """A rebuild with new files, new mtimes and a new SOURCE_DATE_EPOCH had a manifest to
-    compare with, and saw nothing change (its bytes: ``test_byte_identity.py``)."""
-    assert mkdocs_runs.again.changes == {
-        "baseline": True, "added": [], "changed": [], "removed": []}
-    assert NOTE not in mkdocs_runs.again.log
-
-
 def test_mkdocs_first_build_dates_come_from_the_host_only(mkdocs_runs: MkDocsRuns) -> None:
     """Without a manifest only front-matter dates are given; no page gets the build time."""
     lastmods = mkdocs_runs.first.lastmods()
@@ -393,24 +374,6 @@ def pelican_runs(tmp_path_factory: pytest.TempPathFactory) -> PelicanRuns:
 PELICAN_STEPS = ["first", "again", "edited", "new_article", "no_cache", "retitled"]
 
 
-@pytest.mark.parametrize("step", PELICAN_STEPS)
-def test_pelican_every_build_passes_and_its_sitemap_is_valid(
-    pelican_runs: PelicanRuns, step: str, sitemap_urls: Callable[..., list[str]]
-) -> None:
-    """Every build passes ``--fatal warnings`` and writes a schema-valid sitemap."""
-    run: Snapshot = getattr(pelican_runs, step)
-    assert run.returncode == 0, run.log
-    assert len(sitemap_urls(run.folder)) == (42 if step in {"first", "again", "edited"} else 46)
-
-
-def test_pelican_unchanged_rebuild_sees_no_change(pelican_runs: PelicanRuns) -> None:
-    """A rebuild into a cleaned folder, with new mtimes and SOURCE_DATE_EPOCH, saw nothing
-    change (its bytes: ``test_byte_identity.py``)."""
-    assert pelican_runs.again.changes == {
-        "baseline": True, "added": [], "changed": [], "removed": []}
-    assert NOTE not in pelican_runs.again.log
-
-
 def test_pelican_first_build_leaves_dateless_pages_undated(pelican_runs: PelicanRuns) -> None:
     """Without a manifest, the pages with no Date have no lastmod; all others have Pelican's."""
     lastmods = pelican_runs.first.lastmods()
@@ -533,3 +496,35 @@ def test_pelican_title_edit_moves_the_article_and_its_listings(
         "baseline": True, "added": [], "removed": [], "changed": sorted([creme, *listings])}
     assert moved(pelican_runs.no_cache, run) == {
         url: (pelican_runs.no_cache.lastmods()[url], w3c(T6)) for url in [creme, *listings]}
+
+
+# -- Both samples --------------------------------------------------------------------------------
+
+# Each step of each sample and how many URLs its sitemap lists.
+SAMPLE_URLS = {
+    ("mkdocs", "first"): 13, ("mkdocs", "again"): 13, ("mkdocs", "edited"): 13,
+    ("mkdocs", "new_page"): 14, ("mkdocs", "no_cache"): 14,
+    ("pelican", "first"): 42, ("pelican", "again"): 42, ("pelican", "edited"): 42,
+    ("pelican", "new_article"): 46, ("pelican", "no_cache"): 46, ("pelican", "retitled"): 46,
+}
+
+
+@pytest.mark.parametrize(("host", "step"), SAMPLE_URLS, ids=[f"{h}-{s}" for h, s in SAMPLE_URLS])
+def test_every_build_passes_and_its_sitemap_is_valid(
+    host: str, step: str, request: pytest.FixtureRequest,
+    sitemap_urls: Callable[..., list[str]],
+) -> None:
+    """Every build passes ``--strict`` (MkDocs) or ``--fatal warnings`` (Pelican) and writes a
+    schema-valid sitemap (xml, gz, txt) listing the URLs it should."""
+    run: Snapshot = getattr(request.getfixturevalue(f"{host}_runs"), step)
+    assert run.returncode == 0, run.log
+    assert len(sitemap_urls(run.folder)) == SAMPLE_URLS[host, step]
+
+
+@pytest.mark.parametrize("host", ["mkdocs", "pelican"])
+def test_unchanged_rebuild_sees_no_change(host: str, request: pytest.FixtureRequest) -> None:
+    """A rebuild with new mtimes and a new SOURCE_DATE_EPOCH had a manifest to compare with
+    and saw nothing change (its bytes: ``test_byte_identity.py``)."""
+    again: Snapshot = request.getfixturevalue(f"{host}_runs").again
+    assert again.changes == {"baseline": True, "added": [], "changed": [], "removed": []}
+    assert NOTE not in again.log
