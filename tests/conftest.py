@@ -22,6 +22,59 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# -- The fast part of the suite ------------------------------------------------------------
+# `pytest -m "not integration and not slow"` runs in seconds: it leaves out every test marked
+# `integration`, that is, slow by nature: a real host (MkDocs, Pelican), Chromium, another
+# process (a worker pool, a killed or signalled build, a lock holder, the command line in a
+# subprocess), a wheel build, or a large input (50,000 URLs, 50 MiB, 10,000 folders). CI
+# runs them all. Most carry the mark in their own file; these are marked here:
+
+# Tests that use one of these fixtures (each starts other processes or a real host).
+INTEGRATION_FIXTURES = {
+    "sections": "three builds in separate processes (test_merge)",
+}
+# Whole modules, and single tests, of files that do not mark themselves (yet).
+INTEGRATION_MODULES = {
+    "test_robustness_crash": "builds killed and failed at every write point",
+    "test_special_files": "pipes, sockets and devices, with the command line in a subprocess",
+    "test_cache_tamper": "property-based tampering, one build per example",
+    "test_cli_progress": "the command line in a terminal of its own",
+    "test_lock": "processes that hold the site while a build waits",
+    "test_docs_site": "the documentation built by MkDocs",
+}
+INTEGRATION_TESTS = {
+    "test_writers": {"test_50000_urls_give_one_file", "test_50001_urls_give_index_and_two_parts",
+                     "test_part_past_50_mib_splits"},
+    "test_ownership": {"test_files_we_did_not_write_are_never_removed",
+                       "test_sitemap_name_never_collides"},
+    "test_scan": {"test_every_listed_url_serves_exactly_one_file"},
+    "test_cli": {"test_source_date_epoch_does_not_leak_build_time",
+                 "test_python_m_is_the_same_program"},
+    "test_manifest": {"test_a_briefly_held_manifest_is_waited_for",
+                      "test_a_held_manifest_stops_the_build_and_keeps_the_dates",
+                      "test_sibling_folders_never_share_a_manifest"},
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests named above ``integration``; a name that no longer exists is an error,
+    so that a renamed test cannot slip into the fast part unnoticed."""
+    del config
+    loaded: dict[str, object] = {}
+    for item in items:
+        module = item.path.stem
+        name = getattr(item, "originalname", item.name)
+        if (module in INTEGRATION_MODULES or name in INTEGRATION_TESTS.get(module, ())
+                or INTEGRATION_FIXTURES.keys() & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.integration)
+        loaded.setdefault(module, getattr(item, "module", None))
+    missing = sorted(f"{module}.py::{name}" for module, names in INTEGRATION_TESTS.items()
+                     if loaded.get(module) is not None
+                     for name in names if not hasattr(loaded[module], name))
+    if missing:
+        msg = f"tests/conftest.py marks tests that do not exist: {', '.join(missing)}"
+        raise pytest.UsageError(msg)
+
 # Another process holding a site folder (as a build does) or an SQLite file in a write.
 HOLD_FOLDER = """
 import fcntl, os, sys, time

@@ -446,7 +446,13 @@ def test_the_table_is_large_and_distinct() -> None:
         assert sum(name.startswith(family) for name in names) >= 3, family
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+# Rows that write a file past the protocol's limits (50,001 URLs, 50 MiB): integration.
+LARGE = {"more-than-50000-urls", "more-than-50-mib"}
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param(case, id=case.name, marks=pytest.mark.integration if case.name in LARGE else ())
+    for case in CASES])
 def test_check_names_each_corruption(case: Case, built: Path, tmp_path: Path, xsd,
                                      capsys) -> None:
     """check exits 1 and names the fault; the XSD verdict is the one the table records."""
@@ -562,6 +568,7 @@ def workbench(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
+@pytest.mark.integration
 @settings(max_examples=int(os.environ.get("SITEMAP_FUZZ_EXAMPLES", "400")), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @example(name="sitemap-news.xml", mutations=[(5, 2018, 7377)])  # a renamed <loc>
@@ -595,6 +602,7 @@ def test_what_the_xsd_rejects_check_rejects(workbench: Path, built: Path, xsd, n
             f"{xsd[kind].error_log.last_error}\n{data.decode()[:3000]}")
 
 
+@pytest.mark.integration
 def test_check_reads_a_50_mib_sitemap_in_bounded_memory(tmp_path: Path) -> None:
     """Entries are checked as they are read and dropped: 588,000 image elements in a 44 MiB
     file cost less memory than twice the file (the whole tree took 350 MB before)."""

@@ -157,14 +157,6 @@ def test_markup_is_accessible_without_javascript(built: Path) -> None:
     assert home.xpath(SITE_MAP_LIST + "//ul//ul//a")  # nested by folder
 
 
-def test_rebuild_gives_the_same_bytes(built: Path, tmp_path: Path) -> None:
-    """A second build over the same site writes the same page and the same sitemap."""
-    before = {name: (built / name).read_bytes() for name in ("sitemap/index.html", "sitemap.txt")}
-    assert main(["-q", "build", str(built), "--base-url", BASE, "--html-sitemap", "sitemap/",
-                 "--cache-dir", str(tmp_path / "cache")]) == 0
-    assert {name: (built / name).read_bytes() for name in before} == before
-
-
 @pytest.mark.parametrize("value", ["../out.html", "/abs.html", "notes.txt", "a/../../b.html"])
 def test_bad_path_is_one_clear_line(tmp_path: Path, value: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
@@ -267,6 +259,7 @@ def run_chromium(*args: str) -> subprocess.CompletedProcess[str]:
             check=True, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.integration
 def test_browser_renders_links_that_all_resolve(
     built: Path, served: str, sitemap_urls: Callable[..., list[str]]
 ) -> None:
@@ -318,6 +311,7 @@ def _check_in_browser(site: Path, root_url: str, base: str, page: str, shot_name
     return pages
 
 
+@pytest.mark.integration
 def test_mkdocs_renders_it_inside_the_material_theme(
     tmp_path: Path, sitemap_urls: Callable[..., list[str]]
 ) -> None:
@@ -365,6 +359,7 @@ def test_mkdocs_renders_it_inside_the_material_theme(
             assert tree.xpath("string(//title)").startswith(name)
 
 
+@pytest.mark.integration
 def test_pelican_renders_it_inside_the_theme(
     tmp_path: Path, sitemap_urls: Callable[..., list[str]]
 ) -> None:
@@ -402,6 +397,7 @@ def test_pelican_renders_it_inside_the_theme(
         assert code == ["R&D notes", "Sitemaps explained", "Hello, Pelican", "Code, page 2"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("host", "language", "name"), [
     ("pelican", "de", "Seitenübersicht"), ("mkdocs", "fr", "Plan du site"),
     ("mkdocs", None, "Site map")])
@@ -448,6 +444,7 @@ def _list_shape(items: list[lxml_html.HtmlElement]) -> list[object]:
     return shape
 
 
+@pytest.mark.integration
 def test_mkdocs_material_blog_posts_and_pages_go_under_the_blog(tmp_path: Path) -> None:
     """Material's blog (its posts and further pages are in no nav): the posts, newest first,
     and the further pages of the blog index, named "Blog, page 2", are listed under the
@@ -499,6 +496,7 @@ def on_nav(nav, config, files):
 '''
 
 
+@pytest.mark.integration
 def test_mkdocs_section_index_pages_keep_their_children(tmp_path: Path) -> None:
     """A nav section headed by its index page (mkdocs-section-index: the page is the section)
     keeps its pages under it, in the nav's order and titles, not in folders at the end."""
@@ -521,6 +519,7 @@ def test_mkdocs_section_index_pages_keep_their_children(tmp_path: Path) -> None:
     assert tree.xpath(SITE_MAP_LIST + "/ul/li[2]/a/@href") == ["../usage/"]
 
 
+@pytest.mark.integration
 def test_mkdocs_i18n_language_menu_of_the_site_map(tmp_path: Path) -> None:
     """With mkdocs-static-i18n and Material, the site map's language menu and the theme's
     hreflang links lead to each language's home, as on any untranslated page, and never to
@@ -554,6 +553,7 @@ def _pages_site(folder: Path, count: int) -> Path:
     return folder
 
 
+@pytest.mark.integration
 def test_a_long_list_is_split_into_parts_linked_from_the_first(
     tmp_path: Path, sitemap_urls: Callable[..., list[str]]
 ) -> None:
@@ -674,6 +674,7 @@ def test_a_folder_named_in_bytes_that_are_not_utf8_is_shown_readably(tmp_path: P
 BAD_TEMPLATE_WHY = "(line 1: Expected an expression, got 'end of statement block')"
 
 
+@pytest.mark.integration
 def test_a_bad_template_stops_mkdocs_and_pelican_alike(tmp_path: Path) -> None:
     """The same template error stops MkDocs (path relative to mkdocs.yml) and Pelican with
     the same words as the command line, before anything is written."""
@@ -743,6 +744,7 @@ _THEMED_BASE = """<!DOCTYPE html><html lang="{{ DEFAULT_LANG }}"><head><meta cha
 """.replace("RULES", _MENU_RULES).replace("PROBE", _PROBE)
 
 
+@pytest.mark.integration
 def test_a_theme_that_styles_its_menu_by_the_element_leaves_the_list_alone(
     tmp_path: Path,
 ) -> None:
@@ -782,6 +784,7 @@ def _shell(lang: str, banner: str) -> str:
             f'<header>{banner}</header><main>{MARKER}</main></body></html>')
 
 
+@pytest.mark.integration
 def test_each_languages_page_fills_the_page_its_host_rendered(tmp_path: Path) -> None:
     """A multilingual host renders each language's site map page in that language's build
     (mkdocs-static-i18n: ``fr/sitemap/``): the list fills it there, in its theme; the page

@@ -223,6 +223,7 @@ def test_own_file_with_the_key_name_is_kept(site: Path, capsys: pytest.CaptureFi
             in capsys.readouterr().err)
 
 
+@pytest.mark.integration
 def test_key_missing_from_the_built_site(changed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A key the site does not publish: exit 1, one line saying what to add; nothing sent."""
     other = "another-key-42"
@@ -270,6 +271,7 @@ def test_submit_usage_errors(site: Path, capsys: pytest.CaptureFixture[str],
 # --- responses ---------------------------------------------------------------------------------
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("statuses", "code", "requests", "cause"), [
     ([200], 0, 1, ""),
     ([202], 0, 1, ""),
@@ -309,6 +311,7 @@ def test_each_response(changed: Path, endpoint: Recorder, capsys: pytest.Capture
         assert pending_of(changed) == [BASE + "a.html"]
 
 
+@pytest.mark.integration
 def test_network_error_is_retried_and_kept(changed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An endpoint that cannot be reached: retried, exit 1, the list kept."""
     with ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler) as closed:
@@ -349,6 +352,7 @@ class _Stalling(BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("slow", ["body", "headers"])
 def test_an_endpoint_that_never_finishes_its_answer_does_not_hold_submit(
     changed: Path, tmp_path: Path, slow: str,
@@ -491,8 +495,6 @@ def test_a_crash_while_recording_loses_nothing(changed: Path, monkeypatch: pytes
     import errno  # noqa: PLC0415
     import os  # noqa: PLC0415
 
-    from sitemap_plugins import site as atomic  # noqa: PLC0415
-
     site = changed
     before = (cache(site) / PENDING_NAME).read_bytes()
     real_replace = os.replace
@@ -503,14 +505,14 @@ def test_a_crash_while_recording_loses_nothing(changed: Path, monkeypatch: pytes
         real_replace(source, target)  # type: ignore[arg-type]
 
     (site / "b.html").write_text(page("b, edited"), "utf-8")
-    monkeypatch.setattr(atomic.os, "replace", full_disk)
+    monkeypatch.setattr(os, "replace", full_disk)
     capsys.readouterr()
     assert build(site) == 1
     assert capsys.readouterr().err == (f"error: {cache(site) / PENDING_NAME}: the disk is full; "
                                        "the previous file was kept\n")
     assert (cache(site) / PENDING_NAME).read_bytes() == before
     assert [p.name for p in cache(site).iterdir() if p.name.startswith(".sitemap-plugins-tmp")] == []
-    monkeypatch.setattr(atomic.os, "replace", real_replace)
+    monkeypatch.setattr(os, "replace", real_replace)
     assert build(site) == 0
     assert pending_of(site) == [BASE + "a.html", BASE + "b.html"]
 
@@ -519,19 +521,19 @@ def test_damaged_list_that_cannot_be_set_aside_is_left_alone(
     changed: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A damaged list that cannot be renamed is never written over; a warning says so."""
-    from sitemap_plugins import submit as indexnow  # noqa: PLC0415
+    import os  # noqa: PLC0415
 
     site = changed
     (cache(site) / PENDING_NAME).write_bytes(b"[not json")
 
-    real_replace = indexnow.os.replace
+    real_replace = os.replace
 
     def refuse(source: object, target: object) -> None:
         if str(source).endswith(PENDING_NAME):
             raise PermissionError(13, "Permission denied")
         real_replace(source, target)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(indexnow.os, "replace", refuse)
+    monkeypatch.setattr(os, "replace", refuse)
     (site / "b.html").write_text(page("b, edited"), "utf-8")
     capsys.readouterr()
     assert main(["build", str(site), "--base-url", BASE]) == 0

@@ -162,6 +162,7 @@ def _build(site: Path, *args: str) -> dict[str, object]:
     return report
 
 
+@pytest.mark.integration
 def test_built_files_validate_and_count_media(tmp_path: Path, xsd) -> None:
     """The XSDs (image and video imported strictly) accept the file; the summary counts."""
     site = _site(tmp_path, pages=3, images_each=2)
@@ -199,6 +200,7 @@ def test_options_off_write_no_extension(tmp_path: Path) -> None:
     assert report["media"] == {"images": 0, "videos": 0, "videos_left_out": {}}
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("old", "new", "problem", "schema_rejects"),
     [
@@ -236,6 +238,7 @@ def test_check_finds_broken_media_entries(tmp_path: Path, xsd, old: str, new: st
     assert xsd["urlset"].validate(etree.parse(str(sitemap))) is not schema_rejects
 
 
+@pytest.mark.integration
 def test_turning_news_off_removes_our_news_sitemap_only(tmp_path: Path) -> None:
     """With news turned off, the news sitemap an earlier build wrote goes, with its robots.txt
     line (every other byte kept); a file of that name the tool did not write stays."""

@@ -142,16 +142,6 @@ def test_rebuilt_root_is_merged_again(sections: Path, tmp_path: Path, xsd, capsy
     assert f"{BASE}new/".encode() in (sections / "sitemap-root.xml").read_bytes()
 
 
-def test_output_is_deterministic(sections: Path, tmp_path: Path, capsys) -> None:
-    """Two copies of the same tree merge to the same bytes, .gz included."""
-    copy = tmp_path / "copy"
-    subprocess.run(["cp", "-a", str(sections), str(copy)], check=True)
-    assert run(["merge", str(sections), "--base-url", BASE], capsys)[0] == 0
-    assert run(["merge", str(copy), "--base-url", BASE], capsys)[0] == 0
-    for name in ("sitemap.xml", "sitemap.xml.gz", "sitemap-root.xml.gz", "robots.txt"):
-        assert (sections / name).read_bytes() == (copy / name).read_bytes(), name
-
-
 def test_url_in_two_builds_is_an_error_naming_both(sections: Path, tmp_path: Path,
                                                    capsys) -> None:
     """The root build listing a section's page: exit 1, both files named, nothing written."""

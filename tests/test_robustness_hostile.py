@@ -24,8 +24,6 @@ import pytest
 from conftest import validate_sitemap_file
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins import reader as reader_module
-from sitemap_plugins import site as scan_module
 from sitemap_plugins.build import Result
 from sitemap_plugins.cli import main
 from sitemap_plugins.reader import MAX_PARSED_BYTES, parse_html
@@ -146,6 +144,7 @@ def run_measured(site: Path, *args: str) -> tuple[int, int, float, str]:
     return int(code), int(peak), float(seconds), done.stderr
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KiB on Linux only")
 @pytest.mark.parametrize("kind", ["text-body", "sparse"])
 def test_200_mb_page_bounded_memory(tmp_path: Path, sitemap_urls, kind: str) -> None:
@@ -173,6 +172,7 @@ def test_200_mb_page_bounded_memory(tmp_path: Path, sitemap_urls, kind: str) -> 
     assert listed >= ORDINARY
 
 
+@pytest.mark.integration
 def test_head_never_closes(tmp_path: Path, sitemap_urls) -> None:
     """A head without </head> or <body> still yields its links; a huge title is cut short."""
     site = make_site(tmp_path)
@@ -231,6 +231,7 @@ HOSTILE_BODIES = {
 }
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("body", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
 def test_fingerprint_of_hostile_page_is_linear(tmp_path: Path, body: bytes) -> None:
     """A default build (fingerprint on) of one 200 kB hostile page ends within 3 seconds."""
@@ -260,6 +261,7 @@ def _make_chain(root: Path, depth: int, pages_at: set[int]) -> None:
         os.close(fd)
 
 
+@pytest.mark.integration
 def test_ten_thousand_nested_folders(tmp_path: Path, sitemap_urls) -> None:
     """10,000 nested folders: no recursion error; too-deep folders and URLs are reported."""
     site = make_site(tmp_path)
@@ -382,7 +384,7 @@ def _reads_are_blocked(path: Path) -> bool:
 
 
 def _fail_open_for(monkeypatch: pytest.MonkeyPatch, victim: Path, error: OSError) -> None:
-    """Make the page reader's os.open() fail for ``victim`` (root ignores chmod 000)."""
+    """Make os.open() fail for ``victim``, as chmod 000 would (root ignores it)."""
     real_open = os.open
 
     def fake_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -390,7 +392,7 @@ def _fail_open_for(monkeypatch: pytest.MonkeyPatch, victim: Path, error: OSError
             raise error
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(reader_module.os, "open", fake_open)
+    monkeypatch.setattr(os, "open", fake_open)
 
 
 def test_unreadable_page(tmp_path: Path, sitemap_urls, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -427,7 +429,7 @@ def test_unreadable_folder(tmp_path: Path, sitemap_urls, monkeypatch: pytest.Mon
                     raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
                 return real_scandir(path)
 
-            monkeypatch.setattr(scan_module.os, "scandir", fake_scandir)
+            monkeypatch.setattr(os, "scandir", fake_scandir)
         result = build(site)
     finally:
         locked.chmod(0o755)
@@ -488,7 +490,7 @@ def test_page_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> No
             victim.unlink()
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(reader_module.os, "open", vanishing_open)
+    monkeypatch.setattr(os, "open", vanishing_open)
     result = build(site, lastmod_file_time=True)
     assert set(sitemap_urls(site)) == ORDINARY
     assert "unreadable" in codes(result)["guide/gone.html"]
@@ -506,11 +508,11 @@ def test_folder_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> 
 
     def vanishing_scandir(path):  # type: ignore[no-untyped-def]
         if isinstance(path, str) and path == str(doomed.resolve()) and doomed.exists():
-            monkeypatch.setattr(scan_module.os, "scandir", real_scandir)  # rmtree lists too
+            monkeypatch.setattr(os, "scandir", real_scandir)  # rmtree lists too
             shutil.rmtree(doomed)
         return real_scandir(path)
 
-    monkeypatch.setattr(scan_module.os, "scandir", vanishing_scandir)
+    monkeypatch.setattr(os, "scandir", vanishing_scandir)
     result = build(site)
     assert set(sitemap_urls(site)) == ORDINARY | {BASE + "zzz.html"}
     assert "unreadable-folder" in codes(result)["doomed"]
@@ -538,6 +540,7 @@ def _special_files(site: Path) -> list[str]:
     return made
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_pipes_sockets_devices_named_html(tmp_path: Path, sitemap_urls) -> None:
     """A named pipe called x.html used to block the build forever; now it is reported."""
@@ -552,6 +555,7 @@ def test_pipes_sockets_devices_named_html(tmp_path: Path, sitemap_urls) -> None:
         assert f"'{name}': is not a regular file" in done.stderr, name
 
 
+@pytest.mark.integration
 def test_undecodable_file_names(tmp_path: Path, sitemap_urls) -> None:
     """A file name that is not UTF-8 is listed by its bytes, and printing it cannot fail."""
     site = make_site(tmp_path)
@@ -603,6 +607,7 @@ def _cli_build(site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", ["sitemap.xml", "sitemap.txt", "sitemap.xml.gz"])
 def test_output_symlink_is_never_replaced(tmp_path: Path, name: str) -> None:
     """A symlink standing where an output goes stops the build with one line; the link and
@@ -623,6 +628,7 @@ def test_output_symlink_is_never_replaced(tmp_path: Path, name: str) -> None:
     assert not [p for p in site.iterdir() if p.name.startswith(".sitemap-plugins-tmp-")]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("kind", ["symlink", "pipe"])
 def test_changes_file_that_is_not_a_file_is_left_alone(tmp_path: Path, kind: str) -> None:
     """changes_file naming a symlink or a named pipe is one clear line, exit 1, and it is
@@ -647,6 +653,7 @@ def test_changes_file_that_is_not_a_file_is_left_alone(tmp_path: Path, kind: str
         assert stat.S_ISFIFO(os.lstat(target).st_mode)
 
 
+@pytest.mark.integration
 def test_robots_txt_pipe_does_not_hang_the_build(tmp_path: Path, sitemap_urls) -> None:
     """A named pipe at robots.txt is reported and never opened: the build finishes, lists
     the pages, and the pipe is still a pipe."""
@@ -660,6 +667,7 @@ def test_robots_txt_pipe_does_not_hang_the_build(tmp_path: Path, sitemap_urls) -
     assert stat.S_ISFIFO(os.lstat(site / "robots.txt").st_mode)
 
 
+@pytest.mark.integration
 def test_fragment_pipe_does_not_hang_the_build(tmp_path: Path) -> None:
     """A named pipe where the robots.txt fragment goes stops the build with one line, at
     once."""
@@ -745,6 +753,7 @@ def test_very_many_or_very_long_alternates_never_stop_the_build(tmp_path: Path, 
     assert "a" * 2049 not in text
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("command", ["build", "merge"])
 def test_a_huge_robots_txt_is_not_read_whole_nor_changed(tmp_path: Path, command: str) -> None:
     """Crawlers read the first 500 KiB of robots.txt: a line added after a 50 MB file would be
@@ -797,6 +806,7 @@ def _check(site: Path) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
+@pytest.mark.integration
 def test_check_never_waits_on_a_pipe(tmp_path: Path) -> None:
     """A named pipe at sitemap.xml.gz made check wait forever; now it is one line."""
     site = _built_for_check(tmp_path)
@@ -809,6 +819,7 @@ def test_check_never_waits_on_a_pipe(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.integration
 def test_check_inflates_a_gzip_bomb_in_bounded_memory(tmp_path: Path) -> None:
     """A .gz that inflates to 2 GB is compared a chunk at a time: the mismatch is found at
     once and memory stays low."""
@@ -833,6 +844,7 @@ def test_check_inflates_a_gzip_bomb_in_bounded_memory(tmp_path: Path) -> None:
     assert int(done.stdout.splitlines()[-1]) < 150 * 1024
 
 
+@pytest.mark.integration
 def test_check_never_looks_outside_the_site(tmp_path: Path) -> None:
     """URLs with .. segments (plain or %2e%2e) and parts that are links out name no file of
     the site: each is a problem, and nothing outside is read."""
@@ -860,6 +872,7 @@ def test_check_never_looks_outside_the_site(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", ["sitemap.txt", "robots.txt"])
 def test_check_reports_a_special_file_in_one_line(tmp_path: Path, name: str) -> None:
     """sitemap.txt or robots.txt that is a pipe: one line, no wait, no traceback."""

@@ -223,6 +223,7 @@ def check_names(sitemap_urls, snapshot, base: tuple[str, str], tree) -> None:
             assert url.startswith(expected_base)
 
 
+@pytest.mark.integration
 @QUICK
 @given(base=base_urls(), tree=trees())
 @example(base=("https://example.org/", "https://example.org/"),  # both were the folder URL
@@ -386,6 +387,7 @@ page_lists = st.lists(st.tuples(st.lists(visible_dirs, max_size=2), page_names),
                       min_size=1, max_size=5)
 
 
+@pytest.mark.integration
 @QUICK
 @given(base=base_urls(), pages=page_lists, data=st.data(), hreflang=st.booleans())
 def test_canonical_and_hreflang_values(sitemap_urls, base, pages, data, hreflang) -> None:
@@ -502,6 +504,7 @@ head_pages = st.lists(st.tuples(st.lists(visible_dirs, max_size=1), page_names),
                       min_size=1, max_size=4)
 
 
+@pytest.mark.integration
 @QUICK
 @given(pages=head_pages, data=st.data())
 def test_head_markup(sitemap_urls, pages, data) -> None:

@@ -173,6 +173,7 @@ def test_is_public_names_a_host_the_public_can_reach(url: str, public: bool) -> 
     assert is_public(url) is public
 
 
+@pytest.mark.integration
 @settings(max_examples=2_000, deadline=None)
 @given(host=st.text(max_size=40), scheme=st.sampled_from(["http", "https"]))
 def test_is_public_answers_for_any_host(host: str, scheme: str) -> None:

@@ -31,6 +31,9 @@ from sitemap_plugins.build import PARALLEL_THRESHOLD
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+# Worker pools over a site of thousands of pages, killed workers and signals.
+pytestmark = pytest.mark.integration
+
 BASE = "https://example.org/"
 PAGES = PARALLEL_THRESHOLD + 3_000  # past the threshold: the pool reads them
 FILLER = "<p>" + "Words of a page, long enough to take a worker a while. " * 40 + "</p>"
@@ -123,15 +126,13 @@ def test_where_no_process_can_start_the_pages_are_read_in_one_process(
         caplog: pytest.LogCaptureFixture) -> None:
     """A system that refuses new processes (a limit on processes, no memory to fork): the
     same sitemap, read in the build's own process, and an info line, not a traceback."""
-    import multiprocessing.context  # noqa: PLC0415
+    import multiprocessing.process  # noqa: PLC0415
 
     def no_fork(process: object) -> None:  # what a refused fork raises
         raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
 
-    def refuse() -> None:
-        for kind in ("ForkServerProcess", "SpawnProcess"):
-            monkeypatch.setattr(getattr(multiprocessing.context, kind), "_Popen",
-                                staticmethod(no_fork))
+    def refuse() -> None:  # every way of starting a process goes through Process.start
+        monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", no_fork)
 
     with caplog.at_level(logging.INFO, logger="sitemap_plugins"):
         one, two = _built_in_process(site, tmp_path, monkeypatch, refuse)

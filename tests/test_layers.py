@@ -1,0 +1,320 @@
+"""The package's floors and its door, read from the source with ``ast`` (issue 31).
+
+Three floors and a door: the ground floor is vocabulary, the middle floor is the page (pure),
+the door is the only place that touches disk, and the products and front-ends stand on top.
+An import may point to its own floor or a lower one, never up, and no import cycle is allowed,
+counting every import: type-only (``TYPE_CHECKING``) and function-local ones included, since
+each is a dependency a reader has to follow. A new module must be given a floor here.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+# TEMPORARY (issue 31): today's code still breaks the floors (the other helpers of the issue
+# are fixing that); the lead removes this mark, and its four uses below, at merge. The test
+# of the checks themselves (the last one) runs now.
+ENABLED_AT_MERGE = pytest.mark.skip(reason="enabled by the lead at merge")
+
+PACKAGE = Path(__file__).resolve().parents[1] / "sitemap_plugins"
+NAME = "sitemap_plugins"
+
+GROUND, MIDDLE, DOOR, TOP = 0, 1, 2, 3
+FLOOR_NAMES = {GROUND: "ground", MIDDLE: "middle", DOOR: "door", TOP: "top"}
+FLOORS: dict[str, int] = {
+    **dict.fromkeys(("errors", "options", "urls", "dates", "globs"), GROUND),
+    **dict.fromkeys(("reader", "rules", "media", "news", "render", "robots_txt", "html_map",
+                     "progress"), MIDDLE),
+    **dict.fromkeys(("site", "owned", "history"), DOOR),
+    **dict.fromkeys(("build", "feeds", "check", "schema", "merge", "submit", "pool", "report",
+                     "cli", "git_dates", "mkdocs", "pelican", "pelican_legacy", "sphinx",
+                     "__init__", "__main__"), TOP),
+}
+# What a ground module may import from the package (errors itself imports nothing of it).
+GROUND_MAY_IMPORT = {"errors"}
+# The only modules that may write, rename or delete anything on disk.
+DOOR_MODULES = {name for name, floor in FLOORS.items() if floor == DOOR}
+
+
+def module_names() -> list[str]:
+    """Every module of the package, by its name inside the package (``__init__`` included)."""
+    return sorted(".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+                  for path in PACKAGE.rglob("*.py"))
+
+
+def parse(module: str) -> ast.Module:
+    """The syntax tree of one module."""
+    path = PACKAGE.joinpath(*module.split(".")).with_suffix(".py")
+    return ast.parse(path.read_text("utf-8"), filename=str(path))
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import of a package module: who imports what, and on which line."""
+
+    importer: str
+    imported: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.importer}.py:{self.line} imports {self.imported}"
+
+
+def imports_of(module: str, known: set[str]) -> list[Import]:
+    """Every import of a package module found anywhere in ``module``, at any depth.
+
+    ``from sitemap_plugins import x`` is an import of module ``x`` when ``x`` is a module,
+    else of ``__init__``; relative imports are resolved against the package.
+    """
+    found: list[Import] = []
+    package_parts = module.split(".")[:-1]
+    for node in ast.walk(parse(module)):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package_parts[:len(package_parts) - node.level + 1]
+                origin = ".".join([NAME, *base, *([node.module] if node.module else [])])
+            else:
+                origin = node.module or ""
+            targets = [f"{origin}.{alias.name}" for alias in node.names]
+            targets = [t if t.removeprefix(f"{NAME}.") in known else origin for t in targets]
+        for target in targets:
+            if target != NAME and not target.startswith(f"{NAME}."):
+                continue
+            inner = target.removeprefix(NAME).removeprefix(".") or "__init__"
+            while inner not in known and "." in inner:  # import a.b.c of module a.b
+                inner = inner.rsplit(".", 1)[0]
+            found.append(Import(module, inner, node.lineno))
+    return found
+
+
+def import_graph() -> dict[str, list[Import]]:
+    """Module -> its imports of other package modules."""
+    known = set(module_names())
+    return {module: sorted({i for i in imports_of(module, known) if i.imported != module},
+                           key=lambda i: (i.line, i.imported))
+            for module in sorted(known)}
+
+
+def cycles(graph: dict[str, list[Import]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for edge in graph.get(module, []):
+            if edge.imported not in index:
+                visit(edge.imported)
+                low[module] = min(low[module], low[edge.imported])
+            elif edge.imported in on_stack:
+                low[module] = min(low[module], index[edge.imported])
+        if low[module] == index[module]:
+            component: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(found)
+
+
+# -- What writes on disk ----------------------------------------------------------------------
+
+OS_WRITES = {"replace", "rename", "renames", "unlink", "remove", "removedirs", "rmdir", "mkdir",
+             "makedirs", "write", "truncate", "ftruncate", "link", "symlink", "chmod", "utime",
+             "mkfifo", "mknod"}
+OS_WRITE_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"}
+PATH_WRITES = {"write_bytes", "write_text", "unlink", "mkdir", "rmdir", "touch", "symlink_to",
+               "hardlink_to", "chmod"}
+PATH_WRITES_ONE_ARG = {"rename", "replace"}  # str.replace takes two: not a path
+SHUTIL_READS = {"which", "get_terminal_size", "disk_usage"}
+TEMPFILE_READS = {"gettempdir", "gettempdirb", "gettempprefix"}
+
+
+def _mode_writes(call: ast.Call, position: int) -> bool:
+    """Whether an ``open``-like call's mode (positional ``position`` or ``mode=``) can write.
+
+    A mode that is not a literal counts as writing: the reader cannot tell it does not.
+    """
+    mode: ast.expr | None = call.args[position] if len(call.args) > position else None
+    for keyword in call.keywords:
+        if keyword.arg == "mode":
+            mode = keyword.value
+    if mode is None:
+        return False
+    if isinstance(mode, ast.Constant) and isinstance(mode.value, str):
+        return any(flag in mode.value for flag in "wax+")
+    return True
+
+
+def _dotted(node: ast.expr) -> str:
+    """``a.b.c`` for a chain of names and attributes, else ''."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return f"{inner}.{node.attr}" if inner else ""
+    return ""
+
+
+def _writes_by_name(full: str, call: ast.Call) -> bool:
+    """Whether a call of the function named ``full`` (``os.replace``) writes on disk."""
+    module, _, function = full.rpartition(".")
+    if full in {"open", "io.open", "builtins.open", "codecs.open", "os.fdopen",
+                "gzip.open", "bz2.open", "lzma.open"}:
+        return _mode_writes(call, 1)
+    if full == "gzip.GzipFile":  # with a file name (not a file object already opened)
+        has_name = bool(call.args) or any(k.arg == "filename" for k in call.keywords)
+        return has_name and _mode_writes(call, 1)
+    return ((module == "os" and function in OS_WRITES)  # os.open: by its flags, elsewhere
+            or (module == "shutil" and function not in SHUTIL_READS)
+            or (module == "tempfile" and function not in TEMPFILE_READS)
+            or full in {"sqlite3.connect", "filelock.FileLock", "filelock.SoftFileLock"})
+
+
+def _writing_call(full: str, call: ast.Call) -> str:
+    """What a call that writes on disk is called in the report, or '' for any other call."""
+    if _writes_by_name(full, call):
+        return full
+    if not isinstance(call.func, ast.Attribute) or full.startswith("os."):
+        return ""
+    method = call.func.attr
+    one_arg = len(call.args) == 1 and not call.keywords
+    if method in PATH_WRITES or (method in PATH_WRITES_ONE_ARG and one_arg):
+        return f".{method}()"
+    if method == "open" and _mode_writes(call, 0):
+        return ".open() to write"
+    return ""
+
+
+def disk_writes(module: str) -> list[str]:
+    """The calls in ``module`` that write, rename or delete on disk, as ``line: call``."""
+    tree = parse(module)
+    aliases: dict[str, str] = {}  # local name -> module.name, for ``from os import replace``
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = alias.name
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in OS_WRITE_FLAGS:
+            if _dotted(node.value) in {"os", *(k for k, v in aliases.items() if v == "os")}:
+                found.append((node.lineno, f"os.{node.attr}"))
+            continue
+        if not isinstance(node, ast.Call):
+            continue
+        name = _dotted(node.func)
+        head, _, rest = name.partition(".")
+        full = f"{aliases[head]}.{rest}".rstrip(".") if head in aliases else name
+        what = _writing_call(full, node)
+        if what:
+            found.append((node.lineno, what))
+    return [f"{line}: {what}" for line, what in sorted(found)]
+
+
+# -- The tests ---------------------------------------------------------------------------------
+
+@ENABLED_AT_MERGE
+def test_every_module_has_a_floor() -> None:
+    """Each module of the package is placed on a floor here, so a new one must be placed."""
+    unplaced = [module for module in module_names() if module not in FLOORS]
+    assert not unplaced, f"modules with no floor in tests/test_layers.py: {unplaced}"
+
+
+@ENABLED_AT_MERGE
+def test_no_import_cycle() -> None:
+    """No two modules import each other, directly or round a loop, counting every import."""
+    graph = import_graph()
+    found = cycles(graph)
+    described = []
+    for component in found:
+        members = set(component)
+        described.append(", ".join(
+            str(i) for m in component for i in graph[m] if i.imported in members))
+    assert not found, "import cycles:\n" + "\n".join(described)
+
+
+@ENABLED_AT_MERGE
+def test_imports_point_down() -> None:
+    """Every import points to the same floor or a lower one; the ground floor imports only
+    ``errors`` of the package, and ``errors`` imports nothing of it."""
+    upward: list[str] = []
+    for module, edges in import_graph().items():
+        floor = FLOORS.get(module)
+        if floor is None:
+            continue  # test_every_module_has_a_floor says so
+        for edge in edges:
+            target = FLOORS.get(edge.imported, TOP)
+            if module == "errors":
+                upward.append(f"{edge} (errors imports nothing of the package)")
+            elif floor == GROUND and edge.imported not in GROUND_MAY_IMPORT:
+                upward.append(f"{edge} (a ground module imports only errors)")
+            elif target > floor:
+                upward.append(f"{edge} ({FLOOR_NAMES[floor]} -> {FLOOR_NAMES[target]})")
+    assert not upward, "imports that point up:\n" + "\n".join(upward)
+
+
+@ENABLED_AT_MERGE
+def test_only_the_door_writes_on_disk() -> None:
+    """At most three modules (site, owned, history) write, rename or delete on disk."""
+    writers = {module: calls for module in module_names() if (calls := disk_writes(module))}
+    outside = {module: calls for module, calls in writers.items()
+               if module not in DOOR_MODULES}
+    assert not outside, "modules outside the door that write on disk:\n" + "\n".join(
+        f"{module}.py: {', '.join(calls)}" for module, calls in sorted(outside.items()))
+    assert len(writers) <= len(DOOR_MODULES)
+
+
+# The checks above must be able to fail: each is run on a small package made up here.
+
+def test_the_checks_see_a_cycle_an_upward_import_and_a_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A made-up package with a cycle, an upward import and a write outside the door is
+    caught by each check (so a green run means something)."""
+    package = tmp_path / NAME
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "errors.py").write_text("")
+    (package / "urls.py").write_text(
+        "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from sitemap_plugins.reader import PageRecord\n")
+    (package / "reader.py").write_text(
+        "def f():\n    from sitemap_plugins import urls\n"
+        "    open('x', 'wb').close()\n    return urls\n")
+    (package / "site.py").write_text("import os\nos.replace('a', 'b')\n")
+    (package / "extra.py").write_text("from pathlib import Path\nPath('x').write_text('y')\n"
+                                      "'a b'.replace('a', 'b')\n")
+    monkeypatch.setitem(globals(), "PACKAGE", package)
+    assert module_names() == ["__init__", "errors", "extra", "reader", "site", "urls"]
+    assert cycles(import_graph()) == [["reader", "urls"]]
+    assert [str(i) for i in import_graph()["urls"]] == ["urls.py:4 imports reader"]
+    assert disk_writes("reader") == ["3: open"]
+    assert disk_writes("site") == ["2: os.replace"]
+    assert disk_writes("extra") == ["2: .write_text()"]
+    for check in (test_every_module_has_a_floor, test_no_import_cycle,
+                  test_imports_point_down, test_only_the_door_writes_on_disk):
+        with pytest.raises(AssertionError):
+            check()
