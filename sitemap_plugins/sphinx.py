@@ -1,0 +1,530 @@
+"""Sphinx extension: ``extensions = ["sitemap_plugins.sphinx"]`` writes the sitemap.
+
+A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build (any other
+builder is left alone) it scans the output folder with the core, as the command line does, so
+pages an incremental build did not rewrite are listed too, and ``-j N`` gives the same bytes
+as ``-j 1``: nothing is collected in the writer processes. What only Sphinx knows (each
+page's sources and autodoc's modules, for git dates; its file-wide metadata; the toctree, for
+the HTML site map; sphinx-sitemap's settings) goes to the core as
+:class:`~sitemap_plugins.rules.PageHints`. The core does not take host-rendered content yet:
+it reads each page's facts from the written HTML.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import os
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sphinx.builders.dirhtml import DirectoryHTMLBuilder
+from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.builders.singlehtml import SingleFileHTMLBuilder
+from sphinx.errors import ConfigError as SphinxConfigError
+from sphinx.errors import ExtensionError, SphinxError
+from sphinx.util import logging
+
+from sitemap_plugins import __version__
+from sitemap_plugins.build import generate
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, sort_key
+from sitemap_plugins.errors import ConfigError, Level, SitemapError
+from sitemap_plugins.git_dates import read_git_dates, shallow_note
+from sitemap_plugins.history import EXPLICIT_SOURCE
+from sitemap_plugins.html_map import MARKER, NavNode, html_sitemap_file, site_map_title
+from sitemap_plugins.options import (
+    BUILD_OPTIONS,
+    SitemapConfig,
+    check_changefreq,
+    check_keys,
+    check_priority,
+)
+from sitemap_plugins.rules import PageHints
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+
+    from sitemap_plugins.build import Result
+
+log = logging.getLogger(__name__)
+
+SETTING = "sitemap_plugins"
+CACHE_DIR_NAME = ".sitemap-cache"
+RELATIVE_TO_CONFIG = ("cache_dir", "changes_file", "html_sitemap_template")
+"""Options naming a path, which in ``conf.py`` is relative to it, as Sphinx's own are."""
+REASON_METADATA = "metadata sitemap: false"
+REASON_EXCLUDES = "sitemap_excludes"
+REASON_STATIC_HTML = "static HTML copied from html_extra_path"
+REASON_NOT_A_PAGE = "theme or source file (not a page)"
+DEFAULT_SCHEME = "{lang}{version}{link}"
+_LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
+    ("site_url", None), ("sitemap_url_scheme", DEFAULT_SCHEME), ("sitemap_locales", []),
+    ("sitemap_filename", "sitemap.xml"), ("sitemap_excludes", []),
+    ("sitemap_show_lastmod", False), ("sitemap_indent", 0),
+)
+"""sphinx-sitemap's settings, with its defaults: read so that conf.py keeps working."""
+_NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")
+_FALSE = frozenset({"false", "no", "off", "0"})
+_PLACEHOLDER_URL = "https://example.invalid/"
+_RUNS: weakref.WeakKeyDictionary[Sphinx, _Run] = weakref.WeakKeyDictionary()
+
+
+class SitemapBuildError(SphinxError):
+    """The sitemap could not be written, or a page's metadata is bad; Sphinx shows one line."""
+
+    category = "Sitemap error"
+
+
+@dataclass
+class _Run:
+    """One HTML build's checked options and where its URLs live."""
+
+    config: SitemapConfig
+    canonical_base: str | None
+    """html_baseurl, when the URL scheme puts pages elsewhere: Sphinx's canonical links
+    point there, and name the page at the same path."""
+    alternates: tuple[tuple[str, str], ...] = ()
+    """``(hreflang, base URL)`` of each of sphinx-sitemap's ``sitemap_locales``."""
+    excludes: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the options and sphinx-sitemap's settings; connect the build's events.
+
+    Raises:
+        ExtensionError: when sphinx-sitemap is loaded too: one of the two must go.
+    """
+    if "sphinx_sitemap" in app.config.extensions:
+        msg = ("sitemap_plugins.sphinx replaces sphinx_sitemap (and reads its sitemap_* "
+               "settings): remove 'sphinx_sitemap' from extensions in conf.py")
+        raise ExtensionError(msg)
+    app.add_config_value(SETTING, {}, "", types=frozenset({dict}))
+    for name, default in _LEGACY_DEFAULTS:
+        if name not in app.config.values:
+            app.add_config_value(name, default, "")
+    app.connect("config-inited", _check_options)
+    app.connect("builder-inited", _start)
+    app.connect("html-collect-pages", _site_map_page)
+    app.connect("build-finished", _finish)
+    # All the work is done in build-finished, in the main process: reading and writing in
+    # parallel lose nothing, and no data is kept in the environment.
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def _where(option: str) -> str:
+    return f"{SETTING}[{option!r}]"
+
+
+def _options(config: Config, confdir: str) -> dict[str, Any]:
+    """``sitemap_plugins`` as given, its keys checked (the core checks the values).
+
+    Raises:
+        sphinx.errors.ConfigError: naming the key, in the core's words.
+    """
+    raw = config[SETTING]
+    if not isinstance(raw, Mapping):
+        msg = f"Expected a dict of sitemap options but received: {raw!r} ({type(raw).__name__})"
+        raise SphinxConfigError(f"{SETTING}: {msg}")
+    if "base_url" in raw:
+        msg = "Not an option here: the base URL is html_baseurl. Set html_baseurl instead."
+        raise SphinxConfigError(f"{_where('base_url')}: {msg}")
+    try:
+        check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
+    except ConfigError as err:
+        raise SphinxConfigError(f"{_where(err.option)}: {err.message}") from err
+    options = dict(raw)
+    for name in RELATIVE_TO_CONFIG:
+        value = options.get(name)
+        if isinstance(value, str) and value.strip():
+            options[name] = os.path.join(confdir, value)
+    return options
+
+
+def _check_options(app: Sphinx, config: Config) -> None:
+    """Check every option when the configuration is read, whatever the builder."""
+    options = _options(config, _confdir(app))
+    _validated({**options, "base_url": _PLACEHOLDER_URL}, base_option="base_url")
+
+
+def _validated(mapping: dict[str, Any], *, base_option: str) -> SitemapConfig:
+    """The core's config, or a Sphinx configuration error naming the option."""
+    try:
+        return SitemapConfig.from_mapping(mapping)
+    except ConfigError as err:
+        where = base_option if err.option == "base_url" else _where(err.option)
+        raise SphinxConfigError(f"{where}: {err.message}") from err
+
+
+def _is_html(builder: Builder) -> bool:
+    """The builders whose output is a site of HTML pages: ``html``, ``dirhtml`` and kin.
+
+    Not ``singlehtml`` (one page), ``epub`` (a book) or the serialising builders (JSON).
+    """
+    return (isinstance(builder, StandaloneHTMLBuilder)
+            and not isinstance(builder, SingleFileHTMLBuilder)
+            and builder.format == "html" and builder.name not in ("epub", "json", "pickle")
+            and not hasattr(builder, "implementation"))
+
+
+def _confdir(app: Sphinx) -> str:
+    return str(app.confdir or app.srcdir)
+
+
+def _start(app: Sphinx) -> None:
+    """Check the base URL and the options for this HTML build; say what differs."""
+    if not _is_html(app.builder):
+        return
+    config = app.config
+    base = config.site_url or config.html_baseurl
+    if not base:
+        log.warning(
+            "No sitemap written: html_baseurl is not set in conf.py, and a sitemap must list "
+            "absolute URLs. Set html_baseurl to the public URL of the documentation, e.g. "
+            "html_baseurl = 'https://example.org/docs/'.", type="sitemap", subtype="configuration")
+        return
+    notes: list[str] = []
+    confdir = _confdir(app)
+    options = _options(config, confdir)
+    options.setdefault("cache_dir", os.path.join(confdir, CACHE_DIR_NAME))
+    options.setdefault("directory_urls", isinstance(app.builder, DirectoryHTMLBuilder))
+    filename = str(config.sitemap_filename or "sitemap.xml")
+    if filename != "sitemap.xml" and "sitemap_name" not in options:
+        stem, dot, suffix = filename.rpartition(".")
+        options["sitemap_name"] = stem if dot and suffix == "xml" else filename
+        notes.append(f"sitemap_filename {filename!r}: written as {options['sitemap_name']}.xml "
+                     "(and .txt, .xml.gz beside it)")
+    root, prefix = _scheme(app, str(base), notes)
+    _validated({**options, "base_url": root}, base_option="html_baseurl")
+    run = _Run(_validated({**options, "base_url": root + prefix}, base_option="html_baseurl"),
+               canonical_base=root if prefix else None,
+               excludes=tuple(str(p) for p in config.sitemap_excludes or ()), notes=notes)
+    run.alternates = _locales(app, root, notes)
+    if run.excludes:
+        notes.append("sitemap_excludes: matched as sphinx-sitemap does (fnmatch on the page's "
+                     "link); the 'exclude' option takes globs of URL paths")
+    if config.sitemap_show_lastmod:
+        notes.append("sitemap_show_lastmod: not needed; lastmod comes from git (first-parent "
+                     "commit dates) and the pages, without sphinx-last-updated-by-git")
+    if config.sitemap_indent:
+        notes.append("sitemap_indent: not used; the sitemap is always written two spaces deep")
+    for note in notes:
+        log.info("Sitemap: %s", note)
+    _RUNS[app] = run
+
+
+def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
+    """(html_baseurl with its slash, the path sphinx-sitemap's URL scheme puts before pages).
+
+    ``{lang}`` and ``{version}`` are Read the Docs' language and version when it builds, else
+    ``language`` and ``version``. Outside Read the Docs the scheme applies only when
+    conf.py sets it: Sphinx's canonical links, and where the pages are served, are
+    html_baseurl + page. A prefix that html_baseurl already ends with is not added again.
+    """
+    config = app.config
+    root = base if base.endswith("/") else base + "/"
+    if root != base:
+        notes.append(f"html_baseurl {base!r} has no trailing slash: pages are listed under "
+                     f"{root!r} (sphinx-sitemap glued the page to it)")
+    scheme = str(config.sitemap_url_scheme)
+    given = "sitemap_url_scheme" in getattr(config, "_raw_config", {})
+    on_rtd = bool(os.environ.get("READTHEDOCS"))
+    lang = os.environ.get("READTHEDOCS_LANGUAGE") or config.language or ""
+    version = os.environ.get("READTHEDOCS_VERSION") or config.version or ""
+    fill = {"lang": f"{lang}/" if lang else "", "version": f"{version}/" if version else ""}
+    if not scheme.endswith("{link}"):
+        msg = (f"Expected a scheme ending in {{link}}, such as {DEFAULT_SCHEME!r}, but "
+               f"received: {scheme!r} (str)")
+        raise SphinxConfigError(f"sitemap_url_scheme: {msg}")
+    try:
+        prefix = scheme[: -len("{link}")].format(**fill)
+    except (KeyError, IndexError, ValueError) as err:
+        msg = (f"Expected only {{lang}}, {{version}} and {{link}} but received: {scheme!r} "
+               f"(str) ({err})")
+        raise SphinxConfigError(f"sitemap_url_scheme: {msg}") from err
+    if not given and not on_rtd:
+        if prefix:
+            notes.append(f"sitemap_url_scheme not set: pages are listed at html_baseurl + page, "
+                         f"as Sphinx's canonical links say (sphinx-sitemap put {prefix!r} "
+                         "between them; set sitemap_url_scheme to keep that)")
+        return root, ""
+    if prefix and root.endswith("/" + prefix):
+        notes.append(f"html_baseurl already ends in {prefix!r}: not added again by "
+                     "sitemap_url_scheme")
+        return root, ""
+    return root, prefix
+
+
+def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str], ...]:
+    """sphinx-sitemap's ``sitemap_locales`` (or the folders of ``locale_dirs``) as bases."""
+    config = app.config
+    locales = list(config.sitemap_locales or ())
+    if locales == [None]:
+        return ()
+    if not locales:
+        for folder in config.locale_dirs or ():
+            path = os.path.join(_confdir(app), folder)
+            if os.path.isdir(path):
+                locales.extend(sorted(name for name in os.listdir(path)
+                                      if os.path.isdir(os.path.join(path, name))))
+    if not locales:
+        return ()
+    scheme = str(config.sitemap_url_scheme)
+    if "{lang}" not in scheme:
+        notes.append("sitemap_locales: no alternates written, sitemap_url_scheme has no {lang}")
+        return ()
+    version = os.environ.get("READTHEDOCS_VERSION") or config.version or ""
+    bases = []
+    for locale in dict.fromkeys(str(loc) for loc in locales if loc):
+        prefix = scheme[: -len("{link}")].format(
+            lang=f"{locale}/", version=f"{version}/" if version else "")
+        bases.append((locale.replace("_", "-"), root + prefix))
+    return tuple(bases)
+
+
+def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """The HTML site map's page, rendered in the theme with a marker the core fills in."""
+    run = _RUNS.get(app)
+    if run is None or run.config.html_sitemap is None:
+        return
+    rel = html_sitemap_file(run.config.html_sitemap)
+    builder = _html_builder(app)
+    suffix = str(getattr(builder, "out_suffix", ".html"))
+    if not rel.endswith(suffix):
+        return  # the core writes its own page there
+    pagename = rel[: -len(suffix)]
+    if _rel(app, builder.get_outfilename(pagename)) != rel:  # dirhtml's a.html is a/index.html
+        pagename = pagename.removesuffix("index").rstrip("/") or "index"
+        if _rel(app, builder.get_outfilename(pagename)) != rel:
+            return
+    if pagename in app.env.found_docs:
+        return  # a page of the documentation: the core refuses to replace it, and says so
+    title = site_map_title(app.config.language)
+    yield pagename, {"title": title, "body": f"<h1>{title}</h1>\n{MARKER}\n"}, "page.html"
+
+
+def _html_builder(app: Sphinx) -> StandaloneHTMLBuilder:
+    builder = app.builder
+    assert isinstance(builder, StandaloneHTMLBuilder)  # _start let no other builder in
+    return builder
+
+
+def _rel(app: Sphinx, path: str | os.PathLike[str]) -> str:
+    return os.path.relpath(path, app.outdir).replace(os.sep, "/")
+
+
+def _finish(app: Sphinx, exception: Exception | None) -> None:
+    """Write the sitemap once Sphinx has written the whole site (not after a failed build)."""
+    run = _RUNS.pop(app, None)
+    if run is None or exception is not None:
+        return
+    hints = _hints(app, run)
+    outline = _outline(app) if run.config.html_sitemap is not None else ()
+    try:
+        result = generate(app.outdir, run.config, hints=hints, outline=outline,
+                          canonical_base=run.canonical_base)
+    except ConfigError as err:
+        raise SitemapBuildError(f"{_where(err.option)}: {err.message}") from err
+    except SitemapError as err:
+        raise SitemapBuildError(str(err)) from err
+    _report(result)
+
+
+@dataclass(frozen=True)
+class _Meta:
+    """A document's own sitemap values, from its file-wide metadata (``:sitemap: false``)."""
+
+    exclude: bool = False
+    lastmod: Lastmod | None = None
+    explicit: bool = False
+    changefreq: str | None = None
+    priority: float | None = None
+    published: Lastmod | None = None
+
+
+def _metadata(docname: str, meta: Mapping[str, Any]) -> _Meta:
+    """A document's own sitemap values, from the fields at its top.
+
+    ``:sitemap: false``, ``:sitemap_lastmod:``, ``:sitemap_changefreq:``,
+    ``:sitemap_priority:`` and ``:date:`` (when it was published).
+
+    Raises:
+        SitemapBuildError: naming the document and the field, when a value is bad.
+    """
+    if str(meta.get("sitemap", "")).strip().lower() in _FALSE:
+        return _Meta(exclude=True)
+
+    def fail(name: str, message: str) -> SitemapBuildError:
+        return SitemapBuildError(f"Page '{docname}' metadata '{name}': {message}")
+
+    try:
+        changefreq = meta.get("sitemap_changefreq")
+        if changefreq is not None:
+            changefreq = check_changefreq("sitemap_changefreq", str(changefreq).strip())
+        priority = meta.get("sitemap_priority")
+        if priority is not None:
+            with contextlib.suppress(ValueError):  # the core's check says what it expected
+                priority = float(str(priority).strip())
+            priority = check_priority("sitemap_priority", priority)
+    except ConfigError as err:
+        raise fail(err.option, err.message) from err
+    lastmod, explicit = None, "sitemap_lastmod" in meta
+    for name in ("sitemap_lastmod", "date"):
+        if name in meta:
+            lastmod = coerce_lastmod(str(meta[name]).strip())
+            if lastmod is None:
+                raise fail(name, "Expected a date such as 2024-05-06 or 2024-05-06T10:00:00+02:00 "
+                                 f"but received: {meta[name]!r} ({type(meta[name]).__name__})")
+            break
+    published = coerce_lastmod(str(meta["date"]).strip()) if "date" in meta else None
+    return _Meta(lastmod=lastmod, explicit=explicit, changefreq=changefreq,
+                 priority=priority, published=published)
+
+
+def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
+    """What Sphinx knows of each page, keyed by its path in the output folder."""
+    env, builder, config = app.env, _html_builder(app), run.config
+    hints: dict[str, PageHints] = {}
+    directory = isinstance(builder, DirectoryHTMLBuilder)
+    extra = _extra_files(app)
+    for rel in _html_files(str(app.outdir)):
+        link = rel.removesuffix("index.html") if directory else rel  # sphinx-sitemap's link
+        if rel.startswith(_NOT_PAGES):
+            hints[rel] = PageHints(exclude=REASON_NOT_A_PAGE)
+        elif rel in extra and not config.static_html:
+            hints[rel] = PageHints(exclude=REASON_STATIC_HTML)
+        elif any(fnmatch.fnmatch(link, pattern) for pattern in run.excludes):
+            hints[rel] = PageHints(exclude=REASON_EXCLUDES)
+        elif run.alternates:
+            hints[rel] = PageHints(alternates=tuple(
+                (code, base + _link_url(app, rel, directory=directory))
+                for code, base in run.alternates))
+    docs = {_rel(app, builder.get_outfilename(doc)): doc for doc in sorted(env.found_docs)}
+    metas = {rel: _metadata(doc, env.metadata.get(doc, {})) for rel, doc in docs.items()}
+    git = _git_dates(app, [doc for rel, doc in docs.items()
+                           if not metas[rel].exclude and not metas[rel].explicit], config)
+    link_suffix = getattr(builder, "link_suffix", ".html")
+    for rel, doc in docs.items():
+        meta = metas[rel]
+        if rel in hints and hints[rel].exclude:
+            continue
+        if meta.exclude:
+            hints[rel] = PageHints(exclude=REASON_METADATA)
+            continue
+        lastmod = meta.lastmod if meta.explicit else _latest(meta.lastmod, git.get(doc))
+        url = builder.get_target_uri(doc) if link_suffix != builder.out_suffix else None
+        before = hints.get(rel, PageHints())
+        if lastmod is None and meta == _Meta() and url is None:
+            continue
+        hints[rel] = PageHints(
+            lastmod=lastmod, changefreq=meta.changefreq, priority=meta.priority,
+            alternates=before.alternates, published=meta.published, url=url,
+            lastmod_source=EXPLICIT_SOURCE if meta.explicit else "host")
+    return hints
+
+
+def _link_url(app: Sphinx, rel: str, *, directory: bool) -> str:
+    """The page's path below the base URL, as the listed URL has it."""
+    del app
+    if directory or rel == "index.html" or rel.endswith("/index.html"):
+        return rel.removesuffix("index.html")
+    return rel
+
+
+def _html_files(outdir: str) -> list[str]:
+    """The HTML files in the output folder, relative and sorted."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(outdir):
+        dirs.sort()
+        rel_folder = os.path.relpath(folder, outdir).replace(os.sep, "/")
+        prefix = "" if rel_folder == "." else rel_folder + "/"
+        found.extend(prefix + name for name in sorted(files)
+                     if name.lower().endswith((".html", ".htm")))
+    return found
+
+
+def _extra_files(app: Sphinx) -> set[str]:
+    """Files ``html_extra_path`` copies into the site, as they are (not pages Sphinx wrote)."""
+    found: set[str] = set()
+    for entry in app.config.html_extra_path or ():
+        path = os.path.join(_confdir(app), entry)
+        if os.path.isfile(path):
+            found.add(os.path.basename(path))
+        for folder, _dirs, files in os.walk(path):
+            rel = os.path.relpath(folder, path).replace(os.sep, "/")
+            found.update(name if rel == "." else f"{rel}/{name}" for name in files)
+    return found
+
+
+def _git_dates(app: Sphinx, docs: list[str], config: SitemapConfig) -> dict[str, Lastmod]:
+    """Each document's git date: the latest of its source's and of every file it depends on.
+
+    Autodoc notes the modules it documents as dependencies (``env.dependencies``), so an API
+    page changed when its module did. One ``git log`` over the folder holding them all.
+    """
+    if not docs or not config.git_dates:
+        return {}
+    env = app.env
+    sources: dict[str, list[str]] = {}
+    for doc in docs:
+        paths = [os.path.abspath(env.doc2path(doc))]
+        paths.extend(os.path.abspath(os.path.join(app.srcdir, dep))
+                     for dep in sorted(env.dependencies.get(doc, ())))
+        sources[doc] = paths
+    try:
+        root = os.path.commonpath([os.path.dirname(p) for ps in sources.values() for p in ps])
+    except ValueError:  # different drives on Windows
+        root = str(app.srcdir)
+    dates, shallow = read_git_dates(root)
+    if shallow:  # CI's default checkout: a note, not a warning, so that -W builds pass
+        log.info("Sitemap: %s", shallow_note(f"{SETTING} = {{'git_dates': False}}"))
+    found: dict[str, Lastmod] = {}
+    for doc, paths in sources.items():
+        known = [dates[key] for p in paths
+                 if (key := os.path.relpath(p, root).replace(os.sep, "/")) in dates]
+        latest = _latest(*known)
+        if latest is not None:
+            found[doc] = latest
+    return found
+
+
+def _latest(*dates: Lastmod | None) -> Lastmod | None:
+    known = [d for d in dates if d is not None]
+    return max(known, key=sort_key) if known else None
+
+
+def _outline(app: Sphinx) -> tuple[NavNode, ...]:
+    """The toctree from the root document, as the core's navigation for the HTML site map."""
+    env: BuildEnvironment = app.env
+    seen: set[str] = set()
+
+    def node(doc: str) -> NavNode:
+        seen.add(doc)
+        children = tuple(node(child) for child in env.toctree_includes.get(doc, ())
+                         if child in env.found_docs and child not in seen)
+        title = env.titles[doc].astext() if doc in env.titles else None
+        return NavNode(title, _rel(app, _html_builder(app).get_outfilename(doc)), children)
+
+    root = str(app.config.root_doc)
+    return (node(root),) if root in env.found_docs else ()
+
+
+def _report(result: Result) -> None:
+    """Log what the core did: its warnings as Sphinx warnings (``-W`` counts them)."""
+    for diagnostic in result.diagnostics:
+        # A sitemap left by sphinx-sitemap before the switch is replaced: news, not a fault.
+        if diagnostic.level is Level.WARNING and not (
+                diagnostic.code == "replaced-sitemap" and "sphinx-sitemap" in diagnostic.message):
+            log.warning("Sitemap: %s", diagnostic, type="sitemap", subtype=diagnostic.code)
+        else:
+            log.info("Sitemap: %s", diagnostic)
+    if result.dropped_diagnostics:
+        log.info("Sitemap: %d more notes not shown", result.dropped_diagnostics)
+    log.info("Sitemap: %s", result.summary_line())
