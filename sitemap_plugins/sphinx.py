@@ -17,7 +17,7 @@ import fnmatch
 import os
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sphinx.builders.dirhtml import DirectoryHTMLBuilder
@@ -93,7 +93,6 @@ class _Run:
     alternates: tuple[tuple[str, str], ...] = ()
     """``(hreflang, base URL)`` of each of sphinx-sitemap's ``sitemap_locales``."""
     excludes: tuple[str, ...] = ()
-    notes: list[str] = field(default_factory=list)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -108,7 +107,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         raise ExtensionError(msg)
     app.add_config_value(SETTING, {}, "", types=frozenset({dict}))
     for name, default in _LEGACY_DEFAULTS:
-        if name not in app.config.values:
+        if name not in app.config:
             app.add_config_value(name, default, "")
     app.connect("config-inited", _check_options)
     app.connect("builder-inited", _start)
@@ -202,10 +201,9 @@ def _start(app: Sphinx) -> None:
         notes.append(f"sitemap_filename {filename!r}: written as {options['sitemap_name']}.xml "
                      "(and .txt, .xml.gz beside it)")
     root, prefix = _scheme(app, str(base), notes)
-    _validated({**options, "base_url": root}, base_option="html_baseurl")
     run = _Run(_validated({**options, "base_url": root + prefix}, base_option="html_baseurl"),
                canonical_base=root if prefix else None,
-               excludes=tuple(str(p) for p in config.sitemap_excludes or ()), notes=notes)
+               excludes=tuple(str(p) for p in config.sitemap_excludes or ()))
     run.alternates = _locales(app, root, notes)
     if run.excludes:
         notes.append("sitemap_excludes: matched as sphinx-sitemap does (fnmatch on the page's "
@@ -233,23 +231,10 @@ def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
     if root != base:
         notes.append(f"html_baseurl {base!r} has no trailing slash: pages are listed under "
                      f"{root!r} (sphinx-sitemap glued the page to it)")
-    scheme = str(config.sitemap_url_scheme)
-    given = "sitemap_url_scheme" in getattr(config, "_raw_config", {})
-    on_rtd = bool(os.environ.get("READTHEDOCS"))
     lang = os.environ.get("READTHEDOCS_LANGUAGE") or config.language or ""
-    version = os.environ.get("READTHEDOCS_VERSION") or config.version or ""
-    fill = {"lang": f"{lang}/" if lang else "", "version": f"{version}/" if version else ""}
-    if not scheme.endswith("{link}"):
-        msg = (f"Expected a scheme ending in {{link}}, such as {DEFAULT_SCHEME!r}, but "
-               f"received: {scheme!r} (str)")
-        raise SphinxConfigError(f"sitemap_url_scheme: {msg}")
-    try:
-        prefix = scheme[: -len("{link}")].format(**fill)
-    except (KeyError, IndexError, ValueError) as err:
-        msg = (f"Expected only {{lang}}, {{version}} and {{link}} but received: {scheme!r} "
-               f"(str) ({err})")
-        raise SphinxConfigError(f"sitemap_url_scheme: {msg}") from err
-    if not given and not on_rtd:
+    prefix = _prefix(app, lang)
+    if "sitemap_url_scheme" not in getattr(config, "_raw_config", {}) and not os.environ.get(
+            "READTHEDOCS"):
         if prefix:
             notes.append(f"sitemap_url_scheme not set: pages are listed at html_baseurl + page, "
                          f"as Sphinx's canonical links say (sphinx-sitemap put {prefix!r} "
@@ -262,31 +247,41 @@ def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
     return root, prefix
 
 
+def _prefix(app: Sphinx, lang: str) -> str:
+    """What ``sitemap_url_scheme`` puts between the base URL and the page, for ``lang``.
+
+    Raises:
+        sphinx.errors.ConfigError: when the scheme is not ``...{link}`` with known fields.
+    """
+    scheme = str(app.config.sitemap_url_scheme)
+    version = os.environ.get("READTHEDOCS_VERSION") or app.config.version or ""
+    try:
+        if not scheme.endswith("{link}"):
+            raise ValueError(scheme)  # noqa: TRY301  # one message for both
+        return scheme[: -len("{link}")].format(lang=f"{lang}/" if lang else "",
+                                              version=f"{version}/" if version else "")
+    except (KeyError, IndexError, ValueError) as err:
+        msg = (f"Expected a scheme of {{lang}}, {{version}} and text, ending in {{link}}, such as "
+               f"{DEFAULT_SCHEME!r}, but received: {scheme!r} (str)")
+        raise SphinxConfigError(f"sitemap_url_scheme: {msg}") from err
+
+
 def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str], ...]:
     """sphinx-sitemap's ``sitemap_locales`` (or the folders of ``locale_dirs``) as bases."""
     config = app.config
     locales = list(config.sitemap_locales or ())
     if locales == [None]:
         return ()
-    if not locales:
-        for folder in config.locale_dirs or ():
-            path = os.path.join(_confdir(app), folder)
-            if os.path.isdir(path):
-                locales.extend(sorted(name for name in os.listdir(path)
-                                      if os.path.isdir(os.path.join(path, name))))
-    if not locales:
-        return ()
-    scheme = str(config.sitemap_url_scheme)
-    if "{lang}" not in scheme:
+    for folder in () if locales else config.locale_dirs or ():
+        path = os.path.join(_confdir(app), folder)
+        if os.path.isdir(path):
+            locales.extend(sorted(name for name in os.listdir(path)
+                                  if os.path.isdir(os.path.join(path, name))))
+    if locales and "{lang}" not in str(config.sitemap_url_scheme):
         notes.append("sitemap_locales: no alternates written, sitemap_url_scheme has no {lang}")
         return ()
-    version = os.environ.get("READTHEDOCS_VERSION") or config.version or ""
-    bases = []
-    for locale in dict.fromkeys(str(loc) for loc in locales if loc):
-        prefix = scheme[: -len("{link}")].format(
-            lang=f"{locale}/", version=f"{version}/" if version else "")
-        bases.append((locale.replace("_", "-"), root + prefix))
-    return tuple(bases)
+    return tuple((str(locale).replace("_", "-"), root + _prefix(app, str(locale)))
+                 for locale in dict.fromkeys(locales) if locale)
 
 
 def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
@@ -299,13 +294,11 @@ def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
     suffix = str(getattr(builder, "out_suffix", ".html"))
     if not rel.endswith(suffix):
         return  # the core writes its own page there
-    pagename = rel[: -len(suffix)]
-    if _rel(app, builder.get_outfilename(pagename)) != rel:  # dirhtml's a.html is a/index.html
-        pagename = pagename.removesuffix("index").rstrip("/") or "index"
-        if _rel(app, builder.get_outfilename(pagename)) != rel:
-            return
-    if pagename in app.env.found_docs:
-        return  # a page of the documentation: the core refuses to replace it, and says so
+    # dirhtml writes page 'a' as a/index.html: a/index.html is 'a/index' or 'a'.
+    pagename = next((name for name in (rel[: -len(suffix)], rel[: -len(suffix)].removesuffix(
+        "/index")) if _rel(app, builder.get_outfilename(name)) == rel), None)
+    if pagename is None or pagename in app.env.found_docs:
+        return  # not a page name Sphinx can write there, or a document the core won't replace
     title = site_map_title(app.config.language)
     yield pagename, {"title": title, "body": f"<h1>{title}</h1>\n{MARKER}\n"}, "page.html"
 
@@ -353,49 +346,46 @@ def _metadata(docname: str, meta: Mapping[str, Any]) -> _Meta:
     """A document's own sitemap values, from the fields at its top.
 
     ``:sitemap: false``, ``:sitemap_lastmod:``, ``:sitemap_changefreq:``,
-    ``:sitemap_priority:`` and ``:date:`` (when it was published).
+    ``:sitemap_priority:``, and ``:date:`` (when it was published; free text is passed by).
 
     Raises:
-        SitemapBuildError: naming the document and the field, when a value is bad.
+        SitemapBuildError: naming the document and the field, when a sitemap value is bad.
     """
     if str(meta.get("sitemap", "")).strip().lower() in _FALSE:
         return _Meta(exclude=True)
-
-    def fail(name: str, message: str) -> SitemapBuildError:
-        return SitemapBuildError(f"Page '{docname}' metadata '{name}': {message}")
-
+    where = f"Page '{docname}' metadata"
+    changefreq, priority = meta.get("sitemap_changefreq"), meta.get("sitemap_priority")
     try:
-        changefreq = meta.get("sitemap_changefreq")
         if changefreq is not None:
             changefreq = check_changefreq("sitemap_changefreq", str(changefreq).strip())
-        priority = meta.get("sitemap_priority")
         if priority is not None:
             with contextlib.suppress(ValueError):  # the core's check says what it expected
                 priority = float(str(priority).strip())
             priority = check_priority("sitemap_priority", priority)
     except ConfigError as err:
-        raise fail(err.option, err.message) from err
-    lastmod, explicit = None, "sitemap_lastmod" in meta
-    for name in ("sitemap_lastmod", "date"):
-        if name in meta:
-            lastmod = coerce_lastmod(str(meta[name]).strip())
-            if lastmod is None:
-                raise fail(name, "Expected a date such as 2024-05-06 or 2024-05-06T10:00:00+02:00 "
-                                 f"but received: {meta[name]!r} ({type(meta[name]).__name__})")
-            break
-    published = coerce_lastmod(str(meta["date"]).strip()) if "date" in meta else None
-    return _Meta(lastmod=lastmod, explicit=explicit, changefreq=changefreq,
-                 priority=priority, published=published)
+        raise SitemapBuildError(f"{where} '{err.option}': {err.message}") from err
+    published = coerce_lastmod(str(meta.get("date", "")).strip())
+    if "sitemap_lastmod" not in meta:
+        return _Meta(lastmod=published, changefreq=changefreq, priority=priority,
+                     published=published)
+    lastmod = coerce_lastmod(str(meta["sitemap_lastmod"]).strip())
+    if lastmod is None:
+        raise SitemapBuildError(
+            f"{where} 'sitemap_lastmod': Expected a date such as 2024-05-06 or "
+            f"2024-05-06T10:00:00+02:00 but received: {meta['sitemap_lastmod']!r} (str)")
+    return _Meta(lastmod=lastmod, explicit=True, changefreq=changefreq, priority=priority,
+                 published=published)
 
 
 def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     """What Sphinx knows of each page, keyed by its path in the output folder."""
     env, builder, config = app.env, _html_builder(app), run.config
     hints: dict[str, PageHints] = {}
-    directory = isinstance(builder, DirectoryHTMLBuilder)
     extra = _extra_files(app)
     for rel in _html_files(str(app.outdir)):
-        link = rel.removesuffix("index.html") if directory else rel  # sphinx-sitemap's link
+        # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
+        link = rel.removesuffix("index.html") if config.directory_urls and (
+            rel == "index.html" or rel.endswith("/index.html")) else rel
         if rel.startswith(_NOT_PAGES):
             hints[rel] = PageHints(exclude=REASON_NOT_A_PAGE)
         elif rel in extra and not config.static_html:
@@ -404,50 +394,41 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
             hints[rel] = PageHints(exclude=REASON_EXCLUDES)
         elif run.alternates:
             hints[rel] = PageHints(alternates=tuple(
-                (code, base + _link_url(app, rel, directory=directory))
-                for code, base in run.alternates))
+                (code, base + link) for code, base in run.alternates))
     docs = {_rel(app, builder.get_outfilename(doc)): doc for doc in sorted(env.found_docs)}
-    metas = {rel: _metadata(doc, env.metadata.get(doc, {})) for rel, doc in docs.items()}
-    git = _git_dates(app, [doc for rel, doc in docs.items()
-                           if not metas[rel].exclude and not metas[rel].explicit], config)
-    link_suffix = getattr(builder, "link_suffix", ".html")
+    metas = {doc: _metadata(doc, env.metadata.get(doc, {})) for doc in docs.values()}
+    git = _git_dates(app, [doc for doc, m in metas.items() if not m.exclude and not m.explicit],
+                     config)
+    other_link = getattr(builder, "link_suffix", ".html") != builder.out_suffix
     for rel, doc in docs.items():
-        meta = metas[rel]
-        if rel in hints and hints[rel].exclude:
+        meta, before = metas[doc], hints.get(rel, PageHints())
+        if before.exclude or meta.exclude:
+            hints[rel] = before if before.exclude else PageHints(exclude=REASON_METADATA)
             continue
-        if meta.exclude:
-            hints[rel] = PageHints(exclude=REASON_METADATA)
-            continue
+        # html_link_suffix: pages are linked (and served) at a URL other than their file's.
+        url = builder.get_target_uri(doc) if other_link else None
         lastmod = meta.lastmod if meta.explicit else _latest(meta.lastmod, git.get(doc))
-        url = builder.get_target_uri(doc) if link_suffix != builder.out_suffix else None
-        before = hints.get(rel, PageHints())
-        if lastmod is None and meta == _Meta() and url is None:
-            continue
-        hints[rel] = PageHints(
-            lastmod=lastmod, changefreq=meta.changefreq, priority=meta.priority,
-            alternates=before.alternates, published=meta.published, url=url,
-            lastmod_source=EXPLICIT_SOURCE if meta.explicit else "host")
+        if lastmod is not None or meta != _Meta() or url is not None:
+            hints[rel] = PageHints(
+                lastmod=lastmod, changefreq=meta.changefreq, priority=meta.priority,
+                alternates=before.alternates, published=meta.published, url=url,
+                lastmod_source=EXPLICIT_SOURCE if meta.explicit else "host")
     return hints
 
 
-def _link_url(app: Sphinx, rel: str, *, directory: bool) -> str:
-    """The page's path below the base URL, as the listed URL has it."""
-    del app
-    if directory or rel == "index.html" or rel.endswith("/index.html"):
-        return rel.removesuffix("index.html")
-    return rel
+def _files(folder: str) -> list[str]:
+    """The files in ``folder`` (none if it is missing), relative and sorted."""
+    found: list[str] = []
+    for parent, dirs, files in os.walk(folder):
+        dirs.sort()
+        rel = os.path.relpath(parent, folder).replace(os.sep, "/")
+        found.extend(name if rel == "." else f"{rel}/{name}" for name in sorted(files))
+    return found
 
 
 def _html_files(outdir: str) -> list[str]:
     """The HTML files in the output folder, relative and sorted."""
-    found: list[str] = []
-    for folder, dirs, files in os.walk(outdir):
-        dirs.sort()
-        rel_folder = os.path.relpath(folder, outdir).replace(os.sep, "/")
-        prefix = "" if rel_folder == "." else rel_folder + "/"
-        found.extend(prefix + name for name in sorted(files)
-                     if name.lower().endswith((".html", ".htm")))
-    return found
+    return [rel for rel in _files(outdir) if rel.lower().endswith((".html", ".htm"))]
 
 
 def _extra_files(app: Sphinx) -> set[str]:
@@ -455,11 +436,7 @@ def _extra_files(app: Sphinx) -> set[str]:
     found: set[str] = set()
     for entry in app.config.html_extra_path or ():
         path = os.path.join(_confdir(app), entry)
-        if os.path.isfile(path):
-            found.add(os.path.basename(path))
-        for folder, _dirs, files in os.walk(path):
-            rel = os.path.relpath(folder, path).replace(os.sep, "/")
-            found.update(name if rel == "." else f"{rel}/{name}" for name in files)
+        found.update([os.path.basename(path)] if os.path.isfile(path) else _files(path))
     return found
 
 
@@ -471,28 +448,20 @@ def _git_dates(app: Sphinx, docs: list[str], config: SitemapConfig) -> dict[str,
     """
     if not docs or not config.git_dates:
         return {}
-    env = app.env
-    sources: dict[str, list[str]] = {}
-    for doc in docs:
-        paths = [os.path.abspath(env.doc2path(doc))]
-        paths.extend(os.path.abspath(os.path.join(app.srcdir, dep))
-                     for dep in sorted(env.dependencies.get(doc, ())))
-        sources[doc] = paths
-    try:
-        root = os.path.commonpath([os.path.dirname(p) for ps in sources.values() for p in ps])
-    except ValueError:  # different drives on Windows
-        root = str(app.srcdir)
+    env, src = app.env, os.path.abspath(app.srcdir)
+    top = src  # the repository: a dependency outside it (an installed module) has no date
+    while not os.path.exists(os.path.join(top, ".git")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    sources = {doc: [os.path.abspath(env.doc2path(doc)), *(
+        path for dep in sorted(env.dependencies.get(doc, ()))
+        if (path := os.path.abspath(os.path.join(src, dep))).startswith(os.path.join(top, "")))]
+        for doc in docs}
+    root = os.path.commonpath([os.path.dirname(p) for ps in sources.values() for p in ps])
     dates, shallow = read_git_dates(root)
     if shallow:  # CI's default checkout: a note, not a warning, so that -W builds pass
         log.info("Sitemap: %s", shallow_note(f"{SETTING} = {{'git_dates': False}}"))
-    found: dict[str, Lastmod] = {}
-    for doc, paths in sources.items():
-        known = [dates[key] for p in paths
-                 if (key := os.path.relpath(p, root).replace(os.sep, "/")) in dates]
-        latest = _latest(*known)
-        if latest is not None:
-            found[doc] = latest
-    return found
+    return {doc: latest for doc, paths in sources.items() if (latest := _latest(*(
+        dates.get(os.path.relpath(p, root).replace(os.sep, "/")) for p in paths))) is not None}
 
 
 def _latest(*dates: Lastmod | None) -> Lastmod | None:

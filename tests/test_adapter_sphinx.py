@@ -192,7 +192,7 @@ def test_no_base_url_warns_in_html_only(tmp_path: Path) -> None:
      "sitemap_plugins['base_url']: Not an option here: the base URL is html_baseurl."),
     ("html_baseurl = 'docs.example.org'", "html_baseurl: "),
     ("sitemap_url_scheme = '{link}?v={version}'",
-     "sitemap_url_scheme: Expected a scheme ending in {link}"),
+     "sitemap_url_scheme: Expected a scheme of {lang}, {version} and text, ending in {link}"),
 ], ids=["bad-value", "unknown-key", "base-url", "bad-base-url", "bad-scheme"])
 def test_bad_option_stops_the_build(tmp_path: Path, conf: str, message: str) -> None:
     """A bad option stops the build as a configuration error, in the core's words, naming it."""
