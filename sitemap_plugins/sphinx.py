@@ -1,13 +1,12 @@
 """Sphinx extension: ``extensions = ["sitemap_plugins.sphinx"]`` writes the sitemap.
 
-A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build (any other
-builder is left alone) it scans the output folder with the core, as the command line does, so
-pages an incremental build did not rewrite are listed too, and ``-j N`` gives the same bytes
-as ``-j 1``: nothing is collected in the writer processes. What only Sphinx knows (each
-page's sources and autodoc's modules, for git dates; its file-wide metadata; the toctree, for
-the HTML site map; sphinx-sitemap's settings) goes to the core as
-:class:`~sitemap_plugins.rules.PageHints`. The core does not take host-rendered content yet:
-it reads each page's facts from the written HTML.
+A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build (other builders
+are left alone) the core scans the output folder, as the command line does: pages that an
+incremental build did not rewrite are listed, and ``-j N`` gives the bytes of ``-j 1``, as
+nothing is collected in the writer processes. What only Sphinx knows (sources and autodoc's
+modules, for git dates; file-wide metadata; the toctree; sphinx-sitemap's settings) goes to
+the core as :class:`~sitemap_plugins.rules.PageHints`. The core takes no host-rendered
+content yet: it reads each page's facts from the written HTML.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import os
+import posixpath
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -88,8 +88,7 @@ class _Run:
 
     config: SitemapConfig
     canonical_base: str | None
-    """html_baseurl, when the URL scheme puts pages elsewhere: Sphinx's canonical links
-    point there, and name the page at the same path."""
+    """html_baseurl, where Sphinx's canonical links point, when the URL scheme adds a path."""
     alternates: tuple[tuple[str, str], ...] = ()
     """``(hreflang, base URL)`` of each of sphinx-sitemap's ``sitemap_locales``."""
     excludes: tuple[str, ...] = ()
@@ -112,14 +111,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _check_options)
     app.connect("builder-inited", _start)
     app.connect("html-collect-pages", _site_map_page)
+    app.connect("html-page-context", _canonical_link)
     app.connect("build-finished", _finish)
     # All the work is done in build-finished, in the main process: reading and writing in
     # parallel lose nothing, and no data is kept in the environment.
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
-
-
-def _where(option: str) -> str:
-    return f"{SETTING}[{option!r}]"
 
 
 def _options(config: Config, confdir: str) -> dict[str, Any]:
@@ -134,11 +130,11 @@ def _options(config: Config, confdir: str) -> dict[str, Any]:
         raise SphinxConfigError(f"{SETTING}: {msg}")
     if "base_url" in raw:
         msg = "Not an option here: the base URL is html_baseurl. Set html_baseurl instead."
-        raise SphinxConfigError(f"{_where('base_url')}: {msg}")
+        raise SphinxConfigError(f"{SETTING}['base_url']: {msg}")
     try:
         check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
     except ConfigError as err:
-        raise SphinxConfigError(f"{_where(err.option)}: {err.message}") from err
+        raise SphinxConfigError(f"{SETTING}[{err.option!r}]: {err.message}") from err
     options = dict(raw)
     for name in RELATIVE_TO_CONFIG:
         value = options.get(name)
@@ -149,8 +145,8 @@ def _options(config: Config, confdir: str) -> dict[str, Any]:
 
 def _check_options(app: Sphinx, config: Config) -> None:
     """Check every option when the configuration is read, whatever the builder."""
-    options = _options(config, _confdir(app))
-    _validated({**options, "base_url": _PLACEHOLDER_URL}, base_option="base_url")
+    _validated({**_options(config, _confdir(app)), "base_url": _PLACEHOLDER_URL},
+               base_option="base_url")
 
 
 def _validated(mapping: dict[str, Any], *, base_option: str) -> SitemapConfig:
@@ -158,7 +154,7 @@ def _validated(mapping: dict[str, Any], *, base_option: str) -> SitemapConfig:
     try:
         return SitemapConfig.from_mapping(mapping)
     except ConfigError as err:
-        where = base_option if err.option == "base_url" else _where(err.option)
+        where = base_option if err.option == "base_url" else f"{SETTING}[{err.option!r}]"
         raise SphinxConfigError(f"{where}: {err.message}") from err
 
 
@@ -196,15 +192,13 @@ def _start(app: Sphinx) -> None:
     options.setdefault("directory_urls", isinstance(app.builder, DirectoryHTMLBuilder))
     filename = str(config.sitemap_filename or "sitemap.xml")
     if filename != "sitemap.xml" and "sitemap_name" not in options:
-        stem, dot, suffix = filename.rpartition(".")
-        options["sitemap_name"] = stem if dot and suffix == "xml" else filename
+        options["sitemap_name"] = filename.removesuffix(".xml")
         notes.append(f"sitemap_filename {filename!r}: written as {options['sitemap_name']}.xml "
                      "(and .txt, .xml.gz beside it)")
     root, prefix = _scheme(app, str(base), notes)
     run = _Run(_validated({**options, "base_url": root + prefix}, base_option="html_baseurl"),
-               canonical_base=root if prefix else None,
+               canonical_base=root if prefix else None, alternates=_locales(app, root, notes),
                excludes=tuple(str(p) for p in config.sitemap_excludes or ()))
-    run.alternates = _locales(app, root, notes)
     if run.excludes:
         notes.append("sitemap_excludes: matched as sphinx-sitemap does (fnmatch on the page's "
                      "link); the 'exclude' option takes globs of URL paths")
@@ -213,7 +207,7 @@ def _start(app: Sphinx) -> None:
                      "commit dates) and the pages, without sphinx-last-updated-by-git")
     if config.sitemap_indent:
         notes.append("sitemap_indent: not used; the sitemap is always written two spaces deep")
-    for note in notes:
+    for note in notes:  # info: a difference from sphinx-sitemap is no fault (-W passes)
         log.info("Sitemap: %s", note)
     _RUNS[app] = run
 
@@ -303,6 +297,18 @@ def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
     yield pagename, {"title": title, "body": f"<h1>{title}</h1>\n{MARKER}\n"}, "page.html"
 
 
+def _canonical_link(app: Sphinx, pagename: str, _template: str, context: dict[str, Any],
+                    _doctree: object) -> None:
+    """Point a dirhtml page's canonical link at the page, as Sphinx 8.2 does.
+
+    Before, it named ``page.html``, which dirhtml never writes (sphinx-doc/sphinx#9730), and
+    the core would leave every page out as canonical elsewhere.
+    """
+    builder, base = app.builder, app.config.html_baseurl
+    if isinstance(builder, DirectoryHTMLBuilder) and app in _RUNS and context.get("pageurl"):
+        context["pageurl"] = posixpath.join(base, builder.get_target_uri(pagename))
+
+
 def _html_builder(app: Sphinx) -> StandaloneHTMLBuilder:
     builder = app.builder
     assert isinstance(builder, StandaloneHTMLBuilder)  # _start let no other builder in
@@ -324,7 +330,7 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
         result = generate(app.outdir, run.config, hints=hints, outline=outline,
                           canonical_base=run.canonical_base)
     except ConfigError as err:
-        raise SitemapBuildError(f"{_where(err.option)}: {err.message}") from err
+        raise SitemapBuildError(f"{SETTING}[{err.option!r}]: {err.message}") from err
     except SitemapError as err:
         raise SitemapBuildError(str(err)) from err
     _report(result)
@@ -382,7 +388,7 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     env, builder, config = app.env, _html_builder(app), run.config
     hints: dict[str, PageHints] = {}
     extra = _extra_files(app)
-    for rel in _html_files(str(app.outdir)):
+    for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((".html", ".htm"))):
         # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
         link = rel.removesuffix("index.html") if config.directory_urls and (
             rel == "index.html" or rel.endswith("/index.html")) else rel
@@ -424,11 +430,6 @@ def _files(folder: str) -> list[str]:
         rel = os.path.relpath(parent, folder).replace(os.sep, "/")
         found.extend(name if rel == "." else f"{rel}/{name}" for name in sorted(files))
     return found
-
-
-def _html_files(outdir: str) -> list[str]:
-    """The HTML files in the output folder, relative and sorted."""
-    return [rel for rel in _files(outdir) if rel.lower().endswith((".html", ".htm"))]
 
 
 def _extra_files(app: Sphinx) -> set[str]:
