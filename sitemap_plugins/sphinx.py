@@ -63,6 +63,7 @@ REASON_METADATA = "metadata sitemap: false"
 REASON_EXCLUDES = "sitemap_excludes"
 REASON_STATIC_HTML = "static HTML copied from html_extra_path"
 REASON_NOT_A_PAGE = "theme or source file (not a page)"
+REASON_SEARCH = "theme page (not documentation)"  # as the MkDocs host says of search.html
 DEFAULT_SCHEME = "{lang}{version}{link}"
 _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
     ("site_url", None), ("sitemap_url_scheme", DEFAULT_SCHEME), ("sitemap_locales", []),
@@ -159,10 +160,7 @@ def _validated(mapping: dict[str, Any], *, base_option: str) -> SitemapConfig:
 
 
 def _is_html(builder: Builder) -> bool:
-    """The builders whose output is a site of HTML pages: ``html``, ``dirhtml`` and kin.
-
-    Not ``singlehtml`` (one page), ``epub`` (a book) or the serialising builders (JSON).
-    """
+    """Builders of a site of pages (html, dirhtml); not singlehtml, epub or JSON builders."""
     return (isinstance(builder, StandaloneHTMLBuilder)
             and not isinstance(builder, SingleFileHTMLBuilder)
             and builder.format == "html" and builder.name not in ("epub", "json", "pickle")
@@ -299,11 +297,7 @@ def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
 
 def _canonical_link(app: Sphinx, pagename: str, _template: str, context: dict[str, Any],
                     _doctree: object) -> None:
-    """Point a dirhtml page's canonical link at the page, as Sphinx 8.2 does.
-
-    Before, it named ``page.html``, which dirhtml never writes (sphinx-doc/sphinx#9730), and
-    the core would leave every page out as canonical elsewhere.
-    """
+    """Point dirhtml's canonical links at the page, not page.html (Sphinx < 8.2, #9730)."""
     builder, base = app.builder, app.config.html_baseurl
     if isinstance(builder, DirectoryHTMLBuilder) and app in _RUNS and context.get("pageurl"):
         context["pageurl"] = posixpath.join(base, builder.get_target_uri(pagename))
@@ -388,12 +382,14 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     env, builder, config = app.env, _html_builder(app), run.config
     hints: dict[str, PageHints] = {}
     extra = _extra_files(app)
+    # Its search page: noindex in some themes only (basic since Sphinx 7.3; not rtd, pydata).
+    search = "" if "search" in env.found_docs else _rel(app, builder.get_outfilename("search"))
     for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((".html", ".htm"))):
         # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
         link = rel.removesuffix("index.html") if config.directory_urls and (
             rel == "index.html" or rel.endswith("/index.html")) else rel
-        if rel.startswith(_NOT_PAGES):
-            hints[rel] = PageHints(exclude=REASON_NOT_A_PAGE)
+        if rel.startswith(_NOT_PAGES) or rel == search:
+            hints[rel] = PageHints(exclude=REASON_SEARCH if rel == search else REASON_NOT_A_PAGE)
         elif rel in extra and not config.static_html:
             hints[rel] = PageHints(exclude=REASON_STATIC_HTML)
         elif any(fnmatch.fnmatch(link, pattern) for pattern in run.excludes):

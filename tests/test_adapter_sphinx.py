@@ -31,12 +31,10 @@ SITEMAP_FILES = ["sitemap.xml", "sitemap.xml.gz", "sitemap.txt"]
 EPOCH = 1750118400  # 2025-06-17T00:00:00Z, the builds' "now"
 
 # Every page a search engine should see (README.md): not hidden.html (robots noindex),
-# private.html (:sitemap: false), search.html (the theme's noindex) nor the verification file
-# html_extra_path copies.
+# private.html (:sitemap: false), search.html (a theme page, whatever the theme says) nor the
+# verification file html_extra_path copies.
 PAGES = ["index", "api", "genindex", "guide", "orphan", "py-modindex", "_modules/index",
          "_modules/tinypkg/greet", "sub/index", "sub/page", "site-map/index"]
-if sphinx.version_info < (7, 3):  # its search page says noindex since 7.3 (sphinx-doc#11700)
-    PAGES.append("search")
 HTML_URLS = sorted(BASE + page + ".html" for page in PAGES)
 DIRHTML_URLS = sorted(
     BASE + ("" if page == "index" else page.removesuffix("/index") + "/") for page in PAGES)
@@ -136,7 +134,6 @@ def test_html_site_map_is_themed(html_build: Build) -> None:
 
 
 @pytest.mark.golden
-@pytest.mark.skipif(sphinx.version_info < (7, 3), reason="the goldens' search page is noindex")
 def test_matches_goldens(html_build: Build, golden) -> None:
     """sitemap.xml, sitemap.txt and the robots.txt fragment match the reviewed goldens."""
     golden(html_build.out, EXPECTED, ["sitemap.xml", "sitemap.txt", "robots-sitemap.txt"])
@@ -150,10 +147,17 @@ def test_check_passes_on_the_output(html_build: Build) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_dirhtml_lists_directory_urls(tmp_path: Path) -> None:
-    """The dirhtml builder's pages are listed at their directory URLs."""
-    build = built(sphinx_build(sample(tmp_path), tmp_path / "out", "-W", builder="dirhtml"))
+@pytest.mark.parametrize("theme", ["alabaster", "furo", "sphinx_rtd_theme"])
+def test_dirhtml_lists_directory_urls(tmp_path: Path, theme: str) -> None:
+    """The dirhtml builder's pages are listed at their directory URLs, in each theme; the
+    search page is left out even where the theme does not mark it noindex (rtd)."""
+    pytest.importorskip(theme)
+    build = built(sphinx_build(sample(tmp_path), tmp_path / "out", "-W", builder="dirhtml",
+                               env={"SAMPLE_THEME": theme}))
     assert sorted(entries(build.out)) == DIRHTML_URLS
+    assert "1 theme page (not documentation)" in build.log
+    site_map = (build.out / "site-map" / "index.html").read_text("utf-8")
+    assert '<a href="../sub/page/">A topic</a>' in site_map
 
 
 def test_parallel_build_gives_the_same_bytes(tmp_path: Path) -> None:
