@@ -305,3 +305,20 @@ def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     for page in ("sub/index", "sub/page"):  # not rewritten by Sphinx, still listed and dated
         assert again[f"{BASE}{page}.html"]["lastmod"] == "2024-01-02T03:04:05Z", page
     assert again[BASE + "guide.html"]["lastmod"] == "2024-03-01"  # its :date: is later
+
+
+def test_bad_page_metadata_names_the_page(tmp_path: Path) -> None:
+    """A bad ``:sitemap_priority:`` stops the build naming the page; free-text ``:date:`` is
+    passed by."""
+    source = sample(tmp_path)
+    page = source / "sub" / "page.rst"
+    page.write_text(page.read_text("utf-8").replace("0.6", "high"), "utf-8")
+    guide = source / "guide.rst"
+    guide.write_text(guide.read_text("utf-8").replace("2024-03-01", "March 2024"), "utf-8")
+    build = sphinx_build(source, tmp_path / "out")
+    assert build.returncode != 0
+    assert ("Page 'sub/page' metadata 'sitemap_priority': Expected a number from 0.0 to 1.0 "
+            "but received: 'high' (str)") in build.log, build.log
+    page.write_text(page.read_text("utf-8").replace("high", "0.6"), "utf-8")
+    found = entries(built(sphinx_build(source, tmp_path / "out")).out)
+    assert found[BASE + "guide.html"]["lastmod"] is None
