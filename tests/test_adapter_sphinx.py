@@ -235,16 +235,19 @@ def test_switching_from_sphinx_sitemap_replaces_its_file(tmp_path: Path) -> None
 
 
 def test_sphinx_sitemap_settings_are_honoured(tmp_path: Path) -> None:
-    """sitemap_url_scheme, _locales, _filename and _excludes act as in sphinx-sitemap, with notes."""
+    """sitemap_url_scheme, _locales, _filename and _excludes act as in sphinx-sitemap, with
+    notes; the core's options work beside them (an IndexNow key file for ``submit``)."""
     source = sample(tmp_path, """
 sitemap_url_scheme = '{lang}{version}{link}'
 sitemap_locales = ['en', 'pt_BR']
 sitemap_filename = 'docs-sitemap.xml'
 sitemap_excludes = ['orphan.html', '_modules/*']
 sitemap_show_lastmod = True
+sitemap_plugins["indexnow_key"] = "sphinx-key-1234"
 """)
     build = built(sphinx_build(source, tmp_path / "out", "-W"))
     assert not (build.out / "sitemap.xml").exists()
+    assert (build.out / "sphinx-key-1234.txt").read_text("utf-8").strip() == "sphinx-key-1234"
     found = entries(build.out, "docs-sitemap.xml")
     kept = [p for p in PAGES if p != "orphan" and not p.startswith("_modules/")]
     assert sorted(found) == sorted(f"{BASE}en/1.0/{page}.html" for page in kept)
