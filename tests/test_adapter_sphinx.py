@@ -52,7 +52,7 @@ class Build:
 def sample(tmp_path: Path, conf_extra: str = "") -> Path:
     """A copy of the sample site, with lines added to its conf.py; returns the source folder."""
     site = tmp_path / "sample"
-    shutil.copytree(SAMPLE, site, ignore=shutil.ignore_patterns("expected", ".sitemap-cache",
+    shutil.copytree(SAMPLE, site, ignore=shutil.ignore_patterns("expected", "out", ".sitemap-cache",
                                                                 "__pycache__"))
     if conf_extra:
         with (site / "source" / "conf.py").open("a", encoding="utf-8") as conf:
