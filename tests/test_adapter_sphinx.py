@@ -325,3 +325,12 @@ def test_bad_page_metadata_names_the_page(tmp_path: Path) -> None:
     page.write_text(page.read_text("utf-8").replace("high", "0.6"), "utf-8")
     found = entries(built(sphinx_build(source, tmp_path / "out")).out)
     assert found[BASE + "guide.html"]["lastmod"] is None
+
+
+def test_link_suffix_gives_the_linked_urls(tmp_path: Path) -> None:
+    """With ``html_link_suffix = ""`` pages are listed at the URLs Sphinx links them by."""
+    build = built(sphinx_build(sample(tmp_path, "html_link_suffix = ''"), tmp_path / "out"))
+    found = entries(build.out)
+    assert BASE + "guide" in found
+    assert BASE + "sub/page" in found
+    assert BASE + "guide.html" not in found
