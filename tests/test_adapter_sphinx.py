@@ -168,7 +168,7 @@ def test_parallel_build_gives_the_same_bytes(tmp_path: Path) -> None:
         assert (serial.out / name).read_bytes() == (parallel.out / name).read_bytes(), name
 
 
-@pytest.mark.parametrize("builder", ["latex", "singlehtml", "text"])
+@pytest.mark.parametrize("builder", ["latex", "epub", "singlehtml", "text", "linkcheck"])
 def test_other_builders_are_left_alone(tmp_path: Path, builder: str) -> None:
     """Other builders get no sitemap, no cache folder and no word from the extension."""
     source = sample(tmp_path)
