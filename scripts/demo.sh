@@ -27,6 +27,17 @@ if [ -f sample_sites/pelican/source/pelicanconf.py ] && $bin/python -c "import s
   $bin/sitemap-plugins check sample_sites/pelican/out --base-url https://blog.example.org/
 fi
 
+if [ -f sample_sites/sphinx/source/conf.py ] && $bin/python -c "import sitemap_plugins.sphinx" 2>/dev/null; then
+  echo; echo "== Sphinx sample site (sphinx-build, html and dirhtml) =="
+  rm -rf sample_sites/sphinx/out
+  $bin/sphinx-build -q -W -b html sample_sites/sphinx/source sample_sites/sphinx/out/html
+  cat sample_sites/sphinx/out/html/sitemap.xml
+  $bin/sitemap-plugins check sample_sites/sphinx/out/html --base-url https://docs.example.org/sample/
+  $bin/sphinx-build -q -W -j auto -b dirhtml sample_sites/sphinx/source sample_sites/sphinx/out/dirhtml
+  cat sample_sites/sphinx/out/dirhtml/sitemap.txt
+  $bin/sitemap-plugins check sample_sites/sphinx/out/dirhtml --base-url https://docs.example.org/sample/
+fi
+
 if $bin/python -c "import material, sitemap_plugins.mkdocs" 2>/dev/null; then
   echo; echo "== This project's documentation site (mkdocs build --strict, our own plugin) =="
   rm -rf build/docs-site

@@ -72,6 +72,11 @@ _GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
         rb'xmlns:xsi="http://www\.w3\.org/2001/XMLSchema-instance"\n'
         rb'xsi:schemaLocation="http://www\.sitemaps\.org/schemas/sitemap/0\.9 '
         rb'http://www\.sitemaps\.org/schemas/sitemap/0\.9/sitemap\.xsd"\n')),
+    # ElementTree's declaration (single quotes); xhtml declared first when alternates exist.
+    ("sphinx-sitemap", re.compile(
+        rb"<\?xml version='1\.0' encoding='utf-8'\?>\n<urlset "
+        rb'(?:xmlns:xhtml="http://www\.w3\.org/1999/xhtml" )?' + re.escape(_SITEMAP_NS.encode())
+        + rb">\s*<(?:url>|/urlset>)")),
 )
 OWN = "sitemap-plugins"
 """What :func:`identify` calls this tool's own output."""

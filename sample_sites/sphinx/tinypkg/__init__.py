@@ -1,0 +1,1 @@
+"""A tiny package documented by autodoc in the Sphinx sample site."""

@@ -1,0 +1,496 @@
+"""Sphinx extension: ``extensions = ["sitemap_plugins.sphinx"]`` writes the sitemap.
+
+A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build (other builders
+are left alone) the core scans the output folder, as the command line does: pages that an
+incremental build did not rewrite are listed, and ``-j N`` gives the bytes of ``-j 1``, as
+nothing is collected in the writer processes. What only Sphinx knows (sources and autodoc's
+modules, for git dates; file-wide metadata; the toctree; sphinx-sitemap's settings) goes to
+the core as :class:`~sitemap_plugins.rules.PageHints`. The core takes no host-rendered
+content yet: it reads each page's facts from the written HTML.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import os
+import posixpath
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sphinx.builders.dirhtml import DirectoryHTMLBuilder
+from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.builders.singlehtml import SingleFileHTMLBuilder
+from sphinx.errors import ConfigError as SphinxConfigError
+from sphinx.errors import ExtensionError, SphinxError
+from sphinx.util import logging
+
+from sitemap_plugins import __version__
+from sitemap_plugins.build import generate
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, sort_key
+from sitemap_plugins.errors import ConfigError, Level, SitemapError
+from sitemap_plugins.git_dates import read_git_dates, shallow_note
+from sitemap_plugins.history import EXPLICIT_SOURCE
+from sitemap_plugins.html_map import MARKER, NavNode, html_sitemap_file, site_map_title
+from sitemap_plugins.options import (
+    BUILD_OPTIONS,
+    SitemapConfig,
+    check_changefreq,
+    check_keys,
+    check_priority,
+)
+from sitemap_plugins.rules import PageHints
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+
+    from sitemap_plugins.build import Result
+
+log = logging.getLogger(__name__)
+
+SETTING = "sitemap_plugins"
+CACHE_DIR_NAME = ".sitemap-cache"
+RELATIVE_TO_CONFIG = ("cache_dir", "changes_file", "html_sitemap_template")
+"""Options naming a path, which in ``conf.py`` is relative to it, as Sphinx's own are."""
+REASON_METADATA = "metadata sitemap: false"
+REASON_EXCLUDES = "sitemap_excludes"
+REASON_STATIC_HTML = "static HTML copied from html_extra_path"
+REASON_NOT_A_PAGE = "theme or source file (not a page)"
+REASON_SEARCH = "theme page (not documentation)"  # as the MkDocs host says of search.html
+DEFAULT_SCHEME = "{lang}{version}{link}"
+_LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
+    ("site_url", None), ("sitemap_url_scheme", DEFAULT_SCHEME), ("sitemap_locales", []),
+    ("sitemap_filename", "sitemap.xml"), ("sitemap_excludes", []),
+    ("sitemap_show_lastmod", False), ("sitemap_indent", 0),
+)
+"""sphinx-sitemap's settings, with its defaults: read so that conf.py keeps working."""
+_NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")
+_FALSE = frozenset({"false", "no", "off", "0"})
+_PLACEHOLDER_URL = "https://example.invalid/"
+_RUNS: weakref.WeakKeyDictionary[Sphinx, _Run] = weakref.WeakKeyDictionary()
+
+
+class SitemapBuildError(SphinxError):
+    """The sitemap could not be written, or a page's metadata is bad; Sphinx shows one line."""
+
+    category = "Sitemap error"
+
+
+@dataclass
+class _Run:
+    """One HTML build's checked options and where its URLs live."""
+
+    config: SitemapConfig
+    canonical_base: str | None
+    """html_baseurl, where Sphinx's canonical links point, when the URL scheme adds a path."""
+    alternates: tuple[tuple[str, str], ...] = ()
+    """``(hreflang, base URL)`` of each of sphinx-sitemap's ``sitemap_locales``."""
+    excludes: tuple[str, ...] = ()
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the options and sphinx-sitemap's settings; connect the build's events.
+
+    Raises:
+        ExtensionError: when sphinx-sitemap is loaded too: one of the two must go.
+    """
+    if "sphinx_sitemap" in app.config.extensions:
+        msg = ("sitemap_plugins.sphinx replaces sphinx_sitemap (and reads its sitemap_* "
+               "settings): remove 'sphinx_sitemap' from extensions in conf.py")
+        raise ExtensionError(msg)
+    app.add_config_value(SETTING, {}, "", types=frozenset({dict}))
+    for name, default in _LEGACY_DEFAULTS:
+        if name not in app.config:
+            app.add_config_value(name, default, "")
+    app.connect("config-inited", _check_options)
+    app.connect("builder-inited", _start)
+    app.connect("html-collect-pages", _site_map_page)
+    app.connect("html-page-context", _canonical_link)
+    app.connect("build-finished", _finish)
+    # All the work is done in build-finished, in the main process: reading and writing in
+    # parallel lose nothing, and no data is kept in the environment.
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def _options(config: Config, confdir: str) -> dict[str, Any]:
+    """``sitemap_plugins`` as given, its keys checked (the core checks the values).
+
+    Raises:
+        sphinx.errors.ConfigError: naming the key, in the core's words.
+    """
+    raw = config[SETTING]
+    if not isinstance(raw, Mapping):
+        msg = f"Expected a dict of sitemap options but received: {raw!r} ({type(raw).__name__})"
+        raise SphinxConfigError(f"{SETTING}: {msg}")
+    if "base_url" in raw:
+        msg = "Not an option here: the base URL is html_baseurl. Set html_baseurl instead."
+        raise SphinxConfigError(f"{SETTING}['base_url']: {msg}")
+    try:
+        check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
+    except ConfigError as err:
+        raise SphinxConfigError(f"{SETTING}[{err.option!r}]: {err.message}") from err
+    options = dict(raw)
+    for name in RELATIVE_TO_CONFIG:
+        value = options.get(name)
+        if isinstance(value, str) and value.strip():
+            options[name] = os.path.join(confdir, value)
+    return options
+
+
+def _check_options(app: Sphinx, config: Config) -> None:
+    """Check every option when the configuration is read, whatever the builder."""
+    _validated({**_options(config, _confdir(app)), "base_url": _PLACEHOLDER_URL},
+               base_option="base_url")
+
+
+def _validated(mapping: dict[str, Any], *, base_option: str) -> SitemapConfig:
+    """The core's config, or a Sphinx configuration error naming the option."""
+    try:
+        return SitemapConfig.from_mapping(mapping)
+    except ConfigError as err:
+        where = base_option if err.option == "base_url" else f"{SETTING}[{err.option!r}]"
+        raise SphinxConfigError(f"{where}: {err.message}") from err
+
+
+def _is_html(builder: Builder) -> bool:
+    """Builders of a site of pages (html, dirhtml); not singlehtml, epub or JSON builders."""
+    return (isinstance(builder, StandaloneHTMLBuilder)
+            and not isinstance(builder, SingleFileHTMLBuilder)
+            and builder.format == "html" and builder.name not in ("epub", "json", "pickle")
+            and not hasattr(builder, "implementation"))
+
+
+def _confdir(app: Sphinx) -> str:
+    return str(app.confdir or app.srcdir)
+
+
+def _start(app: Sphinx) -> None:
+    """Check the base URL and the options for this HTML build; say what differs."""
+    if not _is_html(app.builder):
+        return
+    config = app.config
+    base = config.site_url or config.html_baseurl
+    if not base:
+        log.warning(
+            "No sitemap written: html_baseurl is not set in conf.py, and a sitemap must list "
+            "absolute URLs. Set html_baseurl to the public URL of the documentation, e.g. "
+            "html_baseurl = 'https://example.org/docs/'.", type="sitemap", subtype="configuration")
+        return
+    notes: list[str] = []
+    confdir = _confdir(app)
+    options = _options(config, confdir)
+    options.setdefault("cache_dir", os.path.join(confdir, CACHE_DIR_NAME))
+    options.setdefault("directory_urls", isinstance(app.builder, DirectoryHTMLBuilder))
+    filename = str(config.sitemap_filename or "sitemap.xml")
+    if filename != "sitemap.xml" and "sitemap_name" not in options:
+        options["sitemap_name"] = filename.removesuffix(".xml")
+        notes.append(f"sitemap_filename {filename!r}: written as {options['sitemap_name']}.xml "
+                     "(and .txt, .xml.gz beside it)")
+    root, prefix = _scheme(app, str(base), notes)
+    run = _Run(_validated({**options, "base_url": root + prefix}, base_option="html_baseurl"),
+               canonical_base=root if prefix else None, alternates=_locales(app, root, notes),
+               excludes=tuple(str(p) for p in config.sitemap_excludes or ()))
+    if run.excludes:
+        notes.append("sitemap_excludes: matched as sphinx-sitemap does (fnmatch on the page's "
+                     "link); the 'exclude' option takes globs of URL paths")
+    if config.sitemap_show_lastmod:
+        notes.append("sitemap_show_lastmod: not needed; lastmod comes from git (first-parent "
+                     "commit dates) and the pages, without sphinx-last-updated-by-git")
+    if config.sitemap_indent:
+        notes.append("sitemap_indent: not used; the sitemap is always written two spaces deep")
+    for note in notes:  # info: a difference from sphinx-sitemap is no fault (-W passes)
+        log.info("Sitemap: %s", note)
+    _RUNS[app] = run
+
+
+def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
+    """(html_baseurl with its slash, the path sphinx-sitemap's URL scheme puts before pages).
+
+    ``{lang}`` and ``{version}`` are Read the Docs' language and version when it builds, else
+    ``language`` and ``version``. Outside Read the Docs the scheme applies only when
+    conf.py sets it: Sphinx's canonical links, and where the pages are served, are
+    html_baseurl + page. A prefix that html_baseurl already ends with is not added again.
+    """
+    config = app.config
+    root = base if base.endswith("/") else base + "/"
+    if root != base:
+        notes.append(f"html_baseurl {base!r} has no trailing slash: pages are listed under "
+                     f"{root!r} (sphinx-sitemap glued the page to it)")
+    lang = os.environ.get("READTHEDOCS_LANGUAGE") or config.language or ""
+    prefix = _prefix(app, lang)
+    if "sitemap_url_scheme" not in getattr(config, "_raw_config", {}) and not os.environ.get(
+            "READTHEDOCS"):
+        if prefix:
+            notes.append(f"sitemap_url_scheme not set: pages are listed at html_baseurl + page, "
+                         f"as Sphinx's canonical links say (sphinx-sitemap put {prefix!r} "
+                         "between them; set sitemap_url_scheme to keep that)")
+        return root, ""
+    if prefix and root.endswith("/" + prefix):
+        notes.append(f"html_baseurl already ends in {prefix!r}: not added again by "
+                     "sitemap_url_scheme")
+        return root, ""
+    return root, prefix
+
+
+def _prefix(app: Sphinx, lang: str) -> str:
+    """What ``sitemap_url_scheme`` puts between the base URL and the page, for ``lang``.
+
+    Raises:
+        sphinx.errors.ConfigError: when the scheme is not ``...{link}`` with known fields.
+    """
+    scheme = str(app.config.sitemap_url_scheme)
+    version = os.environ.get("READTHEDOCS_VERSION") or app.config.version or ""
+    try:
+        if not scheme.endswith("{link}"):
+            raise ValueError(scheme)  # noqa: TRY301  # one message for both
+        return scheme[: -len("{link}")].format(lang=f"{lang}/" if lang else "",
+                                              version=f"{version}/" if version else "")
+    except (KeyError, IndexError, ValueError) as err:
+        msg = (f"Expected a scheme of {{lang}}, {{version}} and text, ending in {{link}}, such as "
+               f"{DEFAULT_SCHEME!r}, but received: {scheme!r} (str)")
+        raise SphinxConfigError(f"sitemap_url_scheme: {msg}") from err
+
+
+def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str], ...]:
+    """sphinx-sitemap's ``sitemap_locales`` (or the folders of ``locale_dirs``) as bases."""
+    config = app.config
+    locales = list(config.sitemap_locales or ())
+    if locales == [None]:
+        return ()
+    for folder in () if locales else config.locale_dirs or ():
+        path = os.path.join(_confdir(app), folder)
+        if os.path.isdir(path):
+            locales.extend(sorted(name for name in os.listdir(path)
+                                  if os.path.isdir(os.path.join(path, name))))
+    if locales and "{lang}" not in str(config.sitemap_url_scheme):
+        notes.append("sitemap_locales: no alternates written, sitemap_url_scheme has no {lang}")
+        return ()
+    return tuple((str(locale).replace("_", "-"), root + _prefix(app, str(locale)))
+                 for locale in dict.fromkeys(locales) if locale)
+
+
+def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """The HTML site map's page, rendered in the theme with a marker the core fills in."""
+    run = _RUNS.get(app)
+    if run is None or run.config.html_sitemap is None:
+        return
+    rel = html_sitemap_file(run.config.html_sitemap)
+    builder = _html_builder(app)
+    suffix = str(getattr(builder, "out_suffix", ".html"))
+    if not rel.endswith(suffix):
+        return  # the core writes its own page there
+    # dirhtml writes page 'a' as a/index.html: a/index.html is 'a/index' or 'a'.
+    pagename = next((name for name in (rel[: -len(suffix)], rel[: -len(suffix)].removesuffix(
+        "/index")) if _rel(app, builder.get_outfilename(name)) == rel), None)
+    if pagename is None or pagename in app.env.found_docs:
+        return  # not a page name Sphinx can write there, or a document the core won't replace
+    title = site_map_title(app.config.language)
+    yield pagename, {"title": title, "body": f"<h1>{title}</h1>\n{MARKER}\n"}, "page.html"
+
+
+def _canonical_link(app: Sphinx, pagename: str, _template: str, context: dict[str, Any],
+                    _doctree: object) -> None:
+    """Point dirhtml's canonical links at the page, not page.html (Sphinx < 8.2, #9730)."""
+    builder, base = app.builder, app.config.html_baseurl
+    if isinstance(builder, DirectoryHTMLBuilder) and app in _RUNS and context.get("pageurl"):
+        context["pageurl"] = posixpath.join(base, builder.get_target_uri(pagename))
+
+
+def _html_builder(app: Sphinx) -> StandaloneHTMLBuilder:
+    builder = app.builder
+    assert isinstance(builder, StandaloneHTMLBuilder)  # _start let no other builder in
+    return builder
+
+
+def _rel(app: Sphinx, path: str | os.PathLike[str]) -> str:
+    return os.path.relpath(path, app.outdir).replace(os.sep, "/")
+
+
+def _finish(app: Sphinx, exception: Exception | None) -> None:
+    """Write the sitemap once Sphinx has written the whole site (not after a failed build)."""
+    run = _RUNS.pop(app, None)
+    if run is None or exception is not None:
+        return
+    hints = _hints(app, run)
+    outline = _outline(app) if run.config.html_sitemap is not None else ()
+    try:
+        result = generate(app.outdir, run.config, hints=hints, outline=outline,
+                          canonical_base=run.canonical_base)
+    except ConfigError as err:
+        raise SitemapBuildError(f"{SETTING}[{err.option!r}]: {err.message}") from err
+    except SitemapError as err:
+        raise SitemapBuildError(str(err)) from err
+    _report(result)
+
+
+@dataclass(frozen=True)
+class _Meta:
+    """A document's own sitemap values, from its file-wide metadata (``:sitemap: false``)."""
+
+    exclude: bool = False
+    lastmod: Lastmod | None = None
+    explicit: bool = False
+    changefreq: str | None = None
+    priority: float | None = None
+    published: Lastmod | None = None
+
+
+def _metadata(docname: str, meta: Mapping[str, Any]) -> _Meta:
+    """A document's own sitemap values, from the fields at its top.
+
+    ``:sitemap: false``, ``:sitemap_lastmod:``, ``:sitemap_changefreq:``,
+    ``:sitemap_priority:``, and ``:date:`` (when it was published; free text is passed by).
+
+    Raises:
+        SitemapBuildError: naming the document and the field, when a sitemap value is bad.
+    """
+    if str(meta.get("sitemap", "")).strip().lower() in _FALSE:
+        return _Meta(exclude=True)
+    where = f"Page '{docname}' metadata"
+    changefreq, priority = meta.get("sitemap_changefreq"), meta.get("sitemap_priority")
+    try:
+        if changefreq is not None:
+            changefreq = check_changefreq("sitemap_changefreq", str(changefreq).strip())
+        if priority is not None:
+            with contextlib.suppress(ValueError):  # the core's check says what it expected
+                priority = float(str(priority).strip())
+            priority = check_priority("sitemap_priority", priority)
+    except ConfigError as err:
+        raise SitemapBuildError(f"{where} '{err.option}': {err.message}") from err
+    published = coerce_lastmod(str(meta.get("date", "")).strip())
+    if "sitemap_lastmod" not in meta:
+        return _Meta(lastmod=published, changefreq=changefreq, priority=priority,
+                     published=published)
+    lastmod = coerce_lastmod(str(meta["sitemap_lastmod"]).strip())
+    if lastmod is None:
+        raise SitemapBuildError(
+            f"{where} 'sitemap_lastmod': Expected a date such as 2024-05-06 or "
+            f"2024-05-06T10:00:00+02:00 but received: {meta['sitemap_lastmod']!r} (str)")
+    return _Meta(lastmod=lastmod, explicit=True, changefreq=changefreq, priority=priority,
+                 published=published)
+
+
+def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
+    """What Sphinx knows of each page, keyed by its path in the output folder."""
+    env, builder, config = app.env, _html_builder(app), run.config
+    hints: dict[str, PageHints] = {}
+    extra = _extra_files(app)
+    # Its search page: noindex in some themes only (basic since Sphinx 7.3; not rtd, pydata).
+    search = "" if "search" in env.found_docs else _rel(app, builder.get_outfilename("search"))
+    for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((".html", ".htm"))):
+        # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
+        link = rel.removesuffix("index.html") if config.directory_urls and (
+            rel == "index.html" or rel.endswith("/index.html")) else rel
+        if rel.startswith(_NOT_PAGES) or rel == search:
+            hints[rel] = PageHints(exclude=REASON_SEARCH if rel == search else REASON_NOT_A_PAGE)
+        elif rel in extra and not config.static_html:
+            hints[rel] = PageHints(exclude=REASON_STATIC_HTML)
+        elif any(fnmatch.fnmatch(link, pattern) for pattern in run.excludes):
+            hints[rel] = PageHints(exclude=REASON_EXCLUDES)
+        elif run.alternates:
+            hints[rel] = PageHints(alternates=tuple(
+                (code, base + link) for code, base in run.alternates))
+    docs = {_rel(app, builder.get_outfilename(doc)): doc for doc in sorted(env.found_docs)}
+    metas = {doc: _metadata(doc, env.metadata.get(doc, {})) for doc in docs.values()}
+    git = _git_dates(app, [doc for doc, m in metas.items() if not m.exclude and not m.explicit],
+                     config)
+    other_link = getattr(builder, "link_suffix", ".html") != builder.out_suffix
+    for rel, doc in docs.items():
+        meta, before = metas[doc], hints.get(rel, PageHints())
+        if before.exclude or meta.exclude:
+            hints[rel] = before if before.exclude else PageHints(exclude=REASON_METADATA)
+            continue
+        # html_link_suffix: pages are linked (and served) at a URL other than their file's.
+        url = builder.get_target_uri(doc) if other_link else None
+        lastmod = meta.lastmod if meta.explicit else _latest(meta.lastmod, git.get(doc))
+        if lastmod is not None or meta != _Meta() or url is not None:
+            hints[rel] = PageHints(
+                lastmod=lastmod, changefreq=meta.changefreq, priority=meta.priority,
+                alternates=before.alternates, published=meta.published, url=url,
+                lastmod_source=EXPLICIT_SOURCE if meta.explicit else "host")
+    return hints
+
+
+def _files(folder: str) -> list[str]:
+    """The files in ``folder`` (none if it is missing), relative and sorted."""
+    found: list[str] = []
+    for parent, dirs, files in os.walk(folder):
+        dirs.sort()
+        rel = os.path.relpath(parent, folder).replace(os.sep, "/")
+        found.extend(name if rel == "." else f"{rel}/{name}" for name in sorted(files))
+    return found
+
+
+def _extra_files(app: Sphinx) -> set[str]:
+    """Files ``html_extra_path`` copies into the site, as they are (not pages Sphinx wrote)."""
+    found: set[str] = set()
+    for entry in app.config.html_extra_path or ():
+        path = os.path.join(_confdir(app), entry)
+        found.update([os.path.basename(path)] if os.path.isfile(path) else _files(path))
+    return found
+
+
+def _git_dates(app: Sphinx, docs: list[str], config: SitemapConfig) -> dict[str, Lastmod]:
+    """Each document's git date: the latest of its source's and of every file it depends on.
+
+    Autodoc notes the modules it documents as dependencies (``env.dependencies``), so an API
+    page changed when its module did. One ``git log`` over the folder holding them all.
+    """
+    if not docs or not config.git_dates:
+        return {}
+    env, src = app.env, os.path.abspath(app.srcdir)
+    top = src  # the repository: a dependency outside it (an installed module) has no date
+    while not os.path.exists(os.path.join(top, ".git")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    sources = {doc: [os.path.abspath(env.doc2path(doc)), *(
+        path for dep in sorted(env.dependencies.get(doc, ()))
+        if (path := os.path.abspath(os.path.join(src, dep))).startswith(os.path.join(top, "")))]
+        for doc in docs}
+    root = os.path.commonpath([os.path.dirname(p) for ps in sources.values() for p in ps])
+    dates, shallow = read_git_dates(root)
+    if shallow:  # CI's default checkout: a note, not a warning, so that -W builds pass
+        log.info("Sitemap: %s", shallow_note(f"{SETTING} = {{'git_dates': False}}"))
+    return {doc: latest for doc, paths in sources.items() if (latest := _latest(*(
+        dates.get(os.path.relpath(p, root).replace(os.sep, "/")) for p in paths))) is not None}
+
+
+def _latest(*dates: Lastmod | None) -> Lastmod | None:
+    known = [d for d in dates if d is not None]
+    return max(known, key=sort_key) if known else None
+
+
+def _outline(app: Sphinx) -> tuple[NavNode, ...]:
+    """The toctree from the root document, as the core's navigation for the HTML site map."""
+    env: BuildEnvironment = app.env
+    seen: set[str] = set()
+
+    def node(doc: str) -> NavNode:
+        seen.add(doc)
+        children = tuple(node(child) for child in env.toctree_includes.get(doc, ())
+                         if child in env.found_docs and child not in seen)
+        title = env.titles[doc].astext() if doc in env.titles else None
+        return NavNode(title, _rel(app, _html_builder(app).get_outfilename(doc)), children)
+
+    root = str(app.config.root_doc)
+    return (node(root),) if root in env.found_docs else ()
+
+
+def _report(result: Result) -> None:
+    """Log what the core did: its warnings as Sphinx warnings (``-W`` counts them)."""
+    for diagnostic in result.diagnostics:
+        # A sitemap left by sphinx-sitemap before the switch is replaced: news, not a fault.
+        if diagnostic.level is Level.WARNING and not (
+                diagnostic.code == "replaced-sitemap" and "sphinx-sitemap" in diagnostic.message):
+            log.warning("Sitemap: %s", diagnostic, type="sitemap", subtype=diagnostic.code)
+        else:
+            log.info("Sitemap: %s", diagnostic)
+    if result.dropped_diagnostics:
+        log.info("Sitemap: %d more notes not shown", result.dropped_diagnostics)
+    log.info("Sitemap: %s", result.summary_line())

@@ -1,0 +1,336 @@
+"""The Sphinx extension, run through the real ``sphinx-build`` on the sample site.
+
+Each test copies ``sample_sites/sphinx`` into ``tmp_path`` (so the cache folder beside
+``conf.py`` is its own) and builds it with ``python -m sphinx``; ``conf.py`` is extended
+in the copy where a test needs other settings.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+sphinx = pytest.importorskip("sphinx")
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_sites" / "sphinx"
+EXPECTED = SAMPLE / "expected"
+BASE = "https://docs.example.org/sample/"
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML_LINK = "{http://www.w3.org/1999/xhtml}link"
+SITEMAP_FILES = ["sitemap.xml", "sitemap.xml.gz", "sitemap.txt"]
+EPOCH = 1750118400  # 2025-06-17T00:00:00Z, the builds' "now"
+
+# Every page a search engine should see (README.md): not hidden.html (robots noindex),
+# private.html (:sitemap: false), search.html (a theme page, whatever the theme says) nor the
+# verification file html_extra_path copies.
+PAGES = ["index", "api", "genindex", "guide", "orphan", "py-modindex", "_modules/index",
+         "_modules/tinypkg/greet", "sub/index", "sub/page", "site-map/index"]
+HTML_URLS = sorted(BASE + page + ".html" for page in PAGES)
+DIRHTML_URLS = sorted(
+    BASE + ("" if page == "index" else page.removesuffix("/index") + "/") for page in PAGES)
+
+
+@dataclass
+class Build:
+    """One ``sphinx-build`` run: its output folder, exit code and log."""
+
+    out: Path
+    returncode: int
+    log: str
+
+
+def sample(tmp_path: Path, conf_extra: str = "") -> Path:
+    """A copy of the sample site, with lines added to its conf.py; returns the source folder."""
+    site = tmp_path / "sample"
+    shutil.copytree(SAMPLE, site, ignore=shutil.ignore_patterns("expected", "out", ".sitemap-cache",
+                                                                "__pycache__"))
+    if conf_extra:
+        with (site / "source" / "conf.py").open("a", encoding="utf-8") as conf:
+            conf.write("\n" + conf_extra + "\n")
+    return site / "source"
+
+
+def sphinx_build(source: Path, out: Path, *args: str, builder: str = "html",
+                 env: dict[str, str] | None = None, epoch: int = EPOCH) -> Build:
+    """Run the real ``sphinx-build`` (warnings are errors unless a test says otherwise)."""
+    environ = {key: value for key, value in os.environ.items()
+               if not key.startswith("READTHEDOCS")}
+    environ.update({"SOURCE_DATE_EPOCH": str(epoch), "COLUMNS": "1000", "PYTHONPATH": os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)})
+    environ.update(env or {})
+    command = [sys.executable, "-m", "sphinx", "-b", builder, *args, str(source), str(out)]
+    proc = subprocess.run(command, env=environ, capture_output=True, text=True, timeout=300,
+                          check=False)
+    return Build(out, proc.returncode, proc.stdout + proc.stderr)
+
+
+def built(build: Build) -> Build:
+    assert build.returncode == 0, build.log
+    return build
+
+
+def entries(out: Path, name: str = "sitemap.xml") -> dict[str, dict[str, object]]:
+    """The sitemap as ``loc -> {lastmod, changefreq, priority, alternates}``."""
+    root = etree.parse(str(out / name)).getroot()
+    return {
+        url.findtext(f"{SM}loc"): {
+            "lastmod": url.findtext(f"{SM}lastmod"),
+            "changefreq": url.findtext(f"{SM}changefreq"),
+            "priority": url.findtext(f"{SM}priority"),
+            "alternates": {link.get("hreflang"): link.get("href")
+                           for link in url.iter(XHTML_LINK)},
+        }
+        for url in root.iter(f"{SM}url")
+    }
+
+
+def git(folder: Path, *args: str, when: str | None = None) -> None:
+    """Run git in ``folder``; ``when`` dates the commit (author and committer)."""
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    if when is not None:
+        env.update(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org",
+                    "-c", "commit.gpgsign=false", *args], cwd=folder, env=env, check=True,
+                   capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def html_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The sample built once with ``-b html -W``."""
+    tmp = tmp_path_factory.mktemp("html")
+    return built(sphinx_build(sample(tmp), tmp / "out", "-W"))
+
+
+def test_html_lists_the_pages(html_build: Build) -> None:
+    """The html builder's sitemap lists each page at its .html URL, and no noindex page."""
+    assert sorted(entries(html_build.out)) == HTML_URLS
+    assert f"Sitemap: {len(PAGES)} URLs listed" in html_build.log
+
+
+def test_page_metadata(html_build: Build) -> None:
+    """``:date:``, ``:sitemap_changefreq:`` and ``:sitemap_priority:`` reach the sitemap."""
+    found = entries(html_build.out)
+    assert found[BASE + "guide.html"]["lastmod"] == "2024-03-01"
+    assert found[BASE + "sub/page.html"]["changefreq"] == "monthly"
+    assert found[BASE + "sub/page.html"]["priority"] == "0.6"
+
+
+def test_html_site_map_is_themed(html_build: Build) -> None:
+    """The HTML site map is a page of the theme, listing the toctree's pages."""
+    page = (html_build.out / "site-map" / "index.html").read_text("utf-8")
+    assert 'class="sphinxsidebar"' in page  # alabaster's sidebar: rendered in the theme
+    assert '<a href="../sub/page.html">A topic</a>' in page
+    assert "hidden.html" not in page.split('class="sphinxsidebar"')[0]
+
+
+@pytest.mark.golden
+def test_matches_goldens(html_build: Build, golden) -> None:
+    """sitemap.xml, sitemap.txt and the robots.txt fragment match the reviewed goldens."""
+    golden(html_build.out, EXPECTED, ["sitemap.xml", "sitemap.txt", "robots-sitemap.txt"])
+
+
+def test_check_passes_on_the_output(html_build: Build) -> None:
+    """``sitemap-plugins check`` finds nothing wrong with what the extension wrote."""
+    proc = subprocess.run([sys.executable, "-m", "sitemap_plugins", "check", str(html_build.out),
+                           "--base-url", BASE], capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("theme", ["alabaster", "furo", "sphinx_rtd_theme"])
+def test_dirhtml_lists_directory_urls(tmp_path: Path, theme: str) -> None:
+    """The dirhtml builder's pages are listed at their directory URLs, in each theme; the
+    search page is left out even where the theme does not mark it noindex (rtd)."""
+    pytest.importorskip(theme)
+    build = built(sphinx_build(sample(tmp_path), tmp_path / "out", "-W", builder="dirhtml",
+                               env={"SAMPLE_THEME": theme}))
+    assert sorted(entries(build.out)) == DIRHTML_URLS
+    assert "1 theme page (not documentation)" in build.log
+    site_map = (build.out / "site-map" / "index.html").read_text("utf-8")
+    assert '<a href="../sub/page/">A topic</a>' in site_map
+
+
+def test_parallel_build_gives_the_same_bytes(tmp_path: Path) -> None:
+    """``-j auto`` (parallel reading and writing) writes the bytes ``-j 1`` writes."""
+    serial = built(sphinx_build(sample(tmp_path / "a"), tmp_path / "a" / "out", "-j", "1"))
+    parallel = built(sphinx_build(sample(tmp_path / "b"), tmp_path / "b" / "out", "-j", "auto"))
+    for name in SITEMAP_FILES:
+        assert (serial.out / name).read_bytes() == (parallel.out / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("builder", ["latex", "epub", "singlehtml", "text", "linkcheck"])
+def test_other_builders_are_left_alone(tmp_path: Path, builder: str) -> None:
+    """Other builders get no sitemap, no cache folder and no word from the extension."""
+    source = sample(tmp_path)
+    build = built(sphinx_build(source, tmp_path / "out", builder=builder))
+    assert not list(build.out.rglob("sitemap*")), build.log
+    assert not (source / ".sitemap-cache").exists()
+    assert "sitemap" not in build.log.lower().replace("sitemap_plugins.sphinx", "")
+
+
+def test_no_base_url_warns_in_html_only(tmp_path: Path) -> None:
+    """Without html_baseurl an HTML build warns (typed, so it can be silenced); latex says nothing."""
+    source = sample(tmp_path, "html_baseurl = ''")
+    html = sphinx_build(source, tmp_path / "html")
+    assert html.returncode == 0
+    assert "WARNING: No sitemap written: html_baseurl is not set in conf.py" in html.log
+    if sphinx.version_info >= (8, 0):  # the type is shown since Sphinx 8.0
+        assert "[sitemap.configuration]" in html.log
+    assert not (tmp_path / "html" / "sitemap.xml").exists()
+    latex = built(sphinx_build(source, tmp_path / "latex", builder="latex"))
+    assert "html_baseurl" not in latex.log
+
+
+@pytest.mark.parametrize(("conf", "message"), [
+    ("sitemap_plugins = {'gzip': 'yes'}",
+     "sitemap_plugins['gzip']: Expected a boolean but received: 'yes' (str)"),
+    ("sitemap_plugins = {'gzipp': False}",
+     "sitemap_plugins['gzipp']: Unrecognised option. Did you mean 'gzip'?"),
+    ("sitemap_plugins = {'base_url': 'https://x.example/'}",
+     "sitemap_plugins['base_url']: Not an option here: the base URL is html_baseurl."),
+    ("html_baseurl = 'docs.example.org'", "html_baseurl: "),
+    ("sitemap_url_scheme = '{link}?v={version}'",
+     "sitemap_url_scheme: Expected a scheme of {lang}, {version} and text, ending in {link}"),
+], ids=["bad-value", "unknown-key", "base-url", "bad-base-url", "bad-scheme"])
+def test_bad_option_stops_the_build(tmp_path: Path, conf: str, message: str) -> None:
+    """A bad option stops the build as a configuration error, in the core's words, naming it."""
+    build = sphinx_build(sample(tmp_path, conf), tmp_path / "out")
+    assert build.returncode == 2
+    assert "Configuration error" in build.log
+    assert message in build.log, build.log
+    assert not (tmp_path / "out" / "index.html").exists()  # stopped before writing
+
+
+def test_sphinx_sitemap_alongside_is_refused(tmp_path: Path) -> None:
+    """Loading sphinx_sitemap too stops the build, saying which one to remove."""
+    pytest.importorskip("sphinx_sitemap")
+    build = sphinx_build(sample(tmp_path, "extensions.append('sphinx_sitemap')"), tmp_path / "o")
+    assert build.returncode != 0
+    assert "remove 'sphinx_sitemap' from extensions in conf.py" in build.log, build.log
+
+
+def test_switching_from_sphinx_sitemap_replaces_its_file(tmp_path: Path) -> None:
+    """A sitemap.xml left by sphinx-sitemap is replaced with a note, even under ``-W``."""
+    pytest.importorskip("sphinx_sitemap")
+    source = sample(tmp_path)
+    conf = (source / "conf.py").read_text("utf-8")
+    (source / "conf.py").write_text(conf.replace('"sitemap_plugins.sphinx"', '"sphinx_sitemap"')
+                                    .replace("sitemap_plugins = {", "_unused = {"), "utf-8")
+    built(sphinx_build(source, tmp_path / "out"))
+    assert (tmp_path / "out" / "sitemap.xml").read_bytes().startswith(b"<?xml version='1.0'")
+    (source / "conf.py").write_text(conf, "utf-8")
+    build = built(sphinx_build(source, tmp_path / "out", "-W"))
+    assert "was a sitemap written by sphinx-sitemap; replaced" in build.log, build.log
+    assert sorted(entries(build.out)) == HTML_URLS
+
+
+def test_sphinx_sitemap_settings_are_honoured(tmp_path: Path) -> None:
+    """sitemap_url_scheme, _locales, _filename and _excludes act as in sphinx-sitemap, with
+    notes; the core's options work beside them (an IndexNow key file for ``submit``)."""
+    source = sample(tmp_path, """
+sitemap_url_scheme = '{lang}{version}{link}'
+sitemap_locales = ['en', 'pt_BR']
+sitemap_filename = 'docs-sitemap.xml'
+sitemap_excludes = ['orphan.html', '_modules/*']
+sitemap_show_lastmod = True
+sitemap_plugins["indexnow_key"] = "sphinx-key-1234"
+""")
+    build = built(sphinx_build(source, tmp_path / "out", "-W"))
+    assert not (build.out / "sitemap.xml").exists()
+    assert (build.out / "sphinx-key-1234.txt").read_text("utf-8").strip() == "sphinx-key-1234"
+    found = entries(build.out, "docs-sitemap.xml")
+    kept = [p for p in PAGES if p != "orphan" and not p.startswith("_modules/")]
+    assert sorted(found) == sorted(f"{BASE}en/1.0/{page}.html" for page in kept)
+    assert found[f"{BASE}en/1.0/guide.html"]["alternates"] == {
+        "en": f"{BASE}en/1.0/guide.html", "pt-BR": f"{BASE}pt_BR/1.0/guide.html"}
+    for setting in ("sitemap_filename", "sitemap_excludes", "sitemap_show_lastmod"):
+        assert f"Sitemap: {setting}" in build.log, setting
+
+
+def test_default_scheme_follows_canonical_links(tmp_path: Path) -> None:
+    """With no sitemap_url_scheme, pages are listed where Sphinx's canonical links say, with a note."""
+    build = built(sphinx_build(sample(tmp_path), tmp_path / "out"))
+    assert sorted(entries(build.out)) == HTML_URLS
+    assert "sphinx-sitemap put 'en/1.0/' between them" in build.log
+
+
+@pytest.mark.parametrize(("baseurl", "prefix"), [
+    (BASE, "es/stable/"),
+    ("https://docs.example.org/sample/es/stable/", ""),
+], ids=["root", "canonical-url"])
+def test_read_the_docs_fills_the_scheme(tmp_path: Path, baseurl: str, prefix: str) -> None:
+    """On Read the Docs its language and version fill the scheme, never twice."""
+    build = built(sphinx_build(sample(tmp_path, f"html_baseurl = {baseurl!r}"), tmp_path / "out",
+                               env={"READTHEDOCS": "True", "READTHEDOCS_LANGUAGE": "es",
+                                    "READTHEDOCS_VERSION": "stable"}))
+    found = sorted(entries(build.out))
+    assert f"{baseurl}{prefix}guide.html" in found
+    assert len(found) == len(PAGES)
+
+
+def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
+    """A rebuild lists the pages Sphinx did not rewrite, with their git dates; autodoc pages
+    take their module's date."""
+    source = sample(tmp_path)
+    site = source.parent
+    git(site, "init", "-q")
+    git(site, "add", "-A")
+    git(site, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    out = tmp_path / "out"
+    # Each build right after its commit, as in CI: a change the manifest first sees later
+    # than its commit is dated by that build (the rule of every host).
+    first = entries(built(sphinx_build(source, out, epoch=1709251200)).out)  # 2024-03-01
+    assert first[BASE + "index.html"]["lastmod"] == "2024-01-02T03:04:05Z"
+    with (site / "tinypkg" / "greet.py").open("a", encoding="utf-8") as module:
+        module.write("\n\ndef wave() -> str:\n    \"\"\"Wave.\"\"\"\n    return 'o/'\n")
+    with (source / "orphan.rst").open("a", encoding="utf-8") as page:
+        page.write("\nA new paragraph.\n")
+    git(site, "commit", "-qam", "two", when="2024-06-07T08:09:10+00:00")
+    second = built(sphinx_build(source, out, epoch=1717747750))  # 2024-06-07T08:09:10Z
+    assert "writing output... [" in second.log
+    assert "sub/page" not in second.log.split("writing output...")[1].split("\n")[0]
+    again = entries(out)
+    assert sorted(again) == HTML_URLS
+    assert again[BASE + "orphan.html"]["lastmod"] == "2024-06-07T08:09:10Z"
+    assert again[BASE + "api.html"]["lastmod"] == "2024-06-07T08:09:10Z"  # autodoc's module
+    # The home page's toctree lists the API's functions: it changed with the module.
+    assert again[BASE + "index.html"]["lastmod"] == "2024-06-07T08:09:10Z"
+    for page in ("sub/index", "sub/page"):  # not rewritten by Sphinx, still listed and dated
+        assert again[f"{BASE}{page}.html"]["lastmod"] == "2024-01-02T03:04:05Z", page
+    assert again[BASE + "guide.html"]["lastmod"] == "2024-03-01"  # its :date: is later
+
+
+def test_bad_page_metadata_names_the_page(tmp_path: Path) -> None:
+    """A bad ``:sitemap_priority:`` stops the build naming the page; free-text ``:date:`` is
+    passed by."""
+    source = sample(tmp_path)
+    page = source / "sub" / "page.rst"
+    page.write_text(page.read_text("utf-8").replace("0.6", "high"), "utf-8")
+    guide = source / "guide.rst"
+    guide.write_text(guide.read_text("utf-8").replace("2024-03-01", "March 2024"), "utf-8")
+    build = sphinx_build(source, tmp_path / "out")
+    assert build.returncode != 0
+    assert ("Page 'sub/page' metadata 'sitemap_priority': Expected a number from 0.0 to 1.0 "
+            "but received: 'high' (str)") in build.log, build.log
+    page.write_text(page.read_text("utf-8").replace("high", "0.6"), "utf-8")
+    found = entries(built(sphinx_build(source, tmp_path / "out")).out)
+    assert found[BASE + "guide.html"]["lastmod"] is None
+
+
+def test_link_suffix_gives_the_linked_urls(tmp_path: Path) -> None:
+    """With ``html_link_suffix = ""`` pages are listed at the URLs Sphinx links them by."""
+    build = built(sphinx_build(sample(tmp_path, "html_link_suffix = ''"), tmp_path / "out"))
+    found = entries(build.out)
+    assert BASE + "guide" in found
+    assert BASE + "sub/page" in found
+    assert BASE + "guide.html" not in found
