@@ -11,7 +11,6 @@ content yet: it reads each page's facts from the written HTML.
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import os
 import posixpath
@@ -30,16 +29,16 @@ from sphinx.util import logging
 from sitemap_plugins import __version__
 from sitemap_plugins.build import generate
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, sort_key
-from sitemap_plugins.errors import ConfigError, Level, SitemapError
+from sitemap_plugins.errors import ConfigError, Level, PageValueError, SitemapError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map import MARKER, NavNode, html_sitemap_file, site_map_title
+from sitemap_plugins.html_map import MARKER, NavNode, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
     SitemapConfig,
-    check_changefreq,
     check_keys,
-    check_priority,
+    check_page_values,
+    html_sitemap_file,
 )
 from sitemap_plugins.rules import PageHints
 
@@ -72,7 +71,6 @@ _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
 )
 """sphinx-sitemap's settings, with its defaults: read so that conf.py keeps working."""
 _NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")
-_FALSE = frozenset({"false", "no", "off", "0"})
 _PLACEHOLDER_URL = "https://example.invalid/"
 _RUNS: weakref.WeakKeyDictionary[Sphinx, _Run] = weakref.WeakKeyDictionary()
 
@@ -351,30 +349,21 @@ def _metadata(docname: str, meta: Mapping[str, Any]) -> _Meta:
     Raises:
         SitemapBuildError: naming the document and the field, when a sitemap value is bad.
     """
-    if str(meta.get("sitemap", "")).strip().lower() in _FALSE:
-        return _Meta(exclude=True)
-    where = f"Page '{docname}' metadata"
-    changefreq, priority = meta.get("sitemap_changefreq"), meta.get("sitemap_priority")
+    # The field names Sphinx takes at a document's top, and the page values they are.
+    given = {value: meta.get(field) for field, value in _PAGE_FIELDS.items()}
     try:
-        if changefreq is not None:
-            changefreq = check_changefreq("sitemap_changefreq", str(changefreq).strip())
-        if priority is not None:
-            with contextlib.suppress(ValueError):  # the core's check says what it expected
-                priority = float(str(priority).strip())
-            priority = check_priority("sitemap_priority", priority)
-    except ConfigError as err:
-        raise SitemapBuildError(f"{where} '{err.option}': {err.message}") from err
+        values = check_page_values(given, docname)
+    except PageValueError as err:
+        raise SitemapBuildError(str(err)) from err
+    if values.sitemap is False:
+        return _Meta(exclude=True)
     published = coerce_lastmod(str(meta.get("date", "")).strip())
-    if "sitemap_lastmod" not in meta:
-        return _Meta(lastmod=published, changefreq=changefreq, priority=priority,
-                     published=published)
-    lastmod = coerce_lastmod(str(meta["sitemap_lastmod"]).strip())
-    if lastmod is None:
-        raise SitemapBuildError(
-            f"{where} 'sitemap_lastmod': Expected a date such as 2024-05-06 or "
-            f"2024-05-06T10:00:00+02:00 but received: {meta['sitemap_lastmod']!r} (str)")
-    return _Meta(lastmod=lastmod, explicit=True, changefreq=changefreq, priority=priority,
-                 published=published)
+    return _Meta(lastmod=values.lastmod or published, explicit=values.lastmod is not None,
+                 changefreq=values.changefreq, priority=values.priority, published=published)
+
+
+_PAGE_FIELDS = {"sitemap": "sitemap", "sitemap_lastmod": "lastmod",
+                "sitemap_changefreq": "changefreq", "sitemap_priority": "priority"}
 
 
 def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:

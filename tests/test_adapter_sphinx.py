@@ -320,7 +320,7 @@ def test_bad_page_metadata_names_the_page(tmp_path: Path) -> None:
     guide.write_text(guide.read_text("utf-8").replace("2024-03-01", "March 2024"), "utf-8")
     build = sphinx_build(source, tmp_path / "out")
     assert build.returncode != 0
-    assert ("Page 'sub/page' metadata 'sitemap_priority': Expected a number from 0.0 to 1.0 "
+    assert ("Page 'sub/page' sitemap value 'priority': Expected a number from 0.0 to 1.0 "
             "but received: 'high' (str)") in build.log, build.log
     page.write_text(page.read_text("utf-8").replace("high", "0.6"), "utf-8")
     found = entries(built(sphinx_build(source, tmp_path / "out")).out)
