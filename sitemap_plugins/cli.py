@@ -13,7 +13,6 @@ import os
 import sys
 import time
 import typing
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +43,7 @@ from sitemap_plugins.submit import (
     RETRY_DELAYS,
     TIMEOUT,
     Submission,
+    check_endpoint,
     check_key,
     check_key_file,
     key_location,
@@ -374,11 +374,7 @@ def _submit_key(args: argparse.Namespace) -> str:
 
 
 def _check_endpoint(endpoint: str) -> str:
-    parts = urllib.parse.urlsplit(endpoint)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError("endpoint", f"Expected an http(s) URL such as '{DEFAULT_ENDPOINT}' "
-                                      f"but received: {endpoint!r}")
-    return endpoint
+    return check_endpoint("endpoint", endpoint)
 
 
 def _urls(count: int) -> str:
@@ -450,6 +446,10 @@ def _submit_summary(submission: Submission, *, dry_run: bool) -> str:
     if dry_run:
         return (f"Dry run: {_urls(urls)} in {batches} would go to {submission.endpoint}; "
                 "nothing was sent or changed")
+    accepted = sum(1 for batch in submission.batches if batch.accepted)
+    if accepted < len(submission.batches):  # stopped: say how far it got, not the plan
+        return (f"Submitted {submission.sent:,} of {_urls(urls)} to {submission.endpoint}: "
+                f"{accepted:,} of {batches} accepted; the rest were not sent")
     return (f"Submitted {submission.sent:,} of {_urls(urls)} in {batches} to "
             f"{submission.endpoint}")
 
