@@ -277,8 +277,10 @@ def without_dot_segments(url: str) -> str:
     path = _ESCAPED_DOT.sub(".", parts.path)
     if "/." not in path and not path.startswith("."):
         return url
-    path = _remove_dot_segments(path)
-    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, parts.fragment))
+    removed = _remove_dot_segments(path)
+    if removed == path:
+        return url  # dots only inside names (".well-known", "..%2f"): the URL as written
+    return urlunsplit((parts.scheme, parts.netloc, removed, parts.query, parts.fragment))
 
 
 def is_under(url: str, prefix: str) -> bool:
