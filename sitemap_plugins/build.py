@@ -49,6 +49,7 @@ from sitemap_plugins.html_map import (
     check_free,
     page_title,
 )
+from sitemap_plugins.interrupt import sigterm_cleans_up
 from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
 from sitemap_plugins.owned import (
     Installed,
@@ -574,7 +575,8 @@ def generate(
     lock_file = cache_dir / f"build-{site_key(site)}.lock" if cache_dir is not None else None
     # Two builds of one site at once would remove each other's temporary files and leave an
     # index of one naming the parts of the other: the second waits for the first.
-    with site_lock(site, lock_file):
+    # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.
+    with sigterm_cleans_up(), site_lock(site, lock_file):
         return _generate(site, config, cache_dir, hints=hints, only=only,
                          canonical_base=canonical_base, progress=progress, outline=outline,
                          language_pages=language_pages or {})

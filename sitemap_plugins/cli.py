@@ -20,6 +20,7 @@ from sitemap_plugins import __version__
 from sitemap_plugins.build import cache_folder, generate
 from sitemap_plugins.check import check_site
 from sitemap_plugins.errors import ConfigError, Level, ScanError, SitemapError
+from sitemap_plugins.interrupt import Terminated, sigterm_as_interrupt
 from sitemap_plugins.merge import MergeError, merge
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
@@ -53,6 +54,7 @@ from sitemap_plugins.submit import (
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+EXIT_TERMINATED = 143  # 128 + SIGTERM: a CI cancel, `timeout`, a container stop
 SHOW_AFTER = 1.0  # seconds: a quicker run shows no progress at all
 REFRESH = 0.25  # seconds between updates of the progress display
 KEY_VARIABLE = "INDEXNOW_KEY"
@@ -465,12 +467,14 @@ def main(argv: list[str] | None = None) -> int:
     run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit}.get(
         args.command, _run_check)
     try:
-        return run(args)
-    except KeyboardInterrupt:
+        with sigterm_as_interrupt():  # SIGTERM unwinds and cleans up as Ctrl-C does
+            return run(args)
+    except KeyboardInterrupt as stop:
         # Every file is written whole or not at all: what was there before stays.
-        _print(f"interrupted: {args.command} stopped; files it had not finished writing were "
+        how = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
+        _print(f"{how}: {args.command} stopped; files it had not finished writing were "
                "left as they were", stream=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":  # pragma: no cover
