@@ -1,0 +1,104 @@
+"""The cache folder under hostile conditions: a shared folder, a clock set back."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.cli import main
+
+BASE = "https://example.org/"
+
+
+def page(text: str) -> str:
+    return f"<!doctype html><html><head><title>{text}</title></head><body>{text}</body></html>"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    folder = tmp_path / "project" / "public"
+    folder.mkdir(parents=True)
+    for name in ("index", "a", "b"):
+        (folder / f"{name}.html").write_text(page(name), "utf-8")
+    return folder
+
+
+def build(site: Path, *extra: str, base: str = BASE) -> int:
+    return main(["-q", "build", str(site), "--base-url", base, *extra])
+
+
+def lastmods(site: Path) -> dict[str, str]:
+    text = (site / "sitemap.xml").read_text("utf-8")
+    return dict(re.findall(r"<loc>([^<]*)</loc>\s*<lastmod>([^<]*)</lastmod>", text))
+
+
+# --- .gitignore ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("given", [".", "..", "existing"], ids=["project-root", "above",
+                                                                  "existing-folder"])
+def test_no_gitignore_in_a_folder_the_tool_did_not_create(
+        site: Path, monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    """--cache-dir naming a folder that was there before: no '*' .gitignore written into it."""
+    project = site.parent
+    monkeypatch.chdir(project)
+    folder = {"existing": project / "cache"}.get(given, project / given)
+    folder.mkdir(exist_ok=True)
+    (project / "notes.txt").write_text("mine", "utf-8")
+    assert build(site, "--cache-dir", str(folder) if given == "existing" else given) == 0
+    assert not (folder / ".gitignore").exists()
+    assert list(folder.glob("lastmod-manifest-*.sqlite"))  # the cache itself was written
+
+
+def test_a_cache_folder_the_tool_creates_is_ignored_in_git(site: Path) -> None:
+    """A cache folder made by the build gets its own '*' .gitignore (it holds only ours)."""
+    cache = site.parent / "build-cache" / "sitemaps"
+    assert build(site, "--cache-dir", str(cache)) == 0
+    assert (cache / ".gitignore").read_text("utf-8").splitlines()[-1] == "*"
+    assert not (site.parent / "build-cache" / ".gitignore").exists()
+
+
+def test_a_users_gitignore_is_left_alone(site: Path) -> None:
+    """A .gitignore already in the cache folder is never replaced."""
+    cache = site.parent / ".sitemap-cache"
+    cache.mkdir()
+    (cache / ".gitignore").write_text("# mine\n", "utf-8")
+    assert build(site) == 0
+    assert (cache / ".gitignore").read_text("utf-8") == "# mine\n"
+
+
+# --- the clock goes back ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("1893456000", "1577836800"),  # 2030-01-01, then 2020-01-01
+    ("1577836800", "1577836799"),  # one second back
+], ids=["years", "one-second"])
+def test_a_clock_set_back_never_moves_a_date_back(
+        site: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        first: str, then: str) -> None:
+    """A build dated before the cache's last build: changed pages keep no earlier date; a warning."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", first)
+    assert build(site) == 0
+    (site / "a.html").write_text(page("a, edited"), "utf-8")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(first) + 10))
+    assert build(site) == 0
+    before = lastmods(site)
+    capsys.readouterr()
+    (site / "a.html").write_text(page("a, edited again"), "utf-8")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", then)
+    assert build(site) == 0
+    after = lastmods(site)
+    err = capsys.readouterr().err
+    assert f"{BASE}a.html" in before
+    for url, date in before.items():
+        assert after[url] >= date, url  # W3C UTC texts compare in time order
+    assert err.count("\n") == 1
+    assert err.startswith("warning: ")
+    assert "looks wrong" in err
+    # The clock back to normal: no warning, dates go on from there.
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(first) + 100))
+    assert build(site) == 0
+    assert "looks wrong" not in capsys.readouterr().err
