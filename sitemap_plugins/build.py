@@ -54,6 +54,7 @@ from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render
 from sitemap_plugins.owned import (
     Installed,
     Ownership,
+    drop_gone_sitemaps,
     install,
     is_own_file,
     record_path,
@@ -690,6 +691,9 @@ def _generate(
             result.removed.extend(obsolete.removed)
             robots.files.extend(f for f in obsolete.files if f not in robots.files)
             robots.diagnostics.extend(obsolete.diagnostics)
+        # Our own old lines go with our files (a renamed sitemap_name): none names a 404.
+        stale_lines = drop_gone_sitemaps(site, config, result.removed)
+        robots.files.extend(f for f in stale_lines.files if f not in robots.files)
         result.files.extend(robots.files)
         for diagnostic in robots.diagnostics:
             result.add_diagnostic(diagnostic)

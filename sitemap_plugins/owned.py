@@ -26,7 +26,7 @@ from sitemap_plugins.site import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Collection, Iterable, Sequence
 
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.render import Part
@@ -732,6 +732,35 @@ def update_robots(
         "", "no-robots-txt",
         "the site has no robots.txt, so no Sitemap: line was added "
         "(set robots_txt to 'create' to make one)", Level.INFO))
+    return result
+
+
+def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str]) -> Installed:
+    """Take the ``Sitemap:`` lines naming files this build removed out of robots.txt.
+
+    ``gone``: files of this tool that the build removed (a renamed ``sitemap_name``, a split
+    undone). A line naming one of them would announce a missing file to every crawler. Only
+    those lines go, and only for files that are really gone; every other byte is kept.
+    """
+    result = Installed()
+    urls = {f"{config.base_url}{name}" for name in gone if not os.path.lexists(site / name)}
+    robots = site / "robots.txt"
+    if (not urls or config.robots_txt == "off" or robots.is_symlink()
+            or not robots.is_file()):
+        return result
+    try:
+        original, _ = robots_txt.read_editable(robots)
+    except OSError:
+        return result
+    if original is None:
+        return result
+    try:
+        kept = robots_txt.without_sitemap_lines(original, urls)
+    except UnicodeError:
+        return result
+    if kept != original:
+        write_bytes_atomic(robots, kept)
+        result.files.append("robots.txt")
     return result
 
 

@@ -102,3 +102,40 @@ def test_a_clock_set_back_never_moves_a_date_back(
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(first) + 100))
     assert build(site) == 0
     assert "looks wrong" not in capsys.readouterr().err
+
+
+# --- a renamed sitemap in robots.txt ---------------------------------------------------------
+
+
+def sitemap_lines(site: Path) -> list[str]:
+    return [line for line in (site / "robots.txt").read_text("utf-8").splitlines()
+            if line.startswith("Sitemap:")]
+
+
+@pytest.mark.parametrize("mode", ["merge", "create"])
+def test_a_renamed_sitemap_is_no_longer_announced(site: Path, mode: str) -> None:
+    """sitemap_name changed: the old files go, and so do robots.txt lines naming them only."""
+    (site / "robots.txt").write_text(
+        "User-agent: *\nDisallow: /private/\n\n"
+        "Sitemap: https://example.org/sitemap.txt\n"  # the user's own line for our file
+        "Sitemap: https://example.org/products.xml\n", "utf-8")  # served by something else
+    assert build(site, "--robots-txt", mode) == 0
+    assert f"Sitemap: {BASE}sitemap.xml" in sitemap_lines(site)
+    assert build(site, "--robots-txt", mode, "--sitemap-name", "pages") == 0
+    assert not (site / "sitemap.xml").exists()
+    assert sitemap_lines(site) == [f"Sitemap: {BASE}products.xml", f"Sitemap: {BASE}pages.xml"]
+    text = (site / "robots.txt").read_text("utf-8")
+    assert text.startswith("User-agent: *\nDisallow: /private/\n")
+    # And back again: pages.xml goes, sitemap.xml is named once.
+    assert build(site, "--robots-txt", mode) == 0
+    assert sitemap_lines(site) == [f"Sitemap: {BASE}products.xml", f"Sitemap: {BASE}sitemap.xml"]
+
+
+def test_a_line_for_a_file_still_there_is_kept(site: Path) -> None:
+    """A robots.txt line naming a same-named file the tool never wrote stays, file and line."""
+    (site / "old.xml").write_text("<urlset/>", "utf-8")
+    (site / "robots.txt").write_text(f"Sitemap: {BASE}old.xml\n", "utf-8")
+    assert build(site, "--sitemap-name", "old2") == 0
+    assert build(site, "--sitemap-name", "pages") == 0
+    assert (site / "old.xml").exists()
+    assert sitemap_lines(site) == [f"Sitemap: {BASE}old.xml", f"Sitemap: {BASE}pages.xml"]
