@@ -573,7 +573,8 @@ def generate(
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
-    lock_file = cache_dir / f"build-{site_key(site)}.lock" if cache_dir is not None else None
+    lock_file = (cache_dir / f"build-{site_key(site, cache_dir)}.lock" if cache_dir is not None
+                 else None)
     # Two builds of one site at once would remove each other's temporary files and leave an
     # index of one naming the parts of the other: the second waits for the first.
     # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
-from sitemap_plugins.owned import site_key
+from sitemap_plugins.owned import former_site_key, site_key
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.site import (
     explain,
@@ -344,9 +344,12 @@ class Manifest:
             WriteError: when the cache folder cannot be written.
         """
         self.cache_dir = cache_dir
-        self.path = manifest_path(cache_dir, site) if site is not None else (
+        self.path = manifest_path(cache_dir, site, base_url) if site is not None else (
             cache_dir / MANIFEST_NAME)
         self.legacy = cache_dir / MANIFEST_NAME
+        self.former = (cache_dir / f"lastmod-manifest-{former_site_key(site)}.sqlite"
+                       if site is not None else self.legacy)
+        """The manifest of versions that named it after the site's folder only."""
         self.previous = self.path
         """The manifest this build reads: the site's own, or the folder's former one."""
         self.base_url = base_url
@@ -379,8 +382,11 @@ class Manifest:
 
     def _open_previous(self, now: datetime) -> History:
         none = History(None, now)
-        if not self.path.is_file() and self.legacy.is_file():
-            self.previous = self.legacy  # written before manifests were kept per site
+        if not self.path.is_file():
+            # Written before manifests were keyed on the site's place and base URL, or
+            # before they were kept per site: read on (only if its base URL is this one).
+            self.previous = next((older for older in (self.former, self.legacy)
+                                  if older.is_file()), self.path)
         if not self.previous.is_file():
             self._note(
                 "no-manifest",
@@ -599,9 +605,9 @@ def _latest_build_time(meta: dict[str, object], path: Path) -> Lastmod | None:
     return max(known, key=sort_key) if known else None
 
 
-def manifest_path(cache_dir: Path, site: Path) -> Path:
-    """The manifest of ``site`` in ``cache_dir``: one per site, named after its folder."""
-    return cache_dir / f"lastmod-manifest-{site_key(site)}.sqlite"
+def manifest_path(cache_dir: Path, site: Path, base_url: str) -> Path:
+    """The manifest of ``site`` built for ``base_url`` in ``cache_dir``: one per site and URL."""
+    return cache_dir / f"lastmod-manifest-{site_key(site, cache_dir, base_url)}.sqlite"
 
 
 class RowsInOrder:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,8 +32,8 @@ def build(site: Path, *extra: str, base: str = BASE) -> int:
     return main(["-q", "build", str(site), "--base-url", base, *extra])
 
 
-def lastmods(site: Path) -> dict[str, str]:
-    text = (site / "sitemap.xml").read_text("utf-8")
+def lastmods(site: Path, name: str = "sitemap") -> dict[str, str]:
+    text = (site / f"{name}.xml").read_text("utf-8")
     return dict(re.findall(r"<loc>([^<]*)</loc>\s*<lastmod>([^<]*)</lastmod>", text))
 
 
@@ -139,3 +142,105 @@ def test_a_line_for_a_file_still_there_is_kept(site: Path) -> None:
     assert build(site, "--sitemap-name", "pages") == 0
     assert (site / "old.xml").exists()
     assert sitemap_lines(site) == [f"Sitemap: {BASE}old.xml", f"Sitemap: {BASE}pages.xml"]
+
+
+# --- sites sharing a cache folder ------------------------------------------------------------
+
+
+T1, T2 = 1_700_000_000, 1_700_086_400
+W3C_T2 = "2023-11-15T22:13:20Z"
+
+
+def two_publics(tmp_path: Path) -> tuple[Path, Path]:
+    """Two different projects, each with a built site in a folder named ``public``."""
+    sites = []
+    for project in ("one", "two"):
+        folder = tmp_path / project / "public"
+        folder.mkdir(parents=True)
+        for name in ("index", "a"):
+            (folder / f"{name}.html").write_text(page(f"{project} {name}"), "utf-8")
+        sites.append(folder)
+    return sites[0], sites[1]
+
+
+@pytest.mark.parametrize("same_url", [False, True], ids=["other-url", "same-url"])
+def test_two_sites_named_alike_keep_their_own_history(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        same_url: bool) -> None:
+    """Two ``public`` folders sharing one cache folder: neither wipes the other's dates."""
+    one, two = two_publics(tmp_path)
+    cache = str(tmp_path / "shared-cache")
+    other = BASE if same_url else "https://other.example.org/"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
+    assert build(one, "--cache-dir", cache) == 0
+    assert build(two, "--cache-dir", cache, base=other) == 0
+    (one / "a.html").write_text(page("one a, edited"), "utf-8")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T2))
+    capsys.readouterr()
+    assert main(["build", str(one), "--base-url", BASE, "--cache-dir", cache, "-v"]) == 0
+    err = capsys.readouterr().err
+    assert "starting a new one" not in err
+    assert "no lastmod manifest" not in err
+    # Compared with its own last build: only a.html changed, dated by this build.
+    assert lastmods(one) == {f"{BASE}a.html": W3C_T2}
+
+
+def test_a_build_keeps_a_namesakes_temporary_files(tmp_path: Path) -> None:
+    """A build never removes the temporary files of another site's build in the same cache."""
+    from sitemap_plugins.site import TEMP_PREFIX  # noqa: PLC0415
+
+    one, two = two_publics(tmp_path)
+    cache = tmp_path / "shared-cache"
+    other = "https://other.example.org/"
+    assert build(two, "--cache-dir", str(cache), base=other) == 0
+    [manifest] = cache.glob("lastmod-manifest-*.sqlite")  # the other site's
+    in_progress = cache / f"{TEMP_PREFIX}0123456789ab-{manifest.name}"
+    in_progress.write_bytes(b"being written by the other build")
+    assert build(one, "--cache-dir", str(cache)) == 0
+    assert in_progress.read_bytes() == b"being written by the other build"
+
+
+def test_a_non_ascii_folder_keeps_its_history_under_any_locale(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Built under a UTF-8 locale, then under the C locale: the same history is found."""
+    site = tmp_path / "café-été"
+    site.mkdir()
+    for name in ("index", "a"):
+        (site / f"{name}.html").write_text(page(name), "utf-8")
+    root = Path(__file__).resolve().parents[1]
+
+    def run(when: int, **env: str) -> None:
+        command = [sys.executable, "-m", "sitemap_plugins", "-q", "build",
+                   os.fsencode(str(site)).decode("utf-8"), "--base-url", BASE]
+        environment = {**os.environ, "SOURCE_DATE_EPOCH": str(when), **env}
+        done = subprocess.run(command, cwd=root, env=environment, capture_output=True,
+                              check=False)
+        assert done.returncode == 0, done.stderr
+
+    run(T1, PYTHONUTF8="1")
+    (site / "a.html").write_text(page("a, edited"), "utf-8")
+    run(T2, LC_ALL="C", LANG="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0")
+    assert lastmods(site) == {f"{BASE}a.html": W3C_T2}
+
+
+def test_an_upgrade_reads_the_cache_kept_under_the_former_key(
+        site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """History and written-files record kept by the folder's name only: read on, then moved."""
+    from sitemap_plugins.owned import former_site_key  # noqa: PLC0415
+
+    cache = site.parent / ".sitemap-cache"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
+    assert build(site) == 0
+    former = former_site_key(site)
+    [manifest] = cache.glob("lastmod-manifest-*.sqlite")
+    [record] = cache.glob("written-*.json")
+    manifest.rename(cache / f"lastmod-manifest-{former}.sqlite")
+    record.rename(cache / f"written-{former}.json")
+    (site / "a.html").write_text(page("a, edited"), "utf-8")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T2))
+    assert build(site, "--sitemap-name", "pages") == 0
+    assert lastmods(site, "pages") == {f"{BASE}a.html": W3C_T2}
+    # The record said sitemap.xml was ours: renamed away, it is removed, not left behind.
+    assert not (site / "sitemap.xml").exists()
+    assert manifest.exists()
+    assert not (cache / f"lastmod-manifest-{former}.sqlite").exists()
