@@ -450,8 +450,10 @@ def _submit_summary(submission: Submission, *, dry_run: bool) -> str:
                 "nothing was sent or changed")
     accepted = sum(1 for batch in submission.batches if batch.accepted)
     if accepted < len(submission.batches):  # stopped: say how far it got, not the plan
+        unsent = sum(1 for batch in submission.batches if not batch.attempts)
         return (f"Submitted {submission.sent:,} of {_urls(urls)} to {submission.endpoint}: "
-                f"{accepted:,} of {batches} accepted; the rest were not sent")
+                f"{accepted:,} of {batches} accepted"
+                + (f"; {unsent:,} not sent" if unsent else ""))
     return (f"Submitted {submission.sent:,} of {_urls(urls)} in {batches} to "
             f"{submission.endpoint}")
 

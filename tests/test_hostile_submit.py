@@ -284,5 +284,15 @@ def test_a_stopped_run_counts_the_batches_it_sent(site: Path, endpoint: Endpoint
     out = capsys.readouterr().out
     summary = out.splitlines()[-1]
     assert summary == (f"Submitted 10,000 of 25,000 URLs to {endpoint.url}: 1 of 3 batches "
-                       "accepted; the rest were not sent")
+                       "accepted; 1 not sent")
     assert "in 3 batches" not in out
+
+
+def test_a_single_refused_batch_is_counted_as_such(changed: Path, endpoint: Endpoint,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """One batch, refused: '0 of 1 batch accepted', nothing claimed as sent."""
+    endpoint.answers = [(403, {})]
+    capsys.readouterr()
+    assert submit(changed, endpoint.url) == 1
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary == f"Submitted 0 of 1 URL to {endpoint.url}: 0 of 1 batch accepted"
