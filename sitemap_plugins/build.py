@@ -50,11 +50,13 @@ from sitemap_plugins.html_map import (
     load_template,
     page_title,
 )
+from sitemap_plugins.interrupt import sigterm_cleans_up
 from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
 from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
 from sitemap_plugins.owned import (
     Installed,
     Ownership,
+    drop_gone_sitemaps,
     install,
     is_own_file,
     record_path,
@@ -586,10 +588,12 @@ def generate(
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
-    lock_file = cache_dir / f"build-{site_key(site)}.lock" if cache_dir is not None else None
+    lock_file = (cache_dir / f"build-{site_key(site, cache_dir)}.lock" if cache_dir is not None
+                 else None)
     # Two builds of one site at once would remove each other's temporary files and leave an
     # index of one naming the parts of the other: the second waits for the first.
-    with site_lock(site, lock_file):
+    # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.
+    with sigterm_cleans_up(), site_lock(site, lock_file):
         return _generate(site, config, cache_dir, hints=hints, only=only,
                          canonical_base=canonical_base, progress=progress, outline=outline,
                          language_pages=language_pages or {})
@@ -703,6 +707,9 @@ def _generate(
             result.removed.extend(obsolete.removed)
             robots.files.extend(f for f in obsolete.files if f not in robots.files)
             robots.diagnostics.extend(obsolete.diagnostics)
+        # Our own old lines go with our files (a renamed sitemap_name): none names a 404.
+        stale_lines = drop_gone_sitemaps(site, config, result.removed)
+        robots.files.extend(f for f in stale_lines.files if f not in robots.files)
         result.files.extend(robots.files)
         for diagnostic in robots.diagnostics:
             result.add_diagnostic(diagnostic)

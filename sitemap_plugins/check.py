@@ -43,7 +43,7 @@ from sitemap_plugins.schema import (
 )
 from sitemap_plugins.schema import check_url as schema_url
 from sitemap_plugins.site import special_kind
-from sitemap_plugins.urls import is_public
+from sitemap_plugins.urls import is_public, is_under
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -168,12 +168,13 @@ class _Checker:
         if reason is not None:
             self.problem(file, f"{where}: URL {_shown(url)} {reason}")
             ok = False
-        if not url.startswith(self.base):
+        # Compared without dot segments: ".../blog/../admin/" is not under ".../blog/".
+        if not is_under(url, self.base):
             self.problem(
                 file, f"{where}: URL {url!r} is not under the base URL {self.base!r} "
                       "(same scheme, host, port and path)")
             return False
-        if not url.startswith(self.scope):
+        if not is_under(url, self.scope):
             self.problem(
                 file, f"{where}: URL {url!r} is not under {self.scope!r}, the folder of this "
                       "sitemap (a sitemap lists only URLs in its own folder and below)")

@@ -15,7 +15,6 @@ import os
 import sys
 import time
 import typing
-import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from sitemap_plugins import __version__
 from sitemap_plugins.build import cache_folder, generate
 from sitemap_plugins.check import check_site
 from sitemap_plugins.errors import ConfigError, Diagnostic, ScanError, SitemapError
+from sitemap_plugins.interrupt import Terminated, sigterm_as_interrupt
 from sitemap_plugins.merge import MergeError, merge
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
@@ -49,6 +49,7 @@ from sitemap_plugins.submit import (
     RETRY_DELAYS,
     TIMEOUT,
     Submission,
+    check_endpoint,
     check_key_file,
     key_location,
     pending_path,
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+EXIT_TERMINATED = 143  # 128 + SIGTERM: a CI cancel, `timeout`, a container stop
 SHOW_AFTER = 1.0  # seconds: a quicker run shows no progress at all
 REFRESH = 0.25  # seconds between updates of the progress display
 KEY_VARIABLE = "INDEXNOW_KEY"
@@ -382,11 +384,7 @@ def _submit_key(args: argparse.Namespace) -> str:
 
 
 def _check_endpoint(endpoint: str) -> str:
-    parts = urllib.parse.urlsplit(endpoint)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError("endpoint", f"Expected an http(s) URL such as '{DEFAULT_ENDPOINT}' "
-                                      f"but received: {endpoint!r}")
-    return endpoint
+    return check_endpoint("endpoint", endpoint)
 
 
 def _urls(count: int) -> str:
@@ -458,6 +456,12 @@ def _submit_summary(submission: Submission, *, dry_run: bool) -> str:
     if dry_run:
         return (f"Dry run: {_urls(urls)} in {batches} would go to {submission.endpoint}; "
                 "nothing was sent or changed")
+    accepted = sum(1 for batch in submission.batches if batch.accepted)
+    if accepted < len(submission.batches):  # stopped: say how far it got, not the plan
+        unsent = sum(1 for batch in submission.batches if not batch.attempts)
+        return (f"Submitted {submission.sent:,} of {_urls(urls)} to {submission.endpoint}: "
+                f"{accepted:,} of {batches} accepted"
+                + (f"; {unsent:,} not sent" if unsent else ""))
     return (f"Submitted {submission.sent:,} of {_urls(urls)} in {batches} to "
             f"{submission.endpoint}")
 
@@ -473,12 +477,14 @@ def main(argv: list[str] | None = None) -> int:
     run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit}.get(
         args.command, _run_check)
     try:
-        return run(args)
-    except KeyboardInterrupt:
+        with sigterm_as_interrupt():  # SIGTERM unwinds and cleans up as Ctrl-C does
+            return run(args)
+    except KeyboardInterrupt as stop:
         # Every file is written whole or not at all: what was there before stays.
-        _print(f"interrupted: {args.command} stopped; files it had not finished writing were "
+        how = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
+        _print(f"{how}: {args.command} stopped; files it had not finished writing were "
                "left as they were", stream=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":  # pragma: no cover

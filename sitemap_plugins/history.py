@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
-from sitemap_plugins.owned import site_key
+from sitemap_plugins.owned import former_site_key, site_key
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.site import (
     explain,
@@ -344,9 +344,12 @@ class Manifest:
             WriteError: when the cache folder cannot be written.
         """
         self.cache_dir = cache_dir
-        self.path = manifest_path(cache_dir, site) if site is not None else (
+        self.path = manifest_path(cache_dir, site, base_url) if site is not None else (
             cache_dir / MANIFEST_NAME)
         self.legacy = cache_dir / MANIFEST_NAME
+        self.former = (cache_dir / f"lastmod-manifest-{former_site_key(site)}.sqlite"
+                       if site is not None else self.legacy)
+        """The manifest of versions that named it after the site's folder only."""
         self.previous = self.path
         """The manifest this build reads: the site's own, or the folder's former one."""
         self.base_url = base_url
@@ -355,8 +358,8 @@ class Manifest:
         self._temp = temp_path_for(self.path)
         self.next: sqlite3.Connection | None = None
         try:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            _ignore_in_git(cache_dir)
+            if _make_folder(cache_dir):
+                _ignore_in_git(cache_dir)
             # A killed run's half-written files of this site; a sibling's are its own.
             remove_leftovers(cache_dir, {self.path.name, MANIFEST_NAME, *own_files})
         except OSError as err:
@@ -368,7 +371,8 @@ class Manifest:
             self.next.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
             self.next.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("version", FORMAT_VERSION), ("base_url", base_url),
-                ("fingerprint", FINGERPRINT_VERSION), ("reader", reader_key())])
+                ("fingerprint", FINGERPRINT_VERSION), ("reader", reader_key()),
+                ("built", self.history.now_text)])
         except sqlite3.Error as err:
             self.discard()
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
@@ -378,8 +382,11 @@ class Manifest:
 
     def _open_previous(self, now: datetime) -> History:
         none = History(None, now)
-        if not self.path.is_file() and self.legacy.is_file():
-            self.previous = self.legacy  # written before manifests were kept per site
+        if not self.path.is_file():
+            # Written before manifests were keyed on the site's place and base URL, or
+            # before they were kept per site: read on (only if its base URL is this one).
+            self.previous = next((older for older in (self.former, self.legacy)
+                                  if older.is_file()), self.path)
         if not self.previous.is_file():
             self._note(
                 "no-manifest",
@@ -412,6 +419,7 @@ class Manifest:
                        f"the lastmod manifest {self.previous} belongs to {meta.get('base_url')!r}, "
                        f"not {self.base_url!r}; starting a new one")
             return none
+        now = self._never_back(now, meta, previous_path=self.previous)
         rebaseline = meta.get("fingerprint") != FINGERPRINT_VERSION
         if rebaseline:
             self._note("rebaseline", f"the lastmod manifest {self.previous} was written by an "
@@ -419,6 +427,25 @@ class Manifest:
                                      "fingerprints adopted")
         return History(self.previous, now, str(fmt), rebaseline,
                        records=meta.get("reader") == reader_key())
+
+    def _never_back(self, now: datetime, meta: dict[str, object], *,
+                    previous_path: Path) -> datetime:
+        """The build's time for the history: ``now``, or the last build's when that is later.
+
+        A clock set back (a rollback, a wrong clock, ``SOURCE_DATE_EPOCH`` pinned to an
+        older commit) would date a changed page before the date it already had, by years
+        maybe, and make the last build's rows look implausible. Dates never move back: the
+        last build's time is used, and a warning says the clock looks wrong.
+        """
+        latest = _latest_build_time(meta, previous_path)
+        if latest is None or sort_key(latest) <= now:
+            return now
+        self.diagnostics.append(Diagnostic("", "clock-behind", (
+            f"this build's time, {format_w3c(now)}, is earlier than the last build's, "
+            f"{format_w3c(latest)}, kept in {previous_path}: the clock (or "
+            "SOURCE_DATE_EPOCH) looks wrong; pages changed now are dated "
+            f"{format_w3c(latest)}, so that no date moves back"), Level.WARNING))
+        return sort_key(latest)
 
     @property
     def has_baseline(self) -> bool:
@@ -556,9 +583,31 @@ def busy_error(path: Path) -> BusyError:
         "in progress) and build again"))
 
 
-def manifest_path(cache_dir: Path, site: Path) -> Path:
-    """The manifest of ``site`` in ``cache_dir``: one per site, named after its folder."""
-    return cache_dir / f"lastmod-manifest-{site_key(site)}.sqlite"
+def _latest_build_time(meta: dict[str, object], path: Path) -> Lastmod | None:
+    """When the build that wrote the manifest at ``path`` ran, as far as it tells.
+
+    Its ``built`` entry, or (a manifest written before that was kept) the latest change or
+    build-given date among its rows. None when it tells nothing.
+    """
+    built = meta.get("built")
+    if isinstance(built, str):
+        return parse_w3c(built)
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True,
+                                                timeout=BUSY_SECONDS)) as connection:
+            found = connection.execute(
+                "SELECT max(changed), max(CASE WHEN source LIKE 'manifest%' THEN lastmod END) "
+                "FROM files").fetchone()
+    except sqlite3.Error:
+        return None
+    dates = [parse_w3c(text) for text in found or () if isinstance(text, str) and text]
+    known = [date for date in dates if date is not None]
+    return max(known, key=sort_key) if known else None
+
+
+def manifest_path(cache_dir: Path, site: Path, base_url: str) -> Path:
+    """The manifest of ``site`` built for ``base_url`` in ``cache_dir``: one per site and URL."""
+    return cache_dir / f"lastmod-manifest-{site_key(site, cache_dir, base_url)}.sqlite"
 
 
 class RowsInOrder:
@@ -610,10 +659,27 @@ class RowsInOrder:
 _GITIGNORE = b"# Made by sitemap-plugins: the lastmod manifest is a cache, not a source.\n*\n"
 
 
-def _ignore_in_git(cache_dir: Path) -> None:
-    """A ``.gitignore`` in the cache folder, so that it never shows as untracked.
+def _make_folder(cache_dir: Path) -> bool:
+    """Create the cache folder (and its parents); whether this call created it.
 
-    Written once, when missing; a user's own is left alone.
+    Raises:
+        OSError: when it cannot be created.
+    """
+    try:
+        cache_dir.mkdir(parents=True)
+    except FileExistsError:
+        if not cache_dir.is_dir():
+            raise
+        return False
+    return True
+
+
+def _ignore_in_git(cache_dir: Path) -> None:
+    """A ``.gitignore`` in a cache folder this tool created, so it never shows as untracked.
+
+    Only there: its ``*`` ignores every file in the folder, and a folder given as
+    ``cache_dir`` that was there before (``--cache-dir .``, the project root) holds files the
+    tool did not make. Written once, when missing; a user's own is left alone.
     """
     target = cache_dir / ".gitignore"
     if not os.path.lexists(target):

@@ -56,7 +56,7 @@ from sitemap_plugins.site import (
     temp_path_for,
     write_bytes_atomic,
 )
-from sitemap_plugins.urls import encode_path, parse_base_url
+from sitemap_plugins.urls import encode_path, is_under, parse_base_url, without_dot_segments
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -235,10 +235,12 @@ def read_versions(root: Path) -> Versions | None:
     try:
         with path.open("rb") as handle:
             data = json.loads(handle.read(_MAX_VERSIONS_FILE))
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, RecursionError) as err:
+        # RecursionError: arrays nested thousands deep ("[[[[..."), which json parses by
+        # recursion; mike writes one flat list.
         detail = err.strerror if isinstance(err, OSError) else shape
         msg = f"{VERSIONS_FILE}: is not mike's list of versions ({detail})"
-        raise MergeError([msg]) from err
+        raise MergeError([msg]) from None
     aliases: dict[str, tuple[str, ...]] = {}
     for item in data if isinstance(data, list) else [None]:
         version = item.get("version") if isinstance(item, dict) else None
@@ -481,15 +483,18 @@ class _Reader:
                     self.progress.found()
                     self.progress.done()
                 newest.see(lastmod)
-                if not url.startswith(build.base):
+                # Compared without dot segments: ".../blog/../docs/" is in docs/, not blog/.
+                resolved = without_dot_segments(url)
+                if not resolved.startswith(build.base):
                     outside += 1
                     first_outside = first_outside or url
                 elif own:
-                    if self.child_bases and self._in_child_folder(url):
-                        self._claim(url, label)
-                elif url in self.claimed:
-                    self.problems.add(f"{url} is listed by two builds: {self.claimed[url]} and "
-                                      f"{label}; leave it out of one (exclude it there)")
+                    if self.child_bases and self._in_child_folder(resolved):
+                        self._claim(resolved, label)
+                elif resolved in self.claimed:
+                    self.problems.add(f"{url} is listed by two builds: "
+                                      f"{self.claimed[resolved]} and {label}; leave it out of "
+                                      "one (exclude it there)")
         except _NotASitemapError as err:
             self.problems.add(f"{rel}: {err}")
         except OSError as err:
@@ -533,7 +538,8 @@ class _Reader:
             self.problems.add(f"{rel}: {err}")
             return []
         for part_url in parts:
-            part = part_url[len(build.base):] if part_url.startswith(build.base) else ""
+            part = (part_url[len(build.base):] if is_under(part_url, build.base)
+                    and without_dot_segments(part_url) == part_url else "")
             if not part or "/" in part or not _is_regular(self.root / build.folder / part):
                 self.problems.add(f"{rel}: names {part_url}, which is not a file in "
                                   f"{build.folder or 'the root'} folder")
@@ -576,7 +582,8 @@ def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
         file_name = index_name(name, number)
         try:
             for _, loc, _ in _entries(root / file_name):
-                rest = loc[len(base):] if loc.startswith(base) else None
+                rest = (loc[len(base):] if is_under(loc, base)
+                        and without_dot_segments(loc) == loc else None)
                 if rest is not None and "/" in rest:
                     continue  # a build's sitemap: found again by the walk
                 if rest is None or not own_part.match(rest):

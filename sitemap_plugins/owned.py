@@ -27,7 +27,7 @@ from sitemap_plugins.site import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Collection, Iterable, Sequence
 
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.render import Part
@@ -82,12 +82,31 @@ OWN = "sitemap-plugins"
 """What :func:`identify` calls this tool's own output."""
 
 
-def site_key(site: Path) -> str:
-    """A name for the site inside a shared cache folder: its folder's name, made safe.
+def site_key(site: Path, cache_dir: Path, base_url: str = "") -> str:
+    """A name for the site inside a cache folder that other sites may share.
 
-    Sibling sites (``dist/docs``, ``dist/blog``) share the default cache folder beside them
-    and always differ in name. The name, not the full path, so that a checkout in another
-    place (a CI runner's new workspace) keeps the site's history.
+    The folder's name, made safe, for people to read; then a digest of where the site is,
+    its resolved path relative to the cache folder, and of ``base_url`` when given. Two
+    sites named ``public`` in different places (or one folder built for two base URLs) never
+    share a key, so never each other's history or temporary files, while a checkout moved
+    elsewhere together with its cache (a CI runner's new workspace) keeps its key. The
+    digest is of the path's bytes (``os.fsencode``): the key does not depend on the locale.
+    """
+    real = os.path.realpath(site)
+    where = real
+    with contextlib.suppress(ValueError):  # another drive (Windows): the whole path
+        where = os.path.relpath(real, os.path.realpath(cache_dir))
+    name = os.fsencode(os.path.basename(real)) or b"root"
+    safe = re.sub(rb"[^A-Za-z0-9._-]", b"_", name)[:64].decode("ascii")
+    digest = hashlib.sha256(os.fsencode(where) + b"\0" + base_url.encode("utf-8"))
+    return f"{safe}-{digest.hexdigest()[:12]}"
+
+
+def former_site_key(site: Path) -> str:
+    """The key that earlier versions gave ``site`` (its folder's name only), to read on.
+
+    Their files in the cache are read once when the site has none of its own key yet, so
+    that an upgrade keeps the history and the record of the files written.
     """
     name = os.path.basename(os.path.realpath(site)) or "root"
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:64]
@@ -96,8 +115,8 @@ def site_key(site: Path) -> str:
 
 
 def record_path(cache_dir: Path, site: Path) -> Path:
-    """Where the record of the files written into ``site`` is kept."""
-    return cache_dir / f"written-{site_key(site)}.json"
+    """Where the record of the files written into ``site`` is kept (by path, not base URL)."""
+    return cache_dir / f"written-{site_key(site, cache_dir)}.json"
 
 
 def _regular(path: Path) -> bool:
@@ -223,6 +242,9 @@ class Ownership:
         """
         path = record_path(cache_dir, site) if cache_dir is not None else None
         owned = cls(site, path, replace_files)
+        if path is not None and cache_dir is not None and not os.path.lexists(path):
+            # Kept under the former key (the folder's name only): read on, saved under the new.
+            path = cache_dir / f"written-{former_site_key(site)}.json"
         if path is None or not os.path.lexists(path):
             return owned
         try:
@@ -732,6 +754,35 @@ def update_robots(
         "", "no-robots-txt",
         "the site has no robots.txt, so no Sitemap: line was added "
         "(set robots_txt to 'create' to make one)", Level.INFO))
+    return result
+
+
+def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str]) -> Installed:
+    """Take the ``Sitemap:`` lines naming files this build removed out of robots.txt.
+
+    ``gone``: files of this tool that the build removed (a renamed ``sitemap_name``, a split
+    undone). A line naming one of them would announce a missing file to every crawler. Only
+    those lines go, and only for files that are really gone; every other byte is kept.
+    """
+    result = Installed()
+    urls = {f"{config.base_url}{name}" for name in gone if not os.path.lexists(site / name)}
+    robots = site / "robots.txt"
+    if (not urls or config.robots_txt == "off" or robots.is_symlink()
+            or not robots.is_file()):
+        return result
+    try:
+        original, _ = robots_txt.read_editable(robots)
+    except OSError:
+        return result
+    if original is None:
+        return result
+    try:
+        kept = robots_txt.without_sitemap_lines(original, urls)
+    except UnicodeError:
+        return result
+    if kept != original:
+        write_bytes_atomic(robots, kept)
+        result.files.append("robots.txt")
     return result
 
 

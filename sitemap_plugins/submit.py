@@ -23,18 +23,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from sitemap_plugins.errors import Diagnostic, PathError, WriteError
+from sitemap_plugins.errors import ConfigError, Diagnostic, PathError, WriteError
 from sitemap_plugins.site import folder_lock, refuse_special, write_bytes_atomic
-from sitemap_plugins.urls import is_within, page_url
+from sitemap_plugins.urls import is_within, page_url, parse_base_url
 
 if TYPE_CHECKING:
     import urllib.request
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Mapping
     from pathlib import Path
 
     from sitemap_plugins.history import Changes
@@ -61,6 +65,39 @@ _CAUSES = {
          "does not match the protocol's pattern",
     429: "the endpoint takes this many requests for spam; submit less often",
 }
+
+
+# Characters no URL holds as they are (RFC 3986 section 2): white space and controls.
+_NOT_IN_URL = re.compile(r"[\x00-\x20\x7f-\x9f]")
+
+
+def check_endpoint(option: str, text: str) -> str:
+    """Validate an endpoint URL: an absolute http(s) URL with a valid host and port.
+
+    Checked before anything is sent, so that a typo is one usage error at once, never a
+    traceback or a round of retries (``https://[::1``, a space in the host, port 99999,
+    ``ftp:``, user name and password, which urllib would send as part of the host name).
+
+    Raises:
+        ConfigError: naming what is wrong.
+    """
+    expected = f"Expected an http(s) URL such as '{DEFAULT_ENDPOINT}' but received: {text!r}"
+    if _NOT_IN_URL.search(text):
+        raise ConfigError(option, f"{expected} (white space or a control character)")
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018  # raises ValueError for a port out of range or not a number
+    except ValueError as err:
+        raise ConfigError(option, f"{expected} ({err})") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise ConfigError(option, expected)
+    try:
+        # The host part is the base URL's grammar: a host name or IP literal, port 1-65535,
+        # no user name or password.
+        parse_base_url(f"{parts.scheme}://{parts.netloc}/")
+    except ValueError as err:
+        raise ConfigError(option, f"{expected} ({err})") from None
+    return text
 
 
 def key_file_name(key: str) -> str:
@@ -155,11 +192,25 @@ def read_pending(cache_dir: Path) -> list[str]:
     Raises:
         PendingError: when the file is there but cannot be read as a pending list.
     """
+    return sorted(read_pending_versions(cache_dir))
+
+
+def read_pending_versions(cache_dir: Path) -> dict[str, int]:
+    """The URLs waiting to be submitted, each with its version (sorted; empty: no list).
+
+    A URL's version counts the builds that recorded a change of it: a submission takes a URL
+    off the list only if its version is still the one that was sent, so a change recorded
+    while the POST was on its way stays pending. A list written before versions were kept
+    gives version 0.
+
+    Raises:
+        PendingError: when the file is there but cannot be read as a pending list.
+    """
     path = pending_path(cache_dir)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return []
+        return {}
     except OSError as err:
         raise PendingError(str(path), f"cannot be read ({err.strerror})", _REMEDY) from err
     try:
@@ -171,11 +222,21 @@ def read_pending(cache_dir: Path) -> list[str]:
             or not isinstance(urls, list) or not all(isinstance(u, str) for u in urls)):
         raise PendingError(str(path), f"is not a pending list of this version "
                                       f"({PENDING_SCHEMA})", _REMEDY)
-    return sorted(set(urls))
+    versions = parsed.get("versions", {})
+    if not isinstance(versions, dict):
+        versions = {}  # written by a later version in another shape: each URL is still sent
+    return {url: _version(versions.get(url)) for url in sorted(set(urls))}
 
 
-def _write_pending(cache_dir: Path, urls: Iterable[str]) -> None:
-    data = {"schema": PENDING_SCHEMA, "urls": sorted(set(urls))}
+def _version(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _write_pending(cache_dir: Path, versions: dict[str, int]) -> None:
+    # "urls" stays the list an older sitemap-plugins reads; "versions" is only added to it.
+    urls = sorted(versions)
+    data = {"schema": PENDING_SCHEMA, "urls": urls,
+            "versions": {url: versions[url] for url in urls}}
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     write_bytes_atomic(pending_path(cache_dir), text.encode("utf-8"))
 
@@ -201,7 +262,7 @@ def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
     new = [*changes.added, *changes.changed, *changes.removed]
     diagnostics: list[Diagnostic] = []
     try:
-        kept = read_pending(cache_dir)
+        kept = read_pending_versions(cache_dir)
     except PendingError as err:
         problem = f"the IndexNow pending list {err.path} {err.reason}"
         aside = pending_path(cache_dir).with_name(PENDING_NAME + ".damaged")
@@ -215,27 +276,33 @@ def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
         diagnostics.append(Diagnostic("", "bad-pending", (
             f"{problem}; set aside as {aside.name} and a new list started with this build's "
             "changes")))
-        kept = []
+        kept = {}
     if new:
-        merged = set(kept)
-        merged.update(new)
-        if len(merged) != len(kept):
-            _write_pending(cache_dir, merged)
+        # Each change recorded is a new version, also of a URL already pending: a submission
+        # under way then leaves it on the list (see remove_sent).
+        for url in set(new):
+            kept[url] = kept.get(url, 0) + 1
+        _write_pending(cache_dir, kept)
     return diagnostics
 
 
-def remove_sent(cache_dir: Path, sent: Iterable[str]) -> None:
-    """Take the URLs an endpoint accepted off the pending list, keeping everything else.
+def remove_sent(cache_dir: Path, sent: Mapping[str, int]) -> None:
+    """Take the URLs an endpoint accepted off the pending list, as they were when sent.
 
-    The list is read again first: URLs that a build added meanwhile stay.
+    ``sent`` maps each URL to its version when it was read for sending. The list is read
+    again first: URLs that a build added meanwhile stay, and so do URLs a build recorded as
+    changed again meanwhile (their version moved on): that change was not sent yet.
 
     Raises:
         PendingError: when the list became unreadable meanwhile.
         WriteError: when it cannot be written.
     """
     with folder_lock(cache_dir):
-        remaining = set(read_pending(cache_dir)).difference(sent)
-        _write_pending(cache_dir, remaining)
+        current = read_pending_versions(cache_dir)
+        remaining = {url: version for url, version in current.items()
+                     if url not in sent or sent[url] != version}
+        if len(remaining) != len(current):
+            _write_pending(cache_dir, remaining)
 
 
 # --- submission ------------------------------------------------------------------------------
@@ -262,6 +329,8 @@ class BatchOutcome:
     attempts: int = 0
     error: str = ""
     """Why the batch was not accepted; empty when it was (or was not sent)."""
+    retry_at: datetime | None = None
+    """When the endpoint asked to be tried again (a long ``Retry-After``), if it did."""
 
     @property
     def accepted(self) -> bool:
@@ -344,13 +413,38 @@ def _exchange(request: urllib.request.Request, timeout: float) -> tuple[int, dic
         return int(err.code), headers
 
 
-def _retry_after(headers: dict[str, str]) -> float | None:
-    value = next((v for k, v in headers.items() if k.lower() == "retry-after"), "")
-    try:
-        seconds = float(value)
-    except ValueError:
+def _header(headers: dict[str, str], name: str) -> str:
+    return next((v for k, v in headers.items() if k.lower() == name.lower()), "")
+
+
+def _shown(text: str, limit: int = 200) -> str:
+    """Text from the network as one printable line: controls escaped, bounded in length."""
+    shown = _NOT_IN_URL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text[:limit])
+    return shown + ("..." if len(text) > limit else "")
+
+
+# RFC 9110 section 10.2.3: delay-seconds is 1*DIGIT.
+_DELAY_SECONDS = re.compile(r"[0-9]{1,10}\Z")
+
+
+def _retry_after(headers: dict[str, str], now: float) -> float | None:
+    """Seconds the endpoint asks to wait (RFC 9110 ``Retry-After``); None: not said.
+
+    Both forms are read: delay-seconds (``120``) and an HTTP-date, taken relative to ``now``
+    (a date already past is no wait). Anything else is ignored, as the RFC allows.
+    """
+    value = _header(headers, "Retry-After").strip()
+    if not value:
         return None
-    return seconds if 0 <= seconds <= MAX_RETRY_AFTER else None
+    if _DELAY_SECONDS.match(value):
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when.tzinfo is None:  # "-0000": RFC 5322 for UTC with no more said
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, when.timestamp() - now)
 
 
 def _reason(status: int) -> str:
@@ -367,9 +461,13 @@ def send_batch(
     delays: tuple[float, ...] = RETRY_DELAYS, timeout: float = TIMEOUT,
     sleep: Callable[[float], None] = time.sleep,
     send: Callable[[urllib.request.Request, float], tuple[int, dict[str, str]]] = _send,
-    user_agent: str = "sitemap-plugins",
+    user_agent: str = "sitemap-plugins", now: Callable[[], float] = time.time,
 ) -> None:
-    """POST one batch, retrying 429, 5xx and network errors; fills in ``outcome``."""
+    """POST one batch, retrying 429, 5xx and network errors; fills in ``outcome``.
+
+    A ``Retry-After`` up to :data:`MAX_RETRY_AFTER` seconds is waited for (at least); a
+    longer one stops the batch, and ``outcome.retry_at`` says when to run again.
+    """
     import http.client  # noqa: PLC0415  # only submit sends: a build never loads http and ssl
     import urllib.request  # noqa: PLC0415
 
@@ -392,26 +490,36 @@ def send_batch(
             if status in _OK:
                 outcome.error = ""
                 return
-            cause = _CAUSES.get(status, "")
+            # Only our own templates are formatted: text from the network (a Location) is
+            # inserted as it is, never read as a format string.
+            cause = _CAUSES.get(status, "").format(key_location=location, host=host)
             if 300 <= status < 400:  # noqa: PLR2004
-                where = headers.get("Location") or headers.get("location") or "elsewhere"
-                cause = f"the endpoint redirects to {where}: give that URL as --endpoint"
+                where = _header(headers, "Location") or "elsewhere"
+                cause = (f"the endpoint redirects to {_shown(where)}: give that URL as "
+                         "--endpoint")
             elif status >= 500:  # noqa: PLR2004
                 cause = "the endpoint failed on its side"
             elif not cause:
                 cause = "an answer the IndexNow protocol does not define"
-            outcome.error = f"{_reason(status)}: " + cause.format(key_location=location,
-                                                                   host=host)
+            outcome.error = f"{_reason(status)}: {cause}"
             if status not in _RETRIED and status < 500:  # noqa: PLR2004
                 return
+        pause = _retry_after(headers, now()) if outcome.status is not None else None
+        if pause is not None and pause > MAX_RETRY_AFTER:
+            # Not waited for here: the URLs stay pending and the next run sends them.
+            again = datetime.fromtimestamp(now() + pause, tz=timezone.utc)
+            outcome.retry_at = again
+            tries = f"{outcome.attempts} time{'s' if outcome.attempts > 1 else ''}"
+            outcome.error += (f" (tried {tries}); the endpoint asks for a pause of "
+                              f"{pause:,.0f} seconds: run submit again after "
+                              f"{again:%Y-%m-%d %H:%M:%S} UTC")
+            return
         delay = next(waits, None)
         if delay is None:
             if outcome.attempts > 1:
                 outcome.error += f" (tried {outcome.attempts} times)"
             return
-        if outcome.status is not None:
-            delay = max(delay, _retry_after(headers) or 0.0)
-        sleep(delay)
+        sleep(max(delay, pause or 0.0))
 
 
 def submit(
@@ -433,7 +541,8 @@ def submit(
     """
     location = key_location(base, key)
     submission = Submission(endpoint, base.netloc, location)
-    pending = read_pending(cache_dir)
+    versions = read_pending_versions(cache_dir)
+    pending = list(versions)
     submission.pending = len(pending)
     in_scope = [url for url in pending if is_within(url, base)]
     submission.out_of_scope = [url for url in pending if not is_within(url, base)]
@@ -450,7 +559,7 @@ def submit(
                        user_agent=user_agent)
             if not outcome.accepted:
                 break
-            remove_sent(cache_dir, outcome.urls)
+            remove_sent(cache_dir, {url: versions[url] for url in outcome.urls})
             if progress is not None:
                 progress.done(len(outcome.urls))
     finally:

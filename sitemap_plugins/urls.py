@@ -257,9 +257,44 @@ def is_public(url: str) -> bool:
                 or address.is_unspecified)
 
 
+# "%2E" is "." (RFC 3986 section 2.3: an unreserved character, its escape names the same URL).
+_ESCAPED_DOT = re.compile(r"%2[eE]")
+
+
+def without_dot_segments(url: str) -> str:
+    """``url`` with its path's dot segments removed, the form a scope is compared in.
+
+    ``.../blog/../docs/`` and ``.../blog/%2e%2e/docs/`` name ``.../docs/`` (RFC 3986 sections
+    5.2.4 and 6.2.2.3): compared as written, they looked inside ``.../blog/``. Only the path
+    changes; the query and fragment are left as they are.
+    """
+    if "/." not in url and "%2" not in url:
+        return url  # the common case: nothing to remove
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url  # not a URL: no scope holds it anyway
+    path = _ESCAPED_DOT.sub(".", parts.path)
+    if "/." not in path and not path.startswith("."):
+        return url
+    removed = _remove_dot_segments(path)
+    if removed == path:
+        return url  # dots only inside names (".well-known", "..%2f"): the URL as written
+    return urlunsplit((parts.scheme, parts.netloc, removed, parts.query, parts.fragment))
+
+
+def is_under(url: str, prefix: str) -> bool:
+    """Whether ``url`` lies in the folder URL ``prefix`` once its dot segments are removed.
+
+    The one scope test of ``merge`` and ``check``: a URL that climbs out with ``..`` (or
+    ``%2e%2e``) is outside, whatever its text starts with.
+    """
+    return without_dot_segments(url).startswith(prefix)
+
+
 def is_within(url: str, base: BaseUrl) -> bool:
-    """Whether ``url`` (already resolved) is under the base's scheme, host, port and path."""
-    return url.startswith(str(base))
+    """Whether ``url`` is under the base's scheme, host, port and path (dot segments removed)."""
+    return is_under(url, str(base))
 
 
 def comparison_key(url: str) -> str:

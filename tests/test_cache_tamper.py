@@ -227,8 +227,8 @@ def test_a_tampered_cache_changes_nothing_published(
     work = tmp_path_factory.mktemp("run")
     shutil.copytree(site, work / "site")
     shutil.copytree(cache, work / "cache")
-    path = manifest_path(work / "cache", work / "site")
-    assert path.name == manifest_path(cache, site).name
+    path = manifest_path(work / "cache", work / "site", BASE)
+    assert path.name == manifest_path(cache, site, BASE).name
     _apply(path, steps)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T2))
     generate(work / "site", _config(work / "cache"))
@@ -249,7 +249,7 @@ def test_a_damaged_record_is_read_again(
     shutil.copytree(site, work / "site")
     shutil.copytree(cache, work / "cache")
     value = data.draw(_invalid_field(index))
-    _apply(manifest_path(work / "cache", work / "site"), [("RECORD", (row, index, value))])
+    _apply(manifest_path(work / "cache", work / "site", BASE), [("RECORD", (row, index, value))])
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T2))
     result = generate(work / "site", _config(work / "cache"))
     assert output(work / "site") == expected
@@ -299,7 +299,7 @@ def test_tampered_dates_stay_honest(
     work = tmp_path_factory.mktemp("dates")
     shutil.copytree(site, work / "site")
     shutil.copytree(cache, work / "cache")
-    with sqlite3.connect(manifest_path(work / "cache", work / "site")) as db:
+    with sqlite3.connect(manifest_path(work / "cache", work / "site", BASE)) as db:
         db.execute(f"UPDATE files SET {column} = ? WHERE rowid = ?", (value, row))
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T3))
     generate(work / "site", _config(work / "cache"))
@@ -318,7 +318,7 @@ def test_forged_urls_never_reach_the_changes(tmp_path: Path, monkeypatch) -> Non
     generate(site, _config(tmp_path / "cache"))
     forged = ["https://evil.example/x", f"{BASE}ok\x01", f"{BASE}a b", f"{BASE}{'x' * 9000}",
               "javascript:alert(1)"]
-    with sqlite3.connect(manifest_path(tmp_path / "cache", site)) as db:
+    with sqlite3.connect(manifest_path(tmp_path / "cache", site, BASE)) as db:
         for number, url in enumerate([*forged, f"{BASE}gone.html"]):
             db.execute("INSERT INTO files (path, url, fingerprint) VALUES (?, ?, 'f')",
                        (f"forged{number}".encode(), url))

@@ -31,7 +31,7 @@ FLOORS: dict[str, int] = {
                      "progress"), MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),
     **dict.fromkeys(("build", "feeds", "check", "schema", "merge", "submit", "pool", "report",
-                     "cli", "git_dates", "mkdocs", "pelican", "pelican_legacy", "sphinx",
+                     "cli", "git_dates", "interrupt", "mkdocs", "pelican", "pelican_legacy", "sphinx",
                      "__init__", "__main__"), TOP),
 }
 # What a ground module may import from the package: the other ground modules (options reads

@@ -152,7 +152,7 @@ def test_deleted_cache_falls_back_and_says_why(site: Path, monkeypatch, capsys) 
 def test_bad_manifest_is_reported_and_replaced(site: Path, monkeypatch, capsys, damage, note) -> None:
     """A corrupt, old or foreign manifest is reported, ignored and replaced; no crash."""
     build(site, T1, monkeypatch)
-    manifest = manifest_path(site.parent / ".sitemap-cache", site)
+    manifest = manifest_path(site.parent / ".sitemap-cache", site, BASE)
     damage(manifest)
     capsys.readouterr()
     write_site(site, {**PAGES, "beta": "Changed."}, "bbb")
@@ -267,7 +267,7 @@ def test_upgrading_to_article_headers_moves_no_date_then_a_title_edit_does(
         _blog(site, posts, ["about"], "bbb")
         before = build(site, T2, monkeypatch)
     assert before == {BASE: "", f"{BASE}first/": "", f"{BASE}second/": W3C[T2]}
-    path = manifest_path(site.parent / ".sitemap-cache", site)
+    path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
 
     def fingerprints() -> dict[str, str]:
         with contextlib.closing(sqlite3.connect(path)) as db:
@@ -297,7 +297,7 @@ def test_a_huge_rowid_costs_no_memory(site: Path, monkeypatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     expected = (site / "sitemap.xml").read_bytes()
-    with sqlite3.connect(manifest_path(site.parent / ".sitemap-cache", site)) as db:
+    with sqlite3.connect(manifest_path(site.parent / ".sitemap-cache", site, BASE)) as db:
         db.execute("UPDATE files SET rowid = rowid + 4000000000000000000")
     assert _generate(site) == 3
     assert (site / "sitemap.xml").read_bytes() == expected
@@ -357,7 +357,7 @@ def test_a_damaged_record_cache_means_reading_again(site: Path, monkeypatch, dam
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     expected = (site / "sitemap.xml").read_bytes()
-    path = manifest_path(site.parent / ".sitemap-cache", site)
+    path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
     with sqlite3.connect(path) as db:
         db.execute(damage)
     assert _generate(site) == 0
@@ -368,7 +368,7 @@ def test_forged_record_cannot_publish_a_foreign_url(site: Path, monkeypatch) -> 
     """A cached record holds facts, not output: a forged canonical is still judged."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
-    path = manifest_path(site.parent / ".sitemap-cache", site)
+    path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
     with sqlite3.connect(path) as db:
         for path, text in db.execute("SELECT path, record FROM files").fetchall():
             record = json.loads(text)
@@ -399,8 +399,9 @@ def test_sibling_sites_keep_their_own_history(tmp_path: Path, monkeypatch) -> No
     write_site(docs, {**PAGES, "alpha": "First page, edited."}, "c")  # same content
     assert build(docs, T4, monkeypatch) == first
     assert sorted(p.name for p in (tmp_path / "dist" / ".sitemap-cache").glob("*.sqlite")) == [
-        manifest_path(tmp_path / "dist" / ".sitemap-cache", blog).name,
-        manifest_path(tmp_path / "dist" / ".sitemap-cache", docs).name]
+        manifest_path(tmp_path / "dist" / ".sitemap-cache", blog,
+                      "https://blog.example.org/").name,
+        manifest_path(tmp_path / "dist" / ".sitemap-cache", docs, BASE).name]
 
 
 def test_the_former_shared_manifest_is_still_used(site: Path, monkeypatch) -> None:
@@ -411,7 +412,7 @@ def test_the_former_shared_manifest_is_still_used(site: Path, monkeypatch) -> No
     write_site(site, {**PAGES, "beta": "Changed."}, "b")
     dated = build(site, T2, monkeypatch)
     assert dated[f"{BASE}beta/"] == W3C[T2]
-    own = manifest_path(cache, site)
+    own = manifest_path(cache, site, BASE)
     os.replace(own, cache / "lastmod-manifest.sqlite")  # as the earlier version named it
     write_site(site, {**PAGES, "beta": "Changed."}, "c")
     assert build(site, T3, monkeypatch) == dated
@@ -435,7 +436,7 @@ def test_sibling_folders_never_share_a_manifest(names: list[str]) -> None:
     """Any set of distinct folder names in one parent: distinct manifest files, plain file
     names, inside the cache folder, whatever the characters (and distinct ignoring case)."""
     cache = Path("/cache")
-    paths = [manifest_path(cache, Path("/dist") / name) for name in names]
+    paths = [manifest_path(cache, Path("/dist") / name, BASE) for name in names]
     assert all(p.parent == cache and "/" not in p.name for p in paths)
     folded = {p.name.casefold() for p in paths}
     assert len(folded) == len(names)
@@ -452,7 +453,7 @@ def test_a_held_manifest_stops_the_build_and_keeps_the_dates(
     build(site, T1, monkeypatch)
     write_site(site, {**PAGES, "beta": "Changed."}, "b")
     dated = build(site, T2, monkeypatch)
-    path = manifest_path(site.parent / ".sitemap-cache", site)
+    path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
     kept, sitemap = path.read_bytes(), (site / "sitemap.xml").read_bytes()
     monkeypatch.setattr(manifest, "BUSY_SECONDS", 0.5)
     holder = hold(path, 60, HOLD_DATABASE)
@@ -477,7 +478,7 @@ def test_a_briefly_held_manifest_is_waited_for(site: Path, monkeypatch) -> None:
     build(site, T1, monkeypatch)
     write_site(site, {**PAGES, "beta": "Changed."}, "b")
     dated = build(site, T2, monkeypatch)
-    holder = hold(manifest_path(site.parent / ".sitemap-cache", site), 1.0, HOLD_DATABASE)
+    holder = hold(manifest_path(site.parent / ".sitemap-cache", site, BASE), 1.0, HOLD_DATABASE)
     try:
         assert build(site, T3, monkeypatch) == dated
     finally:
@@ -488,7 +489,7 @@ def test_held_during_the_build(site: Path, monkeypatch) -> None:
     """Held after the build opened it, while pages are read: the same one line, no new
     manifest; the error crosses process boundaries whole (workers send it back)."""
     build(site, T1, monkeypatch)
-    path = manifest_path(site.parent / ".sitemap-cache", site)
+    path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
     kept = path.read_bytes()
 
     def locked(*_args: object) -> None:

@@ -1,0 +1,149 @@
+"""``merge`` and ``check`` under hostile input: nested versions.json, dot segments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins.cli import main
+from sitemap_plugins.urls import is_under, without_dot_segments
+
+BASE = "https://example.org/"
+
+
+def page(title: str) -> str:
+    return f"<!doctype html><html><head><title>{title}</title></head><body>{title}</body></html>"
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def build(site: Path, base: str, cache: Path) -> None:
+    assert main(["-q", "build", str(site), "--base-url", base, "--cache-dir", str(cache)]) == 0
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """Two builds below one root: blog/ and docs/, each with its own sitemap."""
+    root = tmp_path / "public"
+    for name in ("blog", "docs"):
+        (root / name).mkdir(parents=True)
+        (root / name / "index.html").write_text(page(name), "utf-8")
+        (root / name / "page.html").write_text(page(f"{name} page"), "utf-8")
+        build(root / name, f"{BASE}{name}/", tmp_path / f"cache-{name}")
+    return root
+
+
+# --- versions.json nested deep ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000 + "]" * 100_000,
+    '{"a":' * 50_000 + "1" + "}" * 50_000,
+    "[" * 100_000,
+], ids=["arrays", "objects", "unclosed"])
+def test_a_deeply_nested_versions_json_is_one_line(tmp_path: Path, text: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """versions.json nested far beyond the recursion limit: one line, exit 1, nothing written."""
+    root = tmp_path / "gh-pages"
+    (root / "1.0").mkdir(parents=True)
+    (root / "1.0" / "index.html").write_text(page("1.0"), "utf-8")
+    build(root / "1.0", f"{BASE}1.0/", tmp_path / "cache")
+    (root / "versions.json").write_text(text, "utf-8")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert err.splitlines()[0] == ("error: versions.json: is not mike's list of versions "
+                                   "(expected a list of objects with 'version' and 'aliases')")
+    assert "Traceback" not in err
+    assert not (root / "sitemap.xml").exists()
+
+
+# --- dot segments ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("url", "normal"), [
+    (f"{BASE}blog/../docs/", f"{BASE}docs/"),
+    (f"{BASE}blog/%2e%2e/admin/", f"{BASE}admin/"),
+    (f"{BASE}blog/%2E%2e/admin/", f"{BASE}admin/"),
+    (f"{BASE}blog/.%2E/admin/", f"{BASE}admin/"),
+    (f"{BASE}blog/./x/../../docs", f"{BASE}docs"),
+    (f"{BASE}blog/..", f"{BASE}"),
+    (f"{BASE}blog/%2e/", f"{BASE}blog/"),
+    (f"{BASE}../../etc/", f"{BASE}etc/"),
+    (f"{BASE}blog/..x/", f"{BASE}blog/..x/"),
+    (f"{BASE}blog/.well-known/", f"{BASE}blog/.well-known/"),
+    (f"{BASE}blog/?next=/../admin", f"{BASE}blog/?next=/../admin"),
+    (f"{BASE}blog/%2e%2e%2fadmin/", f"{BASE}blog/%2e%2e%2fadmin/"),
+], ids=["dots", "escaped", "mixed-case", "half-escaped", "nested", "trailing", "single",
+        "above-root", "dots-in-name", "dotfile", "query-kept", "escaped-slash-is-a-name"])
+def test_dot_segments_are_removed_before_a_scope_is_compared(url: str, normal: str) -> None:
+    """RFC 3986 remove_dot_segments, '%2e' read as '.'; the query and names are left alone."""
+    assert without_dot_segments(url) == normal
+    assert is_under(url, f"{BASE}blog/") == normal.startswith(f"{BASE}blog/")
+
+
+@pytest.mark.parametrize("listed", [
+    "blog/../docs/page.html", "blog/%2e%2e/docs/page.html", "blog/%2E%2E/admin/",
+    "blog/./sub/../../docs/",
+], ids=["dots", "escaped", "escaped-upper", "nested"])
+def test_merge_refuses_a_child_url_that_climbs_out_of_its_folder(
+        tree: Path, capsys: pytest.CaptureFixture[str], listed: str) -> None:
+    """blog/sitemap.xml listing a URL that resolves outside blog/: exit 1, nothing written."""
+    sitemap = tree / "blog" / "sitemap.xml"
+    sitemap.write_text(sitemap.read_text("utf-8").replace(
+        "</urlset>", f"  <url>\n    <loc>{BASE}{listed}</loc>\n  </url>\n</urlset>"), "utf-8")
+    code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
+    assert code == 1
+    assert (f"error: blog/sitemap.xml: 1 URL outside {BASE}blog/, the folder this sitemap "
+            f"covers (first: {BASE}{listed})") in err
+    assert not (tree / "sitemap.xml").exists()
+
+
+def test_merge_sees_a_page_listed_twice_through_dot_segments(
+        tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The root's pages naming docs/page.html as root/x/../docs/page.html: listed by two builds."""
+    (tree / "index.html").write_text(page("root"), "utf-8")
+    assert main(["-q", "build", str(tree), "--base-url", BASE, "--cache-dir",
+                 str(tmp_path / "cache-root"), "--exclude", "blog/**", "--exclude",
+                 "docs/**"]) == 0
+    # A root build that lists a docs page through dot segments (hand-edited or another tool).
+    sitemap = tree / "sitemap.xml"
+    text = sitemap.read_text("utf-8")
+    extra = f"  <url>\n    <loc>{BASE}x/%2e%2e/docs/page.html</loc>\n  </url>\n</urlset>"
+    sitemap.write_text(text.replace("</urlset>", extra), "utf-8")
+    code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
+    assert code == 1
+    assert "is listed by two builds" in err
+    assert "docs/sitemap.xml (docs/)" in err
+
+
+def test_check_refuses_a_child_url_that_climbs_out_of_its_folder(
+        tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """After a merge, blog/sitemap.xml gains .../blog/%2e%2e/docs/page.html: check says so."""
+    assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
+    sitemap = tree / "blog" / "sitemap.xml"
+    bad = f"{BASE}blog/%2e%2e/docs/page.html"
+    sitemap.write_text(sitemap.read_text("utf-8").replace(
+        "</urlset>", f"  <url>\n    <loc>{bad}</loc>\n  </url>\n</urlset>"), "utf-8")
+    (tree / "blog" / "sitemap.xml.gz").unlink(missing_ok=True)
+    code, out, _ = run(["check", str(tree), "--base-url", BASE], capsys)
+    assert code == 1
+    assert f"URL '{bad}' is not under '{BASE}blog/', the folder of this sitemap" in out
+
+
+def test_versions_json_still_read_when_flat(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The depth guard leaves mike's ordinary list alone."""
+    root = tmp_path / "gh-pages"
+    (root / "1.0").mkdir(parents=True)
+    (root / "1.0" / "index.html").write_text(page("1.0"), "utf-8")
+    build(root / "1.0", f"{BASE}1.0/", tmp_path / "cache")
+    (root / "versions.json").write_text(json.dumps(
+        [{"version": "1.0", "title": "1.0", "aliases": ["latest"]}]), "utf-8")
+    assert run(["merge", str(root), "--base-url", BASE], capsys)[0] == 0
+    assert f"{BASE}1.0/sitemap.xml" in (root / "sitemap.xml").read_text("utf-8")

@@ -1,0 +1,298 @@
+"""``submit`` under hostile input: bad endpoints, hostile answers, Retry-After, races."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from email.utils import formatdate
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins import cli
+from sitemap_plugins.cli import main
+from sitemap_plugins.submit import MAX_RETRY_AFTER, PENDING_NAME, PENDING_SCHEMA, read_pending
+
+BASE = "https://example.org/"
+KEY = "0123abcd-KEY-4567"
+
+
+@dataclass
+class Endpoint:
+    """A real local HTTP endpoint: answers from a list, records when each POST came."""
+
+    answers: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    bodies: list[dict[str, object]] = field(default_factory=list)
+    during: Callable[[], None] | None = None
+    """Run while the first POST is being answered (a build meanwhile)."""
+    url: str = ""
+
+
+@pytest.fixture
+def endpoint() -> Iterator[Endpoint]:
+    state = Endpoint()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            state.times.append(time.monotonic())
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            state.bodies.append(json.loads(body))
+            if state.during is not None:
+                during, state.during = state.during, None
+                during()
+            status, headers = state.answers.pop(0) if state.answers else (200, {})
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}/indexnow"
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(autouse=True)
+def no_delays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Retries wait 0 seconds of their own here: any wait measured is the endpoint's."""
+    monkeypatch.setattr(cli, "SUBMIT_DELAYS", (0.0, 0.0, 0.0))
+    monkeypatch.delenv("INDEXNOW_KEY", raising=False)
+
+
+def page(text: str) -> str:
+    return f"<!DOCTYPE html><html><head><title>{text}</title></head><body>{text}</body></html>"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    folder = tmp_path / "site"
+    folder.mkdir()
+    for name in ("index", "a", "b"):
+        (folder / f"{name}.html").write_text(page(name), "utf-8")
+    return folder
+
+
+def build(site: Path) -> int:
+    return main(["-q", "build", str(site), "--base-url", BASE, "--indexnow-key", KEY])
+
+
+def submit(site: Path, endpoint: str, *extra: str) -> int:
+    return main(["submit", str(site), "--base-url", BASE, "--key", KEY, "--endpoint", endpoint,
+                 *extra])
+
+
+def pending_of(site: Path) -> list[str]:
+    return read_pending(site.parent / ".sitemap-cache")
+
+
+@pytest.fixture
+def changed(site: Path) -> Path:
+    """A site built twice, a.html edited in between: a.html is pending."""
+    assert build(site) == 0
+    (site / "a.html").write_text(page("a, edited"), "utf-8")
+    assert build(site) == 0
+    assert pending_of(site) == [BASE + "a.html"]
+    return site
+
+
+# --- bad endpoints ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [
+    "https://[::1",
+    "https://[::1/indexnow",
+    "https://api indexnow.org/indexnow",
+    "https://api.indexnow.org:99999/indexnow",
+    "https://api.indexnow.org:0/indexnow",
+    "https://api.indexnow.org:port/indexnow",
+    "ftp://api.indexnow.org/indexnow",
+    "file:///etc/passwd",
+    "https:///indexnow",
+    "https://:443/indexnow",
+    "https://user:secret@api.indexnow.org/indexnow",
+    "https://api.indexnow.org/index now",
+    "https://api.indexnow.org/\x1b[31m",
+    "https://exa<mple.org/",
+    "https://[fe80::1%25eth0]/indexnow",
+], ids=["open-bracket", "open-bracket-path", "space-in-host", "port-99999", "port-0",
+        "port-text", "ftp", "file", "empty-host", "only-port", "userinfo", "space-in-path",
+        "control", "angle-in-host", "zone-id"])
+def test_a_malformed_endpoint_is_a_usage_error_at_once(
+        changed: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        bad: str) -> None:
+    """Any endpoint that is no valid http(s) URL: exit 2, one line, nothing sent or waited."""
+    monkeypatch.setattr(cli, "SUBMIT_DELAYS", (2.0, 2.0, 2.0))  # a retry would show
+    capsys.readouterr()
+    started = time.monotonic()
+    assert submit(changed, bad) == 2
+    assert time.monotonic() - started < 3
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("error: --endpoint: Expected an http(s) URL such as ")
+    assert "Traceback" not in err
+    assert pending_of(changed) == [BASE + "a.html"]
+
+
+@pytest.mark.parametrize("good", [
+    "http://127.0.0.1:8080/indexnow", "https://[::1]:8443/indexnow", "HTTPS://API.Example.org/x",
+    "https://www.bing.com/indexnow?source=ci",
+])
+def test_valid_endpoints_pass_the_check(good: str) -> None:
+    """The check refuses only what cannot be sent: IP literals, ports, queries pass."""
+    from sitemap_plugins.submit import check_endpoint  # noqa: PLC0415
+
+    assert check_endpoint("endpoint", good) == good
+
+
+# --- text from the network -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("location", [
+    "https://evil.example/{key_location}{0}{host!r:>99999999}",
+    "https://evil.example/%s%(x)s%n",
+    "https://evil.example/\x1b]0;pwned\x07\r\nX: y",
+], ids=["format-braces", "percent", "control-characters"])
+def test_a_redirect_location_is_text_never_a_format(
+        changed: Path, endpoint: Endpoint, capsys: pytest.CaptureFixture[str],
+        location: str) -> None:
+    """A Location holding format fields or controls is reported as text, in one line."""
+    endpoint.answers = [(307, {"Location": location.replace("\r\n", "")})]
+    capsys.readouterr()
+    assert submit(changed, endpoint.url) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("error: 307 Temporary Redirect: the endpoint redirects to https://"
+                          "evil.example/")
+    assert "\x1b" not in err
+    assert "\x07" not in err
+    if "{" in location:
+        assert "{key_location}{0}" in err
+    assert pending_of(changed) == [BASE + "a.html"]
+
+
+# --- Retry-After -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("header", [
+    str(int(MAX_RETRY_AFTER) + 60), "120", "86400",
+    "DATE+3600",
+], ids=["just-over", "120", "a-day", "http-date"])
+def test_a_long_retry_after_stops_and_says_when(
+        changed: Path, endpoint: Endpoint, capsys: pytest.CaptureFixture[str],
+        header: str) -> None:
+    """A Retry-After longer than the pause submit takes: one try, kept, and when to retry."""
+    value = formatdate(time.time() + 3600, usegmt=True) if header == "DATE+3600" else header
+    endpoint.answers = [(429, {"Retry-After": value})] * 4
+    capsys.readouterr()
+    started = time.monotonic()
+    assert submit(changed, endpoint.url) == 1
+    assert time.monotonic() - started < 10
+    assert len(endpoint.times) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "the endpoint asks for a pause of " in err
+    assert "run submit again after 20" in err
+    assert " UTC" in err
+    assert pending_of(changed) == [BASE + "a.html"]
+
+
+@pytest.mark.parametrize("form", ["seconds", "http-date"])
+def test_a_short_retry_after_is_waited_for(changed: Path, endpoint: Endpoint, form: str) -> None:
+    """A short Retry-After (either form) is honoured: the retry comes no sooner than asked."""
+    value = "2" if form == "seconds" else formatdate(time.time() + 3, usegmt=True)
+    endpoint.answers = [(503, {"Retry-After": value}), (200, {})]
+    assert submit(changed, endpoint.url, "-q") == 0
+    assert len(endpoint.times) == 2
+    # An HTTP-date has whole seconds: +3 s is at least 2 s away when it is read.
+    assert endpoint.times[1] - endpoint.times[0] >= 1.9
+    assert pending_of(changed) == []
+
+
+@pytest.mark.parametrize("value", ["soon", "-5", "1e9", "Fri, 99 Nov 2026 25:61:00 GMT", ""])
+def test_an_unreadable_retry_after_falls_back_to_the_own_delays(
+        changed: Path, endpoint: Endpoint, value: str) -> None:
+    """Retry-After that is no number or date is ignored, never a traceback or a long wait."""
+    endpoint.answers = [(429, {"Retry-After": value}), (202, {})]
+    started = time.monotonic()
+    assert submit(changed, endpoint.url, "-q") == 0
+    assert time.monotonic() - started < 5
+    assert len(endpoint.times) == 2
+
+
+# --- a change while the POST is under way ----------------------------------------------------
+
+
+def test_a_change_built_during_the_post_stays_pending(changed: Path, endpoint: Endpoint) -> None:
+    """a.html changed and built again while submit waits: the accepted POST keeps it listed."""
+    def edit_and_build() -> None:
+        (changed / "a.html").write_text(page("a, edited twice"), "utf-8")
+        (changed / "b.html").write_text(page("b, edited"), "utf-8")
+        assert build(changed) == 0
+
+    endpoint.during = edit_and_build
+    assert submit(changed, endpoint.url, "-q") == 0
+    assert endpoint.bodies[0]["urlList"] == [BASE + "a.html"]
+    # The second change of a.html was never sent; b.html's change came meanwhile.
+    assert pending_of(changed) == [BASE + "a.html", BASE + "b.html"]
+    assert submit(changed, endpoint.url, "-q") == 0
+    assert endpoint.bodies[1]["urlList"] == [BASE + "a.html", BASE + "b.html"]
+    assert pending_of(changed) == []
+
+
+def test_a_list_written_before_versions_is_still_sent_and_cleared(
+        site: Path, endpoint: Endpoint) -> None:
+    """A pending list of the same schema without versions: sent once, then emptied."""
+    assert build(site) == 0
+    cache = site.parent / ".sitemap-cache"
+    (cache / PENDING_NAME).write_text(
+        json.dumps({"schema": PENDING_SCHEMA, "urls": [BASE + "b.html"]}), "utf-8")
+    assert submit(site, endpoint.url, "-q") == 0
+    assert endpoint.bodies[0]["urlList"] == [BASE + "b.html"]
+    assert pending_of(site) == []
+
+
+# --- the summary of a stopped run ------------------------------------------------------------
+
+
+def test_a_stopped_run_counts_the_batches_it_sent(site: Path, endpoint: Endpoint,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Stopped at batch 2 of 3: the summary says 1 of 3 accepted, not 'in 3 batches'."""
+    assert build(site) == 0
+    urls = sorted(f"{BASE}p/{n:05}.html" for n in range(25_000))
+    cache = site.parent / ".sitemap-cache"
+    (cache / PENDING_NAME).write_text(
+        json.dumps({"schema": PENDING_SCHEMA, "urls": urls}), "utf-8")
+    endpoint.answers = [(202, {}), (403, {})]
+    capsys.readouterr()
+    assert submit(site, endpoint.url) == 1
+    out = capsys.readouterr().out
+    summary = out.splitlines()[-1]
+    assert summary == (f"Submitted 10,000 of 25,000 URLs to {endpoint.url}: 1 of 3 batches "
+                       "accepted; 1 not sent")
+    assert "in 3 batches" not in out
+
+
+def test_a_single_refused_batch_is_counted_as_such(changed: Path, endpoint: Endpoint,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """One batch, refused: '0 of 1 batch accepted', nothing claimed as sent."""
+    endpoint.answers = [(403, {})]
+    capsys.readouterr()
+    assert submit(changed, endpoint.url) == 1
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary == f"Submitted 0 of 1 URL to {endpoint.url}: 0 of 1 batch accepted"
