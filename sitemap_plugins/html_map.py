@@ -19,14 +19,16 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import jinja2
 
-from sitemap_plugins.errors import ConfigError
+from sitemap_plugins.errors import ConfigError, SitemapError
 from sitemap_plugins.render import (
+    TEMPLATE_DIRS,
     template_environment,
     template_module,
     template_path,
 )
 from sitemap_plugins.site import refuse_special, write_bytes_atomic
 from sitemap_plugins.urls import BaseUrl, page_url
+from sitemap_plugins.values import is_language_tag
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -57,7 +59,13 @@ def relative_href(loc: str, *, base: str, self_loc: str) -> str:
     if not loc.startswith(base) or not self_loc.startswith(base):
         return loc
     up = self_loc[len(base):].count("/")
-    return "../" * up + loc[len(base):] or "./"
+    href = "../" * up + loc[len(base):]
+    # A first segment holding ":" reads as a scheme (RFC 3986 section 4.2): a page named
+    # "javascript:alert(1);x.html" or "Category:X.html" beside the site map would be linked
+    # as that scheme. "./" keeps it a path, to the same page.
+    if not href or ":" in href.partition("/")[0]:
+        href = "./" + href
+    return href
 
 
 def html_sitemap_file(option: str) -> str:
@@ -121,13 +129,21 @@ def _is_index(rel_path: str) -> bool:
     return PurePosixPath(rel_path).name.lower() in ("index.html", "index.htm")
 
 
+MAX_DEPTH = 32
+"""Levels of lists the site map shows at most, whatever ``depth`` says (0 included): a page
+deeper down is listed in its ancestor at the last level, as ``depth`` folds it. Neither the
+plan nor a template's recursive macro then goes deeper than this, however deep the site's
+folders or the host's navigation nest (a thousand folders reached Python's recursion limit)."""
+
+
 def build_tree(entries: Sequence[HtmlEntry], depth: int,
                outline: Sequence[NavNode] = ()) -> Section:
-    """Entries grouped into at most ``depth`` levels of lists (0: no limit).
+    """Entries grouped into at most ``depth`` levels of lists (0: :data:`MAX_DEPTH`).
 
     Pages the host's navigation (``outline``) names go where it puts them, with its titles;
     the others are grouped by folder, a folder's index page as its section's heading.
     """
+    depth = min(depth, MAX_DEPTH) if depth > 0 else MAX_DEPTH
     root = Section("")
     by_path = {entry.rel_path: entry for entry in entries}
     _place_navigation(root, outline, by_path, depth)
@@ -157,28 +173,37 @@ def _readable(name: str) -> str:
 
 def _place_navigation(root: Section, outline: Sequence[NavNode],
                       unplaced: dict[str, HtmlEntry], depth: int) -> None:
-    """Move the entries the navigation names from ``unplaced`` into its sections."""
+    """Move the entries the navigation names from ``unplaced`` into its sections.
 
-    def walk(section: Section, nodes: Sequence[NavNode], level: int) -> None:
-        for node in nodes:
-            entry = unplaced.pop(node.rel_path, None) if node.rel_path else None
-            if entry is not None and node.title and node.title.strip():
-                entry = entry._replace(title=" ".join(node.title.split()))
-            if not node.children or (depth and level + 1 > depth - 1):
-                if entry is not None:  # a page, or a section folded at the last level
-                    section.items.append(entry)
-                walk(section, node.children, level)
-                continue
-            name = " ".join((node.title or (entry.title if entry else "")).split())
-            child = Section(name, index=entry)
-            section.items.append(child)
-            walk(child, node.children, level + 1)
-
-    walk(root, outline, 0)
+    Walked with a stack of its own, not by recursion: a navigation may nest deeper than
+    Python's recursion limit. Sections below ``depth`` fold into their ancestor.
+    """
+    stack: list[tuple[Section, Iterator[NavNode], int]] = [(root, iter(outline), 0)]
+    while stack:
+        section, nodes, level = stack[-1]
+        node = next(nodes, None)
+        if node is None:
+            stack.pop()
+            continue
+        entry = unplaced.pop(node.rel_path, None) if node.rel_path else None
+        if entry is not None and node.title and node.title.strip():
+            entry = entry._replace(title=" ".join(node.title.split()))
+        if not node.children or level + 1 > depth - 1:
+            if entry is not None:  # a page, or a section folded at the last level
+                section.items.append(entry)
+            stack.append((section, iter(node.children), level))
+            continue
+        name = " ".join((node.title or (entry.title if entry else "")).split())
+        child = Section(name, index=entry)
+        section.items.append(child)
+        stack.append((child, iter(node.children), level + 1))
 
 
 def _finish(section: Section) -> None:
-    """Order what the navigation did not; drop sections left empty."""
+    """Order what the navigation did not; drop sections left empty.
+
+    Recursive, but :func:`build_tree` never nests sections deeper than :data:`MAX_DEPTH`.
+    """
     pages: list[HtmlEntry] = sorted(section.pages, key=lambda e: (e.title.casefold(), e.loc))
     section.items.extend(pages)
     section.items.extend(child for _, child in sorted(section.folders.items()))
@@ -194,12 +219,18 @@ def _finish(section: Section) -> None:
 
 
 def in_order(section: Section) -> Iterator[HtmlEntry]:
-    """The section's pages in the order the page shows them."""
+    """The section's pages in the order the page shows them (walked without recursion)."""
     if section.index is not None:
         yield section.index
-    for item in section.items:
-        if isinstance(item, Section):
-            yield from in_order(item)
+    stack = [iter(section.items)]
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+        elif isinstance(item, Section):
+            if item.index is not None:
+                yield item.index
+            stack.append(iter(item.items))
         else:
             yield item
 
@@ -329,6 +360,11 @@ def plan_pages(
     else the most common one.
     """
     language_pages = language_pages or {}
+    # Only a language tag becomes a path and an hreflang (the reader already says when a
+    # page's is not one; a record cached by an older reader may still hold one).
+    entries = [e if not e.lang or is_language_tag(e.lang) else e._replace(lang="")
+               for e in entries]
+    home_lang = home_lang if home_lang and is_language_tag(home_lang) else None
     counted = Counter(e.lang.lower() for e in entries if e.lang)
     home = (home_lang or "").lower() or (counted.most_common(1)[0][0] if counted else "")
     spelt = {e.lang.lower(): e.lang for e in entries if e.lang}
@@ -444,8 +480,18 @@ def render_html_sitemap(view: View, template: jinja2.Template) -> str:
                                dir=view.direction, title=view.title)
     except Exception as err:  # the template is the user's code: 1/0 there is a bad option
         why = str(err) or type(err).__name__
+        if _is_shipped(template):  # no template was given: never blame the option
+            msg = f"cannot render the HTML site map: {why}"
+            raise SitemapError(msg) from err
         raise ConfigError("html_sitemap_template",
                           f"cannot render {template.name!r}: {why}") from err
+
+
+def _is_shipped(template: jinja2.Template) -> bool:
+    if template.filename is None:
+        return False
+    folder = Path(template.filename).resolve().parent
+    return any(folder == Path(shipped).resolve() for shipped in TEMPLATE_DIRS)
 
 
 def fill_themed(shell: str, view: View) -> str:

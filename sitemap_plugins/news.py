@@ -100,6 +100,27 @@ def render_news(publication: NewsPublication, items: list[NewsItem]) -> bytes:
     return (str(module.header()) + body + str(module.footer())).encode("utf-8")
 
 
+def fit_news(publication: NewsPublication, items: list[NewsItem],
+             max_bytes: int) -> tuple[bytes, int]:
+    """The news sitemap of the newest ``items`` that fit in ``max_bytes`` and Google's 1,000.
+
+    Returns its bytes and how many articles it holds: the oldest that would pass the limit
+    (a very long publication name, long titles) are left out, never a file too large.
+    """
+    module = template_module("news.xml")
+    header, footer = str(module.header()).encode(), str(module.footer()).encode()
+    size, pieces = len(header) + len(footer), [header]
+    for item in items[:MAX_NEWS]:
+        piece = str(module.url(item, publication.name, item.language or publication.language,
+                               format_w3c(item.published))).encode("utf-8")
+        if size + len(piece) > max_bytes:
+            break
+        pieces.append(piece)
+        size += len(piece)
+    pieces.append(footer)
+    return b"".join(pieces), len(pieces) - 2
+
+
 def is_own_news_sitemap(data: bytes) -> bool:
     """Whether ``data`` is a news sitemap exactly as :func:`render_news` writes one.
 

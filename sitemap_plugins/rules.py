@@ -8,7 +8,6 @@ file and keeps no books, so it is tested as a table of cases.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -16,6 +15,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.media import VideoEntry, page_images, page_videos
 from sitemap_plugins.news import NewsItem, news_language
+from sitemap_plugins.reader import NOTES
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -24,6 +24,7 @@ from sitemap_plugins.urls import (
     page_url,
     resolve_href,
 )
+from sitemap_plugins.values import is_language_tag
 
 if TYPE_CHECKING:
     from sitemap_plugins.globs import GlobSet
@@ -45,8 +46,6 @@ REASON_UNREADABLE = "unreadable"
 
 HTML_EXTENSIONS = (".html", ".htm", ".xhtml")
 _NOT_FOUND_NAMES = ("404.html", "404.htm")
-# xhtml1-strict.xsd types hreflang as xs:language; "x-default" fits the same pattern.
-_LANGUAGE_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
 
 
 @dataclass(frozen=True, order=True)
@@ -228,7 +227,8 @@ def evaluate(
     if placed.reason is not None:
         return Decision(Exclusion(rel, placed.reason))
     config = rules.config
-    diagnostics = [Diagnostic(rel, code, message) for code, message in record.problems]
+    diagnostics = [Diagnostic(rel, code, message, Level.INFO if code in NOTES else Level.WARNING)
+                   for code, message in record.problems]
     if record.unreadable:
         return Decision(Exclusion(rel, REASON_UNREADABLE), tuple(diagnostics))
     url = placed.url
@@ -401,7 +401,7 @@ def _alternates(
     found: dict[str, str] = {}
     for hreflang, href in raw:
         code = hreflang.strip()
-        if not _LANGUAGE_CODE.match(code):
+        if not is_language_tag(code):  # x-default is one too
             diagnostics.append(Diagnostic(
                 rel, "bad-hreflang", f"hreflang {hreflang!r} is not a language code; ignored",
                 Level.INFO))
@@ -430,7 +430,7 @@ def _alternates(
     keys = [comparison_key(url) for url in found.values()]
     if own_key not in keys:
         lang = (record.lang or "").strip()
-        if lang and _LANGUAGE_CODE.match(lang) and lang not in found:
+        if lang and is_language_tag(lang) and lang not in found:
             found[lang] = loc
             keys.append(own_key)
     if own_key not in keys or keys.count(own_key) == len(keys):
