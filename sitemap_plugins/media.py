@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.urls import MAX_URL_LENGTH, resolve_href
+from sitemap_plugins.urls import resolve_href, url_problem
 
 if TYPE_CHECKING:
     from sitemap_plugins.reader import PageRecord, Video
@@ -56,8 +56,8 @@ def page_images(record: PageRecord, resolve_from: str) -> tuple[str, ...]:
     """The page's content images as absolute http(s) URLs, each once, in page order."""
     found: dict[str, None] = {}
     for source in record.images:
-        url = resolve_href(source, resolve_from)
-        if url is not None and len(url) <= MAX_URL_LENGTH:
+        url = _url(source, resolve_from)
+        if url:
             found.setdefault(url)
             if len(found) == MAX_IMAGES:
                 break
@@ -116,10 +116,11 @@ def _video_entry(video: Video, record: PageRecord, resolve_from: str) -> VideoEn
 
 
 def _url(value: str, resolve_from: str) -> str:
+    """The resolved URL when ``check`` would accept it (:func:`url_problem`), else ""."""
     if not value or value.lower().startswith("data:"):
         return ""
     url = resolve_href(value, resolve_from)
-    return url if url is not None and len(url) <= MAX_URL_LENGTH else ""
+    return url if url is not None and url_problem(url) is None else ""
 
 
 def _text(value: str | None, limit: int) -> str:
