@@ -129,8 +129,9 @@ def _is_index(rel_path: str) -> bool:
     return PurePosixPath(rel_path).name.lower() in ("index.html", "index.htm")
 
 
-MAX_DEPTH = 32
-"""Levels of lists the site map shows at most, whatever ``depth`` says (0 included): a page
+MAX_DEPTH = 20
+"""Levels of lists the site map shows at most (the most ``html_sitemap_depth`` allows; its 0
+means this): a page
 deeper down is listed in its ancestor at the last level, as ``depth`` folds it. Neither the
 plan nor a template's recursive macro then goes deeper than this, however deep the site's
 folders or the host's navigation nest (a thousand folders reached Python's recursion limit)."""

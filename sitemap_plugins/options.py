@@ -367,8 +367,8 @@ OPTIONS: tuple[Option, ...] = (
            "past 1,000 links (sitemap-fr/, sitemap-2/). Default: not written.",
            _check_html_sitemap, "text"),
     Option("html_sitemap_depth", 0, "Levels of nested lists in the HTML site map (1: one "
-           "flat list); deeper pages are listed in their folder at the last level. 0: no "
-           "limit.", _int_range(0, 20),
+           "flat list); deeper pages are listed in their folder at the last level. 0: as deep "
+           "as the folders go, up to 20 levels.", _int_range(0, 20),
            "int"),
     Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
            "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "

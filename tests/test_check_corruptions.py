@@ -450,7 +450,7 @@ def test_check_names_each_corruption(case: Case, built: Path, tmp_path: Path, xs
     shutil.copytree(built, site, symlinks=True)
     case.transform(site)
     code = main(["check", str(site), "--base-url", BASE])
-    out, err = capsys.readouterr()
+    _, err = capsys.readouterr()
     assert "Traceback" not in err
     assert code == 1, err
     assert case.message in err, err[:3000]  # problems go to stderr, the tally to stdout
