@@ -28,7 +28,7 @@ from sitemap_plugins.render import (
 )
 from sitemap_plugins.site import refuse_special, write_bytes_atomic
 from sitemap_plugins.urls import BaseUrl, page_url
-from sitemap_plugins.values import is_language_tag
+from sitemap_plugins.values import is_language_tag, xml_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -86,11 +86,15 @@ def html_sitemap_file(option: str) -> str:
 
 
 def page_title(title: str | None, heading: str | None, loc: str) -> str:
-    """The link text: the page's ``<h1>``, else its ``<title>`` without a site-name suffix."""
-    if heading and heading.strip():
-        return " ".join(heading.split())
-    if title and title.strip():
-        text = " ".join(title.split())
+    """The link text: the page's ``<h1>``, else its ``<title>`` without a site-name suffix.
+
+    Text as it will show: a heading of only characters no page may hold (``&#1;``) is none.
+    """
+    heading = " ".join(xml_text(heading or "").split())
+    if heading:
+        return heading
+    text = " ".join(xml_text(title or "").split())
+    if text:
         shorter = _SUFFIX.sub("", text)
         return shorter or text
     return loc

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.urls import resolve_href, url_problem
+from sitemap_plugins.values import xml_text
 
 if TYPE_CHECKING:
     from sitemap_plugins.reader import PageRecord, Video
@@ -105,14 +106,21 @@ def _video_entry(video: Video, record: PageRecord, resolve_from: str) -> VideoEn
         return SKIPPED_NO_SOURCE
     if not thumbnail:
         return SKIPPED_NO_THUMBNAIL
-    title = _text(video.title or record.og_title or record.title or record.heading,
-                  MAX_VIDEO_TITLE)
+    # The first text that is still text once cleaned: a title of only control characters
+    # would be written empty, and check (as Google) refuses an empty one.
+    title = _first_text((video.title, record.og_title, record.title, record.heading),
+                        MAX_VIDEO_TITLE)
     if not title:
         return SKIPPED_NO_TITLE
     # The caption, else the page's description; a video with neither is described by its
     # title, which is all that is known of it (Google requires a description).
-    description = _text(video.caption or record.description or title, MAX_VIDEO_DESCRIPTION)
+    description = _first_text((video.caption, record.description, title),
+                              MAX_VIDEO_DESCRIPTION)
     return VideoEntry(thumbnail, title, description, content, player)
+
+
+def _first_text(values: tuple[str | None, ...], limit: int) -> str:
+    return next((text for value in values if (text := _text(value, limit))), "")
 
 
 def _url(value: str, resolve_from: str) -> str:
@@ -124,8 +132,11 @@ def _url(value: str, resolve_from: str) -> str:
 
 
 def _text(value: str | None, limit: int) -> str:
-    """White space collapsed; cut at a word, with an ellipsis, to fit ``limit`` characters."""
-    text = " ".join((value or "").split())
+    """``value`` fit for a media entry: characters XML forbids dropped, white space collapsed.
+
+    Cut at a word, with an ellipsis, to fit ``limit`` characters.
+    """
+    text = " ".join(xml_text(value or "").split())
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]

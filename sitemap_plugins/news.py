@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import heapq
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from xml.etree import ElementTree as ET
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.render import template_module
+from sitemap_plugins.values import xml_text
 
 NEWS_WINDOW = timedelta(days=2)
 MAX_NEWS = 1_000
@@ -61,10 +62,19 @@ class NewsSelection:
         self._heap: list[tuple[datetime, str, NewsItem]] = []
 
     def offer(self, item: NewsItem) -> None:
-        """Keep ``item`` if it was published in the window and is among the newest."""
+        """Keep ``item`` if it was published in the window and is among the newest.
+
+        An article whose title is no text once cleaned for XML (only ``&#1;``) is passed
+        over: Google News requires a title, and check would refuse an empty one.
+        """
         when = sort_key(item.published)
         if not self.oldest <= when <= self.now:
             return
+        title = " ".join(xml_text(item.title).split())
+        if not title:
+            return
+        if title != item.title:
+            item = replace(item, title=title)
         entry = (when, item.loc, item)
         if len(self._heap) < MAX_NEWS:
             heapq.heappush(self._heap, entry)
