@@ -11,6 +11,7 @@ import errno
 import gzip
 import json
 import os
+import signal
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -305,3 +306,27 @@ def test_problems_go_to_stderr_and_the_summary_to_stdout(
         assert [p["level"] for p in report["problems"]] == ["error"]
     else:
         assert out == "Checked 1 URL: 1 problem\n"
+
+
+# --- never a hang ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("filler", ["<", "<a ", '<a "', "<!--", "<?x", "<![CDATA[", "<!x '"],
+                         ids=["lt", "tag", "quote", "comment", "pi", "cdata", "declaration"])
+def test_a_megabyte_of_unclosed_markup_is_read_at_once(tmp_path: Path, filler: str) -> None:
+    """Unclosed markup repeated over a megabyte (minutes once: the escape scan was quadratic)
+    is reported as not well-formed within seconds."""
+    site = _site(tmp_path, "")
+    (site / "sitemap.xml").write_text(
+        f"{DECLARATION}<urlset {NAMESPACES}>" + filler * (1_000_000 // len(filler)), "utf-8")
+
+    def stop(_signal: int, _frame: object) -> None:
+        pytest.fail("check took more than 20 s: not linear")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(20)
+    try:
+        errors = _errors(site)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [line for line in errors if "is not well-formed XML" in line], errors
