@@ -511,7 +511,10 @@ def _listed(
             news.offer(page.news)
         yield page.rendered
     if html is not None and html.entries:  # the HTML site map's own pages, after the rest
-        for own in html.plan():
+        planned = html.plan()
+        for diagnostic in html.diagnostics:
+            result.add_diagnostic(diagnostic)
+        for own in planned:
             alternates = (*(Alternate(t.lang, t.loc) for t in own.translations),
                           Alternate("x-default", own.translations[0].loc)) \
                 if own.part == 1 and own.translations and hreflang else ()

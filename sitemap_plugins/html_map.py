@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import jinja2
 
-from sitemap_plugins.errors import ConfigError, SitemapError
+from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError
 from sitemap_plugins.render import (
     TEMPLATE_DIRS,
     template_environment,
@@ -351,6 +351,22 @@ def variant(rel_path: str, suffix: str) -> str:
     return f"{folder}/{name}" if folder else name
 
 
+MAX_LANGUAGES = 100
+"""Languages that get a page of their own, at most: each page links every other, so a site
+whose pages claim a thousand languages would write a million links (282 MB for 1,000 pages).
+The languages with the most pages keep theirs; the others are listed in the site's."""
+
+
+def own_languages(counted: Counter[str], home: str) -> set[str]:
+    """The (lower-case) languages that get a page of their own.
+
+    The site's, then the :data:`MAX_LANGUAGES` - 1 with the most pages (ties by code).
+    """
+    ranked = sorted((code for code in counted if code != home),
+                    key=lambda code: (-counted[code], code))
+    return {home, *ranked[: MAX_LANGUAGES - 1]}
+
+
 def plan_pages(
     entries: Sequence[HtmlEntry], own_rel: str, *, home_lang: str | None,
     page_loc: Callable[[str], str], depth: int, outline: Sequence[NavNode] = (),
@@ -373,9 +389,11 @@ def plan_pages(
     counted = Counter(e.lang.lower() for e in entries if e.lang)
     home = (home_lang or "").lower() or (counted.most_common(1)[0][0] if counted else "")
     spelt = {e.lang.lower(): e.lang for e in entries if e.lang}
+    kept = own_languages(counted, home)
     by_lang: dict[str, list[HtmlEntry]] = {home: []}
     for entry in entries:
-        by_lang.setdefault(entry.lang.lower() or home, []).append(entry)
+        code = entry.lang.lower()
+        by_lang.setdefault(code if code in kept else home, []).append(entry)
     pages: list[MapPage] = []
     firsts: list[MapPage] = []
     for lang in sorted(by_lang, key=lambda code: (code != home, code)):
@@ -556,6 +574,8 @@ class SiteMapPages:
     """Each page's HTML, rendered by :meth:`plan` and written by :meth:`write`."""
     shells: dict[str, str | None] = field(default_factory=dict)
     """The host's themed pages awaiting a list, by path, as :meth:`plan` found them."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """What :meth:`plan` has to say (languages listed in the site's own page)."""
 
     @property
     def _firsts(self) -> list[str]:
@@ -584,6 +604,13 @@ class SiteMapPages:
             self.entries, self.own_rel, home_lang=home_lang, depth=self.depth,
             outline=self.outline, language_pages=self.language_pages, page_loc=lambda rel: page_url(
                 self.base, rel, directory_urls=self.directory_urls))
+        languages = {e.lang.lower() for e in self.entries if is_language_tag(e.lang)}
+        folded = languages - {page.lang.lower() for page in self.pages}
+        if folded:
+            self.diagnostics.append(Diagnostic(self.own_rel, "html-sitemap-languages", (
+                f"the pages name {len(languages):,} languages; the {MAX_LANGUAGES} with the "
+                f"most pages get a site map page each, the other {len(folded):,} (such as "
+                f"{min(folded)!r}) are listed in the site's own"), Level.INFO))
         for page in self.pages:
             if page.rel_path != self.own_rel:  # checked before the pages were read
                 check_free(self.site, page.rel_path)

@@ -417,3 +417,26 @@ def test_text_of_only_forbidden_characters_counts_as_none(
             for e in root.iter(f"{video}video")] == [("Clip", "Clip")]
     page = lxml_html.fromstring((site / "sitemap" / "index.html").read_bytes())
     assert all(anchor.text_content().strip() for anchor in page.iter("a"))
+
+
+def test_a_thousand_languages_do_not_write_a_million_links(tmp_path: Path) -> None:
+    """Pages claiming a thousand languages (282 MB of site map once: each language's page
+    links every other): the output stays small, every page is linked once, a note says it."""
+    site = tmp_path / "site"
+    for number in range(1000):
+        _write(site, f"p{number}.html", _page(f"P{number}", lang=f"en-{1000 + number}"))
+    _write(site, "q.html", _page("Q", lang="en-1999"))  # the one language with two pages
+    result = generate(site, SitemapConfig.from_mapping({
+        "base_url": BASE, "html_sitemap": "sitemap/", "cache_dir": str(tmp_path / "cache")}))
+    pages = sorted(site.glob("sitemap*/index.html"))
+    size = sum(path.stat().st_size for path in site.rglob("*") if path.is_file())
+    assert size < 20_000_000
+    assert len(pages) < 200
+    own = lxml_html.fromstring((site / "sitemap" / "index.html").read_bytes())
+    assert own.get("lang") == "en-1999"  # the language of most pages is the site's
+    links = [link for page in pages
+             for link in _map_links(page, BASE + page.parent.name + "/")
+             if not link.startswith(f"{BASE}sitemap")]
+    assert sorted(links) == sorted([f"{BASE}p{n}.html" for n in range(1000)] + [f"{BASE}q.html"])
+    assert [d.code for d in result.diagnostics if d.code == "html-sitemap-languages"] == [
+        "html-sitemap-languages"]
