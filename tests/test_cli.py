@@ -238,7 +238,7 @@ def test_check_takes_a_url_without_its_files_html(tmp_path: Path,
         'schemas/sitemap/0.9">\n' + "".join(f"  <url>\n    <loc>{u}</loc>\n  </url>\n"
                                             for u in urls) + "</urlset>\n")
     assert main(["check", str(site), "--base-url", BASE]) == 1
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err  # problems go to stderr
     assert f"no file in the site serves '{BASE}blog/gone'" in out
     assert "blog/post'" not in out
 
