@@ -22,6 +22,7 @@ from sitemap_plugins.globs import compile_glob
 from sitemap_plugins.news import NEWS_LANGUAGE, NewsPublication
 from sitemap_plugins.robots_txt import FRAGMENT_NAME
 from sitemap_plugins.urls import BaseUrl, parse_base_url
+from sitemap_plugins.values import xml_text
 
 # sitemaps.org protocol, "XML tag definitions": the seven words <changefreq> allows.
 CHANGEFREQ_WORDS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
@@ -259,14 +260,16 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
     if unknown:
         raise ConfigError(option, f"Unrecognised key {unknown[0]!r}; expected name and language.")
     name, language = value.get("name"), value.get("language")
-    if not isinstance(name, str) or not name.strip():
+    if isinstance(name, str):  # as it will be written: no character XML forbids
+        name = " ".join(xml_text(name).split())
+    if not isinstance(name, str) or not name:
         raise ConfigError(option, "Expected name: the publication's name, as it appears on "
-                                  f"its pages, but received: {_received(name)}")
+                                  f"its pages, but received: {_received(value.get('name'))}")
     if not isinstance(language, str) or not NEWS_LANGUAGE.fullmatch(language.strip().lower()):
         msg = ("Expected language: an ISO 639 code of two or three letters (or zh-cn, zh-tw), "
                f"but received: {_received(language)}")
         raise ConfigError(option, msg)
-    return NewsPublication(" ".join(name.split()), language.strip().lower())
+    return NewsPublication(name, language.strip().lower())
 
 
 def _check_html_sitemap_template(option: str, value: object) -> str | None:

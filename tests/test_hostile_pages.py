@@ -440,3 +440,19 @@ def test_a_thousand_languages_do_not_write_a_million_links(tmp_path: Path) -> No
     assert sorted(links) == sorted([f"{BASE}p{n}.html" for n in range(1000)] + [f"{BASE}q.html"])
     assert [d.code for d in result.diagnostics if d.code == "html-sitemap-languages"] == [
         "html-sitemap-languages"]
+
+
+@pytest.mark.parametrize("name", ["\x01", "\x01 \x02", "\ufffe\uffff", " \x0b "])
+def test_a_news_name_of_only_forbidden_characters_is_refused(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A publication name that would be written empty (check and Google refuse an empty
+    news:name) is a usage error, one line, before anything is written."""
+    site = tmp_path / "site"
+    _write(site, "index.html", _page("Home"))
+    assert main(["build", str(site), "--base-url", BASE, "--news", f"name={name}", "--news",
+                 "language=en"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --news: Expected name:"), err
+    assert len(err.splitlines()) == 1
+    assert not (site / "sitemap-news.xml").exists()
