@@ -456,3 +456,23 @@ def test_a_news_name_of_only_forbidden_characters_is_refused(
     assert err.startswith("error: --news: Expected name:"), err
     assert len(err.splitlines()) == 1
     assert not (site / "sitemap-news.xml").exists()
+
+
+def test_a_failure_of_the_shipped_template_never_blames_the_template_option(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """When no template was given, a failure while rendering (here made up) is one line that
+    names the site map, never ``--html-sitemap-template``, and exits 1, not 2."""
+    from sitemap_plugins import html_map  # noqa: PLC0415
+
+    def broken(_view: object) -> str:
+        msg = "maximum recursion depth exceeded"
+        raise RecursionError(msg)
+
+    monkeypatch.setattr(html_map.View, "direction", property(broken))
+    site = tmp_path / "site"
+    _write(site, "index.html", _page("Home"))
+    assert main(["build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/"]) == 1
+    err = capsys.readouterr().err
+    assert "error: cannot render the HTML site map: maximum recursion depth exceeded" in err
+    assert "template" not in err
