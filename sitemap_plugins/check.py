@@ -280,11 +280,13 @@ class _Checker:
                                "further")
             self.unread.add(name)
             return None
-        if raw.startswith(codecs.BOM_UTF8):  # XML 1.0 allows it; some readers trip on it
+        marked = raw.startswith(codecs.BOM_UTF8)
+        if marked:  # XML 1.0 allows it; some readers trip on it
             self.warning(name, "starts with a byte order mark; better without: the XML "
                                "declaration at byte 0")
-        elif not raw.startswith(b"<?xml"):
-            self.problem(name, "does not start with the XML declaration at byte 0")
+        if not raw.startswith(b"<?xml", len(codecs.BOM_UTF8) if marked else 0):
+            self.problem(name, "does not start with the XML declaration"
+                               + (" after its byte order mark" if marked else " at byte 0"))
         try:
             raw.decode("utf-8")  # not kept: the parse holds a few entries, not a copy
         except UnicodeDecodeError as err:

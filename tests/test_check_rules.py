@@ -330,3 +330,12 @@ def test_a_megabyte_of_unclosed_markup_is_read_at_once(tmp_path: Path, filler: s
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     assert [line for line in errors if "is not well-formed XML" in line], errors
+
+
+def test_a_byte_order_mark_does_not_hide_a_missing_declaration(tmp_path: Path) -> None:
+    """After a byte order mark the XML declaration must still come first."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n")
+    text = (site / "sitemap.xml").read_text("utf-8").removeprefix(DECLARATION)
+    (site / "sitemap.xml").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert _errors(site) == [("sitemap.xml: does not start with the XML declaration after its "
+                             "byte order mark")]
