@@ -409,6 +409,12 @@ class _Checker:
             # Google: "each language version must list itself and every other version".
             self.problem(name, f"{where}: its xhtml:link alternates do not include the page "
                                "itself")
+        for video in (child for child in url.children if child.tag == f"{VIDEO}video"):
+            for place in (video.find(f"{VIDEO}content_loc"), video.find(f"{VIDEO}player_loc")):
+                if place is not None and same_page(lower_scheme_and_host(collapse(place.text)),
+                                                   loc):
+                    self.problem(name, f"{where}: {display(place.tag)} is the page itself; "
+                                       "Google requires the video's own URL")
         self.check_url(name, where, loc, syntax=False)
         if loc in self.seen:
             self.problem(name, f"{where}: duplicate URL, also in {self.seen[loc]}")

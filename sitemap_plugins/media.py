@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.urls import resolve_href, url_problem
+from sitemap_plugins.urls import comparison_key, resolve_href, url_problem
 from sitemap_plugins.values import xml_text
 
 if TYPE_CHECKING:
@@ -66,18 +66,20 @@ def page_images(record: PageRecord, resolve_from: str) -> tuple[str, ...]:
 
 
 def page_videos(
-    record: PageRecord, resolve_from: str
+    record: PageRecord, resolve_from: str, loc: str = ""
 ) -> tuple[tuple[VideoEntry, ...], tuple[str, ...]]:
     """The page's content videos that can be listed, and why each other one cannot.
 
     An ``<iframe>`` is a video only when it embeds a known player (YouTube, Vimeo); any other
-    frame (a map, a form) is passed over without a word.
+    frame (a map, a form) is passed over without a word. A video whose file would be the
+    page itself (``<video src="./">``, the page's ``loc``) has none: Google requires another.
     """
     listed: list[VideoEntry] = []
     skipped: list[str] = []
     seen: set[tuple[str, str]] = set()
     for video in record.videos:
-        entry = _video_entry(video, record, resolve_from)
+        entry = _video_entry(video, record, resolve_from,
+                             {_page_key(resolve_from), _page_key(loc)})
         if entry is None:
             continue
         if isinstance(entry, str):
@@ -90,13 +92,19 @@ def page_videos(
     return tuple(listed), tuple(skipped)
 
 
-def _video_entry(video: Video, record: PageRecord, resolve_from: str) -> VideoEntry | str | None:
-    """A complete entry; the reason it cannot be one; or None for a frame that is no video."""
+def _video_entry(video: Video, record: PageRecord, resolve_from: str,
+                 pages: set[str]) -> VideoEntry | str | None:
+    """A complete entry; the reason it cannot be one; or None for a frame that is no video.
+
+    ``pages``: the page's own URLs, which no video location may be.
+    """
     thumbnail = _url(video.thumbnail, resolve_from)
     content = _url(video.content, resolve_from)
+    content = "" if _page_key(content) in pages else content
     player = ""
     if video.player:
         player = _url(video.player, resolve_from)
+        player = "" if _page_key(player) in pages else player
         youtube = _YOUTUBE.match(player)
         if youtube is not None:
             thumbnail = thumbnail or _YOUTUBE_THUMBNAIL.format(youtube.group(1))
@@ -121,6 +129,15 @@ def _video_entry(video: Video, record: PageRecord, resolve_from: str) -> VideoEn
 
 def _first_text(values: tuple[str | None, ...], limit: int) -> str:
     return next((text for value in values if (text := _text(value, limit))), "")
+
+
+def _page_key(url: str) -> str:
+    """``url`` as the page it names: ``a/index.html`` is ``a/``, escapes decoded."""
+    key = comparison_key(url) if url else ""
+    for index in ("index.html", "index.htm"):
+        if key.endswith("/" + index):
+            return key[: -len(index)]
+    return key
 
 
 def _url(value: str, resolve_from: str) -> str:

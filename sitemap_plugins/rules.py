@@ -295,7 +295,8 @@ def evaluate(
         alternates = _alternates(loc, record, pairs, resolve_from, config, diagnostics, rel)
     news = _news_item(loc, record, hints) if config.news is not None else None
     images = page_images(record, resolve_from) if config.images else ()
-    videos, videos_skipped = page_videos(record, resolve_from) if config.videos else ((), ())
+    videos, videos_skipped = page_videos(record, resolve_from, loc) if config.videos else (
+        (), ())
     entry = Entry(
         loc=loc, lastmod=lastmod, changefreq=changefreq, priority=priority,
         alternates=alternates, images=images, videos=videos, rel_path=rel,

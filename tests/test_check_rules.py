@@ -339,3 +339,18 @@ def test_a_byte_order_mark_does_not_hide_a_missing_declaration(tmp_path: Path) -
     (site / "sitemap.xml").write_bytes(b"\xef\xbb\xbf" + text.encode())
     assert _errors(site) == [("sitemap.xml: does not start with the XML declaration after its "
                              "byte order mark")]
+
+
+@pytest.mark.parametrize("element", ["content_loc", "player_loc"])
+def test_a_video_location_that_is_the_page_itself_fails(tmp_path: Path, element: str) -> None:
+    """Google: a video's content or player location must not be the page's own <loc>."""
+    video = ('<video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">'
+             f"<video:thumbnail_loc>{BASE}p.jpg</video:thumbnail_loc><video:title>V"
+             "</video:title><video:description>D</video:description>"
+             f"<video:{element}>{{}}</video:{element}></video:video>")
+    errors = _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>"
+                                     f"{video.format(BASE + 'a.html')}</url>\n"))
+    assert errors == [(f"sitemap.xml: <url> #1 ({BASE}a.html): video:{element} is the page "
+                      "itself; Google requires the video's own URL")]
+    assert _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>"
+                                   f"{video.format(BASE + 'v.mp4')}</url>\n")) == []

@@ -476,3 +476,18 @@ def test_a_failure_of_the_shipped_template_never_blames_the_template_option(
     err = capsys.readouterr().err
     assert "error: cannot render the HTML site map: maximum recursion depth exceeded" in err
     assert "template" not in err
+
+
+@pytest.mark.parametrize("source", ["./", "", "?", "#x", "index.html", "/", BASE],
+                         ids=["dot", "empty", "query", "fragment", "file", "root", "absolute"])
+def test_a_video_whose_file_is_the_page_itself_is_not_listed(tmp_path: Path,
+                                                            source: str) -> None:
+    """``<video src>`` naming the page itself (Google requires the video's own URL): the
+    video is left out as having no video URL, and check accepts the file."""
+    site = tmp_path / "site"
+    _write(site, "index.html", _page("Home", body=(
+        f"<video src='{source}' poster='/p.jpg' title='V'></video>")))
+    assert _build(site) == 0
+    assert "video:video" not in (site / "sitemap.xml").read_text("utf-8")
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert [str(p) for p in problems if not getattr(p, "warning", False)] == []
