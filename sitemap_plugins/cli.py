@@ -142,7 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check", parents=[verbosity],
         help="check the sitemap files in SITE_DIR against the protocol",
-        description="Check the sitemap files already in SITE_DIR; one line per problem.")
+        description="Check the sitemap files already in SITE_DIR: one line per problem on "
+                    "stderr (warnings, such as a byte order mark, do not fail the check), the "
+                    "tally on stdout.")
     check.add_argument("site_dir", metavar="SITE_DIR")
     _add_json_flag(check)
     check.add_argument("--base-url", required=True, metavar="URL")
