@@ -18,7 +18,7 @@ import re
 import stat
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote_to_bytes, urlsplit
@@ -50,6 +50,7 @@ from sitemap_plugins.schema import (
 from sitemap_plugins.schema import check_url as schema_url
 from sitemap_plugins.site import special_kind
 from sitemap_plugins.urls import is_public, lower_scheme_and_host, resolve_href
+from sitemap_plugins.values import FUTURE_SLACK
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -60,7 +61,6 @@ if TYPE_CHECKING:
 NS = SITEMAP
 _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
 _INFLATE_CHUNK = 1 << 20
-_CLOCK_SLACK = timedelta(days=1)  # time zones, and a build a few hours ahead of this run
 _PAGE_HEAD_BYTES = 1 << 20  # of a listed page, read for its robots meta tag and canonical
 _PAGE_START_BYTES = 1 << 16
 _HTML = (".html", ".htm", ".xhtml")
@@ -91,7 +91,7 @@ class _Checker:
     def __init__(self, site: Path, config: SitemapConfig,
                  progress: Progress | None = None, now: datetime | None = None) -> None:
         self.site = site
-        self.latest = (now or datetime.now(timezone.utc)) + _CLOCK_SLACK
+        self.latest = (now or datetime.now(timezone.utc)) + FUTURE_SLACK
         """A lastmod after this lies in the future (a wrong clock, a typo in a year)."""
         self.pages: dict[str, None] = {}
         """Listed pages whose own head was already read (the text sitemap lists them too)."""

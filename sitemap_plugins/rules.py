@@ -9,9 +9,17 @@ file and keeps no books, so it is tested as a table of cases.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, NamedTuple
 
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
+from sitemap_plugins.dates import (
+    Lastmod,
+    coerce_lastmod,
+    file_time,
+    format_w3c,
+    parse_w3c,
+    sort_key,
+)
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.media import VideoEntry, page_images, page_videos
 from sitemap_plugins.news import NewsItem, news_language
@@ -24,7 +32,7 @@ from sitemap_plugins.urls import (
     page_url,
     resolve_href,
 )
-from sitemap_plugins.values import is_language_tag
+from sitemap_plugins.values import FUTURE_SLACK, is_language_tag
 
 if TYPE_CHECKING:
     from sitemap_plugins.globs import GlobSet
@@ -359,26 +367,42 @@ def _lastmod(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
     mtime: float | None,
 ) -> tuple[Lastmod | None, str]:
+    # A date after the clock's now (a scheduled post, a typo in the year) is no last change:
+    # engines distrust it, and check refuses it. The next source is asked instead.
+    latest = datetime.now(timezone.utc) + FUTURE_SLACK
+
+    def ahead(value: Lastmod, what: str) -> bool:
+        if sort_key(value) <= latest:
+            return False
+        diagnostics.append(Diagnostic(
+            rel, "future-date", f"{what} {format_w3c(value)} lies in the future; ignored"))
+        return True
+
     if hints is not None and hints.lastmod is not None:
         value = coerce_lastmod(hints.lastmod)
-        if value is not None:
+        if value is not None and not ahead(value, "the host's date"):
             return value, hints.lastmod_source
-        diagnostics.append(Diagnostic(
-            rel, "bad-date", f"the host's date {hints.lastmod!r} is not a date a sitemap can "
-            "hold (its time zone lies outside -14:00 to +14:00); ignored"))
+        if value is None:
+            diagnostics.append(Diagnostic(
+                rel, "bad-date", f"the host's date {hints.lastmod!r} is not a date a sitemap "
+                "can hold (its time zone lies outside -14:00 to +14:00); ignored"))
     for raw, label, source in ((record.modified, "modified", "page"),
                                (record.published, "published", "page: published")):
         if raw is None:
             continue
         parsed = parse_w3c(raw)
-        if parsed is not None:
+        if parsed is not None and not ahead(parsed, f"{label} date meta tag"):
             return parsed, source
+        if parsed is not None:
+            continue
         diagnostics.append(Diagnostic(
             rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
     if mtime is not None:
         stamp = file_time(mtime)
-        if stamp is not None:
+        if stamp is not None and not ahead(stamp, "file modification time"):
             return stamp, "file time"
+        if stamp is not None:
+            return None, ""
         diagnostics.append(Diagnostic(
             rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the years "
             "1 to 9999; no lastmod from it"))

@@ -9,6 +9,7 @@ writes (:func:`sitemap_plugins.render._escape` and the templates' ``finalize``).
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 # RFC 5646 section 2.1, with one deliberate narrowing: the primary language subtag has two or
 # three letters (ISO 639). The syntax also admits 4 letters (reserved) and 5 to 8 letters
@@ -57,3 +58,8 @@ def xml_text(text: str) -> str:
     if _NOT_XML.search(text) is None:  # nearly always: the string itself, no copy
         return text
     return _NOT_XML.sub("", text)
+
+
+FUTURE_SLACK = timedelta(days=1)
+"""How far after the clock's now a date may lie before it is taken for a wrong one (time
+zones, a build a few hours ahead): the build writes no later lastmod, ``check`` refuses one."""

@@ -10,6 +10,7 @@ well-formed and passes ``check``, nothing is written outside its folder, nothing
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import time
@@ -489,5 +490,26 @@ def test_a_video_whose_file_is_the_page_itself_is_not_listed(tmp_path: Path,
         f"<video src='{source}' poster='/p.jpg' title='V'></video>")))
     assert _build(site) == 0
     assert "video:video" not in (site / "sitemap.xml").read_text("utf-8")
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert [str(p) for p in problems if not getattr(p, "warning", False)] == []
+
+
+@pytest.mark.parametrize("source", ["modified", "published", "file"])
+def test_a_lastmod_in_the_future_is_never_written(tmp_path: Path, source: str) -> None:
+    """A page dated decades ahead (a scheduled post, a typo in the year; check refuses such a
+    lastmod) gets its date from the next source, with a note of why."""
+    site = tmp_path / "site"
+    meta = {"modified": "<meta property='article:modified_time' content='2099-01-01'>",
+            "published": "<meta property='article:published_time' content='2099-01-01'>",
+            "file": ""}[source]
+    _write(site, "index.html", _page("Home", head=meta))
+    if source == "file":
+        ahead = time.time() + 80 * 365 * 86400
+        os.utime(site / "index.html", (ahead, ahead))
+    result = generate(site, SitemapConfig.from_mapping({
+        "base_url": BASE, "cache_dir": str(tmp_path / "cache"),
+        "lastmod_file_time": source == "file"}))
+    assert "2099" not in (site / "sitemap.xml").read_text("utf-8")
+    assert "future-date" in {d.code for d in result.diagnostics}
     problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert [str(p) for p in problems if not getattr(p, "warning", False)] == []
