@@ -51,7 +51,7 @@ from sitemap_plugins.html_map import (
     page_title,
 )
 from sitemap_plugins.interrupt import sigterm_cleans_up
-from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
+from sitemap_plugins.news import NewsItem, NewsSelection, fit_news, news_file_name
 from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
 from sitemap_plugins.owned import (
     Installed,
@@ -514,7 +514,10 @@ def _listed(
             news.offer(page.news)
         yield page.rendered
     if html is not None and html.entries:  # the HTML site map's own pages, after the rest
-        for own in html.plan():
+        planned = html.plan()
+        for diagnostic in html.diagnostics:
+            result.add_diagnostic(diagnostic)
+        for own in planned:
             alternates = (*(Alternate(t.lang, t.loc) for t in own.translations),
                           Alternate("x-default", own.translations[0].loc)) \
                 if own.part == 1 and own.translations and hreflang else ()
@@ -739,13 +742,19 @@ def _write_news(site: Path, config: SitemapConfig, news: NewsSelection, result: 
     assert config.news is not None
     items = news.items()
     name = news_file_name(config.sitemap_name)
+    data, listed = fit_news(config.news, items, config.max_bytes)
     try:
-        write_bytes_atomic(site / name, render_news(config.news, items))
+        write_bytes_atomic(site / name, data)
     except OSError as err:
         msg = f"cannot write the news sitemap: {explain(err)}"
         raise WriteError(str(site / name), msg) from err
+    if listed < len(items):
+        result.add_diagnostic(Diagnostic(name, "news-too-large", (
+            f"the {len(items):,} recent articles do not fit in max_bytes "
+            f"({config.max_bytes:,} bytes); the newest {listed:,} are listed (a shorter news "
+            "name makes room)")))
     result.files.append(name)
-    result.news = len(items)
+    result.news = listed
 
 
 def _only(

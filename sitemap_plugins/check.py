@@ -14,18 +14,23 @@ import codecs
 import gzip
 import io
 import os
+import re
 import stat
 import zlib
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote_to_bytes, urlsplit
 
+from sitemap_plugins.dates import parse_w3c, sort_key
 from sitemap_plugins.errors import ScanError
 from sitemap_plugins.news import MAX_NEWS
 from sitemap_plugins.options import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
 from sitemap_plugins.owned import text_index_name
+from sitemap_plugins.reader import parse_html
 from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
+from sitemap_plugins.rules import same_page
 from sitemap_plugins.schema import (
     IMAGE,
     NEWS,
@@ -34,6 +39,7 @@ from sitemap_plugins.schema import (
     XHTML,
     Node,
     XmlError,
+    check_date,
     collapse,
     display,
     parse_xml,
@@ -43,7 +49,8 @@ from sitemap_plugins.schema import (
 )
 from sitemap_plugins.schema import check_url as schema_url
 from sitemap_plugins.site import special_kind
-from sitemap_plugins.urls import is_public, is_under
+from sitemap_plugins.urls import is_public, is_under, lower_scheme_and_host, resolve_href
+from sitemap_plugins.values import FUTURE_SLACK
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -54,6 +61,10 @@ if TYPE_CHECKING:
 NS = SITEMAP
 _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
 _INFLATE_CHUNK = 1 << 20
+_PAGE_HEAD_BYTES = 1 << 20  # of a listed page, read for its robots meta tag and canonical
+_PAGE_START_BYTES = 1 << 16
+_HTML = (".html", ".htm", ".xhtml")
+_HEAD_END = re.compile(rb"</head\s*>", re.IGNORECASE)
 
 
 def _shown(text: str, most: int = 80) -> str:
@@ -66,10 +77,11 @@ def _urls(count: int) -> str:
 
 @dataclass(frozen=True)
 class Problem:
-    """One protocol problem in one file."""
+    """One protocol problem in one file; a ``warning`` does not fail the check."""
 
     file: str
     message: str
+    warning: bool = False
 
     def __str__(self) -> str:
         return f"{self.file}: {self.message}"
@@ -77,8 +89,12 @@ class Problem:
 
 class _Checker:
     def __init__(self, site: Path, config: SitemapConfig,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, now: datetime | None = None) -> None:
         self.site = site
+        self.latest = (now or datetime.now(timezone.utc)) + FUTURE_SLACK
+        """A lastmod after this lies in the future (a wrong clock, a typo in a year)."""
+        self.pages: dict[str, None] = {}
+        """Listed pages whose own head was already read (the text sitemap lists them too)."""
         self.real_site = os.path.realpath(site)
         self.progress = progress
         self.base = str(config.base_url)
@@ -100,6 +116,9 @@ class _Checker:
 
     def problem(self, file: str, message: str) -> None:
         self.problems.append(Problem(file, message))
+
+    def warning(self, file: str, message: str) -> None:
+        self.problems.append(Problem(file, message, warning=True))
 
     def local_file(self, url: str) -> str | None:
         """The site file that a URL under the base maps to, or None.
@@ -157,6 +176,29 @@ class _Checker:
                 raise OSError(0, f"is not a regular file ({kind}); not read")
             return handle.read(limit + 1)
 
+    def read_sitemap(self, name: str) -> bytes | None:
+        """A sitemap's bytes, inflated when its name ends in ``.gz`` (at most the limit + 1).
+
+        None when it cannot be read or inflated, and reported: a corrupt ``.gz`` is named as
+        one, not as text that is not UTF-8.
+        """
+        try:
+            raw = self.read(name)
+        except OSError as err:
+            self.problem(name, f"cannot be read: {err.strerror or err}")
+            self.unread.add(name)
+            return None
+        if not name.endswith(".gz"):
+            return raw
+        try:  # a gzip bomb inflates no further than the limit
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as packed:
+                return packed.read(PROTOCOL_MAX_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as err:
+            why = err.strerror if isinstance(err, OSError) and err.strerror else err
+            self.problem(name, f"is not a valid gzip file: {why}")
+            self.unread.add(name)
+            return None
+
     def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True,
                   syntax: bool = True) -> bool:
         """A listed URL: well-formed (unless the schema check did that), in scope, served.
@@ -167,6 +209,11 @@ class _Checker:
         reason = schema_url(url) if syntax else None
         if reason is not None:
             self.problem(file, f"{where}: URL {_shown(url)} {reason}")
+            ok = False
+        url = lower_scheme_and_host(url)
+        if "#" in url:  # engines drop it: the entry names a place in a page, not a page
+            self.problem(file, f"{where}: URL {_shown(url)} has a fragment "
+                               f"({_shown(url[url.index('#'):], 20)}); list the page's own URL")
             ok = False
         # Compared without dot segments: ".../blog/../admin/" is not under ".../blog/".
         if not is_under(url, self.base):
@@ -179,10 +226,44 @@ class _Checker:
                 file, f"{where}: URL {url!r} is not under {self.scope!r}, the folder of this "
                       "sitemap (a sitemap lists only URLs in its own folder and below)")
             return False
-        if needs_file and self.local_file(url) is None:
-            self.problem(file, f"{where}: no file in the site serves {url!r}")
-            ok = False
+        if needs_file:
+            served = self.local_file(url)
+            if served is None:
+                self.problem(file, f"{where}: no file in the site serves {url!r}")
+                ok = False
+            elif url not in self.pages and served.lower().endswith(_HTML):
+                self.pages[url] = None
+                self.check_page(file, where, url, served)
         return ok
+
+    def check_page(self, file: str, where: str, url: str, served: str) -> None:
+        """The listed page's own head: no ``noindex``, no canonical naming another page.
+
+        Engines report a listed page that asks not to be indexed as an error of the
+        sitemap; one whose canonical names another page is left out as a duplicate.
+        """
+        try:
+            # Only the head says either: its first 64 KiB nearly always hold it, and the
+            # body is not parsed (a third of the time).
+            raw = self.read(served, _PAGE_START_BYTES)
+            end = _HEAD_END.search(raw, 0, _PAGE_START_BYTES)
+            if end is None and len(raw) > _PAGE_START_BYTES:
+                raw = self.read(served, _PAGE_HEAD_BYTES)
+                end = _HEAD_END.search(raw, 0, _PAGE_HEAD_BYTES)
+        except OSError:
+            return  # a page that cannot be read is the site's problem, not the sitemap's
+        head = raw[: end.end()] if end is not None else raw[:_PAGE_HEAD_BYTES]
+        record = parse_html(head, truncated=end is None and len(raw) > _PAGE_HEAD_BYTES)
+        if record.robots & {"noindex", "none"}:
+            self.problem(file, f"{where}: the page {served!r} says noindex in its robots meta "
+                               "tag; a sitemap lists only pages to index")
+        if record.canonical is None:
+            return
+        resolve_from = (resolve_href(record.base_href, url) or url) if record.base_href else url
+        canonical = resolve_href(record.canonical, resolve_from)
+        if canonical is not None and not same_page(canonical, url):
+            self.warning(file, f"{where}: the page {served!r} names another page as its "
+                               f"canonical ({_shown(canonical)}); list that one instead")
 
     def parse(self, name: str, on_entry: Callable[[Node, Node, int], None] | None = None,
               *, empty_ok: bool = False) -> Node | None:
@@ -192,33 +273,27 @@ class _Checker:
         (root, entry, its number) as soon as it is read, and dropped: memory holds one entry
         at a time. Returns the root when the file could be parsed (None: reported why).
         """
-        try:
-            raw = self.read(name)
-        except OSError as err:
-            self.problem(name, f"cannot be read: {err.strerror or err}")
-            self.unread.add(name)
+        raw = self.read_sitemap(name)
+        if raw is None:
             return None
         if len(raw) > PROTOCOL_MAX_BYTES:
             self.problem(name, "more than 52,428,800 bytes uncompressed (the limit); not read "
                                "further")
             self.unread.add(name)
             return None
-        if raw.startswith(codecs.BOM_UTF8):
-            self.problem(name, "starts with a byte order mark; the XML declaration must come "
-                               "first, at byte 0")
-        elif not raw.startswith(b"<?xml"):
-            self.problem(name, "does not start with the XML declaration at byte 0")
+        marked = raw.startswith(codecs.BOM_UTF8)
+        if marked:  # XML 1.0 allows it; some readers trip on it
+            self.warning(name, "starts with a byte order mark; better without: the XML "
+                               "declaration at byte 0")
+        if not raw.startswith(b"<?xml", len(codecs.BOM_UTF8) if marked else 0):
+            self.problem(name, "does not start with the XML declaration"
+                               + (" after its byte order mark" if marked else " at byte 0"))
         try:
-            text = raw.decode("utf-8")
+            raw.decode("utf-8")  # not kept: the parse holds a few entries, not a copy
         except UnicodeDecodeError as err:
             self.problem(name, f"is not UTF-8 (byte {err.start:,}); sitemaps must be UTF-8")
             self.unread.add(name)
             return None
-        escape = unescaped_text(text)
-        del text
-        if escape is not None:
-            self.problem(name, f"line {escape[0]}: {escape[1]!r} in text is not entity-escaped "
-                               "(sitemaps.org: every data value escapes & ' \" < >)")
         entries = 0
 
         def entry(root: Node, node: Node) -> None:
@@ -235,6 +310,12 @@ class _Checker:
             self.problem(name, str(err))
             self.unread.add(name)
             return None
+        # Looked for only in a well-formed file, where every "<" opens markup that ends: the
+        # scan is then linear (a megabyte of unclosed "<" took it minutes).
+        escape = unescaped_text(raw.decode("utf-8"))
+        if escape is not None:
+            self.problem(name, f"line {escape[0]}: {escape[1]!r} in text is not entity-escaped "
+                               "(sitemaps.org: every data value escapes & ' \" < >)")
         if document.encoding is not None and document.encoding.lower() not in ("utf-8",
                                                                                 "utf8"):
             self.problem(name, f"declares the encoding {document.encoding!r}; sitemaps must "
@@ -313,18 +394,28 @@ class _Checker:
                 self.check_image(name, where, child)
             elif child.tag == f"{VIDEO}video":
                 self.check_video(name, where, child)
+        self.check_future(name, where, url.find(f"{NS}lastmod"))
+        for child in url.children:
+            if child.tag == f"{NEWS}news":
+                self.check_news_entry(name, where, child)
         if images > _MAX_IMAGES:
             self.problem(name, f"{where}: {images:,} image:image elements; Google takes at "
                                f"most {_MAX_IMAGES:,} a page")
         loc_node = url.find(f"{NS}loc")
         if loc_node is None or schema_url(loc_node.text) is not None:
             return  # the schema check said why
-        loc = collapse(loc_node.text)
+        loc = lower_scheme_and_host(collapse(loc_node.text))
         where = f"{where} ({loc})"
-        if languages and loc not in languages.values():
+        if languages and loc not in {lower_scheme_and_host(h) for h in languages.values()}:
             # Google: "each language version must list itself and every other version".
             self.problem(name, f"{where}: its xhtml:link alternates do not include the page "
                                "itself")
+        for video in (child for child in url.children if child.tag == f"{VIDEO}video"):
+            for place in (video.find(f"{VIDEO}content_loc"), video.find(f"{VIDEO}player_loc")):
+                if place is not None and same_page(lower_scheme_and_host(collapse(place.text)),
+                                                   loc):
+                    self.problem(name, f"{where}: {display(place.tag)} is the page itself; "
+                                       "Google requires the video's own URL")
         self.check_url(name, where, loc, syntax=False)
         if loc in self.seen:
             self.problem(name, f"{where}: duplicate URL, also in {self.seen[loc]}")
@@ -355,14 +446,7 @@ class _Checker:
             if len(news) != 1:
                 self.problem(name, f"{where}: holds {len(news)} news:news elements, not one")
                 return
-            item = news[0]
-            publication = item.find(f"{NEWS}publication")
-            publisher = publication.find(f"{NEWS}name") if publication is not None else None
-            if publisher is not None and not publisher.text.strip():
-                self.problem(name, f"{where}: news:publication has no name")
-            title = item.find(f"{NEWS}title")
-            if title is None or not title.text.strip():
-                self.problem(name, f"{where}: news:title is missing or empty")
+            self.check_news_entry(name, where, news[0])
 
         root = self.parse(name, article, empty_ok=True)
         if root is None:
@@ -371,6 +455,30 @@ class _Checker:
             self.problem(name, f"root element is {display(root.tag)}, not urlset")
         elif articles > MAX_NEWS:
             self.problem(name, f"{articles:,} articles; Google takes at most {MAX_NEWS:,}")
+
+    def check_news_entry(self, name: str, where: str, item: Node) -> None:
+        """One news:news, wherever it stands: what Google requires beyond the schema.
+
+        sitemap-news.xsd makes news:title optional; Google News requires it, and a name.
+        """
+        publication = item.find(f"{NEWS}publication")
+        publisher = publication.find(f"{NEWS}name") if publication is not None else None
+        if publisher is not None and not publisher.text.strip():
+            self.problem(name, f"{where}: news:publication has no name")
+        title = item.find(f"{NEWS}title")
+        if title is None or not title.text.strip():
+            self.problem(name, f"{where}: news:title is missing or empty (Google News "
+                               "requires it)")
+        self.check_future(name, where, item.find(f"{NEWS}publication_date"))
+
+    def check_future(self, name: str, where: str, node: Node | None) -> None:
+        """A date (lastmod, publication date) must not lie after the check's day."""
+        if node is None or check_date(node.text) is not None:
+            return  # none, or the schema check said why
+        when = parse_w3c(collapse(node.text))
+        if when is not None and sort_key(when) > self.latest:
+            self.problem(name, f"{where}: {display(node.tag)} {collapse(node.text)!r} lies in "
+                               "the future (a wrong clock or year?); engines distrust such dates")
 
     def check_image(self, name: str, where: str, image: Node) -> None:
         """One image:image: a single image:loc (Google deprecated the other image tags)."""
@@ -420,7 +528,8 @@ class _Checker:
             if part.tag != f"{NS}sitemap" or loc_element is None \
                     or schema_url(loc_element.text) is not None:
                 continue  # the schema check said why
-            loc = collapse(loc_element.text)
+            loc = lower_scheme_and_host(collapse(loc_element.text))
+            self.check_future(name, f"<sitemap> #{number}", part.find(f"{NS}lastmod"))
             # A pipe or socket standing there is the part's own problem (reading it says
             # what it is); a link out of the site is no file of the site.
             special = self.special_part(loc)
@@ -462,18 +571,16 @@ class _Checker:
         return locs
 
     def check_text(self, name: str) -> list[str]:
-        try:
-            raw = self.read(name)
-        except OSError as err:
-            self.problem(name, f"cannot be read: {err.strerror or err}")
-            self.unread.add(name)
+        raw = self.read_sitemap(name)
+        if raw is None:
             return []
         if len(raw) > PROTOCOL_MAX_BYTES:
             self.problem(name, "more than 52,428,800 bytes (the limit); not read further")
             self.unread.add(name)
             return []
         if raw.startswith(codecs.BOM_UTF8):
-            self.problem(name, "starts with a byte order mark; a text sitemap holds only URLs")
+            self.warning(name, "starts with a byte order mark; better without: a text sitemap "
+                               "holds only URLs")
             raw = raw[len(codecs.BOM_UTF8):]
         try:
             text = raw.decode("utf-8")
@@ -497,7 +604,7 @@ class _Checker:
                 continue
             first[line] = number
             self.check_url(name, f"line {number}", line)
-        return lines
+        return [lower_scheme_and_host(line) for line in lines]
 
     def special_part(self, loc: str) -> bool:
         """Whether ``loc`` names a pipe, socket or device in the site (not a link)."""
@@ -531,24 +638,49 @@ class _Checker:
 
 def check_site(
     site_dir: str | os.PathLike[str], config: SitemapConfig, progress: Progress | None = None,
+    now: datetime | None = None,
 ) -> tuple[list[Problem], int]:
     """Check the sitemap files in ``site_dir``; returns the problems and the URLs checked.
 
-    ``progress`` counts the URLs as they are checked (a front-end shows it).
+    ``progress`` counts the URLs as they are checked (a front-end shows it); ``now`` is
+    when dates start to lie in the future (a day after it; default: the clock's now).
 
     Raises:
-        ScanError: when the folder does not exist.
+        ScanError: when the folder does not exist or cannot be read.
 
     """
     site = Path(site_dir)
-    if not site.is_dir():
-        raise ScanError(str(site), "is not a folder")
-    checker = _Checker(site, config, progress)
+    _readable_folder(site)
+    checker = _Checker(site, config, progress, now)
     try:
         return _check_files(site, config, checker)
+    except OSError as err:  # the folder changed under the check (made unreadable, removed)
+        raise ScanError(str(site), f"cannot be read: {err.strerror or err}") from err
     finally:
         if progress is not None:
             progress.finish()
+
+
+def _readable_folder(site: Path) -> None:
+    """Raise a one-line ScanError unless ``site`` is a folder that can be listed and entered.
+
+    Without this a folder one may not read looked empty ("sitemap.xml is missing"), or one
+    inside a folder one may not enter raised PermissionError.
+    """
+    try:
+        mode = os.stat(site).st_mode
+        if not stat.S_ISDIR(mode):
+            raise ScanError(str(site), "is not a folder")
+        with os.scandir(site):
+            pass
+    except FileNotFoundError as err:
+        raise ScanError(str(site), "is not a folder") from err
+    except OSError as err:
+        raise ScanError(str(site), f"cannot be read: {err.strerror or err}; check needs "
+                                   "to read the site folder") from err
+    if not os.access(site, os.X_OK):
+        raise ScanError(str(site), "cannot be read: permission denied (no search "
+                                   "permission); check needs to read the site folder")
 
 
 def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[list[Problem], int]:

@@ -151,7 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check", parents=[verbosity],
         help="check the sitemap files in SITE_DIR against the protocol",
-        description="Check the sitemap files already in SITE_DIR; one line per problem.")
+        description="Check the sitemap files already in SITE_DIR: one line per problem on "
+                    "stderr (warnings, such as a byte order mark, do not fail the check), the "
+                    "tally on stdout.")
     check.add_argument("site_dir", metavar="SITE_DIR")
     _add_json_flag(check)
     check.add_argument("--base-url", required=True, metavar="URL")
@@ -358,18 +360,19 @@ def _run_check(args: argparse.Namespace) -> int:
         return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:
         return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
-    if args.json:
-        for problem in problems:
-            _print(str(problem), stream=sys.stderr)
-        _print(dumps(check_report(problems, checked, time.perf_counter() - started)))
-        return EXIT_FAILED if problems else EXIT_OK
+    # Problems on stderr, always: `check --json > report.json` still shows them in a CI log.
     for problem in problems:
-        _print(str(problem))
-    if not args.quiet:
-        found = len(problems)
+        _print(f"warning: {problem}" if problem.warning else str(problem), stream=sys.stderr)
+    failed = any(not problem.warning for problem in problems)
+    if args.json:
+        _print(dumps(check_report(problems, checked, time.perf_counter() - started)))
+    elif not args.quiet:
+        found = sum(not problem.warning for problem in problems)
+        warned = len(problems) - found
         _print(f"Checked {checked:,} URL{'' if checked == 1 else 's'}: "
-               + (f"{found:,} problem{'' if found == 1 else 's'}" if found else "no problems"))
-    return EXIT_FAILED if problems else EXIT_OK
+               + (f"{found:,} problem{'' if found == 1 else 's'}" if found else "no problems")
+               + (f", {warned:,} warning{'' if warned == 1 else 's'}" if warned else ""))
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def _submit_key(args: argparse.Namespace) -> str:

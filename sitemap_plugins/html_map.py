@@ -19,14 +19,16 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import jinja2
 
-from sitemap_plugins.errors import ConfigError
+from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError
 from sitemap_plugins.render import (
+    TEMPLATE_DIRS,
     template_environment,
     template_module,
     template_path,
 )
 from sitemap_plugins.site import refuse_special, write_bytes_atomic
 from sitemap_plugins.urls import BaseUrl, page_url
+from sitemap_plugins.values import is_language_tag, xml_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -57,15 +59,25 @@ def relative_href(loc: str, *, base: str, self_loc: str) -> str:
     if not loc.startswith(base) or not self_loc.startswith(base):
         return loc
     up = self_loc[len(base):].count("/")
-    return "../" * up + loc[len(base):] or "./"
+    href = "../" * up + loc[len(base):]
+    # A first segment holding ":" reads as a scheme (RFC 3986 section 4.2): a page named
+    # "javascript:alert(1);x.html" or "Category:X.html" beside the site map would be linked
+    # as that scheme. "./" keeps it a path, to the same page.
+    if not href or ":" in href.partition("/")[0]:
+        href = "./" + href
+    return href
 
 
 def page_title(title: str | None, heading: str | None, loc: str) -> str:
-    """The link text: the page's ``<h1>``, else its ``<title>`` without a site-name suffix."""
-    if heading and heading.strip():
-        return " ".join(heading.split())
-    if title and title.strip():
-        text = " ".join(title.split())
+    """The link text: the page's ``<h1>``, else its ``<title>`` without a site-name suffix.
+
+    Text as it will show: a heading of only characters no page may hold (``&#1;``) is none.
+    """
+    heading = " ".join(xml_text(heading or "").split())
+    if heading:
+        return heading
+    text = " ".join(xml_text(title or "").split())
+    if text:
         shorter = _SUFFIX.sub("", text)
         return shorter or text
     return loc
@@ -170,13 +182,22 @@ def _is_index(rel_path: str) -> bool:
     return PurePosixPath(rel_path).name.lower() in ("index.html", "index.htm")
 
 
+MAX_DEPTH = 20
+"""Levels of lists the site map shows at most (the most ``html_sitemap_depth`` allows; its 0
+means this): a page
+deeper down is listed in its ancestor at the last level, as ``depth`` folds it. Neither the
+plan nor a template's recursive macro then goes deeper than this, however deep the site's
+folders or the host's navigation nest (a thousand folders reached Python's recursion limit)."""
+
+
 def build_tree(entries: Sequence[HtmlEntry], depth: int,
                outline: Sequence[NavNode] = ()) -> Section:
-    """Entries grouped into at most ``depth`` levels of lists (0: no limit).
+    """Entries grouped into at most ``depth`` levels of lists (0: :data:`MAX_DEPTH`).
 
     Pages the host's navigation (``outline``) names go where it puts them, with its titles;
     the others are grouped by folder, a folder's index page as its section's heading.
     """
+    depth = min(depth, MAX_DEPTH) if depth > 0 else MAX_DEPTH
     root = Section("")
     by_path = {entry.rel_path: entry for entry in entries}
     _place_navigation(root, outline, by_path, depth)
@@ -206,28 +227,37 @@ def _readable(name: str) -> str:
 
 def _place_navigation(root: Section, outline: Sequence[NavNode],
                       unplaced: dict[str, HtmlEntry], depth: int) -> None:
-    """Move the entries the navigation names from ``unplaced`` into its sections."""
+    """Move the entries the navigation names from ``unplaced`` into its sections.
 
-    def walk(section: Section, nodes: Sequence[NavNode], level: int) -> None:
-        for node in nodes:
-            entry = unplaced.pop(node.rel_path, None) if node.rel_path else None
-            if entry is not None and node.title and node.title.strip():
-                entry = entry._replace(title=" ".join(node.title.split()))
-            if not node.children or (depth and level + 1 > depth - 1):
-                if entry is not None:  # a page, or a section folded at the last level
-                    section.items.append(entry)
-                walk(section, node.children, level)
-                continue
-            name = " ".join((node.title or (entry.title if entry else "")).split())
-            child = Section(name, index=entry)
-            section.items.append(child)
-            walk(child, node.children, level + 1)
-
-    walk(root, outline, 0)
+    Walked with a stack of its own, not by recursion: a navigation may nest deeper than
+    Python's recursion limit. Sections below ``depth`` fold into their ancestor.
+    """
+    stack: list[tuple[Section, Iterator[NavNode], int]] = [(root, iter(outline), 0)]
+    while stack:
+        section, nodes, level = stack[-1]
+        node = next(nodes, None)
+        if node is None:
+            stack.pop()
+            continue
+        entry = unplaced.pop(node.rel_path, None) if node.rel_path else None
+        if entry is not None and node.title and node.title.strip():
+            entry = entry._replace(title=" ".join(node.title.split()))
+        if not node.children or level + 1 > depth - 1:
+            if entry is not None:  # a page, or a section folded at the last level
+                section.items.append(entry)
+            stack.append((section, iter(node.children), level))
+            continue
+        name = " ".join((node.title or (entry.title if entry else "")).split())
+        child = Section(name, index=entry)
+        section.items.append(child)
+        stack.append((child, iter(node.children), level + 1))
 
 
 def _finish(section: Section) -> None:
-    """Order what the navigation did not; drop sections left empty."""
+    """Order what the navigation did not; drop sections left empty.
+
+    Recursive, but :func:`build_tree` never nests sections deeper than :data:`MAX_DEPTH`.
+    """
     pages: list[HtmlEntry] = sorted(section.pages, key=lambda e: (e.title.casefold(), e.loc))
     section.items.extend(pages)
     section.items.extend(child for _, child in sorted(section.folders.items()))
@@ -243,12 +273,18 @@ def _finish(section: Section) -> None:
 
 
 def in_order(section: Section) -> Iterator[HtmlEntry]:
-    """The section's pages in the order the page shows them."""
+    """The section's pages in the order the page shows them (walked without recursion)."""
     if section.index is not None:
         yield section.index
-    for item in section.items:
-        if isinstance(item, Section):
-            yield from in_order(item)
+    stack = [iter(section.items)]
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+        elif isinstance(item, Section):
+            if item.index is not None:
+                yield item.index
+            stack.append(iter(item.items))
         else:
             yield item
 
@@ -364,6 +400,22 @@ def variant(rel_path: str, suffix: str) -> str:
     return f"{folder}/{name}" if folder else name
 
 
+MAX_LANGUAGES = 100
+"""Languages that get a page of their own, at most: each page links every other, so a site
+whose pages claim a thousand languages would write a million links (282 MB for 1,000 pages).
+The languages with the most pages keep theirs; the others are listed in the site's."""
+
+
+def own_languages(counted: Counter[str], home: str) -> set[str]:
+    """The (lower-case) languages that get a page of their own.
+
+    The site's, then the :data:`MAX_LANGUAGES` - 1 with the most pages (ties by code).
+    """
+    ranked = sorted((code for code in counted if code != home),
+                    key=lambda code: (-counted[code], code))
+    return {home, *ranked[: MAX_LANGUAGES - 1]}
+
+
 def plan_pages(
     entries: Sequence[HtmlEntry], own_rel: str, *, home_lang: str | None,
     page_loc: Callable[[str], str], depth: int, outline: Sequence[NavNode] = (),
@@ -378,12 +430,19 @@ def plan_pages(
     else the most common one.
     """
     language_pages = language_pages or {}
+    # Only a language tag becomes a path and an hreflang (the reader already says when a
+    # page's is not one; a record cached by an older reader may still hold one).
+    entries = [e if not e.lang or is_language_tag(e.lang) else e._replace(lang="")
+               for e in entries]
+    home_lang = home_lang if home_lang and is_language_tag(home_lang) else None
     counted = Counter(e.lang.lower() for e in entries if e.lang)
     home = (home_lang or "").lower() or (counted.most_common(1)[0][0] if counted else "")
     spelt = {e.lang.lower(): e.lang for e in entries if e.lang}
+    kept = own_languages(counted, home)
     by_lang: dict[str, list[HtmlEntry]] = {home: []}
     for entry in entries:
-        by_lang.setdefault(entry.lang.lower() or home, []).append(entry)
+        code = entry.lang.lower()
+        by_lang.setdefault(code if code in kept else home, []).append(entry)
     pages: list[MapPage] = []
     firsts: list[MapPage] = []
     for lang in sorted(by_lang, key=lambda code: (code != home, code)):
@@ -493,8 +552,18 @@ def render_html_sitemap(view: View, template: jinja2.Template) -> str:
                                dir=view.direction, title=view.title)
     except Exception as err:  # the template is the user's code: 1/0 there is a bad option
         why = str(err) or type(err).__name__
+        if _is_shipped(template):  # no template was given: never blame the option
+            msg = f"cannot render the HTML site map: {why}"
+            raise SitemapError(msg) from err
         raise ConfigError("html_sitemap_template",
                           f"cannot render {template.name!r}: {why}") from err
+
+
+def _is_shipped(template: jinja2.Template) -> bool:
+    if template.filename is None:
+        return False
+    folder = Path(template.filename).resolve().parent
+    return any(folder == Path(shipped).resolve() for shipped in TEMPLATE_DIRS)
 
 
 def fill_themed(shell: str, view: View) -> str:
@@ -554,6 +623,8 @@ class SiteMapPages:
     """Each page's HTML, rendered by :meth:`plan` and written by :meth:`write`."""
     shells: dict[str, str | None] = field(default_factory=dict)
     """The host's themed pages awaiting a list, by path, as :meth:`plan` found them."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """What :meth:`plan` has to say (languages listed in the site's own page)."""
 
     @property
     def _firsts(self) -> list[str]:
@@ -582,6 +653,13 @@ class SiteMapPages:
             self.entries, self.own_rel, home_lang=home_lang, depth=self.depth,
             outline=self.outline, language_pages=self.language_pages, page_loc=lambda rel: page_url(
                 self.base, rel, directory_urls=self.directory_urls))
+        languages = {e.lang.lower() for e in self.entries if is_language_tag(e.lang)}
+        folded = languages - {page.lang.lower() for page in self.pages}
+        if folded:
+            self.diagnostics.append(Diagnostic(self.own_rel, "html-sitemap-languages", (
+                f"the pages name {len(languages):,} languages; the {MAX_LANGUAGES} with the "
+                f"most pages get a site map page each, the other {len(folded):,} (such as "
+                f"{min(folded)!r}) are listed in the site's own"), Level.INFO))
         for page in self.pages:
             if page.rel_path != self.own_rel:  # checked before the pages were read
                 check_free(self.site, page.rel_path)

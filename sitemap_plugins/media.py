@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.urls import MAX_URL_LENGTH, resolve_href
+from sitemap_plugins.urls import comparison_key, resolve_href, url_problem
+from sitemap_plugins.values import xml_text
 
 if TYPE_CHECKING:
     from sitemap_plugins.reader import PageRecord, Video
@@ -56,8 +57,8 @@ def page_images(record: PageRecord, resolve_from: str) -> tuple[str, ...]:
     """The page's content images as absolute http(s) URLs, each once, in page order."""
     found: dict[str, None] = {}
     for source in record.images:
-        url = resolve_href(source, resolve_from)
-        if url is not None and len(url) <= MAX_URL_LENGTH:
+        url = _url(source, resolve_from)
+        if url:
             found.setdefault(url)
             if len(found) == MAX_IMAGES:
                 break
@@ -65,18 +66,20 @@ def page_images(record: PageRecord, resolve_from: str) -> tuple[str, ...]:
 
 
 def page_videos(
-    record: PageRecord, resolve_from: str
+    record: PageRecord, resolve_from: str, loc: str = ""
 ) -> tuple[tuple[VideoEntry, ...], tuple[str, ...]]:
     """The page's content videos that can be listed, and why each other one cannot.
 
     An ``<iframe>`` is a video only when it embeds a known player (YouTube, Vimeo); any other
-    frame (a map, a form) is passed over without a word.
+    frame (a map, a form) is passed over without a word. A video whose file would be the
+    page itself (``<video src="./">``, the page's ``loc``) has none: Google requires another.
     """
     listed: list[VideoEntry] = []
     skipped: list[str] = []
     seen: set[tuple[str, str]] = set()
     for video in record.videos:
-        entry = _video_entry(video, record, resolve_from)
+        entry = _video_entry(video, record, resolve_from,
+                             {_page_key(resolve_from), _page_key(loc)})
         if entry is None:
             continue
         if isinstance(entry, str):
@@ -89,13 +92,19 @@ def page_videos(
     return tuple(listed), tuple(skipped)
 
 
-def _video_entry(video: Video, record: PageRecord, resolve_from: str) -> VideoEntry | str | None:
-    """A complete entry; the reason it cannot be one; or None for a frame that is no video."""
+def _video_entry(video: Video, record: PageRecord, resolve_from: str,
+                 pages: set[str]) -> VideoEntry | str | None:
+    """A complete entry; the reason it cannot be one; or None for a frame that is no video.
+
+    ``pages``: the page's own URLs, which no video location may be.
+    """
     thumbnail = _url(video.thumbnail, resolve_from)
     content = _url(video.content, resolve_from)
+    content = "" if _page_key(content) in pages else content
     player = ""
     if video.player:
         player = _url(video.player, resolve_from)
+        player = "" if _page_key(player) in pages else player
         youtube = _YOUTUBE.match(player)
         if youtube is not None:
             thumbnail = thumbnail or _YOUTUBE_THUMBNAIL.format(youtube.group(1))
@@ -105,26 +114,46 @@ def _video_entry(video: Video, record: PageRecord, resolve_from: str) -> VideoEn
         return SKIPPED_NO_SOURCE
     if not thumbnail:
         return SKIPPED_NO_THUMBNAIL
-    title = _text(video.title or record.og_title or record.title or record.heading,
-                  MAX_VIDEO_TITLE)
+    # The first text that is still text once cleaned: a title of only control characters
+    # would be written empty, and check (as Google) refuses an empty one.
+    title = _first_text((video.title, record.og_title, record.title, record.heading),
+                        MAX_VIDEO_TITLE)
     if not title:
         return SKIPPED_NO_TITLE
     # The caption, else the page's description; a video with neither is described by its
     # title, which is all that is known of it (Google requires a description).
-    description = _text(video.caption or record.description or title, MAX_VIDEO_DESCRIPTION)
+    description = _first_text((video.caption, record.description, title),
+                              MAX_VIDEO_DESCRIPTION)
     return VideoEntry(thumbnail, title, description, content, player)
 
 
+def _first_text(values: tuple[str | None, ...], limit: int) -> str:
+    return next((text for value in values if (text := _text(value, limit))), "")
+
+
+def _page_key(url: str) -> str:
+    """``url`` as the page it names: ``a/index.html`` is ``a/``, escapes decoded."""
+    key = comparison_key(url) if url else ""
+    for index in ("index.html", "index.htm"):
+        if key.endswith("/" + index):
+            return key[: -len(index)]
+    return key
+
+
 def _url(value: str, resolve_from: str) -> str:
+    """The resolved URL when ``check`` would accept it (:func:`url_problem`), else ""."""
     if not value or value.lower().startswith("data:"):
         return ""
     url = resolve_href(value, resolve_from)
-    return url if url is not None and len(url) <= MAX_URL_LENGTH else ""
+    return url if url is not None and url_problem(url) is None else ""
 
 
 def _text(value: str | None, limit: int) -> str:
-    """White space collapsed; cut at a word, with an ellipsis, to fit ``limit`` characters."""
-    text = " ".join((value or "").split())
+    """``value`` fit for a media entry: characters XML forbids dropped, white space collapsed.
+
+    Cut at a word, with an ellipsis, to fit ``limit`` characters.
+    """
+    text = " ".join(xml_text(value or "").split())
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]

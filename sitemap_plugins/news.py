@@ -10,13 +10,14 @@ no article qualifies, so that old articles drop out.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from xml.etree import ElementTree as ET
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.options import NEWS_LANGUAGE, NewsPublication
 from sitemap_plugins.render import template_module
+from sitemap_plugins.values import xml_text
 
 NEWS_WINDOW = timedelta(days=2)
 MAX_NEWS = 1_000
@@ -50,10 +51,19 @@ class NewsSelection:
         self._heap: list[tuple[datetime, str, NewsItem]] = []
 
     def offer(self, item: NewsItem) -> None:
-        """Keep ``item`` if it was published in the window and is among the newest."""
+        """Keep ``item`` if it was published in the window and is among the newest.
+
+        An article whose title is no text once cleaned for XML (only ``&#1;``) is passed
+        over: Google News requires a title, and check would refuse an empty one.
+        """
         when = sort_key(item.published)
         if not self.oldest <= when <= self.now:
             return
+        title = " ".join(xml_text(item.title).split())
+        if not title:
+            return
+        if title != item.title:
+            item = replace(item, title=title)
         entry = (when, item.loc, item)
         if len(self._heap) < MAX_NEWS:
             heapq.heappush(self._heap, entry)
@@ -87,6 +97,27 @@ def render_news(publication: NewsPublication, items: list[NewsItem]) -> bytes:
                                   format_w3c(item.published)))
                    for item in items)
     return (str(module.header()) + body + str(module.footer())).encode("utf-8")
+
+
+def fit_news(publication: NewsPublication, items: list[NewsItem],
+             max_bytes: int) -> tuple[bytes, int]:
+    """The news sitemap of the newest ``items`` that fit in ``max_bytes`` and Google's 1,000.
+
+    Returns its bytes and how many articles it holds: the oldest that would pass the limit
+    (a very long publication name, long titles) are left out, never a file too large.
+    """
+    module = template_module("news.xml")
+    header, footer = str(module.header()).encode(), str(module.footer()).encode()
+    size, pieces = len(header) + len(footer), [header]
+    for item in items[:MAX_NEWS]:
+        piece = str(module.url(item, publication.name, item.language or publication.language,
+                               format_w3c(item.published))).encode("utf-8")
+        if size + len(piece) > max_bytes:
+            break
+        pieces.append(piece)
+        size += len(piece)
+    pieces.append(footer)
+    return b"".join(pieces), len(pieces) - 2
 
 
 def is_own_news_sitemap(data: bytes) -> bool:

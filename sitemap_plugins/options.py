@@ -30,6 +30,7 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod
 from sitemap_plugins.errors import ConfigError, PageValueError, received, unknown_key
 from sitemap_plugins.globs import compile_glob
 from sitemap_plugins.urls import BaseUrl, parse_base_url
+from sitemap_plugins.values import xml_text
 
 # sitemaps.org protocol, "XML tag definitions": the seven words <changefreq> allows.
 CHANGEFREQ_WORDS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
@@ -311,14 +312,16 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
     if unknown:
         raise ConfigError(option, f"Unrecognised key {unknown[0]!r}; expected name and language.")
     name, language = value.get("name"), value.get("language")
-    if not isinstance(name, str) or not name.strip():
+    if isinstance(name, str):  # as it will be written: no character XML forbids
+        name = " ".join(xml_text(name).split())
+    if not isinstance(name, str) or not name:
         raise ConfigError(option, "Expected name: the publication's name, as it appears on "
-                                  f"its pages, but received: {received(name)}")
+                                  f"its pages, but received: {received(value.get('name'))}")
     if not isinstance(language, str) or not NEWS_LANGUAGE.fullmatch(language.strip().lower()):
         msg = ("Expected language: an ISO 639 code of two or three letters (or zh-cn, zh-tw), "
                f"but received: {received(language)}")
         raise ConfigError(option, msg)
-    return NewsPublication(" ".join(name.split()), language.strip().lower())
+    return NewsPublication(name, language.strip().lower())
 
 
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
@@ -410,8 +413,8 @@ OPTIONS: tuple[Option, ...] = (
            "past 1,000 links (sitemap-fr/, sitemap-2/). Default: not written.",
            _check_html_sitemap, "text"),
     Option("html_sitemap_depth", 0, "Levels of nested lists in the HTML site map (1: one "
-           "flat list); deeper pages are listed in their folder at the last level. 0: no "
-           "limit.", _int_range(0, 20),
+           "flat list); deeper pages are listed in their folder at the last level. 0: as deep "
+           "as the folders go, up to 20 levels.", _int_range(0, 20),
            "int"),
     Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
            "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "

@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import jinja2
+import markupsafe
 
 from sitemap_plugins.dates import Lastmod, sort_key
 from sitemap_plugins.errors import WriteError
 from sitemap_plugins.site import explain, temp_path_for
+from sitemap_plugins.values import xml_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -226,7 +228,22 @@ def template_environment(*extra_folders: str) -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
         auto_reload=False,
+        finalize=_xml_safe,
     )
+
+
+def _xml_safe(value: object) -> object:
+    """What a template prints, without the characters XML 1.0 forbids (a page's ``&#1;``).
+
+    Every ``{{ }}`` of every template passes here before autoescape, the user's templates
+    too: no text reaches a file unfiltered. Markup (a macro's output) stays Markup.
+    """
+    if isinstance(value, markupsafe.Markup):
+        cleaned = xml_text(value)
+        return value if cleaned is value else markupsafe.Markup(cleaned)  # noqa: S704
+    if isinstance(value, str):
+        return xml_text(value)
+    return value
 
 
 @cache
@@ -285,8 +302,12 @@ def render_url(entry: Entry) -> str:
 
 
 def _escape(value: object) -> str:
-    """XML text and attribute escaping, as the templates' autoescape does (markupsafe)."""
-    text = str(value)
+    """XML text and attribute escaping, as the templates' autoescape does (markupsafe).
+
+    Characters XML 1.0 forbids are dropped first (:func:`~sitemap_plugins.values.xml_text`),
+    as the templates' ``finalize`` drops them.
+    """
+    text = xml_text(str(value))
     if "&" in text:
         text = text.replace("&", "&amp;")
     if "<" in text or ">" in text or "'" in text or '"' in text:

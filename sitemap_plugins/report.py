@@ -121,10 +121,11 @@ def build_report(result: Result, seconds: float) -> dict[str, Any]:
 
 def check_report(problems: list[Problem], checked: int, seconds: float) -> dict[str, Any]:
     """``sitemap-plugins check``: the URLs checked and each problem by file."""
-    report = envelope("check", ok=not problems, seconds=seconds)
+    report = envelope("check", ok=all(p.warning for p in problems), seconds=seconds)
     report.update({
         "checked": checked,
-        "problems": [{"file": p.file, "message": p.message} for p in problems],
+        "problems": [{"file": p.file, "message": p.message,
+                      "level": "warning" if p.warning else "error"} for p in problems],
     })
     return report
 

@@ -8,14 +8,22 @@ file and keeps no books, so it is tested as a table of cases.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, NamedTuple
 
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
+from sitemap_plugins.dates import (
+    Lastmod,
+    coerce_lastmod,
+    file_time,
+    format_w3c,
+    parse_w3c,
+    sort_key,
+)
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.media import VideoEntry, page_images, page_videos
 from sitemap_plugins.news import NewsItem, news_language
+from sitemap_plugins.reader import NOTES
 from sitemap_plugins.urls import (
     MAX_URL_LENGTH,
     comparison_key,
@@ -24,6 +32,7 @@ from sitemap_plugins.urls import (
     page_url,
     resolve_href,
 )
+from sitemap_plugins.values import FUTURE_SLACK, is_language_tag
 
 if TYPE_CHECKING:
     from sitemap_plugins.globs import GlobSet
@@ -44,8 +53,6 @@ REASON_UNREADABLE = "unreadable"
 
 HTML_EXTENSIONS = (".html", ".htm", ".xhtml")
 _NOT_FOUND_NAMES = ("404.html", "404.htm")
-# xhtml1-strict.xsd types hreflang as xs:language; "x-default" fits the same pattern.
-_LANGUAGE_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
 
 
 @dataclass(frozen=True, order=True)
@@ -227,7 +234,8 @@ def evaluate(
     if placed.reason is not None:
         return Decision(Exclusion(rel, placed.reason))
     config = rules.config
-    diagnostics = [Diagnostic(rel, code, message) for code, message in record.problems]
+    diagnostics = [Diagnostic(rel, code, message, Level.INFO if code in NOTES else Level.WARNING)
+                   for code, message in record.problems]
     if record.unreadable:
         return Decision(Exclusion(rel, REASON_UNREADABLE), tuple(diagnostics))
     url = placed.url
@@ -294,7 +302,8 @@ def evaluate(
         alternates = _alternates(loc, record, pairs, resolve_from, config, diagnostics, rel)
     news = _news_item(loc, record, hints) if config.news is not None else None
     images = page_images(record, resolve_from) if config.images else ()
-    videos, videos_skipped = page_videos(record, resolve_from) if config.videos else ((), ())
+    videos, videos_skipped = page_videos(record, resolve_from, loc) if config.videos else (
+        (), ())
     entry = Entry(
         loc=loc, lastmod=lastmod, changefreq=changefreq, priority=priority,
         alternates=alternates, images=images, videos=videos, rel_path=rel,
@@ -357,26 +366,42 @@ def _lastmod(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
     mtime: float | None,
 ) -> tuple[Lastmod | None, str]:
+    # A date after the clock's now (a scheduled post, a typo in the year) is no last change:
+    # engines distrust it, and check refuses it. The next source is asked instead.
+    latest = datetime.now(timezone.utc) + FUTURE_SLACK
+
+    def ahead(value: Lastmod, what: str) -> bool:
+        if sort_key(value) <= latest:
+            return False
+        diagnostics.append(Diagnostic(
+            rel, "future-date", f"{what} {format_w3c(value)} lies in the future; ignored"))
+        return True
+
     if hints is not None and hints.lastmod is not None:
         value = coerce_lastmod(hints.lastmod)
-        if value is not None:
+        if value is not None and not ahead(value, "the host's date"):
             return value, hints.lastmod_source
-        diagnostics.append(Diagnostic(
-            rel, "bad-date", f"the host's date {hints.lastmod!r} is not a date a sitemap can "
-            "hold (its time zone lies outside -14:00 to +14:00); ignored"))
+        if value is None:
+            diagnostics.append(Diagnostic(
+                rel, "bad-date", f"the host's date {hints.lastmod!r} is not a date a sitemap "
+                "can hold (its time zone lies outside -14:00 to +14:00); ignored"))
     for raw, label, source in ((record.modified, "modified", "page"),
                                (record.published, "published", "page: published")):
         if raw is None:
             continue
         parsed = parse_w3c(raw)
-        if parsed is not None:
+        if parsed is not None and not ahead(parsed, f"{label} date meta tag"):
             return parsed, source
+        if parsed is not None:
+            continue
         diagnostics.append(Diagnostic(
             rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
     if mtime is not None:
         stamp = file_time(mtime)
-        if stamp is not None:
+        if stamp is not None and not ahead(stamp, "file modification time"):
             return stamp, "file time"
+        if stamp is not None:
+            return None, ""
         diagnostics.append(Diagnostic(
             rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the years "
             "1 to 9999; no lastmod from it"))
@@ -400,7 +425,7 @@ def _alternates(
     found: dict[str, str] = {}
     for hreflang, href in raw:
         code = hreflang.strip()
-        if not _LANGUAGE_CODE.match(code):
+        if not is_language_tag(code):  # x-default is one too
             diagnostics.append(Diagnostic(
                 rel, "bad-hreflang", f"hreflang {hreflang!r} is not a language code; ignored",
                 Level.INFO))
@@ -429,7 +454,7 @@ def _alternates(
     keys = [comparison_key(url) for url in found.values()]
     if own_key not in keys:
         lang = (record.lang or "").strip()
-        if lang and _LANGUAGE_CODE.match(lang) and lang not in found:
+        if lang and is_language_tag(lang) and lang not in found:
             found[lang] = loc
             keys.append(own_key)
     if own_key not in keys or keys.count(own_key) == len(keys):

@@ -24,7 +24,8 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.options import CHANGEFREQ_WORDS
-from sitemap_plugins.urls import MAX_URL_LENGTH
+from sitemap_plugins.urls import url_problem
+from sitemap_plugins.values import is_language_tag
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -153,7 +154,9 @@ def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) 
             stack[-1].add_text(data)
 
     def doctype(*_args: object) -> None:
-        raise XmlError(parser.CurrentLineNumber, "has a DOCTYPE; a sitemap must not have one")
+        raise XmlError(parser.CurrentLineNumber, (
+            "has a DOCTYPE; a sitemap may declare no DOCTYPE and no entities (they can expand "
+            "without bound or read other files), so it was not read further"))
 
     def xml_declaration(_version: str, encoding: str | None, _standalone: int) -> None:
         declaration["encoding"] = encoding
@@ -176,8 +179,11 @@ def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) 
 # Markup, so that what lies between is character data: comments, processing instructions
 # and the declaration, CDATA sections (their content is data too: group 1), and tags, whose
 # attribute values may hold ">".
+# A DOCTYPE's internal subset ("[...]") holds declarations whose ">" is markup too.
 _MARKUP = re.compile(
-    r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[(.*?)\]\]>|<!(?:[^>\"']|\"[^\"]*\"|'[^']*')*>"
+    r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[(.*?)\]\]>"
+    r"|<!DOCTYPE(?:[^>\"'\[]|\"[^\"]*\"|'[^']*')*\[(?:[^\]\"']|\"[^\"]*\"|'[^']*')*\]\s*>"
+    r"|<!(?:[^>\"']|\"[^\"]*\"|'[^']*')*>"
     r"|<(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.DOTALL)
 _UNESCAPED = re.compile(r"['\"<>]")
 _RAW_IN_CDATA = re.compile(r"[&'\"<>]")
@@ -202,13 +208,6 @@ def unescaped_text(text: str) -> tuple[int, str] | None:
 
 # --- value rules ----------------------------------------------------------------------------
 
-_PCT = r"%[0-9A-Fa-f]{2}"
-_PCHAR = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|{_PCT})"
-# RFC 3986: brackets only around an IP literal host; one fragment at most.
-_URL = re.compile(
-    rf"https?://(?:{_PCHAR}|[\[\]])+(?:/(?:{_PCHAR}|/)*)?(?:\?(?:{_PCHAR}|[/?])*)?"
-    rf"(?:#(?:{_PCHAR}|[/?])*)?\Z", re.ASCII)
-_URI_CHARS = re.compile(rf"(?:{_PCHAR}|[/?#\[\]])*\Z", re.ASCII)
 _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z", re.ASCII)
 _INTEGER = re.compile(r"[+-]?\d+\Z", re.ASCII)
 _DATE = re.compile(
@@ -218,8 +217,6 @@ _DATE = re.compile(
 )
 _MONTHS = 12
 _MAX_TZ_MINUTES = 14 * 60  # xs:dateTime: time zones from -14:00 to +14:00
-LANGUAGE_CODE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z", re.ASCII)
-"""xs:language, which xhtml:link's hreflang uses (``x-default`` fits it)."""
 _SHOWN = 100  # longer values are not repeated in messages
 _SPACE = re.compile(r"[ \t\r\n]+")
 
@@ -230,19 +227,12 @@ def collapse(text: str) -> str:
 
 
 def check_url(text: str) -> str | None:
-    """An absolute, escaped http(s) URL of at most 2,048 characters (sitemaps.org: ``loc``)."""
-    url = collapse(text)
-    if not url:
-        return "is empty"
-    if not _URI_CHARS.match(url) or url.count("#") > 1:
-        return "is not percent-encoded per RFC 3986"
-    if not url.startswith(("http://", "https://")):
-        return "is not an absolute http(s) URL"
-    if not _URL.match(url):
-        return "is not a well-formed URL (RFC 3986: a host, brackets only around it)"
-    if len(url) > MAX_URL_LENGTH:
-        return f"has {len(url):,} characters (at most 2,048)"
-    return None
+    """An absolute, escaped http(s) URL of at most 2,048 characters (sitemaps.org: ``loc``).
+
+    The value as XML Schema reads an anyURI (white space collapsed), then the one rule of
+    :func:`~sitemap_plugins.urls.url_problem`, which the media entries are written by too.
+    """
+    return url_problem(collapse(text))
 
 
 def check_date(text: str) -> str | None:
@@ -319,7 +309,8 @@ def _text(most: int | None = None) -> Callable[[str], str | None]:
 
 
 def _language(text: str) -> str | None:
-    return None if LANGUAGE_CODE.match(text) else "is not a language code"
+    # Stricter than xs:language, as engines are: "english" is no hreflang Google reads.
+    return None if is_language_tag(text) else "is not a BCP 47 language tag (such as 'en-GB')"
 
 
 _YES_NO = _words("yes", "Yes", "YES", "no", "No", "NO")

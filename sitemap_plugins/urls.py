@@ -333,3 +333,47 @@ def relative_base(href: str, against: BaseUrl) -> BaseUrl | None:
         return parse_base_url(resolved) if resolved is not None else None
     except ValueError:
         return None
+
+
+# RFC 3986's URI syntax, as sitemaps.org's <loc> needs it: pchar, escapes, brackets only
+# around an IP literal host, one fragment at most.
+_PCT = r"%[0-9A-Fa-f]{2}"
+_PCHAR = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|{_PCT})"
+_URL = re.compile(
+    rf"[Hh][Tt][Tt][Pp][Ss]?://(?:{_PCHAR}|[\[\]])+(?:/(?:{_PCHAR}|/)*)?"
+    rf"(?:\?(?:{_PCHAR}|[/?])*)?(?:#(?:{_PCHAR}|[/?])*)?\Z", re.ASCII)
+_URI_CHARS = re.compile(rf"(?:{_PCHAR}|[/?#\[\]])*\Z", re.ASCII)
+
+
+def url_problem(url: str) -> str | None:
+    """What keeps ``url`` from being a sitemap URL, or None when it is one.
+
+    An absolute http(s) URL (scheme and host in any case, RFC 3986 section 6.2.2.1),
+    percent-encoded per RFC 3986, of at most 2,048 characters (sitemaps.org, sitemap.xsd).
+    The one rule for every URL this tool writes and ``check`` reads: a media URL that fails
+    it (a host holding a space or a quote) is never written.
+    """
+    if not url:
+        return "is empty"
+    if not _URI_CHARS.match(url) or url.count("#") > 1:
+        return "is not percent-encoded per RFC 3986"
+    if not url[:8].lower().startswith(("http://", "https://")):
+        return "is not an absolute http(s) URL"
+    if not _URL.match(url):
+        return "is not a well-formed URL (RFC 3986: a host, brackets only around it)"
+    if len(url) > MAX_URL_LENGTH:
+        return f"has {len(url):,} characters (at most 2,048)"
+    return None
+
+
+def lower_scheme_and_host(url: str) -> str:
+    """``url`` with its scheme and host in lower case, the form URLs are compared in.
+
+    RFC 3986 section 6.2.2.1: they are case-insensitive, so ``HTTPS://EXAMPLE.ORG/a`` is
+    ``https://example.org/a``; the path keeps its case.
+    """
+    scheme, separator, rest = url.partition("://")
+    if not separator:
+        return url
+    authority, slash, path = rest.partition("/")
+    return f"{scheme.lower()}://{authority.lower()}{slash}{path}"

@@ -94,7 +94,7 @@ def test_check_passes_on_our_output_and_reports_problems(traps: Path, capsys) ->
     sitemap.write_text(text, "utf-8")
     (traps / "robots.txt").write_text("User-agent: *\n", "utf-8")
     assert main(["check", str(traps), "--base-url", BASE]) == 1
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err  # problems go to stderr
     assert "sitemap.xml: <url> #3 (https://example.org/about.html): lastmod '2024-01-02T10:00' is not a W3C datetime with a time zone" not in out
     assert "lastmod '2024-01-02T10:00' is not a W3C datetime with a time zone" in out
     assert "URL 'https://other.example/q.html' is not under the base URL 'https://example.org/'" in out
@@ -110,7 +110,7 @@ def test_check_detects_unescaped_ampersand(tmp_path: Path, capsys) -> None:
         '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/'
         'sitemap/0.9"><url><loc>https://example.org/a.html?x=1&y=2</loc></url></urlset>\n')
     assert main(["check", str(tmp_path), "--base-url", BASE]) == 1
-    assert "is not well-formed XML" in capsys.readouterr().out
+    assert "is not well-formed XML" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -238,7 +238,7 @@ def test_check_takes_a_url_without_its_files_html(tmp_path: Path,
         'schemas/sitemap/0.9">\n' + "".join(f"  <url>\n    <loc>{u}</loc>\n  </url>\n"
                                             for u in urls) + "</urlset>\n")
     assert main(["check", str(site), "--base-url", BASE]) == 1
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err  # problems go to stderr
     assert f"no file in the site serves '{BASE}blog/gone'" in out
     assert "blog/post'" not in out
 
@@ -283,7 +283,7 @@ def test_check_counts_in_words(tmp_path: Path, capsys) -> None:
     assert capsys.readouterr().out.endswith("Checked 1 URL: 1 problem\n")
     (site / "sitemap.txt").write_text("https://example.org/other\n", "utf-8")
     assert main(["check", str(site), "--base-url", BASE]) == 1
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert ("sitemap.txt: does not list the XML sitemap's URLs: 1 URL not in the XML sitemap "
             "(first: 'https://example.org/other'); 1 URL of the XML sitemap missing (first: "
             "'https://example.org/')") in out

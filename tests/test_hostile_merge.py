@@ -131,9 +131,9 @@ def test_check_refuses_a_child_url_that_climbs_out_of_its_folder(
     sitemap.write_text(sitemap.read_text("utf-8").replace(
         "</urlset>", f"  <url>\n    <loc>{bad}</loc>\n  </url>\n</urlset>"), "utf-8")
     (tree / "blog" / "sitemap.xml.gz").unlink(missing_ok=True)
-    code, out, _ = run(["check", str(tree), "--base-url", BASE], capsys)
+    code, _, err = run(["check", str(tree), "--base-url", BASE], capsys)
     assert code == 1
-    assert f"URL '{bad}' is not under '{BASE}blog/', the folder of this sitemap" in out
+    assert f"URL '{bad}' is not under '{BASE}blog/', the folder of this sitemap" in err
 
 
 def test_versions_json_still_read_when_flat(tmp_path: Path,

@@ -26,7 +26,7 @@ NAME = "sitemap_plugins"
 GROUND, MIDDLE, DOOR, TOP = 0, 1, 2, 3
 FLOOR_NAMES = {GROUND: "ground", MIDDLE: "middle", DOOR: "door", TOP: "top"}
 FLOORS: dict[str, int] = {
-    **dict.fromkeys(("errors", "options", "urls", "dates", "globs"), GROUND),
+    **dict.fromkeys(("errors", "options", "urls", "dates", "globs", "values"), GROUND),
     **dict.fromkeys(("reader", "rules", "media", "news", "render", "robots_txt", "html_map",
                      "progress"), MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),

@@ -175,7 +175,7 @@ def test_built_files_validate_and_count_media(tmp_path: Path, xsd) -> None:
     checked = subprocess.run([sys.executable, "-m", "sitemap_plugins", "check", str(site),
                               "--base-url", BASE], capture_output=True, text=True, cwd=ROOT,
                              check=False)
-    assert checked.returncode == 0, checked.stdout
+    assert checked.returncode == 0, checked.stderr
 
 
 def test_the_size_limit_counts_the_media(tmp_path: Path, xsd) -> None:
@@ -234,7 +234,7 @@ def test_check_finds_broken_media_entries(tmp_path: Path, xsd, old: str, new: st
                               "--base-url", BASE], capture_output=True, text=True, cwd=ROOT,
                              check=False)
     assert checked.returncode == 1
-    assert problem in checked.stdout
+    assert problem in checked.stderr
     assert xsd["urlset"].validate(etree.parse(str(sitemap))) is not schema_rejects
 
 

@@ -372,7 +372,7 @@ def test_check_finds_a_child_url_outside_its_folder(sections: Path, capsys) -> N
     child = sections / "alpha" / "sitemap.xml"
     child.write_bytes(child.read_bytes().replace(b"/alpha/guide/", b"/beta/guide/"))
     (sections / "alpha" / "sitemap.xml.gz").unlink()
-    code, out, _ = run(["check", str(sections), "--base-url", BASE], capsys)
+    code, _, out = run(["check", str(sections), "--base-url", BASE], capsys)  # stderr
     assert code == 1
     assert (f"alpha/sitemap.xml: <url> #3 ({BASE}beta/guide/): URL '{BASE}beta/guide/' is not "
             f"under '{BASE}alpha/', the folder of this sitemap") in out

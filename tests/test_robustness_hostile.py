@@ -815,7 +815,7 @@ def test_check_never_waits_on_a_pipe(tmp_path: Path) -> None:
     done = _check(site)
     assert done.returncode == 1
     assert "sitemap.xml.gz: is not a valid gzip file, or cannot be read: is not a regular file" \
-        in done.stdout
+        in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -840,7 +840,7 @@ def test_check_inflates_a_gzip_bomb_in_bounded_memory(tmp_path: Path) -> None:
         "check", str(site), "--base-url", BASE], capture_output=True, text=True, timeout=60,
         check=False)
     assert done.returncode == 1
-    assert "sitemap.xml.gz: does not hold the same bytes as sitemap.xml" in done.stdout
+    assert "sitemap.xml.gz: does not hold the same bytes as sitemap.xml" in done.stderr
     assert int(done.stdout.splitlines()[-1]) < 150 * 1024
 
 
@@ -865,10 +865,10 @@ def test_check_never_looks_outside_the_site(tmp_path: Path) -> None:
     done = _check(site)
     assert done.returncode == 1
     assert ("sitemap.xml: <sitemap> #1: no file in the site serves "
-            "'https://example.org/sitemap-2.xml'") in done.stdout  # the link out: not read
+            "'https://example.org/sitemap-2.xml'") in done.stderr  # the link out: not read
     assert "Checked 0 URLs" in done.stdout  # nothing of the secret file was counted
-    assert f"no file in the site serves '{BASE}%2e%2e/secret.xml'" in done.stdout
-    assert f"no file in the site serves '{BASE}a/../../secret.xml'" in done.stdout
+    assert f"no file in the site serves '{BASE}%2e%2e/secret.xml'" in done.stderr
+    assert f"no file in the site serves '{BASE}a/../../secret.xml'" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -884,4 +884,4 @@ def test_check_reports_a_special_file_in_one_line(tmp_path: Path, name: str) -> 
     if name == "sitemap.txt":  # robots.txt: a pipe is no robots.txt, and is not read
         assert done.returncode == 1
         assert ("sitemap.txt: cannot be read: is not a regular file (a named pipe); not read"
-                in done.stdout)
+                in done.stderr)

