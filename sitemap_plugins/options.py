@@ -424,9 +424,10 @@ OPTIONS: tuple[Option, ...] = (
            "home page's <head>, to robots.txt as Sitemap: lines (search engines read feeds "
            "as sitemaps). A feed outside the base URL is left out with a warning.",
            _check_bool, "bool"),
-    Option("versions", ("latest",), "With mike's versions.json in the merged folder: the "
-           "versions (names, aliases or globs such as '2.*') whose sitemaps the root index "
-           "offers. Others keep their own sitemaps, not offered to crawlers.",
+    Option("versions", ("latest",), "With mike's versions.json, or Read the Docs' "
+           "language/version folders (en/latest/), in the merged folder: the versions (names, "
+           "aliases or globs such as '2.*') whose sitemaps the root index offers. Others keep "
+           "their own sitemaps, not offered to crawlers.",
            _check_versions, "list", merge_only=True),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}

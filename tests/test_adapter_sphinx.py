@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from sitemap_plugins.cli import main
+
 sphinx = pytest.importorskip("sphinx")
 
 pytestmark = pytest.mark.integration
@@ -334,3 +336,55 @@ def test_link_suffix_gives_the_linked_urls(tmp_path: Path) -> None:
     assert BASE + "guide" in found
     assert BASE + "sub/page" in found
     assert BASE + "guide.html" not in found
+
+
+RTD = "https://sample.readthedocs.io/"
+
+
+@pytest.fixture
+def rtd_root(tmp_path: Path) -> Path:
+    """A Read the Docs tree: ``en/latest/``, ``en/stable/``, ``en/1.0/`` and ``fr/latest/``,
+    each built by sphinx-build as Read the Docs runs it (its canonical URL as html_baseurl)."""
+    root = tmp_path / "rtd"
+    source = sample(tmp_path, "html_baseurl = os.environ['READTHEDOCS_CANONICAL_URL']")
+    for folder in ("en/latest", "en/stable", "en/1.0", "fr/latest"):
+        lang, version = folder.split("/")
+        env = {"READTHEDOCS": "True", "READTHEDOCS_LANGUAGE": lang,
+               "READTHEDOCS_VERSION": version, "READTHEDOCS_CANONICAL_URL": f"{RTD}{folder}/"}
+        built(sphinx_build(source, root / folder, "-W", "-D", f"language={lang}", env=env))
+    return root
+
+
+def _offered(root: Path) -> list[str]:
+    index = etree.parse(str(root / "sitemap.xml")).getroot()
+    return [loc.text.removeprefix(RTD) for loc in index.iter(f"{SM}loc")]
+
+
+def test_merge_offers_latest_of_each_language_on_read_the_docs(
+        rtd_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``merge`` over Read the Docs' ``<language>/<version>/`` builds offers ``latest`` of
+    each language, as it offers mike's latest; the other versions keep their own sitemaps;
+    ``check`` passes on the tree; ``--versions`` chooses others, in every language."""
+    stable = (rtd_root / "en" / "stable" / "sitemap.xml").read_bytes()
+    merge = ["merge", str(rtd_root), "--base-url", RTD, "--robots-txt", "create"]
+    assert main(merge) == 0
+    out = capsys.readouterr().out
+    assert _offered(rtd_root) == ["en/latest/sitemap.xml", "fr/latest/sitemap.xml"]
+    assert "Not offered to crawlers (other versions, own sitemaps kept): en/1.0, en/stable" in out
+    assert (rtd_root / "en" / "stable" / "sitemap.xml").read_bytes() == stable
+    assert (rtd_root / "robots.txt").read_text().splitlines()[-1] == f"Sitemap: {RTD}sitemap.xml"
+    assert main(["check", str(rtd_root), "--base-url", RTD]) == 0
+    assert f"Checked {2 * len(PAGES)} URLs: no problems" in capsys.readouterr().out
+    assert main([*merge, "--versions", "stable", "--versions", "1.*"]) == 0
+    assert _offered(rtd_root) == ["en/1.0/sitemap.xml", "en/stable/sitemap.xml"]
+    assert main(["check", str(rtd_root), "--base-url", RTD]) == 0
+    capsys.readouterr()
+    assert main([*merge, "--versions", "2.0"]) == 2
+    assert ("--versions: Expected versions of the <language>/<version>/ folders (1.0, latest, "
+            "stable) but received: '2.0'") in capsys.readouterr().err
+    shutil.rmtree(rtd_root / "en" / "latest")  # one build not so laid out: no versions
+    shutil.copytree(rtd_root / "en" / "stable", rtd_root / "blog")
+    assert main(["-q", "build", str(rtd_root / "blog"), "--base-url", RTD + "blog/",
+                 "--html-sitemap", "site-map/", "--cache-dir", str(rtd_root.parent / "c")]) == 0
+    assert main([*merge, "--versions", "stable"]) == 2
+    assert "Read the Docs' <language>/<version>/ builds" in capsys.readouterr().err
