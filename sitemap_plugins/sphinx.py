@@ -24,6 +24,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.builders.singlehtml import SingleFileHTMLBuilder
 from sphinx.errors import ConfigError as SphinxConfigError
 from sphinx.errors import ExtensionError, SphinxError
+from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinx.util import logging
 
 from sitemap_plugins import __version__
@@ -62,7 +63,6 @@ REASON_METADATA = "metadata sitemap: false"
 REASON_EXCLUDES = "sitemap_excludes"
 REASON_STATIC_HTML = "static HTML copied from html_extra_path"
 REASON_NOT_A_PAGE = "theme or source file (not a page)"
-REASON_SEARCH = "theme page (not documentation)"  # as the MkDocs host says of search.html
 DEFAULT_SCHEME = "{lang}{version}{link}"
 _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
     ("site_url", None), ("sitemap_url_scheme", DEFAULT_SCHEME), ("sitemap_locales", []),
@@ -72,6 +72,7 @@ _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
 """sphinx-sitemap's settings, with its defaults: read so that conf.py keeps working."""
 _NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")
 _PLACEHOLDER_URL = "https://example.invalid/"
+_NOINDEX = '<meta name="robots" content="noindex" />\n'
 _RUNS: weakref.WeakKeyDictionary[Sphinx, _Run] = weakref.WeakKeyDictionary()
 
 
@@ -110,7 +111,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _check_options)
     app.connect("builder-inited", _start)
     app.connect("html-collect-pages", _site_map_page)
-    app.connect("html-page-context", _canonical_link)
+    app.connect("html-page-context", _page_context)
     app.connect("build-finished", _finish)
     # All the work is done in build-finished, in the main process: reading and writing in
     # parallel lose nothing, and no data is kept in the environment.
@@ -290,15 +291,26 @@ def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
     if pagename is None or pagename in app.env.found_docs:
         return  # not a page name Sphinx can write there, or a document the core won't replace
     title = site_map_title(app.config.language)
-    yield pagename, {"title": title, "body": f"<h1>{title}</h1>\n{MARKER}\n"}, "page.html"
+    # In a <section>, as docutils writes a document: themes indent lists there (rtd only there).
+    body = f"<section>\n<h1>{title}</h1>\n{MARKER}\n</section>\n"
+    yield pagename, {"title": title, "body": body}, "page.html"
 
 
-def _canonical_link(app: Sphinx, pagename: str, _template: str, context: dict[str, Any],
-                    _doctree: object) -> None:
-    """Point dirhtml's canonical links at the page, not page.html (Sphinx < 8.2, #9730)."""
+def _page_context(app: Sphinx, pagename: str, template: str, context: dict[str, Any],
+                  _doctree: object) -> None:
+    """Fix what the page says of itself: its canonical link, the search page's noindex.
+
+    dirhtml's canonical links point at page.html, a file it never writes (Sphinx < 8.2,
+    #9730). Sphinx's basic theme marks its search page noindex; some themes (rtd) leave it out.
+    """
     builder, base = app.builder, app.config.html_baseurl
-    if isinstance(builder, DirectoryHTMLBuilder) and app in _RUNS and context.get("pageurl"):
+    if app in _RUNS and isinstance(builder, DirectoryHTMLBuilder) and context.get("pageurl"):
         context["pageurl"] = posixpath.join(base, builder.get_target_uri(pagename))
+    loader = getattr(builder, "templates", None)
+    if app in _RUNS and pagename == "search" and "search" not in app.env.found_docs and isinstance(
+            loader, BuiltinTemplateLoader) and "noindex" not in loader.get_source(
+            loader.environment, template)[0]:
+        context["metatags"] = context.get("metatags", "") + _NOINDEX
 
 
 def _html_builder(app: Sphinx) -> StandaloneHTMLBuilder:
@@ -371,14 +383,12 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     env, builder, config = app.env, _html_builder(app), run.config
     hints: dict[str, PageHints] = {}
     extra = _extra_files(app)
-    # Its search page: noindex in some themes only (basic since Sphinx 7.3; not rtd, pydata).
-    search = "" if "search" in env.found_docs else _rel(app, builder.get_outfilename("search"))
     for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((".html", ".htm"))):
         # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
         link = rel.removesuffix("index.html") if config.directory_urls and (
             rel == "index.html" or rel.endswith("/index.html")) else rel
-        if rel.startswith(_NOT_PAGES) or rel == search:
-            hints[rel] = PageHints(exclude=REASON_SEARCH if rel == search else REASON_NOT_A_PAGE)
+        if rel.startswith(_NOT_PAGES):
+            hints[rel] = PageHints(exclude=REASON_NOT_A_PAGE)
         elif rel in extra and not config.static_html:
             hints[rel] = PageHints(exclude=REASON_STATIC_HTML)
         elif any(fnmatch.fnmatch(link, pattern) for pattern in run.excludes):
