@@ -285,8 +285,8 @@ def test_read_the_docs_fills_the_scheme(tmp_path: Path, baseurl: str, prefix: st
 
 
 def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
-    """A rebuild lists the pages Sphinx did not rewrite, with their git dates; autodoc pages
-    take their module's date."""
+    """A rebuild lists the pages Sphinx did not rewrite, with their git dates; autodoc's and
+    viewcode's pages take their module's date."""
     source = sample(tmp_path)
     site = source.parent
     git(site, "init", "-q")
@@ -297,6 +297,8 @@ def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     # than its commit is dated by that build (the rule of every host).
     first = entries(built(sphinx_build(source, out, epoch=1709251200)).out)  # 2024-03-01
     assert first[BASE + "index.html"]["lastmod"] == "2024-01-02T03:04:05Z"
+    # viewcode's page of a module: its module's git date (it had none).
+    assert first[BASE + "_modules/tinypkg/greet.html"]["lastmod"] == "2024-01-02T03:04:05Z"
     with (site / "tinypkg" / "greet.py").open("a", encoding="utf-8") as module:
         module.write("\n\ndef wave() -> str:\n    \"\"\"Wave.\"\"\"\n    return 'o/'\n")
     with (source / "orphan.rst").open("a", encoding="utf-8") as page:
@@ -309,6 +311,7 @@ def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     assert sorted(again) == HTML_URLS
     assert again[BASE + "orphan.html"]["lastmod"] == "2024-06-07T08:09:10Z"
     assert again[BASE + "api.html"]["lastmod"] == "2024-06-07T08:09:10Z"  # autodoc's module
+    assert again[BASE + "_modules/tinypkg/greet.html"]["lastmod"] == "2024-06-07T08:09:10Z"
     # The home page's toctree lists the API's functions: it changed with the module.
     assert again[BASE + "index.html"]["lastmod"] == "2024-06-07T08:09:10Z"
     for page in ("sub/index", "sub/page"):  # not rewritten by Sphinx, still listed and dated
