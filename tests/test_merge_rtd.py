@@ -53,14 +53,14 @@ def test_read_the_docs_layout(tmp_path: Path, capsys, folders: list[str], args: 
 
 @pytest.mark.parametrize(("folders", "args", "line"), [
     (["en/stable", "fr/stable"], [],
-     "error: --versions: No <language>/<version>/ folder has the version 'latest'; name the "
-     "versions to offer to crawlers with --versions (known: stable)"),
+     ("error: --versions: No <language>/<version>/ folder has the version 'latest'; name the "
+     "versions to offer to crawlers with --versions (known: stable)")),
     (["en/latest", "en/1.0"], ["--versions", "3.*"],
-     "error: --versions: Expected versions of the <language>/<version>/ folders (1.0, latest) "
-     "but received: '3.*'"),
+     ("error: --versions: Expected versions of the <language>/<version>/ folders (1.0, latest) "
+     "but received: '3.*'")),
     (["en/latest", "blog"], ["--versions", "latest"],
-     "error: --versions: Applies only to a folder with mike's versions.json or Read the Docs' "
-     "<language>/<version>/ builds, and "),
+     ("error: --versions: Applies only to a folder with mike's versions.json or Read the Docs' "
+     "<language>/<version>/ builds, and ")),
 ], ids=["no-latest", "unknown", "not-the-layout"])
 def test_read_the_docs_bad_versions(tmp_path: Path, capsys, folders: list[str], args: list[str],
                                     line: str) -> None:
