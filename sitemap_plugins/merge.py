@@ -138,7 +138,7 @@ class Merged:
     builds: list[Build] = field(default_factory=list)
     """The builds the root index offers, in its order."""
     not_offered: list[str] = field(default_factory=list)
-    """mike versions left out of the root index (their own sitemaps stay)."""
+    """Versions (mike's, Read the Docs') left out of the root index (their own sitemaps stay)."""
     not_offered_urls: set[str] = field(default_factory=set, repr=False)
     """Their sitemaps' URLs (robots.txt should not name them either)."""
     sitemaps: int = 0
@@ -157,7 +157,7 @@ class Merged:
                  f"({names}): {self.sitemaps:,} sitemap{'' if self.sitemaps == 1 else 's'}, "
                  f"{self.urls:,} URLs, in " + ", ".join(self.index_urls)]
         if self.not_offered:
-            lines.append("Not offered to crawlers (mike versions, own sitemaps kept): "
+            lines.append("Not offered to crawlers (other versions, own sitemaps kept): "
                          + ", ".join(self.not_offered))
         lines.append("Wrote: " + (", ".join(self.files) or "nothing (all up to date)"))
         if self.removed:
@@ -251,6 +251,46 @@ def read_versions(root: Path) -> Versions | None:
             raise MergeError([msg])
         aliases[version] = tuple(names)
     return Versions(aliases)
+
+
+# -- Read the Docs ----------------------------------------------------------------------------
+
+_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?\Z")
+"""A Read the Docs language folder: ``en``, ``pt-br``, ``zh_CN``."""
+
+
+def offer_read_the_docs(builds: list[Build], patterns: tuple[str, ...], merged: Merged, *,
+                        default: bool) -> list[Build] | None:
+    """The builds of the chosen versions in every language, on Read the Docs' layout.
+
+    That is: each build at ``<language>/<version>/``, and one version named ``latest`` or
+    ``stable``. The others go to ``merged.not_offered``, as mike's versions do. None when the
+    builds are not laid out so.
+
+    Raises:
+        ConfigError: for a pattern that names no version.
+    """
+    parts = [build.folder.partition("/") for build in builds]
+    if not parts or any("/" in p[2] or not (p[2] and _LANGUAGE.match(p[0])) for p in parts) or (
+            not {"latest", "stable"} & {p[2] for p in parts}):
+        return None
+    names = sorted({p[2] for p in parts})
+    for pattern in patterns:
+        if not any(fnmatchcase(name, pattern) for name in names):
+            msg = (f"Expected versions of the <language>/<version>/ folders ({', '.join(names)})"
+                   f" but received: {pattern!r}")
+            if default:
+                msg = (f"No <language>/<version>/ folder has the version {pattern!r}; name the "
+                       f"versions to offer to crawlers with --versions (known: {', '.join(names)})")
+            raise ConfigError("versions", msg)
+    offered: list[Build] = []
+    for build in builds:
+        if any(fnmatchcase(build.folder.partition("/")[2], p) for p in patterns):
+            offered.append(build)
+        else:
+            merged.not_offered.append(build.folder)
+            merged.not_offered_urls.add(build.base + build.sitemap)
+    return offered
 
 
 # -- finding the builds -----------------------------------------------------------------------
@@ -686,12 +726,16 @@ def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
     chosen: list[str] = []
     if versions is not None:
         chosen = versions.choose(config.versions, default=not versions_given)
-    elif versions_given:
-        msg = (f"Applies only to a folder with mike's {VERSIONS_FILE}, and "
-               f"{str(root)!r} has none")
-        raise ConfigError("versions", msg)
     own, own_parts = _own_pages(root, config, problems)
     children = find_builds(root, config, versions, chosen, problems, merged)
+    if versions is None:
+        offered = offer_read_the_docs(children, config.versions, merged,
+                                      default=not versions_given)
+        if offered is None and versions_given:
+            msg = (f"Applies only to a folder with mike's {VERSIONS_FILE} or Read the Docs' "
+                   f"<language>/<version>/ builds, and {str(root)!r} has neither")
+            raise ConfigError("versions", msg)
+        children = children if offered is None else offered
     builds = ([own] if own is not None else []) + children
     problems.raise_any()
     if not builds:

@@ -390,7 +390,7 @@ OPTIONS: tuple[Option, ...] = (
            "int"),
     Option("cache_dir", None, "Folder for the lastmod manifest kept between builds (outside "
            "the published site). Default: .sitemap-cache beside the site folder (MkDocs: "
-           "beside mkdocs.yml).", _optional_path("folder"), "text"),
+           "beside mkdocs.yml; Sphinx: beside conf.py).", _optional_path("folder"), "text"),
     Option("workers", 0, "Processes that read pages of a large site; 0 means one per CPU "
            "core. The output does not depend on it.", _int_range(0, 64), "int"),
     Option("fingerprint", True, "Keep lastmod honest across rebuilds with a manifest of page "
@@ -404,7 +404,8 @@ OPTIONS: tuple[Option, ...] = (
            "Pelican: pages and articles without Date or Modified.", _check_bool, "bool",
            cli=False),
     Option("static_html", False, "List HTML files copied as they are from the sources (MkDocs "
-           "docs_dir, Pelican STATIC_PATHS), not rendered by the host. Hosts only.",
+           "docs_dir, Pelican STATIC_PATHS, Sphinx html_extra_path), not rendered by the host. "
+           "Hosts only.",
            _check_bool, "bool", cli=False),
     Option("html_sitemap", None, "Also write an HTML site map for people at this path inside "
            "the site, e.g. sitemap/ (sitemap/index.html) or site-map.html. It lists exactly "
@@ -418,7 +419,8 @@ OPTIONS: tuple[Option, ...] = (
            "int"),
     Option("html_sitemap_template", None, "A Jinja2 template file for the HTML site map "
            "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "
-           "mkdocs.yml). Checked before the build.", _optional_path("file"), "text"),
+           "mkdocs.yml; Sphinx: to conf.py). Checked before the build.",
+           _optional_path("file"), "text"),
     Option("indexnow_key", None, "An IndexNow key (8 to 128 characters of a-z, A-Z, 0-9 and "
            "-): the build publishes it as KEY.txt at the site root, which 'sitemap-plugins "
            "submit' needs to send the changed URLs. Default: no key file.",
@@ -427,9 +429,10 @@ OPTIONS: tuple[Option, ...] = (
            "home page's <head>, to robots.txt as Sitemap: lines (search engines read feeds "
            "as sitemaps). A feed outside the base URL is left out with a warning.",
            _check_bool, "bool"),
-    Option("versions", ("latest",), "With mike's versions.json in the merged folder: the "
-           "versions (names, aliases or globs such as '2.*') whose sitemaps the root index "
-           "offers. Others keep their own sitemaps, not offered to crawlers.",
+    Option("versions", ("latest",), "With mike's versions.json, or Read the Docs' "
+           "language/version folders (en/latest/), in the merged folder: the versions (names, "
+           "aliases or globs such as '2.*') whose sitemaps the root index offers. Others keep "
+           "their own sitemaps, not offered to crawlers.",
            _check_versions, "list", merge_only=True),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}

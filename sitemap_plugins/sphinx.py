@@ -5,18 +5,19 @@ are left alone) the core scans the output folder, as the command line does: page
 incremental build did not rewrite are listed, and ``-j N`` gives the bytes of ``-j 1``, as
 nothing is collected in the writer processes. What only Sphinx knows (sources and autodoc's
 modules, for git dates; file-wide metadata; the toctree; sphinx-sitemap's settings) goes to
-the core as :class:`~sitemap_plugins.rules.PageHints`. The core takes no host-rendered
-content yet: it reads each page's facts from the written HTML.
+the core as :class:`~sitemap_plugins.rules.PageHints`; each page's facts come from its HTML.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
+import importlib.util
 import os
 import posixpath
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from sphinx.builders.dirhtml import DirectoryHTMLBuilder
@@ -24,6 +25,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.builders.singlehtml import SingleFileHTMLBuilder
 from sphinx.errors import ConfigError as SphinxConfigError
 from sphinx.errors import ExtensionError, SphinxError
+from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinx.util import logging
 
 from sitemap_plugins import __version__
@@ -48,7 +50,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
-    from sphinx.environment import BuildEnvironment
 
     from sitemap_plugins.build import Result
 
@@ -62,13 +63,11 @@ REASON_METADATA = "metadata sitemap: false"
 REASON_EXCLUDES = "sitemap_excludes"
 REASON_STATIC_HTML = "static HTML copied from html_extra_path"
 REASON_NOT_A_PAGE = "theme or source file (not a page)"
-REASON_SEARCH = "theme page (not documentation)"  # as the MkDocs host says of search.html
 DEFAULT_SCHEME = "{lang}{version}{link}"
 _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
     ("site_url", None), ("sitemap_url_scheme", DEFAULT_SCHEME), ("sitemap_locales", []),
     ("sitemap_filename", "sitemap.xml"), ("sitemap_excludes", []),
-    ("sitemap_show_lastmod", False), ("sitemap_indent", 0),
-)
+    ("sitemap_show_lastmod", False), ("sitemap_indent", 0))
 """sphinx-sitemap's settings, with its defaults: read so that conf.py keeps working."""
 _NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")
 _PLACEHOLDER_URL = "https://example.invalid/"
@@ -110,10 +109,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _check_options)
     app.connect("builder-inited", _start)
     app.connect("html-collect-pages", _site_map_page)
-    app.connect("html-page-context", _canonical_link)
-    app.connect("build-finished", _finish)
-    # All the work is done in build-finished, in the main process: reading and writing in
-    # parallel lose nothing, and no data is kept in the environment.
+    app.connect("html-page-context", _page_context)
+    app.connect("build-finished", _finish)  # all the work, in the main process
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
 
@@ -135,10 +132,8 @@ def _options(config: Config, confdir: str) -> dict[str, Any]:
     except ConfigError as err:
         raise SphinxConfigError(f"{SETTING}[{err.option!r}]: {err.message}") from err
     options = dict(raw)
-    for name in RELATIVE_TO_CONFIG:
-        value = options.get(name)
-        if isinstance(value, str) and value.strip():
-            options[name] = os.path.join(confdir, value)
+    options.update({name: os.path.join(confdir, value) for name in RELATIVE_TO_CONFIG
+                    if isinstance(value := options.get(name), str) and value.strip()})
     return options
 
 
@@ -159,10 +154,9 @@ def _validated(mapping: dict[str, Any], *, base_option: str) -> SitemapConfig:
 
 def _is_html(builder: Builder) -> bool:
     """Builders of a site of pages (html, dirhtml); not singlehtml, epub or JSON builders."""
-    return (isinstance(builder, StandaloneHTMLBuilder)
-            and not isinstance(builder, SingleFileHTMLBuilder)
-            and builder.format == "html" and builder.name not in ("epub", "json", "pickle")
-            and not hasattr(builder, "implementation"))
+    return (isinstance(builder, StandaloneHTMLBuilder) and not hasattr(builder, "implementation")
+            and not isinstance(builder, SingleFileHTMLBuilder) and builder.format == "html"
+            and builder.name not in ("epub", "json", "pickle"))
 
 
 def _confdir(app: Sphinx) -> str:
@@ -290,15 +284,23 @@ def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
     if pagename is None or pagename in app.env.found_docs:
         return  # not a page name Sphinx can write there, or a document the core won't replace
     title = site_map_title(app.config.language)
-    yield pagename, {"title": title, "body": f"<h1>{title}</h1>\n{MARKER}\n"}, "page.html"
+    # In a <section>, as docutils writes a document: themes indent lists there (rtd only there).
+    body = f"<section>\n<h1>{title}</h1>\n{MARKER}\n</section>\n"
+    yield pagename, {"title": title, "body": body}, "page.html"
 
 
-def _canonical_link(app: Sphinx, pagename: str, _template: str, context: dict[str, Any],
-                    _doctree: object) -> None:
-    """Point dirhtml's canonical links at the page, not page.html (Sphinx < 8.2, #9730)."""
+def _page_context(app: Sphinx, pagename: str, template: str, context: dict[str, Any],
+                  _doctree: object) -> None:
+    """Fix what a page says of itself: its canonical link, the search page's noindex."""
     builder, base = app.builder, app.config.html_baseurl
-    if isinstance(builder, DirectoryHTMLBuilder) and app in _RUNS and context.get("pageurl"):
+    # dirhtml's canonical links say page.html, a file it never writes (Sphinx < 8.2, #9730).
+    if app in _RUNS and isinstance(builder, DirectoryHTMLBuilder) and context.get("pageurl"):
         context["pageurl"] = posixpath.join(base, builder.get_target_uri(pagename))
+    loader = getattr(builder, "templates", None)  # the basic theme's noindex, dropped by rtd
+    if app in _RUNS and pagename == "search" and "search" not in app.env.found_docs and isinstance(
+            loader, BuiltinTemplateLoader) and "noindex" not in loader.get_source(
+            loader.environment, template)[0]:
+        context["metatags"] = f'{context.get("metatags", "")}<meta name="robots" content="noindex">'
 
 
 def _html_builder(app: Sphinx) -> StandaloneHTMLBuilder:
@@ -349,7 +351,6 @@ def _metadata(docname: str, meta: Mapping[str, Any]) -> _Meta:
     Raises:
         SitemapBuildError: naming the document and the field, when a sitemap value is bad.
     """
-    # The field names Sphinx takes at a document's top, and the page values they are.
     given = {value: meta.get(field) for field, value in _PAGE_FIELDS.items()}
     try:
         values = check_page_values(given, docname)
@@ -371,14 +372,12 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     env, builder, config = app.env, _html_builder(app), run.config
     hints: dict[str, PageHints] = {}
     extra = _extra_files(app)
-    # Its search page: noindex in some themes only (basic since Sphinx 7.3; not rtd, pydata).
-    search = "" if "search" in env.found_docs else _rel(app, builder.get_outfilename("search"))
     for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((".html", ".htm"))):
         # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
         link = rel.removesuffix("index.html") if config.directory_urls and (
             rel == "index.html" or rel.endswith("/index.html")) else rel
-        if rel.startswith(_NOT_PAGES) or rel == search:
-            hints[rel] = PageHints(exclude=REASON_SEARCH if rel == search else REASON_NOT_A_PAGE)
+        if rel.startswith(_NOT_PAGES):
+            hints[rel] = PageHints(exclude=REASON_NOT_A_PAGE)
         elif rel in extra and not config.static_html:
             hints[rel] = PageHints(exclude=REASON_STATIC_HTML)
         elif any(fnmatch.fnmatch(link, pattern) for pattern in run.excludes):
@@ -389,7 +388,11 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     docs = {_rel(app, builder.get_outfilename(doc)): doc for doc in sorted(env.found_docs)}
     metas = {doc: _metadata(doc, env.metadata.get(doc, {})) for doc in docs.values()}
     git = _git_dates(app, [doc for doc, m in metas.items() if not m.exclude and not m.explicit],
-                     config)
+                     _module_sources(app), config)
+    for page in git.keys() - env.found_docs:  # viewcode's page of a module: the module's date
+        rel = _rel(app, builder.get_outfilename(page))
+        if not hints.get(rel, PageHints()).exclude:
+            hints[rel] = replace(hints.get(rel, PageHints()), lastmod=git[page])
     other_link = getattr(builder, "link_suffix", ".html") != builder.out_suffix
     for rel, doc in docs.items():
         meta, before = metas[doc], hints.get(rel, PageHints())
@@ -408,13 +411,9 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
 
 
 def _files(folder: str) -> list[str]:
-    """The files in ``folder`` (none if it is missing), relative and sorted."""
-    found: list[str] = []
-    for parent, dirs, files in os.walk(folder):
-        dirs.sort()
-        rel = os.path.relpath(parent, folder).replace(os.sep, "/")
-        found.extend(name if rel == "." else f"{rel}/{name}" for name in sorted(files))
-    return found
+    """The files in ``folder`` (none if it is missing), as relative POSIX paths."""
+    return [os.path.relpath(os.path.join(parent, name), folder).replace(os.sep, "/")
+            for parent, _dirs, files in os.walk(folder) for name in files]
 
 
 def _extra_files(app: Sphinx) -> set[str]:
@@ -426,14 +425,25 @@ def _extra_files(app: Sphinx) -> set[str]:
     return found
 
 
-def _git_dates(app: Sphinx, docs: list[str], config: SitemapConfig) -> dict[str, Lastmod]:
+def _module_sources(app: Sphinx) -> dict[str, str]:
+    """The pages of viewcode (``_modules/a/b``) and their modules' source files, if known."""
+    found: dict[str, str] = {}
+    for name, entry in sorted(getattr(app.env, "_viewcode_modules", {}).items()):
+        with contextlib.suppress(Exception):  # not found, or not importable: no date
+            spec = importlib.util.find_spec(name) if entry else None  # False: not read
+            if spec is not None and spec.origin and spec.origin.endswith((".py", ".pyw")):
+                found[f"_modules/{name.replace('.', '/')}"] = spec.origin
+    return found
+
+
+def _git_dates(app: Sphinx, docs: list[str], modules: dict[str, str],
+               config: SitemapConfig) -> dict[str, Lastmod]:
     """Each document's git date: the latest of its source's and of every file it depends on.
 
     Autodoc notes the modules it documents as dependencies (``env.dependencies``), so an API
-    page changed when its module did. One ``git log`` over the folder holding them all.
+    page changed when its module did. viewcode's pages take their module's date. One
+    ``git log`` over the folder holding them all.
     """
-    if not docs or not config.git_dates:
-        return {}
     env, src = app.env, os.path.abspath(app.srcdir)
     top = src  # the repository: a dependency outside it (an installed module) has no date
     while not os.path.exists(os.path.join(top, ".git")) and os.path.dirname(top) != top:
@@ -442,6 +452,10 @@ def _git_dates(app: Sphinx, docs: list[str], config: SitemapConfig) -> dict[str,
         path for dep in sorted(env.dependencies.get(doc, ()))
         if (path := os.path.abspath(os.path.join(src, dep))).startswith(os.path.join(top, "")))]
         for doc in docs}
+    sources.update((page, [path]) for page, path in modules.items()
+                   if os.path.abspath(path).startswith(os.path.join(top, "")))
+    if not sources or not config.git_dates:
+        return {}
     root = os.path.commonpath([os.path.dirname(p) for ps in sources.values() for p in ps])
     dates, shallow = read_git_dates(root)
     if shallow:  # CI's default checkout: a note, not a warning, so that -W builds pass
@@ -457,7 +471,7 @@ def _latest(*dates: Lastmod | None) -> Lastmod | None:
 
 def _outline(app: Sphinx) -> tuple[NavNode, ...]:
     """The toctree from the root document, as the core's navigation for the HTML site map."""
-    env: BuildEnvironment = app.env
+    env = app.env
     seen: set[str] = set()
 
     def node(doc: str) -> NavNode:

@@ -7,15 +7,19 @@ in the copy where a test needs other settings.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from lxml import etree
+
+from sitemap_plugins.cli import main
 
 sphinx = pytest.importorskip("sphinx")
 
@@ -31,8 +35,8 @@ SITEMAP_FILES = ["sitemap.xml", "sitemap.xml.gz", "sitemap.txt"]
 EPOCH = 1750118400  # 2025-06-17T00:00:00Z, the builds' "now"
 
 # Every page a search engine should see (README.md): not hidden.html (robots noindex),
-# private.html (:sitemap: false), search.html (a theme page, whatever the theme says) nor the
-# verification file html_extra_path copies.
+# private.html (:sitemap: false), search.html (noindex, as Sphinx's basic theme marks it) nor
+# the verification file html_extra_path copies.
 PAGES = ["index", "api", "genindex", "guide", "orphan", "py-modindex", "_modules/index",
          "_modules/tinypkg/greet", "sub/index", "sub/page", "site-map/index"]
 HTML_URLS = sorted(BASE + page + ".html" for page in PAGES)
@@ -150,12 +154,14 @@ def test_check_passes_on_the_output(html_build: Build) -> None:
 @pytest.mark.parametrize("theme", ["alabaster", "furo", "sphinx_rtd_theme"])
 def test_dirhtml_lists_directory_urls(tmp_path: Path, theme: str) -> None:
     """The dirhtml builder's pages are listed at their directory URLs, in each theme; the
-    search page is left out even where the theme does not mark it noindex (rtd)."""
+    search page says noindex once, as Sphinx's basic theme has it, also where the theme left
+    it out (rtd), and is left out for that, as any noindex page."""
     pytest.importorskip(theme)
     build = built(sphinx_build(sample(tmp_path), tmp_path / "out", "-W", builder="dirhtml",
                                env={"SAMPLE_THEME": theme}))
     assert sorted(entries(build.out)) == DIRHTML_URLS
-    assert "1 theme page (not documentation)" in build.log
+    search = etree.HTML((build.out / "search" / "index.html").read_bytes())
+    assert search.xpath("//meta[@name='robots']/@content") == ["noindex"]
     site_map = (build.out / "site-map" / "index.html").read_text("utf-8")
     assert '<a href="../sub/page/">A topic</a>' in site_map
 
@@ -279,8 +285,8 @@ def test_read_the_docs_fills_the_scheme(tmp_path: Path, baseurl: str, prefix: st
 
 
 def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
-    """A rebuild lists the pages Sphinx did not rewrite, with their git dates; autodoc pages
-    take their module's date."""
+    """A rebuild lists the pages Sphinx did not rewrite, with their git dates; autodoc's and
+    viewcode's pages take their module's date."""
     source = sample(tmp_path)
     site = source.parent
     git(site, "init", "-q")
@@ -291,6 +297,8 @@ def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     # than its commit is dated by that build (the rule of every host).
     first = entries(built(sphinx_build(source, out, epoch=1709251200)).out)  # 2024-03-01
     assert first[BASE + "index.html"]["lastmod"] == "2024-01-02T03:04:05Z"
+    # viewcode's page of a module: its module's git date (it had none).
+    assert first[BASE + "_modules/tinypkg/greet.html"]["lastmod"] == "2024-01-02T03:04:05Z"
     with (site / "tinypkg" / "greet.py").open("a", encoding="utf-8") as module:
         module.write("\n\ndef wave() -> str:\n    \"\"\"Wave.\"\"\"\n    return 'o/'\n")
     with (source / "orphan.rst").open("a", encoding="utf-8") as page:
@@ -303,6 +311,7 @@ def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     assert sorted(again) == HTML_URLS
     assert again[BASE + "orphan.html"]["lastmod"] == "2024-06-07T08:09:10Z"
     assert again[BASE + "api.html"]["lastmod"] == "2024-06-07T08:09:10Z"  # autodoc's module
+    assert again[BASE + "_modules/tinypkg/greet.html"]["lastmod"] == "2024-06-07T08:09:10Z"
     # The home page's toctree lists the API's functions: it changed with the module.
     assert again[BASE + "index.html"]["lastmod"] == "2024-06-07T08:09:10Z"
     for page in ("sub/index", "sub/page"):  # not rewritten by Sphinx, still listed and dated
@@ -334,3 +343,127 @@ def test_link_suffix_gives_the_linked_urls(tmp_path: Path) -> None:
     assert BASE + "guide" in found
     assert BASE + "sub/page" in found
     assert BASE + "guide.html" not in found
+
+
+RTD = "https://sample.readthedocs.io/"
+
+
+@pytest.fixture
+def rtd_root(tmp_path: Path) -> Path:
+    """A Read the Docs tree: ``en/latest/``, ``en/stable/``, ``en/1.0/`` and ``fr/latest/``,
+    each built by sphinx-build as Read the Docs runs it (its canonical URL as html_baseurl)."""
+    root = tmp_path / "rtd"
+    source = sample(tmp_path, "html_baseurl = os.environ['READTHEDOCS_CANONICAL_URL']")
+    for folder in ("en/latest", "en/stable", "en/1.0", "fr/latest"):
+        lang, version = folder.split("/")
+        env = {"READTHEDOCS": "True", "READTHEDOCS_LANGUAGE": lang,
+               "READTHEDOCS_VERSION": version, "READTHEDOCS_CANONICAL_URL": f"{RTD}{folder}/"}
+        built(sphinx_build(source, root / folder, "-W", "-D", f"language={lang}", env=env))
+    return root
+
+
+def _offered(root: Path) -> list[str]:
+    index = etree.parse(str(root / "sitemap.xml")).getroot()
+    return [loc.text.removeprefix(RTD) for loc in index.iter(f"{SM}loc")]
+
+
+def test_merge_offers_latest_of_each_language_on_read_the_docs(
+        rtd_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``merge`` over Read the Docs' ``<language>/<version>/`` builds offers ``latest`` of
+    each language, as it offers mike's latest; the other versions keep their own sitemaps;
+    ``check`` passes on the tree; ``--versions`` chooses others, in every language."""
+    stable = (rtd_root / "en" / "stable" / "sitemap.xml").read_bytes()
+    merge = ["merge", str(rtd_root), "--base-url", RTD, "--robots-txt", "create"]
+    assert main(merge) == 0
+    out = capsys.readouterr().out
+    assert _offered(rtd_root) == ["en/latest/sitemap.xml", "fr/latest/sitemap.xml"]
+    assert "Not offered to crawlers (other versions, own sitemaps kept): en/1.0, en/stable" in out
+    assert (rtd_root / "en" / "stable" / "sitemap.xml").read_bytes() == stable
+    assert (rtd_root / "robots.txt").read_text().splitlines()[-1] == f"Sitemap: {RTD}sitemap.xml"
+    assert main(["check", str(rtd_root), "--base-url", RTD]) == 0
+    assert f"Checked {2 * len(PAGES)} URLs: no problems" in capsys.readouterr().out
+    assert main([*merge, "--versions", "stable", "--versions", "1.*"]) == 0
+    assert _offered(rtd_root) == ["en/1.0/sitemap.xml", "en/stable/sitemap.xml"]
+    assert main(["check", str(rtd_root), "--base-url", RTD]) == 0
+    capsys.readouterr()
+    assert main([*merge, "--versions", "2.0"]) == 2
+    assert ("--versions: Expected versions of the <language>/<version>/ folders (1.0, latest, "
+            "stable) but received: '2.0'") in capsys.readouterr().err
+    shutil.rmtree(rtd_root / "en" / "latest")  # one build not so laid out: no versions
+    shutil.copytree(rtd_root / "en" / "stable", rtd_root / "blog")
+    assert main(["-q", "build", str(rtd_root / "blog"), "--base-url", RTD + "blog/",
+                 "--html-sitemap", "site-map/", "--cache-dir", str(rtd_root.parent / "c")]) == 0
+    assert main([*merge, "--versions", "stable"]) == 2
+    assert "Read the Docs' <language>/<version>/ builds" in capsys.readouterr().err
+
+
+# What Chromium made of the site map in the theme: the list's box and the main content's, each
+# link's box and whether a click at its centre lands on it, each item's depth and left edge, and
+# the page's width against the window's. Boxes are in page coordinates.
+_PROBE = """<pre id="probe" hidden></pre><script>
+addEventListener("load", () => {
+  const page = e => { const r = e.getBoundingClientRect();
+    return {left: r.left + scrollX, right: r.right + scrollX, top: r.top + scrollY,
+            bottom: r.bottom + scrollY, width: r.width, height: r.height}; };
+  const map = document.querySelector(".sitemap-plugins-html-sitemap");
+  const links = [...map.querySelectorAll("a")].map(a => {
+    a.scrollIntoView({block: "center"});
+    const r = a.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {href: a.href, box: page(a), clickable: !!hit && (hit === a || a.contains(hit))};
+  });
+  scrollTo(0, 0);
+  const items = [...map.querySelectorAll("li")].map(li => {
+    let depth = 0;
+    for (let up = li.parentElement; up !== map; up = up.parentElement) depth += up.tagName === "UL";
+    return {depth, left: page(li).left};
+  });
+  document.getElementById("probe").textContent = JSON.stringify({
+    map: page(map), main: page(document.querySelector("[role=main]")), links, items,
+    pageWidth: document.documentElement.scrollWidth, windowWidth: innerWidth});
+});
+</script>"""
+
+
+@pytest.mark.parametrize("theme", ["alabaster", "furo", "sphinx_rtd_theme"])
+@pytest.mark.parametrize("width", [1200, 400], ids=["desktop", "phone"])
+def test_site_map_in_chromium(tmp_path: Path, theme: str, width: int) -> None:
+    """In each theme, on a desktop and a phone, Chromium shows the HTML site map inside the
+    theme's main content, each level indented under the last; every page of the sitemap is a
+    link a click at its centre reaches, that opens a page; nothing is wider than the window."""
+    pytest.importorskip(theme)
+    from tests.test_html_sitemap import SCREENSHOTS, run_chromium, serve  # noqa: PLC0415
+
+    build = built(sphinx_build(sample(tmp_path), tmp_path / "out", "-W",
+                               env={"SAMPLE_THEME": theme}))
+    page = build.out / "site-map" / "index.html"
+    page.write_text(page.read_text("utf-8").replace("</body>", _PROBE + "</body>"), "utf-8")
+    for root in serve(build.out):
+        url = root + "site-map/index.html"
+        dom = run_chromium("--virtual-time-budget=5000", f"--window-size={width},900",
+                           "--dump-dom", url).stdout
+        found = json.loads(etree.HTML(dom).xpath("string(//pre[@id='probe'])"))
+        for link in found["links"]:
+            with urllib.request.urlopen(link["href"], timeout=10) as response:
+                assert response.status == 200, link
+        SCREENSHOTS.mkdir(exist_ok=True)
+        shot = SCREENSHOTS / f"sphinx-{theme}-{width}.png"
+        run_chromium(f"--screenshot={shot}", f"--window-size={width},900", url)
+    assert sorted(link["href"].replace(root, BASE) for link in found["links"]) == sorted(
+        set(HTML_URLS) - {BASE + "site-map/index.html"})
+    box, main = found["map"], found["main"]
+    assert min(box["width"], box["height"]) > 0, box
+    assert main["left"] <= box["left"], found  # inside the theme's main content
+    assert main["top"] <= box["top"], found
+    assert box["right"] <= main["right"] + 1, found
+    assert box["bottom"] <= main["bottom"] + 1, found
+    for link in found["links"]:
+        assert min(link["box"]["width"], link["box"]["height"]) > 0, link
+        assert link["clickable"], link
+        assert link["box"]["right"] <= found["windowWidth"], link
+    assert found["pageWidth"] <= found["windowWidth"], found
+    lefts: dict[int, float] = {}
+    for item in found["items"]:
+        lefts[item["depth"]] = min(lefts.get(item["depth"], item["left"]), item["left"])
+    assert sorted(lefts) == [1, 2, 3]
+    assert lefts[1] < lefts[2] < lefts[3], lefts  # nested lists keep their indentation

@@ -286,7 +286,7 @@ def test_mike_offers_only_latest_by_default(mike_root: Path, capsys) -> None:
     assert "/1.0/" not in index
     assert "latest" not in index
     assert (mike_root / "1.0" / "sitemap.xml").read_bytes() == old
-    assert "Not offered to crawlers (mike versions, own sitemaps kept): 1.0" in out
+    assert "Not offered to crawlers (other versions, own sitemaps kept): 1.0" in out
 
 
 @pytest.mark.parametrize(("versions", "offered"), [

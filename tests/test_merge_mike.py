@@ -106,7 +106,7 @@ def test_merge_offers_latest_only(deployed: Path, xsd, capsys) -> None:
     out = capsys.readouterr().out
     assert validate_sitemap_file(deployed / "sitemap.xml", xsd) == (
         "sitemapindex", [f"{BASE}2.0/sitemap.xml"])
-    assert "Not offered to crawlers (mike versions, own sitemaps kept): 1.0" in out
+    assert "Not offered to crawlers (other versions, own sitemaps kept): 1.0" in out
     assert main(["check", str(deployed), "--base-url", BASE]) == 0
 
 

@@ -14,9 +14,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_core_import_leaves_hosts_out() -> None:
-    """Importing the core and the CLI does not import mkdocs or pelican."""
-    code = ("import sys, sitemap_plugins, sitemap_plugins.cli; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'pelican')))")
+    """Importing the core and the CLI (and every command's module) imports no host: not
+    mkdocs, pelican or sphinx."""
+    code = ("import sys, sitemap_plugins, sitemap_plugins.cli, sitemap_plugins.merge, "
+            "sitemap_plugins.check, sitemap_plugins.submit; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('mkdocs', 'pelican', 'sphinx', 'docutils')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
@@ -60,11 +62,12 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     assert (site / "sitemap.xml").read_bytes() == expected
     check = subprocess.run(
         [str(python), "-c", ("import sys, sitemap_plugins; "
-                             "assert 'mkdocs' not in sys.modules and 'pelican' not in sys.modules; "
+                             "assert not {'mkdocs', 'pelican', 'sphinx'} & set(sys.modules); "
                              "import importlib.util as u; "
-                             "print(u.find_spec('mkdocs'), u.find_spec('pelican'))")],
+                             "print(u.find_spec('mkdocs'), u.find_spec('pelican'), "
+                             "u.find_spec('sphinx'))")],
         capture_output=True, text=True, check=True, cwd=tmp_path)
-    assert check.stdout.strip() == "None None"
+    assert check.stdout.strip() == "None None None"
 
 
 def test_readme_documents_every_option() -> None:
