@@ -628,7 +628,7 @@ def _generate(
         check_free(site, config.html_sitemap)
         html = SiteMapPages(site, config.html_sitemap, config.base_url, config.directory_urls,
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
-                            language_pages)
+                            language_pages, extensionless_urls=config.extensionless_urls)
         files = _without(files, html)
     if only is not None:
         files = _only(files, set(only), on_skip)

@@ -586,6 +586,8 @@ class SiteMapPages:
     language_pages: Mapping[str, str] = field(default_factory=dict)
     """Lower-case language code to the page a multilingual host rendered for that language's
     site map in its own theme, language and navigation (mkdocs-static-i18n: ``fr/sitemap/``)."""
+    extensionless_urls: bool = False
+    """Its own pages' URLs as the sitemap lists them (see :func:`page_url`)."""
     entries: list[HtmlEntry] = field(default_factory=list)
     pages: list[MapPage] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)
@@ -619,7 +621,8 @@ class SiteMapPages:
         self.pages = plan_pages(
             self.entries, self.own_rel, home_lang=home_lang, depth=self.depth,
             outline=self.outline, language_pages=self.language_pages, page_loc=lambda rel: page_url(
-                self.base, rel, directory_urls=self.directory_urls))
+                self.base, rel, directory_urls=self.directory_urls,
+                extensionless_urls=self.extensionless_urls))
         for page in self.pages:
             if page.rel_path != self.own_rel:  # checked before the pages were read
                 check_free(self.site, page.rel_path)

@@ -580,7 +580,8 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
             lastmod = _git_date(plan, obj)
         if lastmod is None and plan.use_source_time:
             lastmod = _source_time(obj)
-        own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls)
+        own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls,
+                                       extensionless_urls=config.extensionless_urls)
         alternates = _translations(plan, site, obj, own_url)
     elif not _is_template_page(context):
         lastmod = _listing_lastmod(context, plan.timezone_name)

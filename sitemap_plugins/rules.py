@@ -181,7 +181,8 @@ def own_url(rel: str, hints: PageHints | None, rules: Rules) -> str:
     """
     config = rules.config
     base = config.base_url
-    file_url = page_url(base, rel, directory_urls=config.directory_urls)
+    file_url = page_url(base, rel, directory_urls=config.directory_urls,
+                        extensionless_urls=config.extensionless_urls)
     if hints is None or hints.url is None:
         return file_url
     host_url = resolve_href(hints.url or "./", str(base))
@@ -250,6 +251,8 @@ def evaluate(
         if (canonical is not None and rules.canonical_base is not None
                 and canonical.startswith(rules.canonical_base)):
             canonical = rules.base + canonical[len(rules.canonical_base):]
+        if canonical is not None:  # a canonical naming the file: the page as listed
+            canonical = _as_listed(canonical, config)
         if canonical is None:
             diagnostics.append(Diagnostic(
                 rel, "bad-canonical",
@@ -383,6 +386,24 @@ def _lastmod(
     return None, ""
 
 
+def _as_listed(url: str, config: SitemapConfig) -> str:
+    """An on-site URL as the sitemap lists its page.
+
+    Without ``.html`` under ``extensionless_urls``: a page's links and its host's URLs still
+    name the file.
+    """
+    if not config.extensionless_urls or not is_within(url, config.base_url):
+        return url
+    end = min((i for i in (url.find("?"), url.find("#")) if i >= 0), default=len(url))
+    path, rest = url[:end], url[end:]
+    head, _, name = path.rpartition("/")
+    if name == "index.html":
+        return f"{head}/{rest}"
+    if name.endswith(".html") and name != ".html":
+        return path.removesuffix(".html") + rest
+    return url
+
+
 def _alternates(
     loc: str,
     record: PageRecord,
@@ -424,7 +445,8 @@ def _alternates(
                 rel, "alternate-too-long", f"alternate {code} has {len(url):,} characters; at "
                 "most 2,048 are allowed, so it is not listed"))
             continue
-        found.setdefault(code.lower() if code.lower() == "x-default" else code, url)
+        found.setdefault(code.lower() if code.lower() == "x-default" else code,
+                         _as_listed(url, config))
     own_key = comparison_key(loc)
     keys = [comparison_key(url) for url in found.values()]
     if own_key not in keys:
