@@ -60,6 +60,7 @@ from sitemap_plugins.owned import (
     record_path,
     remove_obsolete_news,
     remove_stale,
+    replaced_dates,
     site_key,
     update_robots,
     without_sitemap,
@@ -94,6 +95,7 @@ from sitemap_plugins.site import (
     write_bytes_atomic,
 )
 from sitemap_plugins.submit import key_file_name, publish_key, record_pending
+from sitemap_plugins.urls import comparison_key
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -200,11 +202,18 @@ class Result:
 
 
 def make_rules(
-    config: SitemapConfig, robots: RobotsRules | None, canonical_base: str | None = None
+    config: SitemapConfig, robots: RobotsRules | None, canonical_base: str | None = None,
+    replaced_dates: Mapping[str, str] | None = None,
 ) -> Rules:
-    """Compile the config's globs once per run."""
+    """Compile the config's globs once per run.
+
+    ``replaced_dates``: URL -> lastmod, from the sitemap this build replaces
+    (:func:`~sitemap_plugins.owned.replaced_dates`).
+    """
     return Rules(
         canonical_base=canonical_base,
+        replaced_dates={comparison_key(url): text
+                        for url, text in (replaced_dates or {}).items()},
         config=config,
         include=GlobSet(config.include),
         exclude=GlobSet(config.exclude),
@@ -612,7 +621,8 @@ def _generate(
     result = Result(sitemap_url=sitemap_url)
     for leftover in remove_leftovers(site):
         log.debug("removed %s, left by an interrupted run", leftover)
-    rules = make_rules(config, _read_robots(site, config, result), canonical_base)
+    rules = make_rules(config, _read_robots(site, config, result), canonical_base,
+                       replaced_dates(site, config.sitemap_name, str(config.base_url)))
 
     def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
         result.excluded[reason] += 1

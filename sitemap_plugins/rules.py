@@ -26,6 +26,8 @@ from sitemap_plugins.urls import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from sitemap_plugins.globs import GlobSet
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.reader import PageRecord
@@ -37,6 +39,8 @@ REASON_404 = "404 page"
 REASON_REDIRECT = "redirect stub"
 REASON_NOINDEX = "noindex"
 REASON_CANONICAL = "canonical elsewhere"
+REPLACED_SITEMAP_SOURCE = "replaced sitemap"
+"""Where a lastmod came from: the honest generator's sitemap this build replaced."""
 REASON_OFF_SITE = "canonical off the site"
 REASON_ROBOTS = "disallowed by robots.txt"
 REASON_TOO_LONG = "URL longer than 2,048 characters"
@@ -151,6 +155,10 @@ class Rules:
     canonical_base: str | None = None
     """Where the host points every page's canonical link instead of the base URL (mike's
     ``canonical_version``): a canonical under it names the page at the same path here."""
+    replaced_dates: Mapping[str, str] = field(default_factory=dict)
+    """:func:`~sitemap_plugins.urls.comparison_key` of a URL -> the ``<lastmod>`` that the
+    sitemap this build replaces gave it, when its generator dates honestly (Hugo): a page's
+    date when nothing better is known."""
 
     @property
     def base(self) -> str:
@@ -274,7 +282,8 @@ def evaluate(
             rel, "url-too-long", f"URL has {len(loc):,} characters; at most 2,048 are allowed"))
         return left_out(REASON_TOO_LONG)
     lastmod, source = _lastmod(rel, record, hints, diagnostics,
-                               mtime if config.lastmod_file_time else None)
+                               mtime if config.lastmod_file_time else None,
+                               rules.replaced_dates.get(comparison_key(loc)))
     url_path = placed.url_path
     # The page's own value, then the first matching rule, then the host's default.
     changefreq_rule = rules.changefreq.first_match(rel, url_path) if rules.changefreq else None
@@ -358,8 +367,9 @@ def _is_not_found_page(rel: str) -> bool:
 
 def _lastmod(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
-    mtime: float | None,
+    mtime: float | None, replaced: str | None = None,
 ) -> tuple[Lastmod | None, str]:
+    """The host's date, the page's own, the replaced sitemap's (``replaced``), the file's."""
     if hints is not None and hints.lastmod is not None:
         value = coerce_lastmod(hints.lastmod)
         if value is not None:
@@ -376,6 +386,9 @@ def _lastmod(
             return parsed, source
         diagnostics.append(Diagnostic(
             rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
+    dated = parse_w3c(replaced) if replaced else None
+    if dated is not None:  # another generator's hint: silently none when it is not a date
+        return dated, REPLACED_SITEMAP_SOURCE
     if mtime is not None:
         stamp = file_time(mtime)
         if stamp is not None:
