@@ -51,12 +51,14 @@ from typing import TYPE_CHECKING, NamedTuple
 import xxhash
 from selectolax.lexbor import LexborHTMLParser
 
+from sitemap_plugins.media import is_decoration
+
 if TYPE_CHECKING:
     from selectolax.lexbor import LexborNode
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "6"
+READER_VERSION = "7"
 FINGERPRINT_VERSION = "4"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 20
@@ -704,6 +706,30 @@ def _is_pixel(attributes: dict[str, str | None]) -> bool:
         attributes.get("height") or "").strip() in ("0", "1")
 
 
+# A link to the site's home, as themes write it: "/", "./", "../..", "index.html", or an
+# absolute URL with no path.
+_HOME_HREF = re.compile(r"\A(?:/|\./|(?:\.\./)*\.\.?/?|[a-z][a-z0-9+.-]*://[^/?#]+/?)?"
+                        r"(?:index\.html?)?\Z", re.IGNORECASE)
+_BANNERS = frozenset({"header", "nav"})
+
+
+def _decoration(node: LexborNode, source: str) -> bool:
+    """:func:`~sitemap_plugins.media.is_decoration`, with where the image sits."""
+    in_home_link = in_banner = False
+    parent = node.parent
+    while parent is not None and parent.tag not in ("body", "html"):
+        if parent.tag == "a":
+            href = (parent.attributes.get("href") or "").strip()
+            in_home_link = in_home_link or bool(_HOME_HREF.match(href.split("#")[0]))
+        elif parent.tag in _BANNERS or (parent.attributes.get("role") or "") == "banner":
+            in_banner = True
+        parent = parent.parent
+    attributes = node.attributes
+    return is_decoration(source, classes=attributes.get("class") or "",
+                         alt=attributes.get("alt") or "", in_home_link=in_home_link,
+                         in_banner=in_banner)
+
+
 def _images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
     found: dict[str, None] = {}
     for node in elements["img"]:
@@ -712,7 +738,7 @@ def _images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
             continue
         source = _url_value(attributes.get("src")) or _largest_srcset(
             attributes.get("srcset") or "")
-        if source and not source.lower().startswith("data:"):
+        if source and not source.lower().startswith("data:") and not _decoration(node, source):
             found.setdefault(source)
     for node in elements["source"]:
         parent = node.parent
