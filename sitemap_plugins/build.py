@@ -558,6 +558,7 @@ def generate(
     progress: Progress | None = None,
     outline: Sequence[NavNode] = (),
     language_pages: Mapping[str, str] | None = None,
+    stand_ins: Mapping[str, tuple[str, str]] | None = None,
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -577,6 +578,9 @@ def generate(
         language_pages: where a multilingual host rendered the HTML site map's page of each
             other language in that language's theme (lower-case code to path); the list of
             that language's pages fills it.
+        stand_ins: pages standing in for a missing translation, which are not listed
+            (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
+            page it copies). That language's HTML site map links the copied page there.
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -601,7 +605,7 @@ def generate(
     with site_lock(site, lock_file):
         return _generate(site, config, cache_dir, hints=hints, only=only,
                          canonical_base=canonical_base, progress=progress, outline=outline,
-                         language_pages=language_pages or {})
+                         language_pages=language_pages or {}, stand_ins=stand_ins or {})
 
 
 def _starting_worker() -> bool:
@@ -614,7 +618,7 @@ def _generate(
     site: Path, config: SitemapConfig, cache_dir: Path | None, *,
     hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
     canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
-    language_pages: Mapping[str, str],
+    language_pages: Mapping[str, str], stand_ins: Mapping[str, tuple[str, str]],
 ) -> Result:
     """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
@@ -638,7 +642,8 @@ def _generate(
         check_free(site, config.html_sitemap)
         html = SiteMapPages(site, config.html_sitemap, config.base_url, config.directory_urls,
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
-                            language_pages, extensionless_urls=config.extensionless_urls)
+                            language_pages, extensionless_urls=config.extensionless_urls,
+                            stand_ins=stand_ins)
         files = _without(files, html)
     if only is not None:
         files = _only(files, set(only), on_skip)

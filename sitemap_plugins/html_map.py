@@ -47,6 +47,14 @@ class HtmlEntry(NamedTuple):
     rel_path: str
     title: str
     lang: str = ""
+    link_lang: str = ""
+    """The language of the linked page when it is not the list's: a page with no translation
+    in the list's language, linked where it is (see :attr:`SiteMapPages.stand_ins`)."""
+
+    @property
+    def link_language(self) -> str:
+        """:attr:`link_lang` named in itself (English, Français...)."""
+        return ENDONYMS.get(_primary(self.link_lang), self.link_lang)
 
 
 def relative_href(loc: str, *, base: str, self_loc: str) -> str:
@@ -588,6 +596,10 @@ class SiteMapPages:
     site map in its own theme, language and navigation (mkdocs-static-i18n: ``fr/sitemap/``)."""
     extensionless_urls: bool = False
     """Its own pages' URLs as the sitemap lists them (see :func:`page_url`)."""
+    stand_ins: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """A page standing in for a missing translation (mkdocs-static-i18n's fallback copy,
+    which is not listed) -> its language and the page it copies. That language's list links
+    the copied page in its own language, in the place of the copy."""
     entries: list[HtmlEntry] = field(default_factory=list)
     pages: list[MapPage] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)
@@ -607,6 +619,22 @@ class SiteMapPages:
         return any(_variant_suffix(first, rel_path) is not None for first in self._firsts
                    ) and _is_ours_on_disk(self.site / rel_path)
 
+    def _untranslated(self, home_lang: str | None) -> list[HtmlEntry]:
+        """Each stand-in's entry: the copied page's link and title, at the copy's place.
+
+        In the copy's language: a French map names the English page a French reader is shown.
+        """
+        if not self.stand_ins:
+            return []
+        listed = {entry.rel_path: entry for entry in self.entries}
+        found: list[HtmlEntry] = []
+        for copy, (lang, original) in sorted(self.stand_ins.items()):
+            entry = listed.get(original)
+            if entry is not None and copy not in listed:
+                found.append(HtmlEntry(entry.loc, copy, entry.title, lang,
+                                       entry.lang or home_lang or ""))
+        return found
+
     def plan(self) -> list[MapPage]:
         """Lay the pages out, check that none would replace a page of the site, render them.
 
@@ -619,7 +647,8 @@ class SiteMapPages:
         """
         home_lang = next((e.lang for e in self.entries if e.rel_path in _HOMES), None)
         self.pages = plan_pages(
-            self.entries, self.own_rel, home_lang=home_lang, depth=self.depth,
+            [*self.entries, *self._untranslated(home_lang)], self.own_rel,
+            home_lang=home_lang, depth=self.depth,
             outline=self.outline, language_pages=self.language_pages, page_loc=lambda rel: page_url(
                 self.base, rel, directory_urls=self.directory_urls,
                 extensionless_urls=self.extensionless_urls))

@@ -59,8 +59,10 @@ class MapPage:
     url: str
     lang: str
     links: list[str]
-    """The list's links, absolute."""
+    """The list's links to pages in its language, absolute."""
     tree: lxml_html.HtmlElement
+    elsewhere: tuple[str, ...] = ()
+    """Its links to untranslated pages, in the language that has them (``hreflang``)."""
 
 
 def crawl(first: str, fetch: Callable[[str], str]) -> dict[str, MapPage]:
@@ -73,8 +75,11 @@ def crawl(first: str, fetch: Callable[[str], str]) -> dict[str, MapPage]:
         if url in found:
             continue
         tree = lxml_html.fromstring(fetch(url))
-        links = [urljoin(url, href) for href in tree.xpath(SITE_MAP_LIST + "//a/@href")]
-        found[url] = MapPage(url, tree.get("lang") or "", links, tree)
+        links = [urljoin(url, href)
+                 for href in tree.xpath(SITE_MAP_LIST + "//a[not(@hreflang)]/@href")]
+        elsewhere = tuple(urljoin(url, href)
+                          for href in tree.xpath(SITE_MAP_LIST + "//a[@hreflang]/@href"))
+        found[url] = MapPage(url, tree.get("lang") or "", links, tree, elsewhere)
         waiting.extend(urljoin(url, href) for href in tree.xpath(SITE_MAP_LINKS))
     return found
 
@@ -296,6 +301,9 @@ def _check_in_browser(site: Path, root_url: str, base: str, page: str, shot_name
     assert {link.replace(root_url, base) for link in links} == \
         listed - {url.replace(root_url, base) for url in pages}
     assert {url.replace(root_url, base) for url in pages} <= listed
+    # A link to an untranslated page goes to a listed page, in another language's list.
+    assert {link.replace(root_url, base) for found in pages.values()
+            for link in found.elsewhere} <= {link.replace(root_url, base) for link in links}
     styles = [style for url, found in pages.items()
               for href in found.tree.xpath('//link[@rel="stylesheet"]/@href')
               if (style := urljoin(url, href)).startswith(root_url)]  # not web fonts
@@ -342,6 +350,16 @@ def test_mkdocs_renders_it_inside_the_material_theme(
         assert top == ["Home", "Guide", "Référence", "Q&A", "News", "Media", "About"]
         french = pages[server_url + "fr/sitemap/"].tree
         assert french.xpath(SITE_MAP_LIST + "/ul/li[1]/a/text()") == ["Accueil"]
+        # The pages with no French translation (fallback copies, not listed): linked in
+        # English, marked so, in the French list's order.
+        untranslated = french.xpath(SITE_MAP_LIST + '//a[@hreflang="en"]')
+        assert sorted(urljoin(server_url + "fr/sitemap/", a.get("href"))
+                      for a in untranslated) == [server_url + path for path in (
+            "about/", "guide/advanced/", "guide/advanced/tuning/", "guide/install/",
+            "media/", "news/", "q%26a/")]
+        assert all(a.xpath('string(following-sibling::small[@lang="en"])') == "(English)"
+                   for a in untranslated)
+        assert not english.xpath(SITE_MAP_LIST + "//a[@hreflang]")  # it has every page
         # The theme around each list is in its language: the site's name, the search field,
         # the navigation (whose home leads to that language's home).
         for rel, site_name, search, home in (
