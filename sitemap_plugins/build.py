@@ -62,6 +62,7 @@ from sitemap_plugins.owned import (
     record_path,
     remove_obsolete_news,
     remove_stale,
+    replaced_dates,
     site_key,
     update_robots,
     without_sitemap,
@@ -96,6 +97,7 @@ from sitemap_plugins.site import (
     write_bytes_atomic,
 )
 from sitemap_plugins.submit import key_file_name, publish_key, record_pending
+from sitemap_plugins.urls import comparison_key
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -202,11 +204,18 @@ class Result:
 
 
 def make_rules(
-    config: SitemapConfig, robots: RobotsRules | None, canonical_base: str | None = None
+    config: SitemapConfig, robots: RobotsRules | None, canonical_base: str | None = None,
+    replaced_dates: Mapping[str, str] | None = None,
 ) -> Rules:
-    """Compile the config's globs once per run."""
+    """Compile the config's globs once per run.
+
+    ``replaced_dates``: URL -> lastmod, from the sitemap this build replaces
+    (:func:`~sitemap_plugins.owned.replaced_dates`).
+    """
     return Rules(
         canonical_base=canonical_base,
+        replaced_dates={comparison_key(url): text
+                        for url, text in (replaced_dates or {}).items()},
         config=config,
         include=GlobSet(config.include),
         exclude=GlobSet(config.exclude),
@@ -554,6 +563,7 @@ def generate(
     progress: Progress | None = None,
     outline: Sequence[NavNode] = (),
     language_pages: Mapping[str, str] | None = None,
+    stand_ins: Mapping[str, tuple[str, str]] | None = None,
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -573,6 +583,9 @@ def generate(
         language_pages: where a multilingual host rendered the HTML site map's page of each
             other language in that language's theme (lower-case code to path); the list of
             that language's pages fills it.
+        stand_ins: pages standing in for a missing translation, which are not listed
+            (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
+            page it copies). That language's HTML site map links the copied page there.
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -599,7 +612,7 @@ def generate(
     with sigterm_cleans_up(), site_lock(site, lock_file):
         return _generate(site, config, cache_dir, hints=hints, only=only,
                          canonical_base=canonical_base, progress=progress, outline=outline,
-                         language_pages=language_pages or {})
+                         language_pages=language_pages or {}, stand_ins=stand_ins or {})
 
 
 def _starting_worker() -> bool:
@@ -612,14 +625,15 @@ def _generate(
     site: Path, config: SitemapConfig, cache_dir: Path | None, *,
     hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
     canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
-    language_pages: Mapping[str, str],
+    language_pages: Mapping[str, str], stand_ins: Mapping[str, tuple[str, str]],
 ) -> Result:
     """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
     result = Result(sitemap_url=sitemap_url)
     for leftover in remove_leftovers(site):
         log.debug("removed %s, left by an interrupted run", leftover)
-    rules = make_rules(config, _read_robots(site, config, result), canonical_base)
+    rules = make_rules(config, _read_robots(site, config, result), canonical_base,
+                       replaced_dates(site, config.sitemap_name, str(config.base_url)))
 
     def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
         result.excluded[reason] += 1
@@ -635,7 +649,8 @@ def _generate(
         check_free(site, config.html_sitemap)
         html = SiteMapPages(site, config.html_sitemap, config.base_url, config.directory_urls,
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
-                            language_pages)
+                            language_pages, extensionless_urls=config.extensionless_urls,
+                            stand_ins=stand_ins)
         files = _without(files, html)
     if only is not None:
         files = _only(files, set(only), on_skip)

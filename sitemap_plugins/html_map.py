@@ -49,6 +49,14 @@ class HtmlEntry(NamedTuple):
     rel_path: str
     title: str
     lang: str = ""
+    link_lang: str = ""
+    """The language of the linked page when it is not the list's: a page with no translation
+    in the list's language, linked where it is (see :attr:`SiteMapPages.stand_ins`)."""
+
+    @property
+    def link_language(self) -> str:
+        """:attr:`link_lang` named in itself (English, Français...)."""
+        return ENDONYMS.get(_primary(self.link_lang), self.link_lang)
 
 
 def relative_href(loc: str, *, base: str, self_loc: str) -> str:
@@ -109,6 +117,9 @@ class BlogPlace:
     """An article's date, as a timestamp: the newest comes first."""
     title: str = ""
     """An article's or page's title (the link's text, before the page's own headings)."""
+    slug: str = ""
+    """The slug of ``name`` (an article's category's), which Pelican tells categories, tags
+    and authors apart by: "Physics" and "physics" are one category."""
 
 
 # Categories (each with its articles, newest first), then pages, then the listings.
@@ -119,33 +130,48 @@ def blog_outline(places: Mapping[str, BlogPlace], site_name: str,
              labels: Mapping[str, str]) -> tuple[NavNode, ...]:
     """A blog as sections: home, categories with their articles, pages, then listings.
 
-    ``labels``: what the sections Pelican gives no name are called, in the site's language.
+    A paginated listing's further pages go under its first. ``labels``: what the sections
+    Pelican gives no name are called, in the site's language.
     """
-    def listing(kind: str, name: str, title: str) -> tuple[NavNode | None, list[NavNode]]:
+    def key(place: BlogPlace) -> str:
+        """What Pelican merges categories, tags and authors by: the slug, else the name."""
+        return place.slug or place.name
+
+    def listing(kind: str, name_key: str, title: str) -> tuple[NavNode | None, list[NavNode]]:
         """A listing's first page (a section's heading) and its further pages."""
         found = sorted((p.number, rel) for rel, p in places.items()
-                       if p.kind == kind and p.name == name)
+                       if p.kind == kind and key(p) == name_key)
         first = next((NavNode(title, rel) for number, rel in found if number == 1), None)
         more = [NavNode(labels["page"].format(name=title, number=number), rel)
                 for number, rel in found if number > 1]
         return first, more
 
-    def section(kind: str, name: str, title: str, children: list[NavNode]) -> NavNode:
-        first, more = listing(kind, name, title)
+    def section(kind: str, name_key: str, title: str, children: list[NavNode]) -> NavNode:
+        first, more = listing(kind, name_key, title)
         return NavNode(title, first.rel_path if first else None, (*children, *more))
 
+    def names(kind: str) -> dict[str, str]:
+        """Each key's name: the one its listing page shows, else the first seen in order."""
+        found: dict[str, str] = {}
+        for _, place in sorted(places.items(), key=lambda item: (item[1].kind != kind,
+                                                                 item[1].number, item[0])):
+            if place.kind == kind or (kind == "category" and place.kind == "article"):
+                found.setdefault(key(place), place.name)
+        return found
+
     nodes: list[NavNode] = []
-    home, more_home = listing("index", "", site_name or labels["home"])
-    nodes.extend(n for n in (home, *more_home) if n is not None)
+    home = section("index", "", site_name or labels["home"], [])
+    if home.rel_path is not None or home.children:
+        nodes.append(home)
     articles: dict[str, list[tuple[float, str, str]]] = {}
     for rel, place in places.items():
         if place.kind == "article":
-            articles.setdefault(place.name, []).append((-place.date, rel, place.title))
-    categories = {p.name for p in places.values() if p.kind == "category"} | set(articles)
-    for name in sorted(categories, key=str.casefold):
+            articles.setdefault(key(place), []).append((-place.date, rel, place.title))
+    categories = names("category")
+    for name_key, name in sorted(categories.items(), key=lambda item: item[1].casefold()):
         children = [NavNode(title or None, rel)
-                    for _, rel, title in sorted(articles.get(name, []))]
-        nodes.append(section("category", name, name, children))
+                    for _, rel, title in sorted(articles.get(name_key, []))]
+        nodes.append(section("category", name_key, name, children))
     pages = sorted((p.title.casefold(), rel, p.title)
                    for rel, p in places.items() if p.kind == "page")
     if pages:
@@ -153,12 +179,11 @@ def blog_outline(places: Mapping[str, BlogPlace], site_name: str,
                                                   for _, rel, title in pages)))
     for kind in _LISTINGS:
         singular = kind[:-1] if kind != "categories" else "category"
-        names = sorted({p.name for p in places.values() if p.kind == singular}, key=str.casefold)
-        children = [section(singular, name, name, []) for name in names] \
+        named = sorted(names(singular).items(), key=lambda item: item[1].casefold()) \
             if kind != "categories" else []  # categories are sections of their own above
+        children = [section(singular, name_key, name, []) for name_key, name in named]
         nodes.append(section(kind, "", labels[kind], children))
     return tuple(nodes)
-
 
 
 @dataclass
@@ -297,7 +322,7 @@ MAX_LINKS = 1_000
 # Endonyms name the other languages' site maps.
 ENDONYMS = {"de": "Deutsch", "en": "English", "es": "Español", "fr": "Français",
             "it": "Italiano", "ja": "日本語", "nl": "Nederlands", "pt": "Português",
-            "ru": "Русский", "zh": "中文"}
+            "ru": "Русский", "zh": "中文", "zh-Hant": "繁體中文"}
 
 
 # What the site map calls things, in the languages most sites are written in (others get
@@ -334,6 +359,9 @@ NAMES: dict[str, dict[str, str]] = {
     "zh": {"site_map": "网站地图", "home": "首页", "pages": "页面", "archives": "归档",
            "categories": "分类", "tags": "标签", "authors": "作者",
            "page": "{name} 第 {number} 页"},
+    "zh-Hant": {"site_map": "網站地圖", "home": "首頁", "pages": "頁面", "archives": "歸檔",
+                "categories": "分類", "tags": "標籤", "authors": "作者",
+                "page": "{name} 第 {number} 頁"},
 }
 
 
@@ -342,8 +370,26 @@ def names_in(lang: str | None) -> dict[str, str]:
     return NAMES.get(_primary(lang or "en"), NAMES["en"])
 
 
+# Chinese is written in two scripts: a tag names the script (zh-Hant, zh-Hans-HK) or, without
+# one, the region implies it (BCP 47 / CLDR likely subtags: Taiwan, Hong Kong and Macau write
+# Traditional; China, Singapore and a bare "zh", Simplified).
+_TRADITIONAL_REGIONS = frozenset({"tw", "hk", "mo"})
+
+
 def _primary(lang: str) -> str:
-    return lang.replace("_", "-").split("-", 1)[0].lower()
+    """The key of NAMES and ENDONYMS for a language tag.
+
+    Its language, and for Chinese its script: "zh" Simplified, "zh-Hant" Traditional.
+    """
+    parts = lang.replace("_", "-").lower().split("-")
+    if parts[0] != "zh":
+        return parts[0]
+    subtags = parts[1:]
+    if "hant" in subtags:
+        return "zh-Hant"
+    if "hans" in subtags:
+        return "zh"
+    return "zh-Hant" if _TRADITIONAL_REGIONS & set(subtags) else "zh"
 
 
 def site_map_title(lang: str | None) -> str:
@@ -617,6 +663,12 @@ class SiteMapPages:
     language_pages: Mapping[str, str] = field(default_factory=dict)
     """Lower-case language code to the page a multilingual host rendered for that language's
     site map in its own theme, language and navigation (mkdocs-static-i18n: ``fr/sitemap/``)."""
+    extensionless_urls: bool = False
+    """Its own pages' URLs as the sitemap lists them (see :func:`page_url`)."""
+    stand_ins: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """A page standing in for a missing translation (mkdocs-static-i18n's fallback copy,
+    which is not listed) -> its language and the page it copies. That language's list links
+    the copied page in its own language, in the place of the copy."""
     entries: list[HtmlEntry] = field(default_factory=list)
     pages: list[MapPage] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)
@@ -638,6 +690,22 @@ class SiteMapPages:
         return any(_variant_suffix(first, rel_path) is not None for first in self._firsts
                    ) and _is_ours_on_disk(self.site / rel_path)
 
+    def _untranslated(self, home_lang: str | None) -> list[HtmlEntry]:
+        """Each stand-in's entry: the copied page's link and title, at the copy's place.
+
+        In the copy's language: a French map names the English page a French reader is shown.
+        """
+        if not self.stand_ins:
+            return []
+        listed = {entry.rel_path: entry for entry in self.entries}
+        found: list[HtmlEntry] = []
+        for copy, (lang, original) in sorted(self.stand_ins.items()):
+            entry = listed.get(original)
+            if entry is not None and copy not in listed:
+                found.append(HtmlEntry(entry.loc, copy, entry.title, lang,
+                                       entry.lang or home_lang or ""))
+        return found
+
     def plan(self) -> list[MapPage]:
         """Lay the pages out, check that none would replace a page of the site, render them.
 
@@ -650,9 +718,11 @@ class SiteMapPages:
         """
         home_lang = next((e.lang for e in self.entries if e.rel_path in _HOMES), None)
         self.pages = plan_pages(
-            self.entries, self.own_rel, home_lang=home_lang, depth=self.depth,
+            [*self.entries, *self._untranslated(home_lang)], self.own_rel,
+            home_lang=home_lang, depth=self.depth,
             outline=self.outline, language_pages=self.language_pages, page_loc=lambda rel: page_url(
-                self.base, rel, directory_urls=self.directory_urls))
+                self.base, rel, directory_urls=self.directory_urls,
+                extensionless_urls=self.extensionless_urls))
         languages = {e.lang.lower() for e in self.entries if is_language_tag(e.lang)}
         folded = languages - {page.lang.lower() for page in self.pages}
         if folded:

@@ -341,6 +341,9 @@ OPTIONS: tuple[Option, ...] = (
            _check_base_url, "text"),
     Option("directory_urls", True, "List a/index.html as a/. Turn off for sites served "
            "without directory URLs. MkDocs: use_directory_urls.", _check_bool, "bool"),
+    Option("extensionless_urls", False, "List a/one.html as a/one, for servers that answer "
+           "a URL without .html with that file (Astro build.format 'file', Cloudflare Pages, "
+           "Netlify pretty URLs); a/index.html as a/.", _check_bool, "bool"),
     Option("extensions", (".html", ".htm"), "File extensions that are listed. HTML pages are "
            "read; other files (e.g. .pdf) are listed as they are.", _check_extensions, "list",
            flag="--extension"),
@@ -459,6 +462,7 @@ class SitemapConfig:
 
     base_url: BaseUrl
     directory_urls: bool = _default("directory_urls")
+    extensionless_urls: bool = _default("extensionless_urls")
     extensions: tuple[str, ...] = _default("extensions")
     include: tuple[str, ...] = _default("include")
     exclude: tuple[str, ...] = _default("exclude")

@@ -8,10 +8,12 @@ import json
 import os
 import re
 import stat
+import xml.etree.ElementTree as ET  # other generators' sitemaps; expat expands no external entity
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from sitemap_plugins import robots_txt
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
@@ -80,6 +82,12 @@ _GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
 )
 OWN = "sitemap-plugins"
 """What :func:`identify` calls this tool's own output."""
+HONEST_DATES = frozenset({"Hugo"})
+"""Generators whose ``<lastmod>`` is the content's own date: Hugo's is the page's ``lastmod``
+(front matter or, with ``enableGitInfo``, its last commit), a listing's its newest page's.
+Not MkDocs' built-in template (the build date) nor pelican-sitemap (file times under
+``DEFAULT_DATE = 'fs'``), whose replaced dates say nothing."""
+_MAX_DATED_FILES = 1_000  # the children of a replaced sitemap index read, at most
 
 
 def site_key(site: Path, cache_dir: Path, base_url: str = "") -> str:
@@ -197,6 +205,51 @@ def _identify(ends: tuple[bytes, bytes] | None) -> str | None:
         if pattern.match(head) and tail.rstrip().endswith((b"</urlset>", b"</sitemapindex>")):
             return name
     return None
+
+
+def replaced_dates(site: Path, sitemap_name: str, base: str) -> dict[str, str]:
+    """URL -> ``<lastmod>`` text, from the sitemap this build replaces.
+
+    Only when its generator dates honestly (:data:`HONEST_DATES`); empty otherwise. Read
+    before it is replaced, so that the pages it dated keep those dates (Hugo's listing pages,
+    dated from git, which the built HTML does not state). A sitemap index's children are read
+    when they lie in the site below ``base`` and come from the same generator. Unreadable or
+    malformed files give what was read of them: these dates are a hint.
+    """
+    dates: dict[str, str] = {}
+    pending = [site / f"{sitemap_name}.xml"]
+    seen: set[Path] = set()
+    while pending and len(seen) < _MAX_DATED_FILES:
+        path = pending.pop(0)
+        if path in seen or identify(path) not in HONEST_DATES:
+            continue
+        seen.add(path)
+        for kind, loc, lastmod in _sitemap_entries(path):
+            if kind == "urlset" and loc and lastmod:
+                dates.setdefault(loc, lastmod)
+            elif kind == "sitemapindex" and loc.startswith(base) and "?" not in loc:
+                child = (site / unquote(loc[len(base):])).resolve()
+                if child.is_relative_to(site.resolve()):
+                    pending.append(child)
+    return dates
+
+
+def _sitemap_entries(path: Path) -> Iterable[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per entry of a sitemap file, streamed; what could be read."""
+    ns = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+    kind = ""
+    try:
+        # identify() proved it a generator's template output; expat expands no external entity.
+        for event, element in ET.iterparse(path, events=("start", "end")):  # noqa: S314
+            if not kind:
+                kind = element.tag.removeprefix(ns)
+                continue
+            if event == "end" and element.tag in (f"{ns}url", f"{ns}sitemap"):
+                yield (kind, (element.findtext(f"{ns}loc") or "").strip(),
+                       (element.findtext(f"{ns}lastmod") or "").strip())
+                element.clear()
+    except (OSError, ET.ParseError):
+        return
 
 
 def _text_lines(path: Path) -> bool:

@@ -517,13 +517,16 @@ def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
     if context.get("article") is not None:
         date = getattr(obj, "date", None)
         stamp = date.timestamp() if isinstance(date, datetime) else 0.0
-        return BlogPlace("article", str(context.get("category") or ""), date=stamp,
-                      title=str(getattr(obj, "title", "") or ""))
+        category = context.get("category")
+        return BlogPlace("article", str(category or ""), date=stamp,
+                      title=str(getattr(obj, "title", "") or ""),
+                      slug=str(getattr(category, "slug", "") or ""))
     if obj is not None:
         return BlogPlace("page", "", title=str(getattr(obj, "title", "") or ""))
     for kind in ("category", "tag", "author"):
         if context.get(kind) is not None:
-            return BlogPlace(kind, str(context[kind]), number)
+            return BlogPlace(kind, str(context[kind]), number,
+                             slug=str(getattr(context[kind], "slug", "") or ""))
     page_name = str(context.get("page_name") or "")
     for template in context.get("DIRECT_TEMPLATES") or ():
         save_as = context.get(f"{str(template).upper()}_SAVE_AS", f"{template}.html")
@@ -577,7 +580,8 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
             lastmod = _git_date(plan, obj)
         if lastmod is None and plan.use_source_time:
             lastmod = _source_time(obj)
-        own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls)
+        own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls,
+                                       extensionless_urls=config.extensionless_urls)
         alternates = _translations(plan, site, obj, own_url)
     elif not _is_template_page(context):
         lastmod = _listing_lastmod(context, plan.timezone_name)

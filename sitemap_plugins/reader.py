@@ -742,6 +742,104 @@ def _is_pixel(attributes: dict[str, str | None]) -> bool:
         attributes.get("height") or "").strip() in ("0", "1")
 
 
+# --- Decoration: images a page shows that are not its content -----------------------------
+# Badges (CI, coverage, package versions), emoji drawn as images, avatars and the logo sit in
+# the content region on most themes (authors put badges and emoji in the Markdown; themes
+# without landmarks put the logo beside the text), so landmarks never exclude them.
+
+# Hosts that serve nothing but badges.
+_BADGE_HOSTS = frozenset({
+    "img.shields.io", "badge.fury.io", "badgen.net", "badges.gitter.im", "coveralls.io",
+    "travis-ci.org", "travis-ci.com", "secure.travis-ci.org", "api.travis-ci.org",
+    "api.travis-ci.com", "results.pre-commit.ci", "api.codeclimate.com", "codecov.io",
+    "app.codecov.io", "static.pepy.tech", "pepy.tech", "api.netlify.com", "snyk.io",
+    "ci.appveyor.com", "circleci.com", "dl.circleci.com", "app.fossa.com",
+    "api.securityscorecards.dev", "www.bestpractices.dev", "bestpractices.coreinfrastructure.org",
+})
+# A badge elsewhere: GitHub Actions' workflows/<name>/badge.svg, Read the Docs'
+# projects/<name>/badge/, GitLab's pipeline.svg and coverage.svg, anything under /badge(s)/.
+_BADGE_PATH = re.compile(
+    r"/(?:badges?)(?:/|\.svg\Z|\.png\Z|\Z)|/(?:pipeline|coverage|build-status|status)\.svg\Z",
+    re.IGNORECASE)
+# Emoji drawn as images: pymdownx's and Material's CDNs (twemoji, emojione), GitHub's gemoji,
+# WordPress's and Twitter's own.
+_EMOJI_URL = re.compile(
+    r"https?://(?:twemoji\.maxcdn\.com/|cdn\.jsdelivr\.net/(?:gh/[^/]+/twemoji|emojione|"
+    r"npm/twemoji|npm/emojione)|cdnjs\.cloudflare\.com/ajax/libs/(?:emojione|twemoji)/|"
+    r"github\.githubassets\.com/images/icons/emoji/|assets-cdn\.github\.com/images/icons/emoji/|"
+    r"abs\.twimg\.com/emoji/|s\.w\.org/images/core/emoji/)", re.IGNORECASE)
+# Classes of emoji images (pymdownx's index names, jemoji's and markdown-it's "emoji").
+_EMOJI_CLASSES = frozenset({"twemoji", "emojione", "gemoji", "emoji", "wp-smiley"})
+# Avatars: people's pictures from their profiles (contributor tables, post bylines).
+_AVATAR_URL = re.compile(r"(?:https?:)?//(?:avatars\d*\.githubusercontent\.com/|"
+                         r"(?:[a-z0-9-]+\.)?gravatar\.com/avatar/)", re.IGNORECASE)
+_SHORTCODE = re.compile(r":[\w+-]+:\Z")
+_LOGO = re.compile(r"(?:\A|[\W_])logo(?:\Z|[\W_])", re.IGNORECASE)
+
+
+def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link: bool = False,
+                  in_banner: bool = False) -> bool:
+    """Whether an ``<img>`` decorates the page rather than being its content.
+
+    ``source``: the image's URL as written; ``classes`` and ``alt``: its attributes;
+    ``in_home_link``: it sits in a link to the site's home; ``in_banner``: in a ``<header>``,
+    ``<nav>`` or banner. A badge (by host or path), an emoji (by class, CDN or a ``:code:`` or
+    one-emoji alt), an avatar (GitHub's, Gravatar's) or a logo (``logo`` in its class or alt,
+    in a home link or a banner) is decoration.
+    """
+    url = source.strip()
+    host = re.match(r"(?:https?:)?//([^/?#:]+)", url, re.IGNORECASE)
+    path = re.sub(r"[?#].*", "", url)
+    if host is not None and host.group(1).lower() in _BADGE_HOSTS:
+        return True
+    if _BADGE_PATH.search(path) or _EMOJI_URL.match(url if host is None or url.startswith(
+            ("http:", "https:")) else "https:" + url):
+        return True
+    if _AVATAR_URL.match(url):
+        return True
+    class_names = {name.lower() for name in classes.split()}
+    text = alt.strip()
+    if class_names & _EMOJI_CLASSES or _SHORTCODE.match(text) or _is_emoji(text):
+        return True
+    return (in_home_link or in_banner) and bool(
+        _LOGO.search(classes) or _LOGO.search(alt))
+
+
+_EMOJI_MAX_CHARS = 10  # the longest ZWJ family sequences
+_FIRST_SYMBOL = 0x2190  # arrows: below it, ASCII and Latin punctuation ("-", "*", "\u00b7")
+
+
+def _is_emoji(text: str) -> bool:
+    """An alt that is one emoji: symbols only (a flag, a ZWJ sequence, a variation selector)."""
+    return 0 < len(text) <= _EMOJI_MAX_CHARS and all(
+        not c.isalnum() and not c.isspace() for c in text) and any(
+        ord(c) >= _FIRST_SYMBOL for c in text)
+
+
+# A link to the site's home, as themes write it: "/", "./", "../..", "index.html", or an
+# absolute URL with no path.
+_HOME_HREF = re.compile(r"\A(?:/|\./|(?:\.\./)*\.\.?/?|[a-z][a-z0-9+.-]*://[^/?#]+/?)?"
+                        r"(?:index\.html?)?\Z", re.IGNORECASE)
+_BANNERS = frozenset({"header", "nav"})
+
+
+def _decoration(node: LexborNode, source: str) -> bool:
+    """:func:`is_decoration`, with where the image sits."""
+    in_home_link = in_banner = False
+    parent = node.parent
+    while parent is not None and parent.tag not in ("body", "html"):
+        if parent.tag == "a":
+            href = (parent.attributes.get("href") or "").strip()
+            in_home_link = in_home_link or bool(_HOME_HREF.match(href.split("#")[0]))
+        elif parent.tag in _BANNERS or (parent.attributes.get("role") or "") == "banner":
+            in_banner = True
+        parent = parent.parent
+    attributes = node.attributes
+    return is_decoration(source, classes=attributes.get("class") or "",
+                         alt=attributes.get("alt") or "", in_home_link=in_home_link,
+                         in_banner=in_banner)
+
+
 def _images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
     found: dict[str, None] = {}
     for node in elements["img"]:
@@ -750,7 +848,7 @@ def _images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
             continue
         source = _url_value(attributes.get("src")) or _largest_srcset(
             attributes.get("srcset") or "")
-        if source and not source.lower().startswith("data:"):
+        if source and not source.lower().startswith("data:") and not _decoration(node, source):
             found.setdefault(source)
     for node in elements["source"]:
         parent = node.parent

@@ -35,6 +35,8 @@ from sitemap_plugins.urls import (
 from sitemap_plugins.values import FUTURE_SLACK, is_language_tag
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from sitemap_plugins.globs import GlobSet
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.reader import PageRecord
@@ -46,6 +48,8 @@ REASON_404 = "404 page"
 REASON_REDIRECT = "redirect stub"
 REASON_NOINDEX = "noindex"
 REASON_CANONICAL = "canonical elsewhere"
+REPLACED_SITEMAP_SOURCE = "replaced sitemap"
+"""Where a lastmod came from: the honest generator's sitemap this build replaced."""
 REASON_OFF_SITE = "canonical off the site"
 REASON_ROBOTS = "disallowed by robots.txt"
 REASON_TOO_LONG = "URL longer than 2,048 characters"
@@ -158,6 +162,10 @@ class Rules:
     canonical_base: str | None = None
     """Where the host points every page's canonical link instead of the base URL (mike's
     ``canonical_version``): a canonical under it names the page at the same path here."""
+    replaced_dates: Mapping[str, str] = field(default_factory=dict)
+    """:func:`~sitemap_plugins.urls.comparison_key` of a URL -> the ``<lastmod>`` that the
+    sitemap this build replaces gave it, when its generator dates honestly (Hugo): a page's
+    date when nothing better is known."""
 
     @property
     def base(self) -> str:
@@ -188,7 +196,8 @@ def own_url(rel: str, hints: PageHints | None, rules: Rules) -> str:
     """
     config = rules.config
     base = config.base_url
-    file_url = page_url(base, rel, directory_urls=config.directory_urls)
+    file_url = page_url(base, rel, directory_urls=config.directory_urls,
+                        extensionless_urls=config.extensionless_urls)
     if hints is None or hints.url is None:
         return file_url
     host_url = resolve_href(hints.url or "./", str(base))
@@ -258,6 +267,8 @@ def evaluate(
         if (canonical is not None and rules.canonical_base is not None
                 and canonical.startswith(rules.canonical_base)):
             canonical = rules.base + canonical[len(rules.canonical_base):]
+        if canonical is not None:  # a canonical naming the file: the page as listed
+            canonical = _as_listed(canonical, config)
         if canonical is None:
             diagnostics.append(Diagnostic(
                 rel, "bad-canonical",
@@ -279,7 +290,8 @@ def evaluate(
             rel, "url-too-long", f"URL has {len(loc):,} characters; at most 2,048 are allowed"))
         return left_out(REASON_TOO_LONG)
     lastmod, source = _lastmod(rel, record, hints, diagnostics,
-                               mtime if config.lastmod_file_time else None)
+                               mtime if config.lastmod_file_time else None,
+                               rules.replaced_dates.get(comparison_key(loc)))
     url_path = placed.url_path
     # The page's own value, then the first matching rule, then the host's default.
     changefreq_rule = rules.changefreq.first_match(rel, url_path) if rules.changefreq else None
@@ -364,8 +376,9 @@ def _is_not_found_page(rel: str) -> bool:
 
 def _lastmod(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
-    mtime: float | None,
+    mtime: float | None, replaced: str | None = None,
 ) -> tuple[Lastmod | None, str]:
+    """The host's date, the page's own, the replaced sitemap's (``replaced``), the file's."""
     # A date after the clock's now (a scheduled post, a typo in the year) is no last change:
     # engines distrust it, and check refuses it. The next source is asked instead.
     latest = datetime.now(timezone.utc) + FUTURE_SLACK
@@ -396,6 +409,10 @@ def _lastmod(
             continue
         diagnostics.append(Diagnostic(
             rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
+    dated = parse_w3c(replaced) if replaced else None
+    # Another generator's hint: silently none when it is not a date.
+    if dated is not None and not ahead(dated, "the replaced sitemap's date"):
+        return dated, REPLACED_SITEMAP_SOURCE
     if mtime is not None:
         stamp = file_time(mtime)
         if stamp is not None and not ahead(stamp, "file modification time"):
@@ -406,6 +423,24 @@ def _lastmod(
             rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the years "
             "1 to 9999; no lastmod from it"))
     return None, ""
+
+
+def _as_listed(url: str, config: SitemapConfig) -> str:
+    """An on-site URL as the sitemap lists its page.
+
+    Without ``.html`` under ``extensionless_urls``: a page's links and its host's URLs still
+    name the file.
+    """
+    if not config.extensionless_urls or not is_within(url, config.base_url):
+        return url
+    end = min((i for i in (url.find("?"), url.find("#")) if i >= 0), default=len(url))
+    path, rest = url[:end], url[end:]
+    head, _, name = path.rpartition("/")
+    if name == "index.html":
+        return f"{head}/{rest}"
+    if name.endswith(".html") and name != ".html":
+        return path.removesuffix(".html") + rest
+    return url
 
 
 def _alternates(
@@ -449,7 +484,8 @@ def _alternates(
                 rel, "alternate-too-long", f"alternate {code} has {len(url):,} characters; at "
                 "most 2,048 are allowed, so it is not listed"))
             continue
-        found.setdefault(code.lower() if code.lower() == "x-default" else code, url)
+        found.setdefault(code.lower() if code.lower() == "x-default" else code,
+                         _as_listed(url, config))
     own_key = comparison_key(loc)
     keys = [comparison_key(url) for url in found.values()]
     if own_key not in keys:

@@ -140,21 +140,28 @@ def encode_path(rel_path: str) -> str:
     return quote(raw, safe=_PATH_SAFE)
 
 
-def page_url(base: BaseUrl, rel_path: str, *, directory_urls: bool = True) -> str:
+def page_url(base: BaseUrl, rel_path: str, *, directory_urls: bool = True,
+             extensionless_urls: bool = False) -> str:
     """The absolute URL of a built file.
 
     With ``directory_urls``, ``a/b/index.html`` becomes ``a/b/`` (the server answers a
-    directory URL with its index file). Different files always get different URLs, and each
-    URL, percent-decoded to bytes, names its file: a name that is not UTF-8 is encoded byte
-    for byte, as servers map ``%XX`` back to bytes.
+    directory URL with its index file). With ``extensionless_urls``, ``a/one.html`` becomes
+    ``a/one`` and ``a/index.html`` ``a/`` (the server answers them with those files: Astro's
+    ``build.format: 'file'``, Cloudflare Pages, Netlify's pretty URLs). Different files
+    always get different URLs, and each URL, percent-decoded to bytes, names its file: a name
+    that is not UTF-8 is encoded byte for byte, as servers map ``%XX`` back to bytes.
     """
     path = rel_path
-    if directory_urls:
-        head, _, name = path.rpartition("/")
-        # Exactly these names: a server on a case-sensitive file system answers a/ with
-        # a/index.html, never with a/Index.html (which is listed under its own name).
-        if name in ("index.html", "index.htm"):
-            path = f"{head}/" if head else ""
+    head, _, name = path.rpartition("/")
+    # Exactly these names: a server on a case-sensitive file system answers a/ with
+    # a/index.html, never with a/Index.html (which is listed under its own name).
+    # Those servers answer a/ with a/index.html too, whatever directory_urls says.
+    if (directory_urls and name in ("index.html", "index.htm")) or (
+            extensionless_urls and name == "index.html"):
+        path = f"{head}/" if head else ""
+    # Only ".html": the suffix these servers add. "a/.html" would leave an empty name.
+    elif extensionless_urls and name.endswith(".html") and name != ".html":
+        path = path.removesuffix(".html")
     return f"{base}{encode_path(path)}"
 
 

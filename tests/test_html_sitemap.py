@@ -32,7 +32,9 @@ from sitemap_plugins.html_map import (
     Section,
     build_tree,
     in_order,
+    names_in,
     page_title,
+    site_map_title,
 )
 from tests.test_adapter_mkdocs import copy_sample, make_site, run_host
 from tests.test_adapter_pelican import copy_site, pelican
@@ -57,8 +59,10 @@ class MapPage:
     url: str
     lang: str
     links: list[str]
-    """The list's links, absolute."""
+    """The list's links to pages in its language, absolute."""
     tree: lxml_html.HtmlElement
+    elsewhere: tuple[str, ...] = ()
+    """Its links to untranslated pages, in the language that has them (``hreflang``)."""
 
 
 def crawl(first: str, fetch: Callable[[str], str]) -> dict[str, MapPage]:
@@ -71,8 +75,11 @@ def crawl(first: str, fetch: Callable[[str], str]) -> dict[str, MapPage]:
         if url in found:
             continue
         tree = lxml_html.fromstring(fetch(url))
-        links = [urljoin(url, href) for href in tree.xpath(SITE_MAP_LIST + "//a/@href")]
-        found[url] = MapPage(url, tree.get("lang") or "", links, tree)
+        links = [urljoin(url, href)
+                 for href in tree.xpath(SITE_MAP_LIST + "//a[not(@hreflang)]/@href")]
+        elsewhere = tuple(urljoin(url, href)
+                          for href in tree.xpath(SITE_MAP_LIST + "//a[@hreflang]/@href"))
+        found[url] = MapPage(url, tree.get("lang") or "", links, tree, elsewhere)
         waiting.extend(urljoin(url, href) for href in tree.xpath(SITE_MAP_LINKS))
     return found
 
@@ -294,6 +301,9 @@ def _check_in_browser(site: Path, root_url: str, base: str, page: str, shot_name
     assert {link.replace(root_url, base) for link in links} == \
         listed - {url.replace(root_url, base) for url in pages}
     assert {url.replace(root_url, base) for url in pages} <= listed
+    # A link to an untranslated page goes to a listed page, in another language's list.
+    assert {link.replace(root_url, base) for found in pages.values()
+            for link in found.elsewhere} <= {link.replace(root_url, base) for link in links}
     styles = [style for url, found in pages.items()
               for href in found.tree.xpath('//link[@rel="stylesheet"]/@href')
               if (style := urljoin(url, href)).startswith(root_url)]  # not web fonts
@@ -340,6 +350,16 @@ def test_mkdocs_renders_it_inside_the_material_theme(
         assert top == ["Home", "Guide", "Référence", "Q&A", "News", "Media", "About"]
         french = pages[server_url + "fr/sitemap/"].tree
         assert french.xpath(SITE_MAP_LIST + "/ul/li[1]/a/text()") == ["Accueil"]
+        # The pages with no French translation (fallback copies, not listed): linked in
+        # English, marked so, in the French list's order.
+        untranslated = french.xpath(SITE_MAP_LIST + '//a[@hreflang="en"]')
+        assert sorted(urljoin(server_url + "fr/sitemap/", a.get("href"))
+                      for a in untranslated) == [server_url + path for path in (
+            "about/", "guide/advanced/", "guide/advanced/tuning/", "guide/install/",
+            "media/", "news/", "q%26a/")]
+        assert all(a.xpath('string(following-sibling::small[@lang="en"])') == "(English)"
+                   for a in untranslated)
+        assert not english.xpath(SITE_MAP_LIST + "//a[@hreflang]")  # it has every page
         # The theme around each list is in its language: the site's name, the search field,
         # the navigation (whose home leads to that language's home).
         for rel, site_name, search, home in (
@@ -390,7 +410,10 @@ def test_pelican_renders_it_inside_the_theme(
         assert english.xpath("string(//title)").startswith("Site map")
         sections = [" ".join(li.xpath("string(./a | ./text())").split())
                     for li in english.xpath(SITE_MAP_LIST + "/ul/li[ul]")]
-        assert sections[:4] == ["Code", "Food & Drink", "Travel", "Pages"]
+        # The blog index first, its further pages folded under it (not at the top).
+        assert sections[:5] == ["Example Blog", "Code", "Food & Drink", "Travel", "Pages"]
+        assert english.xpath(SITE_MAP_LIST + "/ul/li[1]/ul/li/a/text()") == [
+            "Example Blog, page 2", "Example Blog, page 3", "Example Blog, page 4"]
         assert sections[-2:] == ["Tags", "Authors"]
         code = english.xpath(SITE_MAP_LIST + '/ul/li[a="Code"]/ul/li/a/text()')
         # Pelican's titles, not the first heading of the content ("Not the title").
@@ -400,7 +423,9 @@ def test_pelican_renders_it_inside_the_theme(
 @pytest.mark.integration
 @pytest.mark.parametrize(("host", "language", "name"), [
     ("pelican", "de", "Seitenübersicht"), ("mkdocs", "fr", "Plan du site"),
-    ("mkdocs", None, "Site map")])
+    ("mkdocs", None, "Site map"), ("pelican", "zh-TW", "網站地圖"),
+    ("pelican", "zh-CN", "网站地图"),
+    ("mkdocs", "zh_TW", "網站地圖")])
 def test_the_page_is_named_in_the_sites_language(tmp_path: Path, host: str,
                                                  language: str | None, name: str) -> None:
     """Pelican's DEFAULT_LANG, the MkDocs theme's locale: the page's title and heading, and
@@ -427,11 +452,62 @@ def test_the_page_is_named_in_the_sites_language(tmp_path: Path, host: str,
     tree = lxml_html.fromstring(page.read_bytes())
     assert tree.xpath("string(//title)").startswith(name)
     assert name in [" ".join(h.text_content().split()) for h in tree.xpath("//h1")]
-    if host == "pelican":  # and the sections Pelican names not, in German too
+    if host == "pelican":  # and the sections Pelican names not, in the site's language too
         items = {" ".join(li.xpath("string(./a | ./text())").split())
                  for li in tree.xpath(SITE_MAP_LIST + "//li")}
-        assert {"Seiten", "Archiv", "Schlagwörter", "Autoren", "Code, Seite 2"} <= items
+        expected = {"de": {"Seiten", "Archiv", "Schlagwörter", "Autoren", "Code, Seite 2"},
+                    "zh-TW": {"頁面", "歸檔", "標籤", "作者", "Code 第 2 頁"},
+                    "zh-CN": {"页面", "归档", "标签", "Code 第 2 页"}}[str(language)]
+        assert expected <= items
         assert not {"Pages", "Tags", "Authors", "Code, page 2"} & items
+
+
+def test_chinese_labels_follow_the_script_of_the_language_tag() -> None:
+    """Traditional for zh-Hant and the regions that write it (Taiwan, Hong Kong, Macau),
+    Simplified for zh-Hans, China, Singapore and a bare zh; an explicit script wins."""
+    traditional, simplified = "網站地圖", "网站地图"
+    for tag in ("zh-TW", "zh_TW", "zh-Hant", "zh-hant-CN", "zh-HK", "zh-MO", "ZH-TW",
+                "zh-Hant-TW"):
+        assert site_map_title(tag) == traditional, tag
+        assert names_in(tag)["page"].format(name="Blog", number=2) == "Blog 第 2 頁"
+    for tag in ("zh", "zh-CN", "zh_CN", "zh-SG", "zh-Hans", "zh-Hans-TW", "zh-Hans-HK"):
+        assert site_map_title(tag) == simplified, tag
+    assert site_map_title("fr-CA") == "Plan du site"
+
+
+@pytest.mark.integration
+def test_pelican_merges_categories_by_slug_and_folds_pagination(tmp_path: Path) -> None:
+    """Seen on a real blog: "Physics" and "physics" are one category to Pelican (one page,
+    category/physics.html), so one section holding both articles; the blog index's further
+    pages ("page N") sit under the index, not at the top of the list."""
+    site = tmp_path / "source"
+    (site / "content").mkdir(parents=True)
+    (site / "pelicanconf.py").write_text(
+        'SITENAME = "Lab notes"\nSITEURL = "https://example.org"\nPATH = "content"\n'
+        'TIMEZONE = "UTC"\nDEFAULT_LANG = "en"\nDEFAULT_PAGINATION = 1\n'
+        'FEED_ALL_ATOM = None\nCATEGORY_FEED_ATOM = None\nAUTHOR_FEED_ATOM = None\n'
+        'AUTHOR_FEED_RSS = None\nPLUGINS = ["sitemap_plugins.pelican"]\n'
+        'SITEMAP_PLUGINS = {"html_sitemap": "sitemap/"}\n', "utf-8")
+    for number, category in enumerate(("Physics", "physics", "Cooking", "Physics"), 1):
+        (site / "content" / f"post{number}.md").write_text(
+            f"Title: Post {number}\nDate: 2024-01-0{number}\nCategory: {category}\n\n"
+            f"Text {number}.\n", "utf-8")
+    out = tmp_path / "out"
+    build = pelican(site, out, fatal=False)
+    assert build.returncode == 0, build.log
+    tree = lxml_html.fromstring((out / "sitemap" / "index.html").read_bytes())
+    shape = _list_shape(tree.xpath(SITE_MAP_LIST + "/ul/li"))
+    assert shape[:2] == ["Lab notes", ["Lab notes, page 2", "Lab notes, page 3",
+                                       "Lab notes, page 4"]]
+    headings = [item for item in shape if isinstance(item, str)]
+    assert [h for h in headings if h.casefold() == "physics"] == ["Physics"] or \
+        [h for h in headings if h.casefold() == "physics"] == ["physics"]
+    physics = shape[shape.index(next(h for h in headings if h.casefold() == "physics")) + 1]
+    assert physics == ["Post 4", "Post 2", "Post 1", "Physics, page 2", "Physics, page 3"]
+    links = tree.xpath(SITE_MAP_LIST + '/ul/li[a][translate(normalize-space(a), "P", "p")'
+                       '="physics"]/a/@href')
+    assert [urljoin("https://example.org/sitemap/", link) for link in links] == [
+        "https://example.org/category/physics.html"]
 
 
 def _list_shape(items: list[lxml_html.HtmlElement]) -> list[object]:

@@ -40,6 +40,9 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
     ],
     "directory_urls": [(["--directory-urls=no"], (ARGPARSE + "argument --directory-urls/"
                         "--no-directory-urls: ignored explicit argument 'no'"))],
+    "extensionless_urls": [(["--extensionless-urls=yes"], (ARGPARSE + "argument "
+                            "--extensionless-urls/--no-extensionless-urls: ignored explicit "
+                            "argument 'yes'"))],
     "extensions": [
         (["--extension", "html"], ("error: --extension: Item 0: expected an extension "
          "starting with '.' but received: 'html' (str)")),

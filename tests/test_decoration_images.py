@@ -1,0 +1,136 @@
+"""Decoration is not content: badges, emoji, avatars and the site's logo are no image entries.
+
+Seen on real sites: fastapi-users' home (its README: CI, codecov, PyPI, pepy and shields.io
+badges, 83 contributor avatars) listed 89 images for one page; a Pelican blog on the nest
+theme (no landmarks: the region is the whole body) listed its header logo on all 45 pages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+from lxml import etree
+
+from sitemap_plugins.reader import parse_html
+from tests.test_adapter_mkdocs import make_site, run_host
+from tests.test_adapter_pelican import pelican
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9",
+      "i": "http://www.google.com/schemas/sitemap-image/1.1"}
+PHOTO = "https://cdn.example.net/photos/harbour.jpg"
+PROJECT_LOGO = ("https://raw.githubusercontent.com/fastapi-users/fastapi-users/master/logo.svg"
+                "?sanitize=true")  # the README's own picture: content, not the site's logo
+# The README of fastapi-users, as MkDocs renders it (the images, in its order).
+README_IMAGES = (
+    '<p align="center"><img src="https://raw.githubusercontent.com/fastapi-users/'
+    'fastapi-users/master/logo.svg?sanitize=true" alt="FastAPI Users"></p>'
+    '<p><a href="https://github.com/fastapi-users/fastapi-users/actions"><img alt="build" '
+    'src="https://github.com/fastapi-users/fastapi-users/workflows/Build/badge.svg" /></a>'
+    '<a href="https://codecov.io/gh/fastapi-users/fastapi-users"><img alt="codecov" '
+    'src="https://codecov.io/gh/fastapi-users/fastapi-users/branch/master/graph/badge.svg" />'
+    '</a><a href="https://badge.fury.io/py/fastapi-users"><img alt="PyPI version" '
+    'src="https://badge.fury.io/py/fastapi-users.svg" /></a>'
+    '<a href="https://pepy.tech/project/fastapi-users"><img alt="Downloads" '
+    'src="https://pepy.tech/badge/fastapi-users" /></a>'
+    '<a href="#contributors-"><img alt="All Contributors" src="https://img.shields.io/badge/'
+    'all_contributors-83-orange.svg?style=flat-square" /></a></p>'
+    '<table><tr><td align="center"><a href="http://francoisvoron.com"><img '
+    'src="https://avatars.githubusercontent.com/u/1144727?v=4?s=100" width="100px;" '
+    'alt="François Voron"/><br /><sub><b>François Voron</b></sub></a></td></tr></table>'
+    '<p>Read the docs <img class="twemoji" alt="\U0001f4da" src="https://cdn.jsdelivr.net/gh/'
+    'jdecked/twemoji@16.0.1/assets/svg/1f4da.svg" title=":books:"> and '
+    '<img class="emojione" alt=":rocket:" src="https://cdnjs.cloudflare.com/ajax/libs/emojione/'
+    '2.2.7/assets/png/1f680.png"></p>'
+    '<p><img alt="Doc status" src="https://readthedocs.org/projects/pluggy/badge/?version='
+    'latest"><img src="https://travis-ci.org/pytest-dev/pluggy.svg?branch=master"></p>'
+)
+
+
+def _image_locs(sitemap: Path) -> dict[str, list[str]]:
+    tree = etree.parse(str(sitemap))
+    return {str(url.findtext("s:loc", namespaces=NS)): [
+        str(loc) for loc in url.xpath("i:image/i:loc/text()", namespaces=NS)]
+        for url in tree.iterfind("s:url", NS)}
+
+
+def test_badges_emoji_and_avatars_in_the_content_are_not_content_images() -> None:
+    page = (f"<!doctype html><html><body><main>{README_IMAGES}<p><img src='{PHOTO}' "
+            "alt='The harbour at dawn'></p></main></body></html>").encode()
+    record = parse_html(page)
+    assert record.images == (PROJECT_LOGO, PHOTO)
+
+
+@pytest.mark.parametrize("image", [
+    '<img src="/logo.svg" alt="logo">',  # nest: in the header's home link, no landmark
+    '<img class="site-logo" src="/img/brand.png" alt="Example">',
+    '<img src="/img/brand.png" alt="Example Blog logo">',
+])
+def test_a_logo_in_a_link_home_is_decoration_where_the_region_is_the_body(image: str) -> None:
+    page = (f'<!doctype html><html><body><div class="header"><a href="/">{image}Example</a>'
+            f'</div><div class="content"><p>Text.</p><img src="{PHOTO}" alt="logo drawing">'
+            "</div></body></html>").encode()
+    assert parse_html(page).images == (PHOTO,)  # a content image stays, whatever its alt
+
+
+@pytest.mark.integration
+def test_mkdocs_material_home_lists_its_content_images_only(tmp_path: Path) -> None:
+    """A README-included home with badges, avatars and twemoji (pymdownx's <img> emoji)."""
+    project = make_site(tmp_path / "project", (
+        "site_name: T\nsite_url: https://example.org/\ntheme:\n  name: material\n"
+        "markdown_extensions:\n  - attr_list\n  - pymdownx.emoji:\n"
+        "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+        "      emoji_generator: !!python/name:pymdownx.emoji.to_png\n"
+        "plugins:\n  - sitemap\n"),
+        {"index.md": f"# Home\n\n{README_IMAGES}\n\nShips :rocket: fast.\n\n"
+                     f"![The harbour]({PHOTO})\n",
+         "guide.md": "# Guide\n\n:books: Read on.\n"})
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    assert "twemoji" in (build.site / "guide" / "index.html").read_text("utf-8")
+    images = _image_locs(build.site / "sitemap.xml")
+    assert images["https://example.org/"] == [PROJECT_LOGO, PHOTO]
+    assert images["https://example.org/guide/"] == []
+
+
+NEST_LIKE_BASE = """<!DOCTYPE html>
+<html lang="{{ DEFAULT_LANG }}"><head><meta charset="utf-8"><title>{{ SITENAME }}</title></head>
+<body>
+<div class="header-container gradient"><div class="container"><div class="header-logo">
+<a class="pull-left" href="{{ SITEURL }}/"><img class="mr20" src="{{ SITEURL }}/logo.svg"
+ alt="logo">{{ SITENAME }}</a></div></div></div>
+<div class="container content">{% block content %}{% endblock %}</div>
+<div class="footer gradient-2"><div class="container">&copy; {{ AUTHOR }}</div></div>
+</body></html>
+"""
+
+
+@pytest.mark.integration
+def test_pelican_theme_without_landmarks_lists_no_logo(tmp_path: Path) -> None:
+    """A theme shaped like nest (molivier/nest): no main, article, nav or header; the logo
+    is an <img alt="logo"> in a link to the site's root on every page."""
+    site = tmp_path / "source"
+    (site / "content").mkdir(parents=True)
+    theme = tmp_path / "theme" / "templates"
+    theme.mkdir(parents=True)
+    (theme / "base.html").write_text(NEST_LIKE_BASE, "utf-8")
+    (site / "pelicanconf.py").write_text(
+        'SITENAME = "Nest-like"\nSITEURL = "https://example.org"\nPATH = "content"\n'
+        'TIMEZONE = "UTC"\nDEFAULT_LANG = "en"\nFEED_ALL_ATOM = None\n'
+        'CATEGORY_FEED_ATOM = None\nAUTHOR_FEED_ATOM = None\nAUTHOR_FEED_RSS = None\n'
+        f'THEME = "{tmp_path / "theme"}"\nPLUGINS = ["sitemap_plugins.pelican"]\n', "utf-8")
+    (site / "content" / "harbour.md").write_text(
+        f"Title: Harbour\nDate: 2024-01-02\n\nAt dawn.\n\n![The harbour]({PHOTO})\n", "utf-8")
+    (site / "content" / "notes.md").write_text(
+        "Title: Notes\nDate: 2024-01-03\n\nNo picture here.\n", "utf-8")
+    out = tmp_path / "out"
+    build = pelican(site, out, fatal=False)
+    assert build.returncode == 0, build.log
+    assert 'alt="logo"' in (out / "notes.html").read_text("utf-8")
+    images = _image_locs(out / "sitemap.xml")
+    assert images["https://example.org/harbour.html"] == [PHOTO]
+    assert images["https://example.org/notes.html"] == []
+    assert not [url for url, locs in images.items() if any("logo" in loc for loc in locs)]
