@@ -1,7 +1,7 @@
-"""Shared fixtures: XSD validation against ../shared/schemas and independent read-back.
+"""Shared fixtures: XSD validation against the official schemas and independent read-back.
 
-The schemas are read from the shared folder beside the project (never copied into it). If
-they are missing the tests fail with a clear message instead of skipping.
+The schemas are the project's own copies in tests/schemas/ (their sources and hashes are in
+its README). If they are missing the tests fail with a clear message instead of skipping.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def release(holder: subprocess.Popen[str], *, kill: bool = False) -> None:
     holder.wait(timeout=60)
     if holder.stdout is not None:
         holder.stdout.close()
-SCHEMAS = Path(os.environ.get("SITEMAP_SCHEMAS_DIR", ROOT.parent / "shared" / "schemas"))
+SCHEMAS = ROOT / "tests" / "schemas"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _REMOTE = {
     "http://www.w3.org/2001/xml.xsd": "xml.xsd",
@@ -146,8 +146,8 @@ def _load_schema(main: str, *, with_xhtml: bool) -> etree.XMLSchema:
     if missing:
         pytest.fail(
             f"The official sitemap schemas are missing from {SCHEMAS} ({', '.join(missing)}). "
-            "Check out the shared folder beside the project (../shared/schemas) or set "
-            "SITEMAP_SCHEMAS_DIR.", pytrace=False)
+            "They are part of the project: restore them with git (tests/schemas/README.md).",
+            pytrace=False)
     parser = etree.XMLParser(no_network=True)
     parser.resolvers.add(_LocalSchemas())
     imports = [f'<xs:import namespace="{SITEMAP_NS}" schemaLocation="{(SCHEMAS / main).as_uri()}"/>']

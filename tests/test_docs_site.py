@@ -76,7 +76,7 @@ def test_docs_options_page_is_the_option_table(docs_site: Path) -> None:
 
 def test_github_actions_recipe_builds_checks_caches_then_deploys() -> None:
     """The recipe restores the cache before building, checks after, and deploys last."""
-    workflow = yaml.safe_load((DOCS / "recipes" / "github-actions.yml").read_text("utf-8"))
+    workflow = yaml.safe_load((DOCS / "recipes" / "github-actions-mkdocs.yml").read_text("utf-8"))
     steps = workflow["jobs"]["build"]["steps"]
     said = [step.get("uses", "") + step.get("run", "") for step in steps]
 
@@ -94,7 +94,7 @@ def test_github_actions_recipe_builds_checks_caches_then_deploys() -> None:
 
 def test_recipes_submit_after_the_deploy_with_the_cache() -> None:
     """Both recipes run ``sitemap-plugins submit`` in a job after the deploy, with the cache."""
-    github = yaml.safe_load((DOCS / "recipes" / "github-actions.yml").read_text("utf-8"))
+    github = yaml.safe_load((DOCS / "recipes" / "github-actions-mkdocs.yml").read_text("utf-8"))
     submit = github["jobs"]["submit"]
     assert submit["needs"] == "deploy"
     said = [step.get("uses", "") + step.get("run", "") for step in submit["steps"]]

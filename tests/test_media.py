@@ -1,7 +1,7 @@
 """Image and video sitemap entries: which images and videos of a page are listed, and how.
 
 The decision is pure (a page's record in, entries out), so most cases are a table; the
-files are validated against Google's image and video XSDs in ../shared/schemas.
+files are validated against Google's image and video XSDs in tests/schemas.
 """
 
 from __future__ import annotations
