@@ -123,6 +123,9 @@ class _Plan:
     only a page with its own ``url``/``save_as`` metadata can be served elsewhere."""
     content_path: str = ""
     """``PATH``: the sources, for their git dates."""
+    file_dates: bool = False
+    """``DEFAULT_DATE = 'fs'``: Pelican fills a missing ``date`` and ``modified`` with the
+    source file's time, which is no author's date (a checkout or a ``touch`` moves it)."""
 
 
 @dataclass(frozen=True)
@@ -249,7 +252,8 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
                  default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
                  timezone_name=str(settings.get("TIMEZONE") or "UTC"),
                  urls_follow_files=_urls_follow_files(settings),
-                 content_path=str(settings.get("PATH") or ""))
+                 content_path=str(settings.get("PATH") or ""),
+                 file_dates=settings.get("DEFAULT_DATE") == "fs")
 
 
 _URL_SETTINGS = ("ARTICLE", "ARTICLE_LANG", "DRAFT", "DRAFT_LANG", "PAGE", "PAGE_LANG",
@@ -464,7 +468,7 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
             _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
             continue
         lastmod = _source_time(static) if plan.use_source_time else None
-        hints = PageHints(lastmod=lastmod) if lastmod else None
+        hints = PageHints(lastmod=lastmod, lastmod_source="file time") if lastmod else None
         _RUN.pages[rel] = (hints, False)
 
 
@@ -564,11 +568,11 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
     # a later change (an edit, a reshuffled listing). A Modified: is the author's word.
     alternates, source, published = None, "host", None
     if obj is not None:
-        lastmod = own.lastmod or _content_lastmod(obj, plan.timezone_name)
-        date_value = getattr(obj, "date", None)  # an article's Date: when it was published
+        lastmod = own.lastmod or _content_lastmod(obj, plan)
+        date_value = _stated(obj, "date", plan)  # an article's Date: when it was published
         if kind == "articles" and date_value is not None:  # pages are not news
             published = _aware(date_value, plan.timezone_name)
-        if (own.lastmod or getattr(obj, "modified", None)) is not None and lastmod is not None:
+        if (own.lastmod or _stated(obj, "modified", plan)) is not None and lastmod is not None:
             source = EXPLICIT_SOURCE  # Lastmod: or Modified: says when it last changed
         if lastmod is None and plan.config.git_dates:
             # A page without Date: or Modified: (an about page) changed when its source
@@ -577,10 +581,11 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
             lastmod = _git_date(plan, obj)
         if lastmod is None and plan.use_source_time:
             lastmod = _source_time(obj)
+            source = "file time" if lastmod is not None else source
         own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls)
         alternates = _translations(plan, site, obj, own_url)
     elif not _is_template_page(context):
-        lastmod = _listing_lastmod(context, plan.timezone_name)
+        lastmod = _listing_lastmod(context, plan)
     else:
         lastmod = None  # a TEMPLATE_PAGES page shows anything; its date is unknown
     # The page's own metadata wins over SITEMAP_PLUGINS rules, which win over
@@ -650,18 +655,36 @@ def _aware(value: object, timezone_name: str) -> Lastmod | None:
     return coerce_lastmod(value)
 
 
-def _content_lastmod(obj: object, timezone_name: str) -> Lastmod | None:
-    """An article's or page's ``modified``, else its ``date``."""
+def _stated(obj: object, name: str, plan: _Plan) -> object:
+    """The content's ``date`` or ``modified`` as its author stated it; None for a file time.
+
+    Under ``DEFAULT_DATE = 'fs'`` Pelican fills a missing one with the source file's time
+    (naive, in the machine's local time): a checkout or a ``touch`` moves it, so it is never
+    taken for the author's date. It is known by being exactly that time, to the microsecond.
+    """
+    value = getattr(obj, name, None)
+    if value is None or not plan.file_dates or not isinstance(value, datetime):
+        return value
+    source = getattr(obj, "source_path", None)
+    try:
+        stamp = datetime.fromtimestamp(os.stat(source).st_mtime) if source else None
+    except (OSError, ValueError, OverflowError):
+        return value
+    return None if value.replace(tzinfo=None) == stamp else value
+
+
+def _content_lastmod(obj: object, plan: _Plan) -> Lastmod | None:
+    """An article's or page's ``modified``, else its ``date`` (never a file time)."""
     for name in ("modified", "date"):
-        value = getattr(obj, name, None)
+        value = _stated(obj, name, plan)
         if value is not None:
-            lastmod = _aware(value, timezone_name)
+            lastmod = _aware(value, plan.timezone_name)
             if lastmod is not None:
                 return lastmod
     return None
 
 
-def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod | None:
+def _listing_lastmod(context: Mapping[str, Any], plan: _Plan) -> Lastmod | None:
     """The newest article a listing page shows (just this page's, when paginated)."""
     page = context.get("articles_page")
     articles = getattr(page, "object_list", None) if page is not None else None
@@ -675,7 +698,9 @@ def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod 
         if cached is not None and cached[0] is article:
             lastmod = cached[1]
         else:
-            lastmod = _content_lastmod(article, timezone_name)
+            lastmod = _content_lastmod(article, plan)
+            if lastmod is None and plan.use_source_time:
+                lastmod = _source_time(article)
             known[id(article)] = (article, lastmod)  # holding it keeps the id unique
         newest = latest(newest, lastmod)
     return newest

@@ -1139,3 +1139,31 @@ def test_a_page_without_a_date_is_dated_by_its_sources_last_commit(tmp_path: Pat
     settings = json.dumps({"git_dates": False, "cache_dir": str(tmp_path / "no-history")})
     off = entries(built(pelican(site, tmp_path / "off", f"SITEMAP_PLUGINS={settings}")).out)
     assert off[BASE + "pages/contact.html"]["lastmod"] is None
+
+
+def test_file_times_are_never_the_author_s_date(tmp_path: Path) -> None:
+    """Under ``DEFAULT_DATE = 'fs'`` Pelican fills missing dates with the sources' file
+    times: a dated article keeps its Date:, an undated page gets no lastmod, and touching
+    every source moves no lastmod on a build without a cache."""
+    site = copy_site(tmp_path / "source")
+    settings = ('DEFAULT_DATE="fs"',
+                f"SITEMAP_PLUGINS={json.dumps({'fingerprint': False})}")
+    first = entries(built(pelican(site, tmp_path / "1", *settings)).out)
+    later = datetime.now(tz=timezone.utc).timestamp() + 86_400 * 3
+    for source in (site / "content").rglob("*"):
+        if source.is_file():
+            os.utime(source, (later, later))
+    again = entries(built(pelican(site, tmp_path / "2", *settings)).out)
+    assert {loc: e["lastmod"] for loc, e in again.items()} == {
+        loc: e["lastmod"] for loc, e in first.items()}
+    assert first[BASE + "hello-pelican.html"]["lastmod"] == "2024-06-01T18:30:00+02:00"
+    assert first[BASE + "pages/contact.html"]["lastmod"] is None
+    this_year = str(datetime.now(tz=timezone.utc).year)
+    assert not [loc for loc, e in first.items() if str(e["lastmod"]).startswith(this_year)]
+    # Under lastmod_file_time the file time is used, in UTC, never in the site's offset.
+    timed = json.dumps({"fingerprint": False, "lastmod_file_time": True})
+    stamped = entries(built(pelican(site, tmp_path / "3", 'DEFAULT_DATE="fs"',
+                                    f"SITEMAP_PLUGINS={timed}")).out)
+    expected = datetime.fromtimestamp(int(later), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert stamped[BASE + "pages/contact.html"]["lastmod"] == expected
+    assert stamped[BASE + "hello-pelican.html"]["lastmod"] == "2024-06-01T18:30:00+02:00"
