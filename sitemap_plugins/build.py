@@ -113,6 +113,14 @@ MAX_DIAGNOSTICS = 1_000
 _NO_PAGE = PageRecord("")
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` and the noun, plural unless one: the one spelling of every count we report.
+
+    ``noun`` is a plain English noun whose plural takes an ``s`` (page, image, video, URL).
+    """
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 @dataclass
 class Result:
     """What a run did: URLs listed, pages left out by reason, files written, diagnostics."""
@@ -153,8 +161,7 @@ class Result:
 
     def summary(self) -> list[str]:
         """The run in a few lines, for a terminal: the same figures every front-end reports."""
-        lines = [f"Listed {self.listed:,} URL{'' if self.listed == 1 else 's'} in "
-                 f"{self.sitemap_url}" + (" (sitemap index with numbered parts)"
+        lines = [f"Listed {counted(self.listed, 'URL')} in {self.sitemap_url}" + (" (sitemap index with numbered parts)"
                                           if self.split else "")]
         if self.excluded:
             lines.append("Left out:")
@@ -166,7 +173,7 @@ class Result:
         if self.images or self.videos or self.videos_skipped:
             lines.append(self.media_line())
         if self.news is not None:
-            lines.append(f"News: {self.news:,} article{'' if self.news == 1 else 's'} "
+            lines.append(f"News: {counted(self.news, 'article')} "
                          "published in the last two days")
         changes = self.changes
         if changes is not None and changes.baseline:
@@ -176,23 +183,26 @@ class Result:
 
     def media_line(self) -> str:
         """Images and videos listed, and the videos left out by reason."""
-        line = f"Media: {self.images:,} images, {self.videos:,} videos"
+        line = f"Media: {counted(self.images, 'image')}, {counted(self.videos, 'video')}"
         if self.videos_skipped:
             why = ", ".join(f"{reason}: {count:,}"
                             for reason, count in sorted(self.videos_skipped.items()))
             skipped = sum(self.videos_skipped.values())
-            line += f"; {skipped:,} video{'' if skipped == 1 else 's'} left out ({why})"
+            line += f"; {counted(skipped, 'video')} left out ({why})"
         return line
 
     def summary_line(self) -> str:
         """The run in one line, for a host's log."""
-        left_out = ", ".join(f"{count:,} {reason}" for reason, count in self._left_out())
+        # A reason is a phrase ("i18n fallback copy of an untranslated page"), not a noun to
+        # count: it is followed by its count, and the pages are counted once, in front.
+        left_out = ", ".join(f"{reason} ({count:,})" for reason, count in self._left_out())
+        left_out = (f"{counted(sum(self.excluded.values()), 'page')} left out: {left_out}"
+                    if left_out else "none left out")
         media = (f"; {self.media_line()[len('Media: '):]}"
                  if self.images or self.videos or self.videos_skipped else "")
         if self.news is not None:
-            media += f"; {self.news:,} news article{'' if self.news == 1 else 's'}"
-        return (f"{self.listed:,} URL{'' if self.listed == 1 else 's'} listed in "
-                f"{self.sitemap_url} ({f'left out: {left_out}' if left_out else 'none left out'})"
+            media += f"; {counted(self.news, 'news article')}"
+        return (f"{counted(self.listed, 'URL')} listed in {self.sitemap_url}; {left_out}"
                 f"{media}; wrote {', '.join(self.files) or 'nothing'}")
 
     def _left_out(self) -> list[tuple[str, int]]:

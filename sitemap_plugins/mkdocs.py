@@ -298,6 +298,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if self._sitemap is None or self._sitemap.html_sitemap is None:
             return None
         from mkdocs.structure.files import File as MkDocsFile  # noqa: PLC0415
+        from mkdocs.structure.files import InclusionLevel  # noqa: PLC0415
 
         dest = self._sitemap.html_sitemap
         language = None
@@ -321,7 +322,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if language is None:  # the site's language: it names the further pages of a listing
             self._lang = str(lang) if lang else None
         title = site_map_title(str(lang) if lang else None)
-        page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n")
+        # In no nav on purpose: MkDocs would list it among the pages the nav omits.
+        page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n",
+                                    inclusion=InclusionLevel.NOT_IN_NAV)
         page.dest_uri = dest
         if self._i18n_default is not None:
             # A page of the site's language with no translation of its own, in

@@ -508,7 +508,17 @@ def on_finalized(pelican: _Pelican) -> None:
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
                       outline=blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
                                        names_in(pelican.settings.get("DEFAULT_LANG"))))
-    log_result(log, result, "Sitemap: ")
+    log_result(log, result, "Sitemap: ", show=_console_line)
+
+
+def _console_line(line: str) -> None:
+    """Print ``line`` as Pelican prints its own "Done: ..." summary (Pelican 4.9 and later)."""
+    try:
+        from pelican.log import console  # noqa: PLC0415  # only when the line is shown
+    except ImportError:  # an older Pelican prints its summary with print()
+        print(line)  # noqa: T201
+        return
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 # --- Where a page goes in the HTML site map ----------------------------------------------

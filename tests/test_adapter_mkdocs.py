@@ -311,10 +311,10 @@ def test_sample_sitemap_is_written_once_after_every_language(sample: Build):
 def test_sample_reports_why_pages_were_left_out(sample: Build):
     """The build log counts the pages left out, by reason."""
     assert (
-        "Sitemap: 13 URLs listed in https://example.org/project/sitemap.xml (left out: "
-        "1 404 page, 1 disallowed by robots.txt, 1 front matter sitemap: false, "
-        "10 i18n fallback copy of an untranslated page, 1 noindex, 2 redirect stub, "
-        "1 static HTML copied from docs_dir); 2 images, 2 videos; 1 video left out "
+        "Sitemap: 13 URLs listed in https://example.org/project/sitemap.xml; 17 pages left "
+        "out: 404 page (1), disallowed by robots.txt (1), front matter sitemap: false (1), "
+        "i18n fallback copy of an untranslated page (10), noindex (1), redirect stub (2), "
+        "static HTML copied from docs_dir (1); 2 images, 2 videos; 1 video left out "
         "(no thumbnail: 1); wrote sitemap.xml"
     ) in sample.log
 

@@ -233,11 +233,21 @@ def test_build_passes_fatal_warnings_and_reports(main_build: Build) -> None:
     """The sample site builds under ``--fatal warnings``; the summary names each left-out kind."""
     assert main_build.messages("WARNING") == []
     assert main_build.ours("INFO")[-1] == (
-        f"Sitemap: 42 URLs listed in {BASE}sitemap.xml (left out: 1 draft, 1 hidden, "
-        "2 not written by this build, 1 Private: True metadata, 1 Sitemap: false metadata, "
-        "1 static HTML (static_html is off)); 6 images, 4 videos; wrote sitemap.xml, "
-        "sitemap.xml.gz, sitemap.txt, robots.txt"
+        f"Sitemap: 42 URLs listed in {BASE}sitemap.xml; 7 pages left out: draft (1), "
+        "hidden (1), not written by this build (2), Private: True metadata (1), Sitemap: "
+        "false metadata (1), static HTML (static_html is off) (1); 6 images, 4 videos; "
+        "wrote sitemap.xml, sitemap.xml.gz, sitemap.txt, robots.txt"
     )
+
+
+def test_summary_line_shows_at_pelican_s_default_level(tmp_path: Path) -> None:
+    """Without ``--verbose`` Pelican logs no info: the one summary line is printed as
+    Pelican's own "Done:" line is, once."""
+    site = copy_site(tmp_path / "source")
+    log = built(pelican(site, tmp_path / "out")).log
+    lines = [line for line in log.splitlines() if "URLs listed in" in line]
+    assert len(lines) == 1
+    assert lines[0].startswith(f"Sitemap: 42 URLs listed in {BASE}sitemap.xml; ")
 
 
 def test_stale_files_in_output_are_not_listed(main_build: Build) -> None:
