@@ -161,8 +161,8 @@ class Result:
 
     def summary(self) -> list[str]:
         """The run in a few lines, for a terminal: the same figures every front-end reports."""
-        lines = [f"Listed {counted(self.listed, 'URL')} in {self.sitemap_url}" + (" (sitemap index with numbered parts)"
-                                          if self.split else "")]
+        lines = [f"Listed {counted(self.listed, 'URL')} in {self.sitemap_url}"
+                 + (" (sitemap index with numbered parts)" if self.split else "")]
         if self.excluded:
             lines.append("Left out:")
             lines.extend(f"  {count:>7,}  {reason}" for reason, count in self._left_out())

@@ -677,7 +677,9 @@ def _stated(obj: object, name: str, plan: _Plan) -> object:
         return value
     source = getattr(obj, "source_path", None)
     try:
-        stamp = datetime.fromtimestamp(os.stat(source).st_mtime) if source else None
+        # Pelican's own naive local time, compared as Pelican made it.
+        stamp = (datetime.fromtimestamp(os.stat(source).st_mtime)  # noqa: DTZ006
+                 if source else None)
     except (OSError, ValueError, OverflowError):
         return value
     return None if value.replace(tzinfo=None) == stamp else value
