@@ -68,7 +68,9 @@ from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
     encode_record,
+    parts_digest,
     read_bytes,
+    read_parts,
     read_record,
 )
 from sitemap_plugins.render import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter, render_url
@@ -291,6 +293,26 @@ class PageStep:
             decision = evaluate(rel, _NO_PAGE, hints, self.rules, mtime=mtime, placed=placed)
             record_text, page_digest, cached = "", b"", False
             seen = _NO_PAGE
+        elif hints is not None and hints.page is not None:
+            # The host rendered it: its record comes from what the host handed over, and the
+            # file it just wrote is not read again (only its time, when that is asked for).
+            try:
+                mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
+            except OSError as err:
+                return _unreadable(rel, err)
+            kept = self.history.kept(rel) if config.fingerprint else None
+            page_digest = parts_digest(hints.page) if config.fingerprint else b""
+            record = None
+            if kept is not None and kept.digest == page_digest and self.history.records:
+                record = decode_record(kept.record)
+            cached = record is not None
+            if record is None:
+                record = read_parts(hints.page)
+                record_text = encode_record(record) if config.fingerprint else ""
+            else:
+                record_text = kept.record if kept is not None else ""
+            decision = evaluate(rel, record, hints, self.rules, mtime=mtime, placed=placed)
+            seen = record
         else:
             try:
                 page = read_bytes(built.abs_path)

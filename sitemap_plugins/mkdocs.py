@@ -14,7 +14,9 @@ Top floor, a front-end writing no file: front matter is checked as Pelican's met
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
@@ -39,12 +41,13 @@ from sitemap_plugins.options import (
     SitemapConfig,
     check_page_values,
 )
+from sitemap_plugins.reader import HostPage, listing_items
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
 from sitemap_plugins.urls import folder_url
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable
 
     import jinja2
     from mkdocs.config.defaults import MkDocsConfig
@@ -172,6 +175,11 @@ class _PageRecord:
     shows: tuple[str, ...] = ()
     """``dest_uri`` of the posts a listing page shows (Material's blog index, its archive and
     category pages, each page of their pagination): it changed when the newest of them did."""
+    items: str = ""
+    """What a listing page lists (:func:`~sitemap_plugins.reader.listing_items`): its
+    content besides its own Markdown."""
+    host: HostPage | None = None
+    """The page as MkDocs rendered it: its content and the head of the output it wrote."""
 
 
 @dataclass
@@ -400,6 +408,26 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         record.front = _front_matter(page.meta, record.src_uri)
         record.git_plugin_date = self._git_plugin_date(page.meta)
         record.shows = _shown_posts(context.get("posts"), self._state.pages)
+        if record.shows:
+            record.items = listing_items(_post_items(context.get("posts")))
+        return None
+
+    @event_priority(_LATE)  # after plugins that rework the output (minifiers)
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        """Keep what MkDocs rendered: the page's content and the head of its output.
+
+        The sitemap takes the page's content facts (fingerprint, images, videos, heading)
+        from the content before the theme wrapped it, and its head facts from the output it
+        hands over: the file it writes is never read back.
+        """
+        del config
+        record = self._state.pages.get(page.file.dest_uri)
+        if (record is None or self._sitemap is None or record.fallback
+                or (record.front is not None and record.front.exclude)):
+            return None  # left out whatever it holds: nothing of it is needed
+        head = _head_of(output)
+        if head is not None and isinstance(page.content, str):
+            record.host = HostPage(head, page.content + record.items)
         return None
 
     @event_priority(_LATE)
@@ -552,12 +580,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 alternates = tuple(
                     (code, href) for code, other, href in record.alternates if other in listed)
             if (lastmod is None and front.changefreq is None and front.priority is None
-                    and alternates is None and front.published is None):
+                    and alternates is None and front.published is None and record.host is None):
                 continue  # nothing to add: the page speaks for itself (and costs less)
             hints[dest] = PageHints(
                 lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
                 alternates=alternates, lastmod_source=EXPLICIT_SOURCE if front.explicit else "host",
-                published=front.published)
+                published=front.published, page=record.host)
         return hints
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> dict[str, Lastmod]:
@@ -591,6 +619,33 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
         return own, None
     canonical = folder_url(given_site_url, canonical_version.strip("/"))
     return own, (canonical if canonical != own else None)
+
+
+_HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
+
+
+def _head_of(output: str) -> str | None:
+    """The output up to its ``</head>``; None when it has none (read whole from disk then)."""
+    end = output.find("</head>")
+    if end < 0:
+        found = _HEAD_END.search(output)
+        if found is None:
+            return None
+        end = found.start()
+    return output[:end]
+
+
+def _post_items(posts: object) -> list[tuple[str, str, str, str]]:
+    """``(url, title, date, excerpt HTML)`` of each post a Material blog listing shows."""
+    items = []
+    for item in posts if isinstance(posts, (list, tuple)) else ():
+        post = getattr(item, "post", item)
+        meta = getattr(post, "meta", None)
+        date = meta.get("date", "") if isinstance(meta, Mapping) else ""
+        content = getattr(item, "content", None)
+        items.append((str(getattr(post, "url", "") or ""), str(getattr(post, "title", "") or ""),
+                      str(date), content if isinstance(content, str) else ""))
+    return items
 
 
 def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ from sitemap_plugins.urls import (
 if TYPE_CHECKING:
     from sitemap_plugins.globs import GlobSet
     from sitemap_plugins.options import SitemapConfig
-    from sitemap_plugins.reader import PageRecord
+    from sitemap_plugins.reader import HostPage, PageRecord
     from sitemap_plugins.robots_txt import RobotsRules
 
 REASON_EXCLUDED = "excluded by config"
@@ -136,6 +136,10 @@ class PageHints:
     default, such as pelican-sitemap's ``changefreqs``)."""
     default_priority: float | None = None
     """Used when neither the page nor a ``priority`` rule sets one."""
+    page: HostPage | None = None
+    """The page as the host rendered it (its written head and the content it wrapped): its
+    record is made from these (:func:`~sitemap_plugins.reader.read_parts`), and the build
+    reads no file for it."""
 
 
 @dataclass(frozen=True)

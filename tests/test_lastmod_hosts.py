@@ -240,7 +240,7 @@ def test_mkdocs_new_page_french_fallback_is_left_out(mkdocs_runs: MkDocsRuns) ->
     assert f"{MK_BASE}fr/guide/faq/" not in lastmods
     assert {url for url in lastmods if url.startswith(f"{MK_BASE}fr/")} == MK_FRENCH
     assert all(lastmods[url] is None for url in MK_FRENCH)
-    assert "11 i18n fallback copy of an untranslated page" in mkdocs_runs.new_page.log
+    assert "i18n fallback copy of an untranslated page (11)" in mkdocs_runs.new_page.log
 
 
 def test_mkdocs_manifest_records_where_each_date_came_from(mkdocs_runs: MkDocsRuns) -> None:
