@@ -41,7 +41,7 @@ from sitemap_plugins.options import (
     SitemapConfig,
     check_page_values,
 )
-from sitemap_plugins.reader import HostPage, listing_items
+from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
 from sitemap_plugins.urls import folder_url
@@ -427,7 +427,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None  # left out whatever it holds: nothing of it is needed
         head = _head_of(output)
         if head is not None and isinstance(page.content, str):
-            record.host = HostPage(head, page.content + record.items)
+            record.host = HostPage(
+                head, titled(str(page.title or ""), page.content) + record.items)
         return None
 
     @event_priority(_LATE)

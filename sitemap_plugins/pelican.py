@@ -53,8 +53,10 @@ from sitemap_plugins.options import (
     check_keys,
     check_page_values,
 )
+from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
+from sitemap_plugins.site import read_head
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
 
 log = logging.getLogger(__name__)
@@ -427,11 +429,63 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     site = _RUN.sites[-1]
     own = _own_values(obj) if obj is not None else NO_PAGE_VALUES  # checked in every build
     hints = _page_hints(plan, site, rel, obj, context, own) if plan.base is not None else None
+    place = _place(obj, context)
+    if hints is not None and not hints.exclude:
+        page = _host_page(path, obj, context, place, plan)
+        if page is not None:
+            hints = dataclasses.replace(hints, page=page)
     _RUN.pages[rel] = (hints, override)
-    if plan.config.html_sitemap is not None:
-        place = _place(obj, context)
-        if place is not None:
-            _RUN.places[rel] = place
+    if plan.config.html_sitemap is not None and place is not None:
+        _RUN.places[rel] = place
+
+
+def _host_page(path: str, obj: object, context: Mapping[str, Any], place: BlogPlace | None,
+               plan: _Plan) -> HostPage | None:
+    """The page as Pelican rendered it: the content it wrapped, and the head of the file.
+
+    An article's or a page's content is its ``content``; a listing's is its items (each
+    listed article's URL, title, date and summary; a list of tags, categories or authors,
+    their names and URLs). A page whose content Pelican does not know (``TEMPLATE_PAGES``,
+    other direct templates) is read whole from disk, as the command line reads it.
+    """
+    if obj is not None:
+        content = getattr(obj, "content", None)
+        if isinstance(content, str):
+            content = titled(str(getattr(obj, "title", "") or ""), content)
+        media = True
+    else:
+        content = _listing_content(context, place, plan)
+        media = False  # a listing's images are its articles'
+    if not isinstance(content, str):
+        return None
+    head = read_head(path)
+    return HostPage(head, content, media) if head is not None else None
+
+
+def _listing_content(context: Mapping[str, Any], place: BlogPlace | None,
+                     plan: _Plan) -> str | None:
+    kind = place.kind if place is not None else ""
+    if kind in ("tags", "categories", "authors"):
+        named = context.get(kind) or ()
+        return listing_items([(str(getattr(item, "url", "") or ""), str(item), "", "")
+                              for item, _ in named])
+    page = context.get("articles_page")
+    if page is not None:
+        articles = getattr(page, "object_list", None) or ()
+    elif kind == "archives" or context.get("period") is not None:
+        articles = context.get("dates") or ()
+    elif kind in ("category", "tag", "author", "index"):
+        articles = context.get("articles") or ()
+    else:
+        return None
+    items = []
+    for article in articles:
+        when = _stated(article, "date", plan)
+        items.append((str(getattr(article, "url", "") or ""),
+                      str(getattr(article, "title", "") or ""),
+                      when.isoformat() if isinstance(when, date) else "",
+                      str(getattr(article, "summary", "") or "")))
+    return listing_items(items)
 
 
 def _is_override(obj: object, context: Mapping[str, Any]) -> bool:

@@ -417,12 +417,11 @@ def parts_digest(page: HostPage) -> bytes:
 
 
 def read_parts(page: HostPage) -> PageRecord:
-    """The record of a page its host rendered: head facts from its head, the rest from the
-    content (see :class:`HostPage`).
+    """The record of a page its host rendered (:class:`HostPage`), head and content apart.
 
-    The content is the main content region: steps 2 to 4 of the fingerprint (module
-    docstring) apply to it as to a region found in a whole page, so a host's page and a
-    page read from disk are fingerprinted alike, without the theme around them.
+    The head facts come from the head; the content is the main content region, and steps 2
+    to 4 of the fingerprint (module docstring) apply to it as to a region found in a whole
+    page: a host's page is fingerprinted as a page read from disk, without the theme.
     """
     head_markup, problem = (_markup(page.head, truncated=True) if isinstance(page.head, bytes)
                             else (page.head, None))
@@ -433,6 +432,20 @@ def read_parts(page: HostPage) -> PageRecord:
     scope = _Scope(regions)
     _drop_non_content(scope, None)  # the host's content holds no banner: its headers count
     return _assemble(tree, regions, _content_elements(scope), problem, media=page.media)
+
+
+def titled(title: str, content: str) -> str:
+    """A host's content with its title as its first heading, unless it has a heading already.
+
+    A page's title is content (editing it moves the page), but Pelican's content, and
+    MkDocs' when the title comes from the nav or the front matter, never holds it: the theme
+    writes it around the content.
+    """
+    if not title or "<h1" in content or "<H1" in content:
+        return content
+    from html import escape  # noqa: PLC0415  # only the hosts come this way
+
+    return f"<h1>{escape(title)}</h1>{content}"
 
 
 def listing_items(items: list[tuple[str, str, str, str]]) -> str:

@@ -235,7 +235,7 @@ def test_build_passes_fatal_warnings_and_reports(main_build: Build) -> None:
     assert main_build.ours("INFO")[-1] == (
         f"Sitemap: 42 URLs listed in {BASE}sitemap.xml; 7 pages left out: draft (1), "
         "hidden (1), not written by this build (2), Private: True metadata (1), Sitemap: "
-        "false metadata (1), static HTML (static_html is off) (1); 6 images, 4 videos; "
+        "false metadata (1), static HTML (static_html is off) (1); 3 images, 2 videos; "
         "wrote sitemap.xml, sitemap.xml.gz, sitemap.txt, robots.txt"
     )
 
