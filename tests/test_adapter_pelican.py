@@ -1177,3 +1177,58 @@ def test_file_times_are_never_the_author_s_date(tmp_path: Path) -> None:
     expected = datetime.fromtimestamp(int(later), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     assert stamped[BASE + "pages/contact.html"]["lastmod"] == expected
     assert stamped[BASE + "hello-pelican.html"]["lastmod"] == "2024-06-01T18:30:00+02:00"
+
+
+NEST_BASE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ SITENAME }}</title></head>
+<body>
+<div class="header-container"><div class="header-nav">
+<a href="{{ SITEURL }}/">Home</a>
+{% for p in pages %}<a href="{{ SITEURL }}/{{ p.url }}">{{ p.title }}</a>{% endfor %}
+</div><img class="mr20" src="{{ SITEURL }}/theme/logo.png" alt="logo"></div>
+<div class="container content">{% block content %}{% endblock %}</div>
+<div class="footer gradient-2">Powered by Pelican</div>
+</body></html>
+"""
+NEST_LIST = """{% extends "base.html" %}{% block content %}<dl>
+{% for a in (articles_page.object_list if articles_page else articles) %}
+<dt>{{ a.locale_date }}</dt><dd><a href="{{ SITEURL }}/{{ a.url }}">{{ a.title }}</a></dd>
+{% endfor %}</dl>{% endblock %}
+"""
+NEST_TEMPLATES = {
+    "base.html": NEST_BASE,
+    "article.html": '{% extends "base.html" %}{% block content %}<h1>{{ article.title }}</h1>'
+                    "{{ article.content }}{% endblock %}",
+    "page.html": '{% extends "base.html" %}{% block content %}<h1>{{ page.title }}</h1>'
+                 "{{ page.content }}{% endblock %}",
+    **dict.fromkeys(("index.html", "tag.html", "category.html", "author.html",
+                     "archives.html", "period_archives.html"), NEST_LIST),
+    **dict.fromkeys(("tags.html", "categories.html", "authors.html"),
+                    '{% extends "base.html" %}{% block content %}{% endblock %}'),
+}
+
+
+def test_a_menu_link_on_every_page_of_a_theme_without_landmarks_moves_no_lastmod(
+    tmp_path: Path,
+) -> None:
+    """A theme shaped like molivier/nest (no main, article, nav, header or footer: the menu
+    sits in plain divs of the body): turning on ``html_sitemap``, which adds one menu link to
+    every page, changes no page's content, so no lastmod moves."""
+    site = copy_site(tmp_path / "source")
+    for name, text in NEST_TEMPLATES.items():
+        (site / "nest" / "templates").mkdir(parents=True, exist_ok=True)
+        (site / "nest" / "templates" / name).write_text(text, "utf-8")
+    changes = tmp_path / "changes.json"
+    options = {"cache_dir": str(tmp_path / "cache"), "changes_file": str(changes)}
+    theme = 'THEME="nest"'
+    before = entries(built(pelican(site, tmp_path / "out", theme,
+                                   f"SITEMAP_PLUGINS={json.dumps(options)}", epoch=1_750_000_000)).out)
+    with_map = {**options, "html_sitemap": "sitemap/index.html"}
+    out = built(pelican(site, tmp_path / "out", theme,
+                        f"SITEMAP_PLUGINS={json.dumps(with_map)}", epoch=1_760_000_000)).out
+    assert 'href="https://blog.example.org/sitemap/"' in (out / "pages" / "contact.html").read_text(
+        "utf-8")
+    after = entries(out)
+    assert {loc: e["lastmod"] for loc, e in after.items() if loc in before} == {
+        loc: e["lastmod"] for loc, e in before.items()}
+    assert json.loads(changes.read_text("utf-8"))["changed"] == []
