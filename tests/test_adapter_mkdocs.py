@@ -5,6 +5,7 @@ Every scenario builds once into ``tmp_path`` and is shared through module-scoped
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -947,3 +948,51 @@ def test_news_sitemap_takes_the_front_matter_date(tmp_path: Path, xsd):
              namespaces=ns), u.findtext("n:news/n:title", namespaces=ns))
             for u in news.getroot()] == [("https://example.org/fresh/", "2024-05-06",
                                           "Fresh & new")]
+
+
+OLD_READER_HOOK = '''\
+"""The reader before MkDocs handed its content over: every page read whole from disk."""
+import sitemap_plugins.history
+import sitemap_plugins.mkdocs
+
+sitemap_plugins.mkdocs._head_of = lambda output: None
+sitemap_plugins.history.FINGERPRINT_VERSION = "4"
+sitemap_plugins.history.READER_VERSION = "6"
+'''
+
+
+def test_taking_content_from_mkdocs_rebaselines_once_and_moves_no_date(tmp_path: Path) -> None:
+    """The first build that takes each page's content from MkDocs (not the whole written page)
+    adopts the new fingerprints and keeps every recorded date: no lastmod moves, no URL is
+    "changed"; an edit after it moves its page alone."""
+    project = make_site(tmp_path / "project", (
+        "site_name: T\nsite_url: https://example.org/\ntheme: mkdocs\nhooks:\n  - old.py\n"
+        "plugins:\n  - sitemap:\n      changes_file: changes.json\n"), {
+        "index.md": "# Home\n\nWelcome.\n",
+        "guide.md": "# Guide\n\nHow to.\n",
+        "faq.md": "# FAQ\n\nWhy.\n",
+    })
+    (project / "old.py").write_text(OLD_READER_HOOK, "utf-8")
+
+    def build(epoch: int) -> dict[str, str | None]:
+        env = {**_env(tmp_path), "SOURCE_DATE_EPOCH": str(epoch)}
+        done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"],
+                              cwd=project, env=env, capture_output=True, text=True,
+                              timeout=180, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        root = etree.parse(str(project / "site" / "sitemap.xml")).getroot()
+        return {url.findtext("s:loc", namespaces=NS): url.findtext("s:lastmod", namespaces=NS)
+                for url in root.iterfind("s:url", NS)}
+
+    build(1_700_000_000)
+    guide = project / "docs" / "guide.md"
+    guide.write_text("# Guide\n\nHow to, better.\n", "utf-8")
+    old = build(1_700_100_000)
+    assert old["https://example.org/guide/"] == "2023-11-16T02:00:00Z"
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text("utf-8").replace("hooks:\n  - old.py\n", ""), "utf-8")
+    assert build(1_700_200_000) == old
+    changes = json.loads((project / "changes.json").read_text("utf-8"))
+    assert (changes["baseline"], changes["changed"]) == (True, [])
+    guide.write_text("# Guide\n\nHow to, best.\n", "utf-8")
+    assert build(1_700_300_000) == {**old, "https://example.org/guide/": "2023-11-18T09:33:20Z"}
