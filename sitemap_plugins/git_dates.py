@@ -28,7 +28,8 @@ def shallow_note(turn_off: str) -> str:
             f"set {turn_off} to say you want none.")
 
 
-def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
+def read_git_dates(docs_dir: str, added: set[str] | None = None,
+                   ) -> tuple[dict[str, Lastmod], bool]:
     """When the last change of every file under ``docs_dir`` was published on this branch.
 
     That is the committer date of the last commit that changed the file on the first-parent
@@ -40,6 +41,10 @@ def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
     MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
     because its oldest commit stands in for all the history it lacks. No git, or a folder
     outside any repository, yields no dates and no message above debug level.
+
+    ``added``, when given, receives the files whose last commit is the only one that touched
+    them, the one that added them: for a page that states its own date that commit is no
+    evidence of a change (a site moved into git in one commit dates every file that day).
     """
     git = shutil.which("git")
     if git is None:
@@ -59,6 +64,7 @@ def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
     if output is None:
         return {}, False
     dates: dict[str, Lastmod] = {}
+    touched: dict[str, int] = {}
     current: Lastmod | None = None
     for token in output.split("\0"):
         name = token.lstrip("\n")  # the first path after a commit header follows a newline
@@ -66,6 +72,9 @@ def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
             current = parse_w3c(name[1:])
         elif name and current is not None:
             dates.setdefault(name, current)  # newest commit first: keep the first seen
+            touched[name] = touched.get(name, 0) + 1
+    if added is not None:
+        added.update(name for name, count in touched.items() if count == 1)
     log.debug("git dates for %d files under %s", len(dates), docs_dir)
     return dates, False
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from mkdocs.config import base
 from mkdocs.config.base import ValidationError
@@ -29,7 +29,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.build import check_products, generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, latest, parse_w3c
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
@@ -43,7 +43,17 @@ from sitemap_plugins.options import (
 )
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import PageHints
+from sitemap_plugins.rules import (
+    EXPLICIT,
+    GIT,
+    GIT_ADDED,
+    LISTED,
+    MODIFIED,
+    PUBLISHED,
+    DateClaim,
+    PageHints,
+    choose_lastmod,
+)
 from sitemap_plugins.urls import folder_url
 
 if TYPE_CHECKING:
@@ -154,6 +164,8 @@ class _FrontMatter:
     is ``date``, when the page was published, which a later known edit overrules."""
     published: Lastmod | None = None
     """``date`` (Material blog: ``date.created``): when the page was first published."""
+    updated: Lastmod | None = None
+    """Material blog's ``date.updated``: when its author says it last changed."""
 
 
 _NO_FRONT_MATTER = _FrontMatter()
@@ -180,6 +192,11 @@ class _PageRecord:
     content besides its own Markdown."""
     host: HostPage | None = None
     """The page as MkDocs rendered it: its content and the head of the output it wrote."""
+    includes: dict[str, tuple[Lastmod, bool]] = field(default_factory=dict)
+    """Files the page includes (snippets, documented modules), by absolute path: their last
+    commit, and whether that commit only added them. They date the page too."""
+    git_plugin_added: bool = False
+    """The git plugin's date is the commit that created the file (its creation date)."""
 
 
 @dataclass
@@ -217,7 +234,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._git_timezone: str | None = None
         self._i18n_default: str | None = None
         self._state = _BuildState()
-        self._git_log: Future[tuple[dict[str, Lastmod], bool]] | None = None
+        self._git_log: Future[_GitLog] | None = None
         self._given_site_url: str | None = None
         self._canonical_base: str | None = None
         self._lang: str | None = None
@@ -407,6 +424,10 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None
         record.front = _front_matter(page.meta, record.src_uri)
         record.git_plugin_date = self._git_plugin_date(page.meta)
+        # With its creation dates on, a file whose creation is its last change was only added.
+        created = page.meta.get("git_creation_date_localized_raw_iso_datetime")
+        record.git_plugin_added = created is not None and created == page.meta.get(
+            f"{_GIT_META}_raw_iso_datetime")
         record.shows = _shown_posts(context.get("posts"), self._state.pages)
         if record.shows:
             record.items = listing_items(_post_items(context.get("posts")))
@@ -558,50 +579,48 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 hints[dest] = PageHints(exclude=REASON_FRONT_MATTER)
             else:
                 listed[dest] = record
-        git_dates = self._git_dates(listed.values())
+        git_log = self._git_dates(listed.values())
+        claims: dict[str, list[DateClaim]] = {}
         own: dict[str, Lastmod | None] = {}
         for dest, record in listed.items():
-            front = record.front or _FrontMatter()
-            # The page's own sitemap.lastmod wins; else the latest of its publication date,
-            # the git plugin's date and our one git log (a post edited after it was
-            # published changed then). The core's manifest may know of a later change still.
-            own[dest] = front.lastmod if front.explicit else latest(
-                front.lastmod, record.git_plugin_date,
-                git_dates.get(record.src_uri) if record.src_uri is not None else None)
+            # What MkDocs knows of the page's dates; the core's one rule picks
+            # (rules.choose_lastmod), with the page's own date meta tags.
+            claims[dest] = found = _date_claims(record.front or _FrontMatter(), record, git_log)
+            chosen = choose_lastmod(found)
+            own[dest] = chosen.value if chosen is not None else None
         for dest, record in listed.items():
             front = record.front or _FrontMatter()
-            lastmod = own[dest]
-            if record.shows and not front.explicit:
-                # A blog listing changed when the newest post it shows did, whatever the
-                # date of its own source (Pelican's listings are dated the same way).
-                lastmod = latest(lastmod, *(own.get(post) for post in record.shows))
+            found = claims[dest]
+            if record.shows:
+                # A blog listing lists its posts: their dates are its items' dates.
+                found.extend(DateClaim(LISTED, value) for post in record.shows
+                             if (value := own.get(post)) is not None)
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
                 alternates = tuple(
                     (code, href) for code, other, href in record.alternates if other in listed)
-            if (lastmod is None and front.changefreq is None and front.priority is None
+            if (not found and front.changefreq is None and front.priority is None
                     and alternates is None and front.published is None and record.host is None):
                 continue  # nothing to add: the page speaks for itself (and costs less)
             hints[dest] = PageHints(
-                lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
-                alternates=alternates, lastmod_source=EXPLICIT_SOURCE if front.explicit else "host",
-                published=front.published, page=record.host)
+                dates=tuple(found), changefreq=front.changefreq, priority=front.priority,
+                alternates=alternates, published=front.published, page=record.host)
         return hints
 
-    def _git_dates(self, records: Iterable[_PageRecord]) -> dict[str, Lastmod]:
+    def _git_dates(self, records: Iterable[_PageRecord]) -> _GitLog:
         """Git dates for the pages that have no better date, from one ``git log``."""
         needed = [r for r in records if r.src_uri is not None and r.git_plugin_date is None
                   and (r.front is None or not r.front.explicit)]
         if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
-            return {}
+            return _GitLog({}, shallow=False, added=set())
         started, self._git_log = self._git_log, None
-        dates, shallow = started.result() if started else read_git_dates(self._docs_dir)
-        if shallow:
+        log_read = started.result() if started else _read_git_log(self._docs_dir)
+        if log_read.shallow:
             # CI's default checkout: a note, not a warning, so that --strict builds pass.
             log.info(shallow_note("'git_dates: false'"))
-        return dates
+        return log_read
 
 
 def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, str | None] | None:
@@ -620,6 +639,26 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
         return own, None
     canonical = folder_url(given_site_url, canonical_version.strip("/"))
     return own, (canonical if canonical != own else None)
+
+
+def _date_claims(front: _FrontMatter, record: _PageRecord, git_log: _GitLog,
+                 ) -> list[DateClaim]:
+    """The dates MkDocs knows of a page, each with what it is (see ``rules.choose_lastmod``)."""
+    claims = []
+    if front.explicit and front.lastmod is not None:
+        claims.append(DateClaim(EXPLICIT, front.lastmod, EXPLICIT_SOURCE))
+    if front.updated is not None:
+        claims.append(DateClaim(MODIFIED, front.updated, EXPLICIT_SOURCE))
+    if front.published is not None:
+        claims.append(DateClaim(PUBLISHED, front.published))
+    if record.git_plugin_date is not None:
+        claims.append(DateClaim(GIT_ADDED if record.git_plugin_added else GIT,
+                                record.git_plugin_date))
+    if record.src_uri is not None and (when := git_log.dates.get(record.src_uri)) is not None:
+        claims.append(DateClaim(GIT_ADDED if record.src_uri in git_log.added else GIT, when))
+    claims.extend(DateClaim(GIT_ADDED if only_added else GIT, when)
+                  for when, only_added in record.includes.values())
+    return claims
 
 
 _HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
@@ -684,8 +723,11 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
     explicit = own.lastmod is not None
     lastmod = own.lastmod if explicit else _page_date(meta.get("date"), where)
     published = _page_date(meta.get("date"), where, first=True) if "date" in meta else None
+    date_value = meta.get("date")
+    updated = (_page_date(date_value, where) if isinstance(date_value, dict)
+               and date_value.get("updated") is not None else None)
     return _FrontMatter(lastmod=lastmod, changefreq=own.changefreq, priority=own.priority,
-                        explicit=explicit, published=published)
+                        explicit=explicit, published=published, updated=updated)
 
 
 def _page_date(value: object, where: str, *, first: bool = False) -> Lastmod | None:
@@ -730,11 +772,26 @@ def _is_inside(path: str, folder: str) -> bool:
         return False
 
 
-def _start_git_log(docs_dir: str) -> Future[tuple[dict[str, Lastmod], bool]]:
+class _GitLog(NamedTuple):
+    """What one ``git log`` of ``docs_dir`` says (see :func:`read_git_dates`)."""
+
+    dates: dict[str, Lastmod]
+    shallow: bool
+    added: set[str]
+    """Files whose only commit is the one that added them."""
+
+
+def _read_git_log(docs_dir: str) -> _GitLog:
+    added: set[str] = set()
+    dates, shallow = read_git_dates(docs_dir, added)
+    return _GitLog(dates, shallow, added)
+
+
+def _start_git_log(docs_dir: str) -> Future[_GitLog]:
     """``read_git_dates(docs_dir)`` in a thread (git itself runs in its own process)."""
     runner = ThreadPoolExecutor(1, thread_name_prefix="sitemap-git-log")
     try:
-        return runner.submit(read_git_dates, docs_dir)
+        return runner.submit(_read_git_log, docs_dir)
     finally:
         runner.shutdown(wait=False)
 

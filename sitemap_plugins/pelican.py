@@ -39,7 +39,7 @@ from pelican.plugins import signals
 
 from sitemap_plugins import pelican_legacy
 from sitemap_plugins.build import check_products, generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, latest
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time
 from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
@@ -55,7 +55,18 @@ from sitemap_plugins.options import (
 )
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import PageHints
+from sitemap_plugins.rules import (
+    EXPLICIT,
+    FILE_TIME,
+    GIT,
+    GIT_ADDED,
+    LISTED,
+    MODIFIED,
+    PUBLISHED,
+    DateClaim,
+    PageHints,
+    choose_lastmod,
+)
 from sitemap_plugins.site import read_head
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
 
@@ -161,6 +172,8 @@ class _Run:
     """Written file -> what it is on the blog, for the HTML site map's sections."""
     git_dates: dict[str, Lastmod] | None = None
     """Each source's last commit date (relative to ``PATH``), read once when first wanted."""
+    git_added: set[str] = field(default_factory=set)
+    """The sources whose last commit is the one that added them."""
 
     def main_instance(self) -> _Pelican | None:
         return self.main() if self.main is not None else None
@@ -522,7 +535,7 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
             _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
             continue
         lastmod = _source_time(static) if plan.use_source_time else None
-        hints = PageHints(lastmod=lastmod, lastmod_source="file time") if lastmod else None
+        hints = PageHints(dates=(DateClaim(FILE_TIME, lastmod, FILE_TIME),)) if lastmod else None
         _RUN.pages[rel] = (hints, False)
 
 
@@ -627,34 +640,23 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
     kind = ("articles" if context.get("article") is not None
             else "pages" if obj is not None else "indexes")
 
-    # Every lastmod below is Pelican's own knowledge. A Date: is when the content was
-    # published, and a listing's date its newest article's: the core's manifest may know of
-    # a later change (an edit, a reshuffled listing). A Modified: is the author's word.
-    alternates, source, published = None, "host", None
+    # Every date below is Pelican's own knowledge, each with what it is; the core's one rule
+    # (rules.choose_lastmod) picks, and its manifest may know of a later change.
+    alternates, published = None, None
+    claims: tuple[DateClaim, ...] = ()
     if obj is not None:
-        lastmod = own.lastmod or _content_lastmod(obj, plan)
+        claims = _content_claims(obj, plan, own)
         date_value = _stated(obj, "date", plan)  # an article's Date: when it was published
         if kind == "articles" and date_value is not None:  # pages are not news
             published = _aware(date_value, plan.timezone_name)
-        if (own.lastmod or _stated(obj, "modified", plan)) is not None and lastmod is not None:
-            source = EXPLICIT_SOURCE  # Lastmod: or Modified: says when it last changed
-        if lastmod is None and plan.config.git_dates:
-            # A page without Date: or Modified: (an about page) changed when its source
-            # last did. Never for a dated article: a blog moved into git in one commit would
-            # date every old article that day.
-            lastmod = _git_date(plan, obj)
-        if lastmod is None and plan.use_source_time:
-            lastmod = _source_time(obj)
-            source = "file time" if lastmod is not None else source
         own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls)
         alternates = _translations(plan, site, obj, own_url)
     elif not _is_template_page(context):
-        lastmod = _listing_lastmod(context, plan)
-    else:
-        lastmod = None  # a TEMPLATE_PAGES page shows anything; its date is unknown
+        claims = _listing_claims(context, plan)
+    # else a TEMPLATE_PAGES page shows anything; its date is unknown
     # The page's own metadata wins over SITEMAP_PLUGINS rules, which win over
     # pelican-sitemap's per-kind values: the core applies that order.
-    return PageHints(lastmod=lastmod, lastmod_source=source, changefreq=own.changefreq,
+    return PageHints(dates=claims, changefreq=own.changefreq,
                      priority=own.priority, alternates=alternates, url=host_url,
                      published=published, default_changefreq=plan.legacy.changefreqs.get(kind),
                      default_priority=plan.legacy.priorities.get(kind))
@@ -739,24 +741,41 @@ def _stated(obj: object, name: str, plan: _Plan) -> object:
     return None if value.replace(tzinfo=None) == stamp else value
 
 
-def _content_lastmod(obj: object, plan: _Plan) -> Lastmod | None:
-    """An article's or page's ``modified``, else its ``date`` (never a file time)."""
-    for name in ("modified", "date"):
+def _content_claims(obj: object, plan: _Plan, own: PageValues | None = None,
+                    ) -> tuple[DateClaim, ...]:
+    """What Pelican knows of an article's or page's dates, each with what it is.
+
+    ``Lastmod:`` is the author's word for the sitemap, ``Modified:`` the stated last change,
+    ``Date:`` the publication (never a file time: :func:`_stated`), then its source's git
+    dates; its source's file time only under ``lastmod_file_time``.
+    """
+    claims = []
+    if own is not None and own.lastmod is not None:
+        claims.append(DateClaim(EXPLICIT, own.lastmod, EXPLICIT_SOURCE))
+    for name, kind, source in (("modified", MODIFIED, EXPLICIT_SOURCE),
+                               ("date", PUBLISHED, "host")):
         value = _stated(obj, name, plan)
-        if value is not None:
-            lastmod = _aware(value, plan.timezone_name)
-            if lastmod is not None:
-                return lastmod
-    return None
+        lastmod = _aware(value, plan.timezone_name) if value is not None else None
+        if lastmod is not None:
+            claims.append(DateClaim(kind, lastmod, source))
+    if plan.config.git_dates:
+        claim = _git_claim(plan, obj)
+        if claim is not None:
+            claims.append(claim)
+    if not claims and plan.use_source_time:
+        stamp = _source_time(obj)
+        if stamp is not None:
+            claims.append(DateClaim(FILE_TIME, stamp, FILE_TIME))
+    return tuple(claims)
 
 
-def _listing_lastmod(context: Mapping[str, Any], plan: _Plan) -> Lastmod | None:
-    """The newest article a listing page shows (just this page's, when paginated)."""
+def _listing_claims(context: Mapping[str, Any], plan: _Plan) -> tuple[DateClaim, ...]:
+    """The dates of the articles a listing page shows (just this page's, when paginated)."""
     page = context.get("articles_page")
     articles = getattr(page, "object_list", None) if page is not None else None
     if articles is None:
         articles = context.get("articles") or context.get("dates") or ()
-    newest: Lastmod | None = None
+    claims = []
     known = _RUN.content_lastmods
     for article in articles:
         # The same articles come back on every tag, category, archive and index page.
@@ -764,25 +783,29 @@ def _listing_lastmod(context: Mapping[str, Any], plan: _Plan) -> Lastmod | None:
         if cached is not None and cached[0] is article:
             lastmod = cached[1]
         else:
-            lastmod = _content_lastmod(article, plan)
-            if lastmod is None and plan.use_source_time:
-                lastmod = _source_time(article)
+            chosen = choose_lastmod(_content_claims(article, plan, _own_values(article)))
+            lastmod = chosen.value if chosen is not None else None
             known[id(article)] = (article, lastmod)  # holding it keeps the id unique
-        newest = latest(newest, lastmod)
-    return newest
+        if lastmod is not None:
+            claims.append(DateClaim(LISTED, lastmod))
+    return tuple(claims)
 
 
-def _git_date(plan: _Plan, obj: object) -> Lastmod | None:
+def _git_claim(plan: _Plan, obj: object) -> DateClaim | None:
     """When the source of ``obj`` last changed on this branch, from one ``git log``."""
     source = getattr(obj, "source_path", None)
     if not source or not plan.content_path:
         return None
     if _RUN.git_dates is None:
-        _RUN.git_dates, shallow = read_git_dates(plan.content_path)
+        _RUN.git_added = set()
+        _RUN.git_dates, shallow = read_git_dates(plan.content_path, _RUN.git_added)
         if shallow:  # CI's default checkout: a note, so that --fatal warnings passes
             log.info(shallow_note(f"{SETTING}['git_dates'] = False"))
     rel = os.path.relpath(source, plan.content_path).replace(os.sep, "/")
-    return _RUN.git_dates.get(rel)
+    when = _RUN.git_dates.get(rel)
+    if when is None:
+        return None
+    return DateClaim(GIT_ADDED if rel in _RUN.git_added else GIT, when)
 
 
 def _source_time(obj: object) -> Lastmod | None:

@@ -12,7 +12,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, format_w3c, parse_w3c
+from sitemap_plugins.dates import (
+    Lastmod,
+    coerce_lastmod,
+    file_time,
+    format_w3c,
+    parse_w3c,
+    sort_key,
+)
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.media import VideoEntry, page_images, page_videos
 from sitemap_plugins.news import NewsItem, news_language
@@ -26,6 +33,8 @@ from sitemap_plugins.urls import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from sitemap_plugins.globs import GlobSet
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.reader import HostPage, PageRecord
@@ -108,11 +117,72 @@ class Decision(NamedTuple):
     """Why each of the listed page's videos that could not be listed was left out."""
 
 
+# --- the one date rule -----------------------------------------------------------------------
+
+EXPLICIT = "explicit"
+"""The author's word for the sitemap: MkDocs ``sitemap: {lastmod: ...}``, Pelican ``Lastmod:``."""
+MODIFIED = "modified"
+"""The page's stated last change: Pelican ``Modified:``, Material's ``date.updated``, a
+``article:modified_time`` (or like) meta tag."""
+PUBLISHED = "published"
+"""The page's stated publication: front matter ``date``, Pelican ``Date:``, a published meta."""
+LISTED = "listed"
+"""The newest date of the pages a listing lists (a blog index, a tag page)."""
+GIT = "git"
+"""A commit that changed the page's source, or a file it includes, after it was added."""
+GIT_ADDED = "git: added"
+"""The commit that added the page's source (or included file), its only one so far."""
+FILE_TIME = "file time"
+"""A file's modification time: no author's date; used only under ``lastmod_file_time``."""
+
+
+class DateClaim(NamedTuple):
+    """A candidate lastmod, what it is, and the source recorded for it (for reports)."""
+
+    kind: str
+    """One of :data:`EXPLICIT`, :data:`MODIFIED`, :data:`PUBLISHED`, :data:`LISTED`,
+    :data:`GIT`, :data:`GIT_ADDED`, :data:`FILE_TIME`."""
+    value: Lastmod
+    source: str = "host"
+    """What reports and the manifest say it came from: ``explicit``, ``host``, ``page``..."""
+
+
+# The manifest never overrules these sources: the date says when the page last changed.
+STATED_SOURCES = frozenset({EXPLICIT, "page"})
+
+
+def choose_lastmod(claims: Iterable[DateClaim]) -> DateClaim | None:
+    """The one date rule, for every host and the command line alike.
+
+    1. An explicit date (the author's word for the sitemap) wins.
+    2. Else the page's stated last change (the latest, when there are several).
+    3. Else the latest of its stated publication, for a listing its items' dates, and the
+       commits that changed its source or the files it includes after they were added.
+    4. Else the commit that added its source (or an included file): only for a page that
+       states no date of its own, since that commit may be an import, which says nothing
+       about when a dated article changed.
+    5. Else a file time (the caller hands one over only under ``lastmod_file_time``).
+
+    The manifest then may know of a later change (:mod:`sitemap_plugins.history`): it wins
+    over every date but those of steps 1 and 2 (sources in :data:`STATED_SOURCES`).
+    """
+    found: dict[str, list[DateClaim]] = {}
+    for claim in claims:
+        found.setdefault(claim.kind, []).append(claim)
+    for kinds in ((EXPLICIT,), (MODIFIED,), (PUBLISHED, LISTED, GIT), (GIT_ADDED,),
+                  (FILE_TIME,)):
+        candidates = [claim for kind in kinds for claim in found.get(kind, ())]
+        if candidates:
+            return max(candidates, key=lambda claim: sort_key(claim.value))
+    return None
+
+
 @dataclass(frozen=True)
 class PageHints:
     """What a host (MkDocs, Pelican) knows about one built page; it wins over the page."""
 
     lastmod: Lastmod | None = None
+    """A date the host decided on (kind by ``lastmod_source``); prefer ``dates``."""
     changefreq: str | None = None
     """The page's own value (front matter, metadata): it wins over every rule."""
     priority: float | None = None
@@ -136,6 +206,9 @@ class PageHints:
     default, such as pelican-sitemap's ``changefreqs``)."""
     default_priority: float | None = None
     """Used when neither the page nor a ``priority`` rule sets one."""
+    dates: tuple[DateClaim, ...] = ()
+    """The dates the host knows of the page, each with what it is: :func:`choose_lastmod`
+    picks, with the page's own date meta tags and its file time."""
     page: HostPage | None = None
     """The page as the host rendered it (its written head and the content it wrapped): its
     record is made from these (:func:`~sitemap_plugins.reader.read_parts`), and the build
@@ -361,30 +434,48 @@ def _lastmod(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
     mtime: float | None,
 ) -> tuple[Lastmod | None, str]:
-    if hints is not None and hints.lastmod is not None:
-        value = coerce_lastmod(hints.lastmod)
-        if value is not None:
-            return value, hints.lastmod_source
-        diagnostics.append(Diagnostic(
-            rel, "bad-date", f"the host's date {hints.lastmod!r} is not a date a sitemap can "
-            "hold (its time zone lies outside -14:00 to +14:00); ignored"))
-    for raw, label, source in ((record.modified, "modified", "page"),
-                               (record.published, "published", "page: published")):
+    """The page's lastmod by :func:`choose_lastmod`, from the host's and the page's dates."""
+    claims: list[DateClaim] = []
+    if hints is not None:
+        for claim in hints.dates:
+            value = coerce_lastmod(claim.value)
+            if value is None:
+                diagnostics.append(Diagnostic(
+                    rel, "bad-date", f"the host's date {claim.value!r} is not a date a sitemap "
+                    "can hold (its time zone lies outside -14:00 to +14:00); ignored"))
+            else:
+                claims.append(claim._replace(value=value))
+        if hints.lastmod is not None:
+            value = coerce_lastmod(hints.lastmod)
+            if value is None:
+                diagnostics.append(Diagnostic(
+                    rel, "bad-date", f"the host's date {hints.lastmod!r} is not a date a "
+                    "sitemap can hold (its time zone lies outside -14:00 to +14:00); ignored"))
+            else:
+                source = hints.lastmod_source
+                kind = {EXPLICIT: EXPLICIT, FILE_TIME: FILE_TIME}.get(source, PUBLISHED)
+                claims.append(DateClaim(kind, value, source))
+    for raw, label, kind, source in ((record.modified, "modified", MODIFIED, "page"),
+                                     (record.published, "published", PUBLISHED,
+                                      "page: published")):
         if raw is None:
             continue
         parsed = parse_w3c(raw)
         if parsed is not None:
-            return parsed, source
-        diagnostics.append(Diagnostic(
-            rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
-    if mtime is not None:
+            claims.append(DateClaim(kind, parsed, source))
+        else:
+            diagnostics.append(Diagnostic(
+                rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
+    if mtime is not None and not claims:
         stamp = file_time(mtime)
         if stamp is not None:
-            return stamp, "file time"
-        diagnostics.append(Diagnostic(
-            rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the years "
-            "1 to 9999; no lastmod from it"))
-    return None, ""
+            claims.append(DateClaim(FILE_TIME, stamp, FILE_TIME))
+        else:
+            diagnostics.append(Diagnostic(
+                rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the "
+                "years 1 to 9999; no lastmod from it"))
+    chosen = choose_lastmod(claims)
+    return (chosen.value, chosen.source) if chosen is not None else (None, "")
 
 
 def _alternates(
