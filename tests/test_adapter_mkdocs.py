@@ -487,7 +487,9 @@ def test_material_blog_dates(tmp_path: Path, sitemap_urls):
 def test_material_blog_listing_is_as_new_as_its_newest_post(tmp_path: Path):
     """A Material blog index whose index.md was last committed before the newest post is
     dated by that post, not by index.md; each listing page (pagination, archive, category) by
-    the newest post it shows (the shape of a real blog: index.md untouched for months)."""
+    the newest post it shows (the shape of a real blog: index.md untouched for months). A
+    dated post is dated by its date, not by the commit that added it (a blog moved into git
+    in one commit); a later commit to it is a change, which its listings show too."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     config = ("site_name: Blog\nsite_url: https://blog.example/\ntheme: material\n"
@@ -507,17 +509,31 @@ def test_material_blog_listing_is_as_new_as_its_newest_post(tmp_path: Path):
     git(project, "commit", "-q", "-m", "new post", when="2024-09-23T10:00:00+00:00")
     build = run_host(project, "--strict")
     assert build.returncode == 0, build.log
-    old, new = "2024-02-02T12:00:00Z", "2024-09-23T10:00:00Z"  # each post's last commit
-    assert build.lastmods() == {
-        "https://blog.example/": old,
+    old, new = "2023-05-01", "2024-09-20"  # each post's date
+    listings = {
         "https://blog.example/blog/": new,
         "https://blog.example/blog/page/2/": old,
-        "https://blog.example/blog/2023/05/01/old-post/": old,
-        "https://blog.example/blog/2024/09/20/new-post/": new,
         "https://blog.example/blog/archive/2023/": old,
         "https://blog.example/blog/archive/2024/": new,
         "https://blog.example/blog/category/news/": new,
         "https://blog.example/blog/category/news/page/2/": old,
+    }
+    assert build.lastmods() == {
+        "https://blog.example/": "2024-02-02T12:00:00Z",  # undated: the commit that added it
+        "https://blog.example/blog/2023/05/01/old-post/": old,
+        "https://blog.example/blog/2024/09/20/new-post/": new,
+        **listings,
+    }
+    post = project / "docs" / "blog" / "posts" / "old.md"
+    post.write_text(post.read_text("utf-8").replace("A.", "A, edited."), "utf-8")
+    git(project, "commit", "-q", "-am", "old post edited", when="2024-10-01T08:00:00+00:00")
+    shutil.rmtree(project / ".sitemap-cache")
+    again = run_host(project, "--strict")
+    edited = "2024-10-01T08:00:00Z"
+    assert again.lastmods() == {
+        **build.lastmods(),
+        "https://blog.example/blog/2023/05/01/old-post/": edited,
+        **{url: edited for url, date in listings.items() if date == old},
     }
 
 
@@ -793,15 +809,16 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_git_dates_give_lastmod(repo: Path):
-    """Each page's lastmod is its last commit; a front-matter publication date that its
-    commit came after is not its last change; uncommitted pages get none."""
+    """Each page's lastmod is its last commit; a page with a front-matter date that its only
+    commit, the one that added it, came after keeps its date (a site moved into git in one
+    commit says nothing of when it changed); uncommitted pages get none."""
     build = run_host(repo, "--strict", site="site-git")
     assert build.returncode == 0, build.log
     assert build.lastmods() == {
         SITE: "2023-01-02T03:04:05Z",
         f"{SITE}caf%C3%A9/": "2023-01-02T03:04:05Z",
         f"{SITE}changed/": "2023-03-04T05:06:07+02:00",
-        f"{SITE}dated/": "2023-01-02T03:04:05Z",
+        f"{SITE}dated/": "2020-01-01",
         f"{SITE}new/": None,
     }
 
