@@ -7,10 +7,15 @@ call serves the whole site, never one per page.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import subprocess
+from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, parse_w3c
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
 log = logging.getLogger(__name__)
 
@@ -91,3 +96,48 @@ def _run_git(git: str, cwd: str, *args: str) -> str | None:
         log.debug("git %s: %s", args[0], done.stderr.decode("utf-8", "replace").strip())
         return None
     return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def read_file_dates(paths: Collection[str]) -> dict[str, tuple[Lastmod, bool]]:
+    """The last commit on this branch of each of ``paths`` (absolute), from one ``git log``.
+
+    For files a page includes, wherever they lie in the repository (a README beside
+    ``docs/``). Each date comes with whether that commit is the only one that touched the
+    file (the one that added it). Files outside the repository, never committed, or in a
+    shallow clone get none.
+    """
+    git = shutil.which("git")
+    if git is None or not paths:
+        return {}
+    folder = os.path.dirname(min(paths))
+    top = _run_git(git, folder, "rev-parse", "--show-toplevel", "--is-shallow-repository")
+    if top is None:
+        return {}
+    lines = top.splitlines()
+    if len(lines) != 2 or lines[1].strip() == "true":  # noqa: PLR2004  # two answers
+        return {}
+    root = os.path.realpath(lines[0].strip())
+    wanted: dict[str, str] = {}
+    for path in paths:
+        rel = os.path.relpath(os.path.realpath(path), root)
+        if not rel.startswith(os.pardir):
+            wanted[rel.replace(os.sep, "/")] = path
+    if not wanted:
+        return {}
+    output = _run_git(
+        git, root, "log", "--first-parent", "--diff-merges=first-parent", "--no-show-signature",
+        "--format=%x01%cI", "--name-only", "-z", "--", *sorted(wanted))
+    if output is None:
+        return {}
+    found: dict[str, tuple[Lastmod, bool]] = {}
+    touched: dict[str, int] = {}
+    current: Lastmod | None = None
+    for token in output.split("\0"):
+        name = token.lstrip("\n")
+        if name.startswith("\x01"):
+            current = parse_w3c(name[1:])
+        elif name in wanted and current is not None:
+            touched[name] = touched.get(name, 0) + 1
+            if name not in found:
+                found[name] = (current, True)
+    return {wanted[name]: (when, touched[name] == 1) for name, (when, _) in found.items()}

@@ -31,7 +31,7 @@ from mkdocs.utils.meta import get_data
 from sitemap_plugins.build import check_products, generate
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
-from sitemap_plugins.git_dates import read_git_dates, shallow_note
+from sitemap_plugins.git_dates import read_file_dates, read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.options import (
@@ -212,6 +212,8 @@ class _BuildState:
     """The navigation of every language built (titles are read once the pages are)."""
     language_pages: dict[str, str] = field(default_factory=dict)
     """The HTML site map's page of each language built after the site's, by language."""
+    includes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Absolute paths of the files each page includes (snippets, documented modules)."""
 
 
 if TYPE_CHECKING:
@@ -410,6 +412,27 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         return None
 
     @event_priority(_LATE)
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        """Note the files the page includes: ``pymdownx.snippets`` and mkdocstrings' modules.
+
+        Their last commits date the page too (see ``docs/lastmod.md`` for what is covered).
+        """
+        del files
+        if (self._sitemap is None or not self._sitemap.git_dates
+                or ("8<-" not in markdown and ":::" not in markdown)):
+            return None
+        found: list[str] = []
+        if "8<-" in markdown and (bases := _snippet_bases(config)):
+            found.extend(_snippet_files(markdown, bases))
+        if ":::" in markdown and "mkdocstrings" in config.plugins:
+            found.extend(_documented_files(markdown, _handler_paths(config)))
+        # MkDocs renders the Markdown before on_env, where the page's record is made.
+        self._state.includes[page.file.dest_uri] = tuple(dict.fromkeys(found))
+        return None
+
+    @event_priority(_LATE)
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext | None:
@@ -580,6 +603,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             else:
                 listed[dest] = record
         git_log = self._git_dates(listed.values())
+        included = {path for dest in listed for path in state.includes.get(dest, ())}
+        if included:
+            file_dates = read_file_dates(included)
+            for dest, record in listed.items():
+                record.includes = {path: file_dates[path] for path in state.includes.get(dest, ())
+                                   if path in file_dates}
         claims: dict[str, list[DateClaim]] = {}
         own: dict[str, Lastmod | None] = {}
         for dest, record in listed.items():
@@ -659,6 +688,117 @@ def _date_claims(front: _FrontMatter, record: _PageRecord, git_log: _GitLog,
     claims.extend(DateClaim(GIT_ADDED if only_added else GIT, when)
                   for when, only_added in record.includes.values())
     return claims
+
+
+# pymdownx.snippets: "--8<-- 'file'" on a line, or a block of paths between two "--8<--".
+_SNIPPET = re.compile(
+    r"""^[ \t]*(?P<escape>;*)(?:-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<path>.+?)(?P=q)"""
+    r"""|(?P<block>-{1,}8<-{1,}))[ \t]*\r?$""", re.MULTILINE)
+# What may follow a snippet's path: line ranges (":2:5", ":3,7:9") or a section (":name").
+_SNIPPET_PART = re.compile(
+    r"(?i)(?:(?::-?[0-9]*){1,2}(?:,-?[0-9]*(?::-?[0-9]*)?)*|:[a-z][-_0-9a-z]*)$")
+_MAX_SNIPPET_DEPTH = 4
+# mkdocstrings: "::: package.module.Object" on a line of its own (after a heading mark or not).
+_AUTODOC = re.compile(r"^(?:#{1,6} *)?::: ?(?P<name>[A-Za-z_][\w.]*) *$", re.MULTILINE)
+
+
+def _snippet_bases(config: MkDocsConfig) -> list[str]:
+    """pymdownx.snippets' ``base_path``; none when the extension is not used.
+
+    Relative to the folder MkDocs runs in, as the extension reads them.
+    """
+    if "pymdownx.snippets" not in config.markdown_extensions:
+        return []
+    base = (config.mdx_configs.get("pymdownx.snippets") or {}).get("base_path", ["."])
+    bases = [base] if isinstance(base, (str, os.PathLike)) else list(base or ())
+    return [os.path.abspath(b) for b in bases if isinstance(b, (str, os.PathLike))]
+
+
+def _snippet_files(markdown: str, bases: list[str], depth: int = 0) -> list[str]:
+    """The files ``markdown`` includes with ``--8<--``, as pymdownx.snippets finds them.
+
+    And the files those include. URLs are not followed (see docs/lastmod.md).
+    """
+    names: list[str] = []
+    block = False
+    for line in markdown.splitlines():
+        match = _SNIPPET.match(line)
+        if match is not None and match.group("escape"):
+            continue
+        if match is not None and match.group("block"):
+            block = not block
+            continue
+        if match is not None:
+            names.append(match.group("path").strip())
+        elif block and line.strip() and not line.strip().startswith(";"):
+            names.append(line.strip())
+    found: list[str] = []
+    for name in names:
+        if "://" in name:
+            continue  # a URL: not a file in the repository
+        path = _snippet_path(name, bases) or _snippet_path(_SNIPPET_PART.sub("", name), bases)
+        if path is None or path in found:
+            continue
+        found.append(path)
+        if depth < _MAX_SNIPPET_DEPTH:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            if "8<-" in text:
+                found.extend(p for p in _snippet_files(text, bases, depth + 1) if p not in found)
+    return found
+
+
+def _snippet_path(name: str, bases: list[str]) -> str | None:
+    for folder in bases:
+        if os.path.isdir(folder):
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate):
+                return os.path.abspath(candidate)
+        elif os.path.isfile(folder) and os.path.basename(folder) == os.path.basename(name):
+            return folder
+    return None
+
+
+def _handler_paths(config: MkDocsConfig) -> list[str]:
+    """Where mkdocstrings' Python handler looks for modules (its ``paths``), then sys.path."""
+    import sys  # noqa: PLC0415
+
+    config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
+    plugin = config.plugins.get("mkdocstrings")
+    handlers = getattr(plugin, "config", {}).get("handlers") or {}
+    python = handlers.get("python") if isinstance(handlers, Mapping) else None
+    paths = python.get("paths") if isinstance(python, Mapping) else None
+    own = [os.path.join(config_dir, p) for p in (paths or ["."]) if isinstance(p, str)]
+    return [*own, *sys.path]
+
+
+def _documented_files(markdown: str, search: list[str]) -> list[str]:
+    """The Python source of each module a ``:::`` identifier names or holds the object of.
+
+    Found on the search path without importing anything.
+    """
+    from importlib.machinery import PathFinder  # noqa: PLC0415  # only with mkdocstrings
+
+    found: list[str] = []
+    for match in _AUTODOC.finditer(markdown):
+        parts = match.group("name").split(".")
+        locations: list[str] | None = search
+        origin: str | None = None
+        for index in range(len(parts)):
+            spec = PathFinder.find_spec(".".join(parts[: index + 1]), locations)
+            if spec is None:
+                break  # the rest names an object inside the last module found
+            if spec.origin and spec.origin.endswith(".py"):
+                origin = spec.origin
+            locations = list(spec.submodule_search_locations or [])
+            if not locations:
+                break
+        if origin is not None and origin not in found:
+            found.append(os.path.abspath(origin))
+    return found
 
 
 _HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)

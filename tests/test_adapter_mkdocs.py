@@ -1013,3 +1013,47 @@ def test_taking_content_from_mkdocs_rebaselines_once_and_moves_no_date(tmp_path:
     assert (changes["baseline"], changes["changed"]) == (True, [])
     guide.write_text("# Guide\n\nHow to, best.\n", "utf-8")
     assert build(1_700_300_000) == {**old, "https://example.org/guide/": "2023-11-18T09:33:20Z"}
+
+
+def test_included_files_date_the_page_that_includes_them(tmp_path: Path) -> None:
+    """A page that includes files (``pymdownx.snippets`` ``--8<--``, resolved against its
+    ``base_path``; mkdocstrings ``:::`` of a module) is dated by the latest commit of its
+    own source and of every file it includes, even one outside docs/ (a README)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pytest.importorskip("mkdocstrings")
+    project = make_site(tmp_path / "project", (
+        "site_name: T\nsite_url: https://example.org/\ntheme: mkdocs\n"
+        "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets, .]\n"
+        "plugins:\n  - mkdocstrings:\n      handlers:\n        python:\n          paths: [src]\n"
+        "  - sitemap\n"), {
+        "index.md": '# Home\n\n--8<-- "README.md"\n',
+        "block.md": "# Block\n\n--8<--\nshared.md:2:3\nhttps://example.org/remote.md\n--8<--\n",
+        "api.md": "# API\n\n::: tinypkg.core.greet\n",
+        "plain.md": "# Plain\n\nNothing included.\n",
+    })
+    (project / "README.md").write_text("The project.\n", "utf-8")
+    (project / "snippets").mkdir()
+    (project / "snippets" / "shared.md").write_text("One.\nTwo.\nThree.\n", "utf-8")
+    package = project / "src" / "tinypkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text('"""A package."""\n', "utf-8")
+    (package / "core.py").write_text('def greet():\n    """Say hello."""\n', "utf-8")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "all", when="2021-01-02T03:04:05+00:00")
+    (project / "README.md").write_text("The project, now better.\n", "utf-8")
+    git(project, "commit", "-q", "-am", "readme", when="2024-05-06T07:08:09+00:00")
+    (project / "snippets" / "shared.md").write_text("One.\nTwo!\nThree.\n", "utf-8")
+    git(project, "commit", "-q", "-am", "shared", when="2024-06-07T08:09:10+00:00")
+    (package / "core.py").write_text('def greet():\n    """Say hello, loudly."""\n', "utf-8")
+    git(project, "commit", "-q", "-am", "api", when="2025-07-08T09:10:11+00:00")
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    assert "Say hello, loudly." in (build.site / "api" / "index.html").read_text("utf-8")
+    assert build.lastmods() == {
+        "https://example.org/": "2024-05-06T07:08:09Z",
+        "https://example.org/block/": "2024-06-07T08:09:10Z",
+        "https://example.org/api/": "2025-07-08T09:10:11Z",
+        "https://example.org/plain/": "2021-01-02T03:04:05Z",
+    }
