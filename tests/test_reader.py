@@ -591,3 +591,17 @@ def test_listing_items_and_titles_are_content() -> None:
     assert fingerprint(titled("One", "<p>x</p>")) != fingerprint(titled("Two", "<p>x</p>"))
     assert titled("One", "<h1>Own</h1><p>x</p>") == "<h1>Own</h1><p>x</p>"
     assert read_parts(HostPage("", titled("A <b>", "<p>x</p>"))).heading == "A <b>"
+
+
+def test_what_a_head_lets_slip_into_the_body_is_not_the_host_s_content() -> None:
+    """A tracker's ``<noscript><p><img></p></noscript>`` in the head (molivier/nest's Piwik),
+    which an HTML parser moves into the body, is not part of the host's content."""
+    from sitemap_plugins.reader import HostPage, read_parts  # noqa: PLC0415
+
+    head = ('<html lang="en"><head><title>T</title><noscript><p><img src="piwik.php?id=1">'
+            "</p></noscript>")
+    record = read_parts(HostPage(head, "<h1>T</h1><p>Text.</p></div><img src='a.png'>"))
+    clean = read_parts(HostPage('<html lang="en"><head><title>T</title>',
+                                "<h1>T</h1><p>Text.</p></div><img src='a.png'>"))
+    assert (record.images, record.fingerprint, record.lang) == (
+        ("a.png",), clean.fingerprint, "en")
