@@ -318,7 +318,9 @@ class PageStep:
                 page = read_bytes(built.abs_path)
                 kept = self.history.kept(rel) if config.fingerprint else None
                 record = None
-                if kept is not None and kept.digest == page.digest and self.history.records:
+                # A page the host did not render this time is what it rendered last time.
+                if kept is not None and self.history.records and (
+                        kept.digest == page.digest or (hints is not None and hints.unrendered)):
                     record = decode_record(kept.record)
                 cached = record is not None
                 if record is None:

@@ -629,12 +629,15 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 # MkDocs' URLs are relative to the site root: the core resolves them.
                 alternates = tuple(
                     (code, href) for code, other, href in record.alternates if other in listed)
+            unrendered = self._dirty and record.host is None  # --dirty skipped it
             if (not found and front.changefreq is None and front.priority is None
-                    and alternates is None and front.published is None and record.host is None):
+                    and alternates is None and front.published is None and record.host is None
+                    and not unrendered):
                 continue  # nothing to add: the page speaks for itself (and costs less)
             hints[dest] = PageHints(
                 dates=tuple(found), changefreq=front.changefreq, priority=front.priority,
-                alternates=alternates, published=front.published, page=record.host)
+                alternates=alternates, published=front.published, page=record.host,
+                unrendered=unrendered)
         return hints
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> _GitLog:

@@ -209,6 +209,9 @@ class PageHints:
     dates: tuple[DateClaim, ...] = ()
     """The dates the host knows of the page, each with what it is: :func:`choose_lastmod`
     picks, with the page's own date meta tags and its file time."""
+    unrendered: bool = False
+    """The host knows the page but did not render it this time (MkDocs ``--dirty``): its
+    record is the last build's (the host's content then), when the cache has one."""
     page: HostPage | None = None
     """The page as the host rendered it (its written head and the content it wrapped): its
     record is made from these (:func:`~sitemap_plugins.reader.read_parts`), and the build

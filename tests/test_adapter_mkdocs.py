@@ -420,6 +420,22 @@ def test_dirty_build_still_reads_front_matter(tmp_path: Path, sitemap_urls):
     ]
 
 
+def test_dirty_build_moves_no_date_of_a_page_it_did_not_render(tmp_path: Path) -> None:
+    """``--dirty`` renders only the changed pages: the others keep their record (MkDocs'
+    content, from the last build), so no date moves and nothing is "changed"."""
+    config = _simple_config("mkdocs", plugin="  - sitemap:\n      changes_file: changes.json\n")
+    # A page whose title the theme writes outside its content: the built file's region and
+    # MkDocs' content (titled) are not the same text.
+    project = make_site(tmp_path / "p", config, {
+        "index.md": "# Home\n", "plain.md": "---\ntitle: Plain\n---\nNo heading here.\n"})
+    first = run_host(project)
+    again = run_host(project, "--dirty")
+    assert first.returncode == again.returncode == 0, again.log
+    assert again.lastmods() == first.lastmods()
+    changes = json.loads((project / "changes.json").read_text("utf-8"))
+    assert (changes["baseline"], changes["changed"]) == (True, [])
+
+
 def test_dirty_build_does_not_list_a_deleted_page(tmp_path: Path, sitemap_urls):
     """``mkdocs build --dirty`` leaves a deleted page's old output in site_dir: not listed."""
     project = make_site(tmp_path / "p", _simple_config("mkdocs"),
