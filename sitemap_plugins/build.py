@@ -71,7 +71,9 @@ from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
     encode_record,
+    parts_digest,
     read_bytes,
+    read_parts,
     read_record,
 )
 from sitemap_plugins.render import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter, render_url
@@ -117,6 +119,14 @@ MAX_DIAGNOSTICS = 1_000
 _NO_PAGE = PageRecord("")
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` and the noun, plural unless one: the one spelling of every count we report.
+
+    ``noun`` is a plain English noun whose plural takes an ``s`` (page, image, video, URL).
+    """
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 @dataclass
 class Result:
     """What a run did: URLs listed, pages left out by reason, files written, diagnostics."""
@@ -157,9 +167,8 @@ class Result:
 
     def summary(self) -> list[str]:
         """The run in a few lines, for a terminal: the same figures every front-end reports."""
-        lines = [f"Listed {self.listed:,} URL{'' if self.listed == 1 else 's'} in "
-                 f"{self.sitemap_url}" + (" (sitemap index with numbered parts)"
-                                          if self.split else "")]
+        lines = [f"Listed {counted(self.listed, 'URL')} in {self.sitemap_url}"
+                 + (" (sitemap index with numbered parts)" if self.split else "")]
         if self.excluded:
             lines.append("Left out:")
             lines.extend(f"  {count:>7,}  {reason}" for reason, count in self._left_out())
@@ -170,7 +179,7 @@ class Result:
         if self.images or self.videos or self.videos_skipped:
             lines.append(self.media_line())
         if self.news is not None:
-            lines.append(f"News: {self.news:,} article{'' if self.news == 1 else 's'} "
+            lines.append(f"News: {counted(self.news, 'article')} "
                          "published in the last two days")
         changes = self.changes
         if changes is not None and changes.baseline:
@@ -180,23 +189,26 @@ class Result:
 
     def media_line(self) -> str:
         """Images and videos listed, and the videos left out by reason."""
-        line = f"Media: {self.images:,} images, {self.videos:,} videos"
+        line = f"Media: {counted(self.images, 'image')}, {counted(self.videos, 'video')}"
         if self.videos_skipped:
             why = ", ".join(f"{reason}: {count:,}"
                             for reason, count in sorted(self.videos_skipped.items()))
             skipped = sum(self.videos_skipped.values())
-            line += f"; {skipped:,} video{'' if skipped == 1 else 's'} left out ({why})"
+            line += f"; {counted(skipped, 'video')} left out ({why})"
         return line
 
     def summary_line(self) -> str:
         """The run in one line, for a host's log."""
-        left_out = ", ".join(f"{count:,} {reason}" for reason, count in self._left_out())
+        # A reason is a phrase ("i18n fallback copy of an untranslated page"), not a noun to
+        # count: it is followed by its count, and the pages are counted once, in front.
+        left_out = ", ".join(f"{reason} ({count:,})" for reason, count in self._left_out())
+        left_out = (f"{counted(sum(self.excluded.values()), 'page')} left out: {left_out}"
+                    if left_out else "none left out")
         media = (f"; {self.media_line()[len('Media: '):]}"
                  if self.images or self.videos or self.videos_skipped else "")
         if self.news is not None:
-            media += f"; {self.news:,} news article{'' if self.news == 1 else 's'}"
-        return (f"{self.listed:,} URL{'' if self.listed == 1 else 's'} listed in "
-                f"{self.sitemap_url} ({f'left out: {left_out}' if left_out else 'none left out'})"
+            media += f"; {counted(self.news, 'news article')}"
+        return (f"{counted(self.listed, 'URL')} listed in {self.sitemap_url}; {left_out}"
                 f"{media}; wrote {', '.join(self.files) or 'nothing'}")
 
     def _left_out(self) -> list[tuple[str, int]]:
@@ -292,12 +304,34 @@ class PageStep:
             decision = evaluate(rel, _NO_PAGE, hints, self.rules, mtime=mtime, placed=placed)
             record_text, page_digest, cached = "", b"", False
             seen = _NO_PAGE
+        elif hints is not None and hints.page is not None:
+            # The host rendered it: its record comes from what the host handed over, and the
+            # file it just wrote is not read again (only its time, when that is asked for).
+            try:
+                mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
+            except OSError as err:
+                return _unreadable(rel, err)
+            kept = self.history.kept(rel) if config.fingerprint else None
+            page_digest = parts_digest(hints.page) if config.fingerprint else b""
+            record = None
+            if kept is not None and kept.digest == page_digest and self.history.records:
+                record = decode_record(kept.record)
+            cached = record is not None
+            if record is None:
+                record = read_parts(hints.page)
+                record_text = encode_record(record) if config.fingerprint else ""
+            else:
+                record_text = kept.record if kept is not None else ""
+            decision = evaluate(rel, record, hints, self.rules, mtime=mtime, placed=placed)
+            seen = record
         else:
             try:
                 page = read_bytes(built.abs_path)
                 kept = self.history.kept(rel) if config.fingerprint else None
                 record = None
-                if kept is not None and kept.digest == page.digest and self.history.records:
+                # A page the host did not render this time is what it rendered last time.
+                if kept is not None and self.history.records and (
+                        kept.digest == page.digest or (hints is not None and hints.unrendered)):
                     record = decode_record(kept.record)
                 cached = record is not None
                 if record is None:

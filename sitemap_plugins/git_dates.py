@@ -7,10 +7,15 @@ call serves the whole site, never one per page.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import subprocess
+from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, parse_w3c
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +33,8 @@ def shallow_note(turn_off: str) -> str:
             f"set {turn_off} to say you want none.")
 
 
-def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
+def read_git_dates(docs_dir: str, added: set[str] | None = None,
+                   ) -> tuple[dict[str, Lastmod], bool]:
     """When the last change of every file under ``docs_dir`` was published on this branch.
 
     That is the committer date of the last commit that changed the file on the first-parent
@@ -40,6 +46,10 @@ def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
     MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
     because its oldest commit stands in for all the history it lacks. No git, or a folder
     outside any repository, yields no dates and no message above debug level.
+
+    ``added``, when given, receives the files whose last commit is the only one that touched
+    them, the one that added them: for a page that states its own date that commit is no
+    evidence of a change (a site moved into git in one commit dates every file that day).
     """
     git = shutil.which("git")
     if git is None:
@@ -59,6 +69,7 @@ def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
     if output is None:
         return {}, False
     dates: dict[str, Lastmod] = {}
+    touched: dict[str, int] = {}
     current: Lastmod | None = None
     for token in output.split("\0"):
         name = token.lstrip("\n")  # the first path after a commit header follows a newline
@@ -66,6 +77,9 @@ def read_git_dates(docs_dir: str) -> tuple[dict[str, Lastmod], bool]:
             current = parse_w3c(name[1:])
         elif name and current is not None:
             dates.setdefault(name, current)  # newest commit first: keep the first seen
+            touched[name] = touched.get(name, 0) + 1
+    if added is not None:
+        added.update(name for name, count in touched.items() if count == 1)
     log.debug("git dates for %d files under %s", len(dates), docs_dir)
     return dates, False
 
@@ -82,3 +96,48 @@ def _run_git(git: str, cwd: str, *args: str) -> str | None:
         log.debug("git %s: %s", args[0], done.stderr.decode("utf-8", "replace").strip())
         return None
     return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def read_file_dates(paths: Collection[str]) -> dict[str, tuple[Lastmod, bool]]:
+    """The last commit on this branch of each of ``paths`` (absolute), from one ``git log``.
+
+    For files a page includes, wherever they lie in the repository (a README beside
+    ``docs/``). Each date comes with whether that commit is the only one that touched the
+    file (the one that added it). Files outside the repository, never committed, or in a
+    shallow clone get none.
+    """
+    git = shutil.which("git")
+    if git is None or not paths:
+        return {}
+    folder = os.path.dirname(min(paths))
+    top = _run_git(git, folder, "rev-parse", "--show-toplevel", "--is-shallow-repository")
+    if top is None:
+        return {}
+    lines = top.splitlines()
+    if len(lines) != 2 or lines[1].strip() == "true":  # noqa: PLR2004  # two answers
+        return {}
+    root = os.path.realpath(lines[0].strip())
+    wanted: dict[str, str] = {}
+    for path in paths:
+        rel = os.path.relpath(os.path.realpath(path), root)
+        if not rel.startswith(os.pardir):
+            wanted[rel.replace(os.sep, "/")] = path
+    if not wanted:
+        return {}
+    output = _run_git(
+        git, root, "log", "--first-parent", "--diff-merges=first-parent", "--no-show-signature",
+        "--format=%x01%cI", "--name-only", "-z", "--", *sorted(wanted))
+    if output is None:
+        return {}
+    found: dict[str, tuple[Lastmod, bool]] = {}
+    touched: dict[str, int] = {}
+    current: Lastmod | None = None
+    for token in output.split("\0"):
+        name = token.lstrip("\n")
+        if name.startswith("\x01"):
+            current = parse_w3c(name[1:])
+        elif name in wanted and current is not None:
+            touched[name] = touched.get(name, 0) + 1
+            if name not in found:
+                found[name] = (current, True)
+    return {wanted[name]: (when, touched[name] == 1) for name, (when, _) in found.items()}

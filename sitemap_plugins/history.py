@@ -93,7 +93,7 @@ _BY_URL = {
 # Dates that say, in so many words, when the page last changed: the manifest's evidence does
 # not overrule them (MkDocs ``sitemap: {lastmod: ...}``; a page's own modified-time meta).
 EXPLICIT_SOURCE = "explicit"
-_STATED_SOURCES = frozenset({EXPLICIT_SOURCE, "page"})
+_STATED_SOURCES = frozenset({EXPLICIT_SOURCE, "page"})  # rules.STATED_SOURCES: the one rule
 
 
 def reader_key() -> str:

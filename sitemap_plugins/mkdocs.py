@@ -14,11 +14,13 @@ Top floor, a front-end writing no file: front matter is checked as Pelican's met
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from mkdocs.config import base
 from mkdocs.config.base import ValidationError
@@ -27,9 +29,9 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.build import check_products, generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, latest, parse_w3c
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
-from sitemap_plugins.git_dates import read_git_dates, shallow_note
+from sitemap_plugins.git_dates import read_file_dates, read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
 from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
 from sitemap_plugins.options import (
@@ -39,12 +41,23 @@ from sitemap_plugins.options import (
     SitemapConfig,
     check_page_values,
 )
+from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import PageHints
+from sitemap_plugins.rules import (
+    EXPLICIT,
+    GIT,
+    GIT_ADDED,
+    LISTED,
+    MODIFIED,
+    PUBLISHED,
+    DateClaim,
+    PageHints,
+    choose_lastmod,
+)
 from sitemap_plugins.urls import folder_url
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable
 
     import jinja2
     from mkdocs.config.defaults import MkDocsConfig
@@ -151,6 +164,8 @@ class _FrontMatter:
     is ``date``, when the page was published, which a later known edit overrules."""
     published: Lastmod | None = None
     """``date`` (Material blog: ``date.created``): when the page was first published."""
+    updated: Lastmod | None = None
+    """Material blog's ``date.updated``: when its author says it last changed."""
 
 
 _NO_FRONT_MATTER = _FrontMatter()
@@ -174,6 +189,16 @@ class _PageRecord:
     shows: tuple[str, ...] = ()
     """``dest_uri`` of the posts a listing page shows (Material's blog index, its archive and
     category pages, each page of their pagination): it changed when the newest of them did."""
+    items: str = ""
+    """What a listing page lists (:func:`~sitemap_plugins.reader.listing_items`): its
+    content besides its own Markdown."""
+    host: HostPage | None = None
+    """The page as MkDocs rendered it: its content and the head of the output it wrote."""
+    includes: dict[str, tuple[Lastmod, bool]] = field(default_factory=dict)
+    """Files the page includes (snippets, documented modules), by absolute path: their last
+    commit, and whether that commit only added them. They date the page too."""
+    git_plugin_added: bool = False
+    """The git plugin's date is the commit that created the file (its creation date)."""
 
 
 @dataclass
@@ -189,6 +214,8 @@ class _BuildState:
     """The navigation of every language built (titles are read once the pages are)."""
     language_pages: dict[str, str] = field(default_factory=dict)
     """The HTML site map's page of each language built after the site's, by language."""
+    includes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Absolute paths of the files each page includes (snippets, documented modules)."""
 
 
 if TYPE_CHECKING:
@@ -211,7 +238,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._git_timezone: str | None = None
         self._i18n_default: str | None = None
         self._state = _BuildState()
-        self._git_log: Future[tuple[dict[str, Lastmod], bool]] | None = None
+        self._git_log: Future[_GitLog] | None = None
         self._given_site_url: str | None = None
         self._canonical_base: str | None = None
         self._lang: str | None = None
@@ -300,6 +327,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if self._sitemap is None or self._sitemap.html_sitemap is None:
             return None
         from mkdocs.structure.files import File as MkDocsFile  # noqa: PLC0415
+        from mkdocs.structure.files import InclusionLevel  # noqa: PLC0415
 
         dest = self._sitemap.html_sitemap
         language = None
@@ -323,7 +351,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if language is None:  # the site's language: it names the further pages of a listing
             self._lang = str(lang) if lang else None
         title = site_map_title(str(lang) if lang else None)
-        page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n")
+        # In no nav on purpose: MkDocs would list it among the pages the nav omits.
+        page = MkDocsFile.generated(config, src, content=f"# {title}\n\n{MARKER}\n",
+                                    inclusion=InclusionLevel.NOT_IN_NAV)
         page.dest_uri = dest
         if self._i18n_default is not None:
             # A page of the site's language with no translation of its own, in
@@ -384,6 +414,27 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         return None
 
     @event_priority(_LATE)
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        """Note the files the page includes: ``pymdownx.snippets`` and mkdocstrings' modules.
+
+        Their last commits date the page too (see ``docs/lastmod.md`` for what is covered).
+        """
+        del files
+        if (self._sitemap is None or not self._sitemap.git_dates
+                or ("8<-" not in markdown and ":::" not in markdown)):
+            return None
+        found: list[str] = []
+        if "8<-" in markdown and (bases := _snippet_bases(config)):
+            found.extend(_snippet_files(markdown, bases))
+        if ":::" in markdown and "mkdocstrings" in config.plugins:
+            found.extend(_documented_files(markdown, _handler_paths(config)))
+        # MkDocs renders the Markdown before on_env, where the page's record is made.
+        self._state.includes[page.file.dest_uri] = tuple(dict.fromkeys(found))
+        return None
+
+    @event_priority(_LATE)
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext | None:
@@ -398,7 +449,32 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None
         record.front = _front_matter(page.meta, record.src_uri)
         record.git_plugin_date = self._git_plugin_date(page.meta)
+        # With its creation dates on, a file whose creation is its last change was only added.
+        created = page.meta.get("git_creation_date_localized_raw_iso_datetime")
+        record.git_plugin_added = created is not None and created == page.meta.get(
+            f"{_GIT_META}_raw_iso_datetime")
         record.shows = _shown_posts(context.get("posts"), self._state.pages)
+        if record.shows:
+            record.items = listing_items(_post_items(context.get("posts")))
+        return None
+
+    @event_priority(_LATE)  # after plugins that rework the output (minifiers)
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        """Keep what MkDocs rendered: the page's content and the head of its output.
+
+        The sitemap takes the page's content facts (fingerprint, images, videos, heading)
+        from the content before the theme wrapped it, and its head facts from the output it
+        hands over: the file it writes is never read back.
+        """
+        del config
+        record = self._state.pages.get(page.file.dest_uri)
+        if (record is None or self._sitemap is None or record.fallback
+                or (record.front is not None and record.front.exclude)):
+            return None  # left out whatever it holds: nothing of it is needed
+        head = _head_of(output)
+        if head is not None and isinstance(page.content, str):
+            record.host = HostPage(
+                head, titled(str(page.title or ""), page.content) + record.items)
         return None
 
     @event_priority(_LATE)
@@ -534,50 +610,57 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 hints[dest] = PageHints(exclude=REASON_FRONT_MATTER)
             else:
                 listed[dest] = record
-        git_dates = self._git_dates(listed.values())
+        git_log = self._git_dates(listed.values())
+        included = {path for dest in listed for path in state.includes.get(dest, ())}
+        if included:
+            file_dates = read_file_dates(included)
+            for dest, record in listed.items():
+                record.includes = {path: file_dates[path] for path in state.includes.get(dest, ())
+                                   if path in file_dates}
+        claims: dict[str, list[DateClaim]] = {}
         own: dict[str, Lastmod | None] = {}
         for dest, record in listed.items():
-            front = record.front or _FrontMatter()
-            # The page's own sitemap.lastmod wins; else the latest of its publication date,
-            # the git plugin's date and our one git log (a post edited after it was
-            # published changed then). The core's manifest may know of a later change still.
-            own[dest] = front.lastmod if front.explicit else latest(
-                front.lastmod, record.git_plugin_date,
-                git_dates.get(record.src_uri) if record.src_uri is not None else None)
+            # What MkDocs knows of the page's dates; the core's one rule picks
+            # (rules.choose_lastmod), with the page's own date meta tags.
+            claims[dest] = found = _date_claims(record.front or _FrontMatter(), record, git_log)
+            chosen = choose_lastmod(found)
+            own[dest] = chosen.value if chosen is not None else None
         for dest, record in listed.items():
             front = record.front or _FrontMatter()
-            lastmod = own[dest]
-            if record.shows and not front.explicit:
-                # A blog listing changed when the newest post it shows did, whatever the
-                # date of its own source (Pelican's listings are dated the same way).
-                lastmod = latest(lastmod, *(own.get(post) for post in record.shows))
+            found = claims[dest]
+            if record.shows:
+                # A blog listing lists its posts: their dates are its items' dates.
+                found.extend(DateClaim(LISTED, value) for post in record.shows
+                             if (value := own.get(post)) is not None)
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
                 alternates = tuple(
                     (code, href) for code, other, href in record.alternates if other in listed)
-            if (lastmod is None and front.changefreq is None and front.priority is None
-                    and alternates is None and front.published is None):
+            unrendered = self._dirty and record.host is None  # --dirty skipped it
+            if (not found and front.changefreq is None and front.priority is None
+                    and alternates is None and front.published is None and record.host is None
+                    and not unrendered):
                 continue  # nothing to add: the page speaks for itself (and costs less)
             hints[dest] = PageHints(
-                lastmod=lastmod, changefreq=front.changefreq, priority=front.priority,
-                alternates=alternates, lastmod_source=EXPLICIT_SOURCE if front.explicit else "host",
-                published=front.published)
+                dates=tuple(found), changefreq=front.changefreq, priority=front.priority,
+                alternates=alternates, published=front.published, page=record.host,
+                unrendered=unrendered)
         return hints
 
-    def _git_dates(self, records: Iterable[_PageRecord]) -> dict[str, Lastmod]:
+    def _git_dates(self, records: Iterable[_PageRecord]) -> _GitLog:
         """Git dates for the pages that have no better date, from one ``git log``."""
         needed = [r for r in records if r.src_uri is not None and r.git_plugin_date is None
                   and (r.front is None or not r.front.explicit)]
         if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
-            return {}
+            return _GitLog({}, shallow=False, added=set())
         started, self._git_log = self._git_log, None
-        dates, shallow = started.result() if started else read_git_dates(self._docs_dir)
-        if shallow:
+        log_read = started.result() if started else _read_git_log(self._docs_dir)
+        if log_read.shallow:
             # CI's default checkout: a note, not a warning, so that --strict builds pass.
             log.info(shallow_note("'git_dates: false'"))
-        return dates
+        return log_read
 
 
 def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, str | None] | None:
@@ -596,6 +679,164 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
         return own, None
     canonical = folder_url(given_site_url, canonical_version.strip("/"))
     return own, (canonical if canonical != own else None)
+
+
+def _date_claims(front: _FrontMatter, record: _PageRecord, git_log: _GitLog,
+                 ) -> list[DateClaim]:
+    """The dates MkDocs knows of a page, each with what it is (see ``rules.choose_lastmod``)."""
+    claims = []
+    if front.explicit and front.lastmod is not None:
+        claims.append(DateClaim(EXPLICIT, front.lastmod, EXPLICIT_SOURCE))
+    if front.updated is not None:
+        claims.append(DateClaim(MODIFIED, front.updated, EXPLICIT_SOURCE))
+    if front.published is not None:
+        claims.append(DateClaim(PUBLISHED, front.published))
+    if record.git_plugin_date is not None:
+        claims.append(DateClaim(GIT_ADDED if record.git_plugin_added else GIT,
+                                record.git_plugin_date))
+    if record.src_uri is not None and (when := git_log.dates.get(record.src_uri)) is not None:
+        claims.append(DateClaim(GIT_ADDED if record.src_uri in git_log.added else GIT, when))
+    claims.extend(DateClaim(GIT_ADDED if only_added else GIT, when)
+                  for when, only_added in record.includes.values())
+    return claims
+
+
+# pymdownx.snippets: "--8<-- 'file'" on a line, or a block of paths between two "--8<--".
+_SNIPPET = re.compile(
+    r"""^[ \t]*(?P<escape>;*)(?:-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<path>.+?)(?P=q)"""
+    r"""|(?P<block>-{1,}8<-{1,}))[ \t]*\r?$""", re.MULTILINE)
+# What may follow a snippet's path: line ranges (":2:5", ":3,7:9") or a section (":name").
+_SNIPPET_PART = re.compile(
+    r"(?i)(?:(?::-?[0-9]*){1,2}(?:,-?[0-9]*(?::-?[0-9]*)?)*|:[a-z][-_0-9a-z]*)$")
+_MAX_SNIPPET_DEPTH = 4
+# mkdocstrings: "::: package.module.Object" on a line of its own (after a heading mark or not).
+_AUTODOC = re.compile(r"^(?:#{1,6} *)?::: ?(?P<name>[A-Za-z_][\w.]*) *$", re.MULTILINE)
+
+
+def _snippet_bases(config: MkDocsConfig) -> list[str]:
+    """pymdownx.snippets' ``base_path``; none when the extension is not used.
+
+    Relative to the folder MkDocs runs in, as the extension reads them.
+    """
+    if "pymdownx.snippets" not in config.markdown_extensions:
+        return []
+    base = (config.mdx_configs.get("pymdownx.snippets") or {}).get("base_path", ["."])
+    bases = [base] if isinstance(base, (str, os.PathLike)) else list(base or ())
+    return [os.path.abspath(b) for b in bases if isinstance(b, (str, os.PathLike))]
+
+
+def _snippet_files(markdown: str, bases: list[str], depth: int = 0) -> list[str]:
+    """The files ``markdown`` includes with ``--8<--``, as pymdownx.snippets finds them.
+
+    And the files those include. URLs are not followed (see docs/lastmod.md).
+    """
+    names: list[str] = []
+    block = False
+    for line in markdown.splitlines():
+        match = _SNIPPET.match(line)
+        if match is not None and match.group("escape"):
+            continue
+        if match is not None and match.group("block"):
+            block = not block
+            continue
+        if match is not None:
+            names.append(match.group("path").strip())
+        elif block and line.strip() and not line.strip().startswith(";"):
+            names.append(line.strip())
+    found: list[str] = []
+    for name in names:
+        if "://" in name:
+            continue  # a URL: not a file in the repository
+        path = _snippet_path(name, bases) or _snippet_path(_SNIPPET_PART.sub("", name), bases)
+        if path is None or path in found:
+            continue
+        found.append(path)
+        if depth < _MAX_SNIPPET_DEPTH:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            if "8<-" in text:
+                found.extend(p for p in _snippet_files(text, bases, depth + 1) if p not in found)
+    return found
+
+
+def _snippet_path(name: str, bases: list[str]) -> str | None:
+    for folder in bases:
+        if os.path.isdir(folder):
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate):
+                return os.path.abspath(candidate)
+        elif os.path.isfile(folder) and os.path.basename(folder) == os.path.basename(name):
+            return folder
+    return None
+
+
+def _handler_paths(config: MkDocsConfig) -> list[str]:
+    """Where mkdocstrings' Python handler looks for modules (its ``paths``), then sys.path."""
+    import sys  # noqa: PLC0415
+
+    config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
+    plugin = config.plugins.get("mkdocstrings")
+    handlers = getattr(plugin, "config", {}).get("handlers") or {}
+    python = handlers.get("python") if isinstance(handlers, Mapping) else None
+    paths = python.get("paths") if isinstance(python, Mapping) else None
+    own = [os.path.join(config_dir, p) for p in (paths or ["."]) if isinstance(p, str)]
+    return [*own, *sys.path]
+
+
+def _documented_files(markdown: str, search: list[str]) -> list[str]:
+    """The Python source of each module a ``:::`` identifier names or holds the object of.
+
+    Found on the search path without importing anything.
+    """
+    from importlib.machinery import PathFinder  # noqa: PLC0415  # only with mkdocstrings
+
+    found: list[str] = []
+    for match in _AUTODOC.finditer(markdown):
+        parts = match.group("name").split(".")
+        locations: list[str] | None = search
+        origin: str | None = None
+        for index in range(len(parts)):
+            spec = PathFinder.find_spec(".".join(parts[: index + 1]), locations)
+            if spec is None:
+                break  # the rest names an object inside the last module found
+            if spec.origin and spec.origin.endswith(".py"):
+                origin = spec.origin
+            locations = list(spec.submodule_search_locations or [])
+            if not locations:
+                break
+        if origin is not None and origin not in found:
+            found.append(os.path.abspath(origin))
+    return found
+
+
+_HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
+
+
+def _head_of(output: str) -> str | None:
+    """The output up to its ``</head>``; None when it has none (read whole from disk then)."""
+    end = output.find("</head>")
+    if end < 0:
+        found = _HEAD_END.search(output)
+        if found is None:
+            return None
+        end = found.start()
+    return output[:end]
+
+
+def _post_items(posts: object) -> list[tuple[str, str, str, str]]:
+    """``(url, title, date, excerpt HTML)`` of each post a Material blog listing shows."""
+    items = []
+    for item in posts if isinstance(posts, (list, tuple)) else ():
+        post = getattr(item, "post", item)
+        meta = getattr(post, "meta", None)
+        date = meta.get("date", "") if isinstance(meta, Mapping) else ""
+        content = getattr(item, "content", None)
+        items.append((str(getattr(post, "url", "") or ""), str(getattr(post, "title", "") or ""),
+                      str(date), content if isinstance(content, str) else ""))
+    return items
 
 
 def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, ...]:
@@ -633,8 +874,11 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
     explicit = own.lastmod is not None
     lastmod = own.lastmod if explicit else _page_date(meta.get("date"), where)
     published = _page_date(meta.get("date"), where, first=True) if "date" in meta else None
+    date_value = meta.get("date")
+    updated = (_page_date(date_value, where) if isinstance(date_value, dict)
+               and date_value.get("updated") is not None else None)
     return _FrontMatter(lastmod=lastmod, changefreq=own.changefreq, priority=own.priority,
-                        explicit=explicit, published=published)
+                        explicit=explicit, published=published, updated=updated)
 
 
 def _page_date(value: object, where: str, *, first: bool = False) -> Lastmod | None:
@@ -679,11 +923,26 @@ def _is_inside(path: str, folder: str) -> bool:
         return False
 
 
-def _start_git_log(docs_dir: str) -> Future[tuple[dict[str, Lastmod], bool]]:
+class _GitLog(NamedTuple):
+    """What one ``git log`` of ``docs_dir`` says (see :func:`read_git_dates`)."""
+
+    dates: dict[str, Lastmod]
+    shallow: bool
+    added: set[str]
+    """Files whose only commit is the one that added them."""
+
+
+def _read_git_log(docs_dir: str) -> _GitLog:
+    added: set[str] = set()
+    dates, shallow = read_git_dates(docs_dir, added)
+    return _GitLog(dates, shallow, added)
+
+
+def _start_git_log(docs_dir: str) -> Future[_GitLog]:
     """``read_git_dates(docs_dir)`` in a thread (git itself runs in its own process)."""
     runner = ThreadPoolExecutor(1, thread_name_prefix="sitemap-git-log")
     try:
-        return runner.submit(read_git_dates, docs_dir)
+        return runner.submit(_read_git_log, docs_dir)
     finally:
         runner.shutdown(wait=False)
 

@@ -403,8 +403,8 @@ OPTIONS: tuple[Option, ...] = (
            "build to this file (JSON). Default: not written.", _optional_path("file"), "text"),
     Option("git_dates", True, "Use the git history as pages' lastmod: when each source's last "
            "change was published on the built branch (first-parent, committer dates). In a "
-           "shallow clone a note says they are off. MkDocs: pages without a front-matter date; "
-           "Pelican: pages and articles without Date or Modified.", _check_bool, "bool",
+           "shallow clone a note says they are off. A commit that only added a dated page's "
+           "source is not used (see docs/lastmod.md).", _check_bool, "bool",
            cli=False),
     Option("static_html", False, "List HTML files copied as they are from the sources (MkDocs "
            "docs_dir, Pelican STATIC_PATHS, Sphinx html_extra_path), not rendered by the host. "

@@ -39,7 +39,7 @@ from pelican.plugins import signals
 
 from sitemap_plugins import pelican_legacy
 from sitemap_plugins.build import check_products, generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time, latest
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time
 from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
@@ -53,8 +53,21 @@ from sitemap_plugins.options import (
     check_keys,
     check_page_values,
 )
+from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import PageHints
+from sitemap_plugins.rules import (
+    EXPLICIT,
+    FILE_TIME,
+    GIT,
+    GIT_ADDED,
+    LISTED,
+    MODIFIED,
+    PUBLISHED,
+    DateClaim,
+    PageHints,
+    choose_lastmod,
+)
+from sitemap_plugins.site import read_head
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
 
 log = logging.getLogger(__name__)
@@ -123,6 +136,9 @@ class _Plan:
     only a page with its own ``url``/``save_as`` metadata can be served elsewhere."""
     content_path: str = ""
     """``PATH``: the sources, for their git dates."""
+    file_dates: bool = False
+    """``DEFAULT_DATE = 'fs'``: Pelican fills a missing ``date`` and ``modified`` with the
+    source file's time, which is no author's date (a checkout or a ``touch`` moves it)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +172,8 @@ class _Run:
     """Written file -> what it is on the blog, for the HTML site map's sections."""
     git_dates: dict[str, Lastmod] | None = None
     """Each source's last commit date (relative to ``PATH``), read once when first wanted."""
+    git_added: set[str] = field(default_factory=set)
+    """The sources whose last commit is the one that added them."""
 
     def main_instance(self) -> _Pelican | None:
         return self.main() if self.main is not None else None
@@ -249,7 +267,8 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
                  default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
                  timezone_name=str(settings.get("TIMEZONE") or "UTC"),
                  urls_follow_files=_urls_follow_files(settings),
-                 content_path=str(settings.get("PATH") or ""))
+                 content_path=str(settings.get("PATH") or ""),
+                 file_dates=settings.get("DEFAULT_DATE") == "fs")
 
 
 _URL_SETTINGS = ("ARTICLE", "ARTICLE_LANG", "DRAFT", "DRAFT_LANG", "PAGE", "PAGE_LANG",
@@ -423,11 +442,63 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     site = _RUN.sites[-1]
     own = _own_values(obj) if obj is not None else NO_PAGE_VALUES  # checked in every build
     hints = _page_hints(plan, site, rel, obj, context, own) if plan.base is not None else None
+    place = _place(obj, context)
+    if hints is not None and not hints.exclude:
+        page = _host_page(path, obj, context, place, plan)
+        if page is not None:
+            hints = dataclasses.replace(hints, page=page)
     _RUN.pages[rel] = (hints, override)
-    if plan.config.html_sitemap is not None:
-        place = _place(obj, context)
-        if place is not None:
-            _RUN.places[rel] = place
+    if plan.config.html_sitemap is not None and place is not None:
+        _RUN.places[rel] = place
+
+
+def _host_page(path: str, obj: object, context: Mapping[str, Any], place: BlogPlace | None,
+               plan: _Plan) -> HostPage | None:
+    """The page as Pelican rendered it: the content it wrapped, and the head of the file.
+
+    An article's or a page's content is its ``content``; a listing's is its items (each
+    listed article's URL, title, date and summary; a list of tags, categories or authors,
+    their names and URLs). A page whose content Pelican does not know (``TEMPLATE_PAGES``,
+    other direct templates) is read whole from disk, as the command line reads it.
+    """
+    if obj is not None:
+        content = getattr(obj, "content", None)
+        if isinstance(content, str):
+            content = titled(str(getattr(obj, "title", "") or ""), content)
+        media = True
+    else:
+        content = _listing_content(context, place, plan)
+        media = False  # a listing's images are its articles'
+    if not isinstance(content, str):
+        return None
+    head = read_head(path)
+    return HostPage(head, content, media) if head is not None else None
+
+
+def _listing_content(context: Mapping[str, Any], place: BlogPlace | None,
+                     plan: _Plan) -> str | None:
+    kind = place.kind if place is not None else ""
+    if kind in ("tags", "categories", "authors"):
+        named = context.get(kind) or ()
+        return listing_items([(str(getattr(item, "url", "") or ""), str(item), "", "")
+                              for item, _ in named])
+    page = context.get("articles_page")
+    if page is not None:
+        articles = getattr(page, "object_list", None) or ()
+    elif kind == "archives" or context.get("period") is not None:
+        articles = context.get("dates") or ()
+    elif kind in ("category", "tag", "author", "index"):
+        articles = context.get("articles") or ()
+    else:
+        return None
+    items = []
+    for article in articles:
+        when = _stated(article, "date", plan)
+        items.append((str(getattr(article, "url", "") or ""),
+                      str(getattr(article, "title", "") or ""),
+                      when.isoformat() if isinstance(when, date) else "",
+                      str(getattr(article, "summary", "") or "")))
+    return listing_items(items)
 
 
 def _is_override(obj: object, context: Mapping[str, Any]) -> bool:
@@ -464,7 +535,7 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
             _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
             continue
         lastmod = _source_time(static) if plan.use_source_time else None
-        hints = PageHints(lastmod=lastmod) if lastmod else None
+        hints = PageHints(dates=(DateClaim(FILE_TIME, lastmod, FILE_TIME),)) if lastmod else None
         _RUN.pages[rel] = (hints, False)
 
 
@@ -504,7 +575,17 @@ def on_finalized(pelican: _Pelican) -> None:
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
                       outline=blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
                                        names_in(pelican.settings.get("DEFAULT_LANG"))))
-    log_result(log, result, "Sitemap: ")
+    log_result(log, result, "Sitemap: ", show=_console_line)
+
+
+def _console_line(line: str) -> None:
+    """Print ``line`` as Pelican prints its own "Done: ..." summary (Pelican 4.9 and later)."""
+    try:
+        from pelican.log import console  # noqa: PLC0415  # only when the line is shown
+    except ImportError:  # an older Pelican prints its summary with print()
+        print(line)  # noqa: T201
+        return
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 # --- Where a page goes in the HTML site map ----------------------------------------------
@@ -562,34 +643,24 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
     kind = ("articles" if context.get("article") is not None
             else "pages" if obj is not None else "indexes")
 
-    # Every lastmod below is Pelican's own knowledge. A Date: is when the content was
-    # published, and a listing's date its newest article's: the core's manifest may know of
-    # a later change (an edit, a reshuffled listing). A Modified: is the author's word.
-    alternates, source, published = None, "host", None
+    # Every date below is Pelican's own knowledge, each with what it is; the core's one rule
+    # (rules.choose_lastmod) picks, and its manifest may know of a later change.
+    alternates, published = None, None
+    claims: tuple[DateClaim, ...] = ()
     if obj is not None:
-        lastmod = own.lastmod or _content_lastmod(obj, plan.timezone_name)
-        date_value = getattr(obj, "date", None)  # an article's Date: when it was published
+        claims = _content_claims(obj, plan, own)
+        date_value = _stated(obj, "date", plan)  # an article's Date: when it was published
         if kind == "articles" and date_value is not None:  # pages are not news
             published = _aware(date_value, plan.timezone_name)
-        if (own.lastmod or getattr(obj, "modified", None)) is not None and lastmod is not None:
-            source = EXPLICIT_SOURCE  # Lastmod: or Modified: says when it last changed
-        if lastmod is None and plan.config.git_dates:
-            # A page without Date: or Modified: (an about page) changed when its source
-            # last did. Never for a dated article: a blog moved into git in one commit would
-            # date every old article that day.
-            lastmod = _git_date(plan, obj)
-        if lastmod is None and plan.use_source_time:
-            lastmod = _source_time(obj)
         own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls,
                                        extensionless_urls=config.extensionless_urls)
         alternates = _translations(plan, site, obj, own_url)
     elif not _is_template_page(context):
-        lastmod = _listing_lastmod(context, plan.timezone_name)
-    else:
-        lastmod = None  # a TEMPLATE_PAGES page shows anything; its date is unknown
+        claims = _listing_claims(context, plan)
+    # else a TEMPLATE_PAGES page shows anything; its date is unknown
     # The page's own metadata wins over SITEMAP_PLUGINS rules, which win over
     # pelican-sitemap's per-kind values: the core applies that order.
-    return PageHints(lastmod=lastmod, lastmod_source=source, changefreq=own.changefreq,
+    return PageHints(dates=claims, changefreq=own.changefreq,
                      priority=own.priority, alternates=alternates, url=host_url,
                      published=published, default_changefreq=plan.legacy.changefreqs.get(kind),
                      default_priority=plan.legacy.priorities.get(kind))
@@ -654,24 +725,61 @@ def _aware(value: object, timezone_name: str) -> Lastmod | None:
     return coerce_lastmod(value)
 
 
-def _content_lastmod(obj: object, timezone_name: str) -> Lastmod | None:
-    """An article's or page's ``modified``, else its ``date``."""
-    for name in ("modified", "date"):
-        value = getattr(obj, name, None)
-        if value is not None:
-            lastmod = _aware(value, timezone_name)
-            if lastmod is not None:
-                return lastmod
-    return None
+def _stated(obj: object, name: str, plan: _Plan) -> object:
+    """The content's ``date`` or ``modified`` as its author stated it; None for a file time.
+
+    Under ``DEFAULT_DATE = 'fs'`` Pelican fills a missing one with the source file's time
+    (naive, in the machine's local time): a checkout or a ``touch`` moves it, so it is never
+    taken for the author's date. It is known by being exactly that time, to the microsecond.
+    """
+    value = getattr(obj, name, None)
+    if value is None or not plan.file_dates or not isinstance(value, datetime):
+        return value
+    source = getattr(obj, "source_path", None)
+    try:
+        # Pelican's own naive local time, compared as Pelican made it.
+        stamp = (datetime.fromtimestamp(os.stat(source).st_mtime)  # noqa: DTZ006
+                 if source else None)
+    except (OSError, ValueError, OverflowError):
+        return value
+    return None if value.replace(tzinfo=None) == stamp else value
 
 
-def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod | None:
-    """The newest article a listing page shows (just this page's, when paginated)."""
+def _content_claims(obj: object, plan: _Plan, own: PageValues | None = None,
+                    ) -> tuple[DateClaim, ...]:
+    """What Pelican knows of an article's or page's dates, each with what it is.
+
+    ``Lastmod:`` is the author's word for the sitemap, ``Modified:`` the stated last change,
+    ``Date:`` the publication (never a file time: :func:`_stated`), then its source's git
+    dates; its source's file time only under ``lastmod_file_time``.
+    """
+    claims = []
+    if own is not None and own.lastmod is not None:
+        claims.append(DateClaim(EXPLICIT, own.lastmod, EXPLICIT_SOURCE))
+    for name, kind, source in (("modified", MODIFIED, EXPLICIT_SOURCE),
+                               ("date", PUBLISHED, "host")):
+        value = _stated(obj, name, plan)
+        lastmod = _aware(value, plan.timezone_name) if value is not None else None
+        if lastmod is not None:
+            claims.append(DateClaim(kind, lastmod, source))
+    if plan.config.git_dates:
+        claim = _git_claim(plan, obj)
+        if claim is not None:
+            claims.append(claim)
+    if not claims and plan.use_source_time:
+        stamp = _source_time(obj)
+        if stamp is not None:
+            claims.append(DateClaim(FILE_TIME, stamp, FILE_TIME))
+    return tuple(claims)
+
+
+def _listing_claims(context: Mapping[str, Any], plan: _Plan) -> tuple[DateClaim, ...]:
+    """The dates of the articles a listing page shows (just this page's, when paginated)."""
     page = context.get("articles_page")
     articles = getattr(page, "object_list", None) if page is not None else None
     if articles is None:
         articles = context.get("articles") or context.get("dates") or ()
-    newest: Lastmod | None = None
+    claims = []
     known = _RUN.content_lastmods
     for article in articles:
         # The same articles come back on every tag, category, archive and index page.
@@ -679,23 +787,29 @@ def _listing_lastmod(context: Mapping[str, Any], timezone_name: str) -> Lastmod 
         if cached is not None and cached[0] is article:
             lastmod = cached[1]
         else:
-            lastmod = _content_lastmod(article, timezone_name)
+            chosen = choose_lastmod(_content_claims(article, plan, _own_values(article)))
+            lastmod = chosen.value if chosen is not None else None
             known[id(article)] = (article, lastmod)  # holding it keeps the id unique
-        newest = latest(newest, lastmod)
-    return newest
+        if lastmod is not None:
+            claims.append(DateClaim(LISTED, lastmod))
+    return tuple(claims)
 
 
-def _git_date(plan: _Plan, obj: object) -> Lastmod | None:
+def _git_claim(plan: _Plan, obj: object) -> DateClaim | None:
     """When the source of ``obj`` last changed on this branch, from one ``git log``."""
     source = getattr(obj, "source_path", None)
     if not source or not plan.content_path:
         return None
     if _RUN.git_dates is None:
-        _RUN.git_dates, shallow = read_git_dates(plan.content_path)
+        _RUN.git_added = set()
+        _RUN.git_dates, shallow = read_git_dates(plan.content_path, _RUN.git_added)
         if shallow:  # CI's default checkout: a note, so that --fatal warnings passes
             log.info(shallow_note(f"{SETTING}['git_dates'] = False"))
     rel = os.path.relpath(source, plan.content_path).replace(os.sep, "/")
-    return _RUN.git_dates.get(rel)
+    when = _RUN.git_dates.get(rel)
+    if when is None:
+        return None
+    return DateClaim(GIT_ADDED if rel in _RUN.git_added else GIT, when)
 
 
 def _source_time(obj: object) -> Lastmod | None:

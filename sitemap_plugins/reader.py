@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 READER_VERSION = "7"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
-FINGERPRINT_VERSION = "4"
+FINGERPRINT_VERSION = "5"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 20
 # HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
@@ -385,11 +385,117 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
             problems=(*record.problems, ("nested-too-deep", deep)))
     markup, problem = _markup(raw, truncated=truncated)
     tree = LexborHTMLParser(markup)
-    head = _read_head(tree)
     regions = _main_regions(tree)
     scope = _Scope(regions)
     _drop_non_content(scope, tree.body)
-    elements = _content_elements(scope)
+    record = _assemble(tree, regions, _content_elements(scope), problem)
+    _hold(tree, len(raw))
+    return record
+
+
+class HostPage(NamedTuple):
+    """A page as its host rendered it: the written page's head and the content it wrapped.
+
+    MkDocs gives ``page.content`` and the output it writes (``on_post_page``); Pelican an
+    article's or page's ``content``, a listing's items (:func:`listing_items`), and the file
+    it just wrote, of which only the head is read. The theme's chrome is in neither part.
+    """
+
+    head: str | bytes
+    """The written page up to its ``</head>`` (the ``<html lang>`` with it)."""
+    content: str
+    """The content as the host rendered it, an HTML fragment."""
+    media: bool = True
+    """Whether the content's images and videos are the page's own (a listing's are its
+    articles')."""
+
+
+def parts_digest(page: HostPage) -> bytes:
+    """The record cache's key for a host's page: a digest of both parts (and of ``media``)."""
+    head = page.head if isinstance(page.head, bytes) else page.head.encode(
+        "utf-8", "surrogatepass")
+    hasher = xxhash.xxh3_128(b"host page\0" if page.media else b"host listing\0")
+    hasher.update(head)
+    hasher.update(b"\0")
+    hasher.update(page.content.encode("utf-8", "surrogatepass"))
+    return hasher.digest()
+
+
+# A custom element (no HTML end tag closes it by accident) that holds a host's content.
+_HOST_CONTENT = b"sitemap-plugins-content"
+
+
+def read_parts(page: HostPage) -> PageRecord:
+    """The record of a page its host rendered (:class:`HostPage`), head and content apart.
+
+    The head facts come from the head; the content is the main content region, and steps 2
+    to 4 of the fingerprint (module docstring) apply to it as to a region found in a whole
+    page: a host's page is fingerprinted as a page read from disk, without the theme.
+    """
+    # One document, one parse: the head as written, then the content as the body. Lexbor
+    # reads UTF-8 bytes in half the time it takes to read a string, and a parser costs as
+    # much to start as a short page to read.
+    problem: tuple[str, str] | None = None
+    head = page.head
+    if isinstance(head, bytes):
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError:
+            text, problem = decode_html(head, truncated=True)
+            head = text.encode("utf-8", "surrogatepass")
+    else:
+        head = head.encode("utf-8", "surrogatepass")
+    # The content in an element of its own: what a head lets slip into the body (a
+    # <noscript><img> tracker in a <head>) stays outside it.
+    markup: bytes | str = b"".join(
+        (head, b"</head><body><", _HOST_CONTENT, b">",
+         page.content.encode("utf-8", "surrogatepass"), b"</", _HOST_CONTENT, b">"))
+    match = _META_CHARSET.search(head, 0, 4096)
+    if match is not None and _text_encoding(match.group(1)) not in (None, "utf-8"):
+        # A head that declares another charset: the parser must not decode the bytes by it.
+        markup = markup.decode("utf-8", "surrogatepass") if isinstance(markup, bytes) else markup
+    tree = LexborHTMLParser(markup)
+    regions = tree.tags(_HOST_CONTENT.decode())[:1]
+    scope = _Scope(regions)
+    _drop_non_content(scope, None)  # the host's content holds no banner: its headers count
+    record = _assemble(tree, regions, _content_elements(scope), problem, media=page.media)
+    _hold(tree, len(markup))
+    return record
+
+
+def titled(title: str, content: str) -> str:
+    """A host's content with its title as its first heading, unless it has a heading already.
+
+    A page's title is content (editing it moves the page), but Pelican's content, and
+    MkDocs' when the title comes from the nav or the front matter, never holds it: the theme
+    writes it around the content.
+    """
+    if not title or "<h1" in content or "<H1" in content:
+        return content
+    from html import escape  # noqa: PLC0415  # only the hosts come this way
+
+    return f"<h1>{escape(title)}</h1>{content}"
+
+
+def listing_items(items: list[tuple[str, str, str, str]]) -> str:
+    """A listing page's content: its items, each ``(url, title, date, summary HTML)``.
+
+    What a listing says is which pages it lists, under which titles and dates, with which
+    summaries; the theme decides how they look, which is no change of the listing.
+    """
+    from html import escape  # noqa: PLC0415  # only the hosts come this way
+
+    return "".join(
+        f'<article><h2><a href="{escape(url)}">{escape(title)}</a></h2>'
+        f"<time>{escape(date)}</time>{summary}</article>"
+        for url, title, date, summary in items)
+
+
+def _assemble(tree: LexborHTMLParser, regions: list[LexborNode],
+              elements: dict[str, list[LexborNode]],
+              problem: tuple[str, str] | None, *, media: bool = True) -> PageRecord:
+    """The record from a parsed head (in ``tree``) and the content's regions and elements."""
+    head = _read_head(tree)
     problems = [problem] if problem else []
     canonicals = head.canonicals
     if len(set(canonicals)) > 1:
@@ -400,16 +506,15 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
     lang = _language(root.attributes.get("lang") if root is not None else None, problems)
     heading = _heading(elements, regions)
     slots = head.slots
-    record = PageRecord(
+    return PageRecord(
         _fingerprint(regions, elements), True,  # noqa: FBT003
         canonicals[0] if canonicals else None,
         frozenset(head.robots), head.refresh_url, tuple(head.alternates), lang or None,
         head.base_href, slots.get("modified"), slots.get("published"), head.title, heading,
         _short(slots.get("description")), _short(slots.get("og_title")), tuple(head.feeds),
-        _images(elements), _videos(elements), tuple(problems),
+        _images(elements) if media else (), _videos(elements) if media else (),
+        tuple(problems),
     )
-    _hold(tree, len(raw))
-    return record
 
 
 # The last ordinary page's tree, kept until the next page is parsed. Freeing each tree at
@@ -495,10 +600,10 @@ def _http_equiv(attributes: dict[str, str | None], found: _Head) -> None:
 
 def _main_regions(tree: LexborHTMLParser) -> list[LexborNode]:
     """The main content region (see the module docstring, step 1)."""
-    mains = tree.tags("main")
+    mains = _shown(tree.tags("main"))
     if mains:
         return [mains[0]]
-    articles = tree.tags("article")
+    articles = _shown(tree.tags("article"))
     if articles:
         ids = {article.mem_id for article in articles}
         return [a for a in articles if not _has_ancestor_in(a, ids)]
@@ -508,7 +613,29 @@ def _main_regions(tree: LexborHTMLParser) -> list[LexborNode]:
     # A selector runs in C: themes with role="main" (MkDocs' own) put a page's whole
     # navigation before it, which a walk in Python paid for element by element.
     found = body.css_first(_ROLE_MAIN)
+    if found is not None and _hidden(found):
+        found = next(iter(_shown(body.css(_ROLE_MAIN))), None)
     return [found if found is not None else body]
+
+
+# Elements whose content a reader never sees as the page: the parser builds their children as
+# elements (Lexbor parses as if scripting were off), but a browser shows a <noscript>'s only
+# without scripts, and a <template>'s never. (A <main> in a script's string is text already.)
+_NOT_SHOWN = frozenset({"noscript", "template"})
+
+
+def _hidden(node: LexborNode) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.tag in _NOT_SHOWN:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _shown(nodes: list[LexborNode]) -> list[LexborNode]:
+    """``nodes`` without those inside a ``<noscript>`` or ``<template>``."""
+    return [node for node in nodes if not _hidden(node)]
 
 
 def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
@@ -727,13 +854,13 @@ def _language(value: str | None, problems: list[tuple[str, str]]) -> str:
         return ""
     if is_language_tag(text.replace("_", "-")):
         return text.replace("_", "-")
-    note = (f"<html lang={_shown(text)}> is not a BCP 47 language tag (such as 'en' or "
+    note = (f"<html lang={_quoted(text)}> is not a BCP 47 language tag (such as 'en' or "
             "'pt-BR'); the page counts as having none")
     problems.append(("bad-lang", note))
     return ""
 
 
-def _shown(text: str, most: int = 40) -> str:
+def _quoted(text: str, most: int = 40) -> str:
     return repr(text) if len(text) <= most else repr(text[:most]) + "..."
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sitemap_plugins.errors import Level
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from sitemap_plugins.build import Result
     from sitemap_plugins.check import Problem
@@ -55,17 +55,24 @@ def shown(diagnostics: Iterable[Diagnostic], threshold: int) -> Iterator[tuple[i
 
 
 def log_result(log: logging.Logger | logging.LoggerAdapter[Any], result: Result,
-               prefix: str = "") -> None:
+               prefix: str = "", show: Callable[[str], None] | None = None) -> None:
     """Log a build's diagnostics by :func:`log_level`, then its one summary line (info).
 
     ``prefix`` goes before each diagnostic (Pelican's log names no plugin: ``Sitemap: ``);
-    the summary line always starts with ``Sitemap:``.
+    the summary line always starts with ``Sitemap:``. ``show``: where the summary line goes
+    when the log would not show info, so that it shows at the host's default level as the
+    host's own summary does (Pelican prints its "Done: ..." line on its console, and logs
+    info only under ``--verbose``; MkDocs shows info by default).
     """
     for level, diagnostic in shown(result.diagnostics, logging.DEBUG):
         log.log(level, "%s%s", prefix, diagnostic)
     if result.dropped_diagnostics:
         log.info("%s%s", prefix, dropped_line(result.dropped_diagnostics))
-    log.info("Sitemap: %s", result.summary_line())
+    line = f"Sitemap: {result.summary_line()}"
+    if show is not None and not log.isEnabledFor(logging.INFO):
+        show(line)
+    else:
+        log.info("%s", line)
     log.debug("Sitemap: %d page records came from the cache (same bytes)", result.cached)
 
 

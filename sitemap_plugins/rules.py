@@ -35,11 +35,11 @@ from sitemap_plugins.urls import (
 from sitemap_plugins.values import FUTURE_SLACK, is_language_tag
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from sitemap_plugins.globs import GlobSet
     from sitemap_plugins.options import SitemapConfig
-    from sitemap_plugins.reader import PageRecord
+    from sitemap_plugins.reader import HostPage, PageRecord
     from sitemap_plugins.robots_txt import RobotsRules
 
 REASON_EXCLUDED = "excluded by config"
@@ -119,11 +119,75 @@ class Decision(NamedTuple):
     """Why each of the listed page's videos that could not be listed was left out."""
 
 
+# --- the one date rule -----------------------------------------------------------------------
+
+EXPLICIT = "explicit"
+"""The author's word for the sitemap: MkDocs ``sitemap: {lastmod: ...}``, Pelican ``Lastmod:``."""
+MODIFIED = "modified"
+"""The page's stated last change: Pelican ``Modified:``, Material's ``date.updated``, a
+``article:modified_time`` (or like) meta tag."""
+PUBLISHED = "published"
+"""The page's stated publication: front matter ``date``, Pelican ``Date:``, a published meta."""
+LISTED = "listed"
+"""The newest date of the pages a listing lists (a blog index, a tag page)."""
+GIT = "git"
+"""A commit that changed the page's source, or a file it includes, after it was added."""
+GIT_ADDED = "git: added"
+"""The commit that added the page's source (or included file), its only one so far."""
+REPLACED = "replaced sitemap"
+"""The lastmod another generator known to date honestly (Hugo) gave in the sitemap replaced."""
+FILE_TIME = "file time"
+"""A file's modification time: no author's date; used only under ``lastmod_file_time``."""
+
+
+class DateClaim(NamedTuple):
+    """A candidate lastmod, what it is, and the source recorded for it (for reports)."""
+
+    kind: str
+    """One of :data:`EXPLICIT`, :data:`MODIFIED`, :data:`PUBLISHED`, :data:`LISTED`,
+    :data:`GIT`, :data:`GIT_ADDED`, :data:`REPLACED`, :data:`FILE_TIME`."""
+    value: Lastmod
+    source: str = "host"
+    """What reports and the manifest say it came from: ``explicit``, ``host``, ``page``..."""
+
+
+# The manifest never overrules these sources: the date says when the page last changed.
+STATED_SOURCES = frozenset({EXPLICIT, "page"})
+
+
+def choose_lastmod(claims: Iterable[DateClaim]) -> DateClaim | None:
+    """The one date rule, for every host and the command line alike.
+
+    1. An explicit date (the author's word for the sitemap) wins.
+    2. Else the page's stated last change (the latest, when there are several).
+    3. Else the latest of its stated publication, for a listing its items' dates, and the
+       commits that changed its source or the files it includes after they were added.
+    4. Else the commit that added its source (or an included file): only for a page that
+       states no date of its own, since that commit may be an import, which says nothing
+       about when a dated article changed.
+    5. Else the date a replaced sitemap of a generator that dates honestly (Hugo) gave.
+    6. Else a file time (the caller hands one over only under ``lastmod_file_time``).
+
+    The manifest then may know of a later change (:mod:`sitemap_plugins.history`): it wins
+    over every date but those of steps 1 and 2 (sources in :data:`STATED_SOURCES`).
+    """
+    found: dict[str, list[DateClaim]] = {}
+    for claim in claims:
+        found.setdefault(claim.kind, []).append(claim)
+    for kinds in ((EXPLICIT,), (MODIFIED,), (PUBLISHED, LISTED, GIT), (GIT_ADDED,),
+                  (REPLACED,), (FILE_TIME,)):
+        candidates = [claim for kind in kinds for claim in found.get(kind, ())]
+        if candidates:
+            return max(candidates, key=lambda claim: sort_key(claim.value))
+    return None
+
+
 @dataclass(frozen=True)
 class PageHints:
     """What a host (MkDocs, Pelican) knows about one built page; it wins over the page."""
 
     lastmod: Lastmod | None = None
+    """A date the host decided on (kind by ``lastmod_source``); prefer ``dates``."""
     changefreq: str | None = None
     """The page's own value (front matter, metadata): it wins over every rule."""
     priority: float | None = None
@@ -147,6 +211,16 @@ class PageHints:
     default, such as pelican-sitemap's ``changefreqs``)."""
     default_priority: float | None = None
     """Used when neither the page nor a ``priority`` rule sets one."""
+    dates: tuple[DateClaim, ...] = ()
+    """The dates the host knows of the page, each with what it is: :func:`choose_lastmod`
+    picks, with the page's own date meta tags and its file time."""
+    unrendered: bool = False
+    """The host knows the page but did not render it this time (MkDocs ``--dirty``): its
+    record is the last build's (the host's content then), when the cache has one."""
+    page: HostPage | None = None
+    """The page as the host rendered it (its written head and the content it wrapped): its
+    record is made from these (:func:`~sitemap_plugins.reader.read_parts`), and the build
+    reads no file for it."""
 
 
 @dataclass(frozen=True)
@@ -378,51 +452,67 @@ def _lastmod(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
     mtime: float | None, replaced: str | None = None,
 ) -> tuple[Lastmod | None, str]:
-    """The host's date, the page's own, the replaced sitemap's (``replaced``), the file's."""
+    """The page's lastmod by :func:`choose_lastmod`.
+
+    From the host's, the page's and a replaced sitemap's (``replaced``) dates; a date after
+    the clock's now is none of them.
+    """
     # A date after the clock's now (a scheduled post, a typo in the year) is no last change:
     # engines distrust it, and check refuses it. The next source is asked instead.
     latest = datetime.now(timezone.utc) + FUTURE_SLACK
+    claims: list[DateClaim] = []
 
-    def ahead(value: Lastmod, what: str) -> bool:
-        if sort_key(value) <= latest:
-            return False
-        diagnostics.append(Diagnostic(
-            rel, "future-date", f"{what} {format_w3c(value)} lies in the future; ignored"))
-        return True
-
-    if hints is not None and hints.lastmod is not None:
-        value = coerce_lastmod(hints.lastmod)
-        if value is not None and not ahead(value, "the host's date"):
-            return value, hints.lastmod_source
-        if value is None:
+    def claim(kind: str, value: Lastmod, source: str, what: str) -> None:
+        if sort_key(value) > latest:
             diagnostics.append(Diagnostic(
-                rel, "bad-date", f"the host's date {hints.lastmod!r} is not a date a sitemap "
-                "can hold (its time zone lies outside -14:00 to +14:00); ignored"))
-    for raw, label, source in ((record.modified, "modified", "page"),
-                               (record.published, "published", "page: published")):
+                rel, "future-date", f"{what} {format_w3c(value)} lies in the future; ignored"))
+        else:
+            claims.append(DateClaim(kind, value, source))
+
+    def bad_host_date(raw: object) -> None:
+        diagnostics.append(Diagnostic(
+            rel, "bad-date", f"the host's date {raw!r} is not a date a sitemap can hold (its "
+            "time zone lies outside -14:00 to +14:00); ignored"))
+
+    if hints is not None:
+        for given in hints.dates:
+            value = coerce_lastmod(given.value)
+            if value is None:
+                bad_host_date(given.value)
+            else:
+                claim(given.kind, value, given.source, "the host's date")
+        if hints.lastmod is not None:
+            value = coerce_lastmod(hints.lastmod)
+            if value is None:
+                bad_host_date(hints.lastmod)
+            else:
+                source = hints.lastmod_source
+                kind = {EXPLICIT: EXPLICIT, FILE_TIME: FILE_TIME}.get(source, PUBLISHED)
+                claim(kind, value, source, "the host's date")
+    for raw, label, kind, source in ((record.modified, "modified", MODIFIED, "page"),
+                                     (record.published, "published", PUBLISHED,
+                                      "page: published")):
         if raw is None:
             continue
         parsed = parse_w3c(raw)
-        if parsed is not None and not ahead(parsed, f"{label} date meta tag"):
-            return parsed, source
         if parsed is not None:
-            continue
-        diagnostics.append(Diagnostic(
-            rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
+            claim(kind, parsed, source, f"{label} date meta tag")
+        else:
+            diagnostics.append(Diagnostic(
+                rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
     dated = parse_w3c(replaced) if replaced else None
-    # Another generator's hint: silently none when it is not a date.
-    if dated is not None and not ahead(dated, "the replaced sitemap's date"):
-        return dated, REPLACED_SITEMAP_SOURCE
-    if mtime is not None:
+    if dated is not None:  # another generator's hint: silently none when it is not a date
+        claim(REPLACED, dated, REPLACED_SITEMAP_SOURCE, "the replaced sitemap's date")
+    if mtime is not None and not claims:
         stamp = file_time(mtime)
-        if stamp is not None and not ahead(stamp, "file modification time"):
-            return stamp, "file time"
         if stamp is not None:
-            return None, ""
-        diagnostics.append(Diagnostic(
-            rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the years "
-            "1 to 9999; no lastmod from it"))
-    return None, ""
+            claim(FILE_TIME, stamp, FILE_TIME, "file modification time")
+        else:
+            diagnostics.append(Diagnostic(
+                rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the "
+                "years 1 to 9999; no lastmod from it"))
+    chosen = choose_lastmod(claims)
+    return (chosen.value, chosen.source) if chosen is not None else (None, "")
 
 
 def _as_listed(url: str, config: SitemapConfig) -> str:

@@ -482,3 +482,29 @@ def _wait_for(take: Callable[[], bool], wait: float,
         if waited >= wait:
             raise busy(waited)
         time.sleep(_POLL)
+
+
+_HEAD_READ = 16 * 1024
+_MAX_HEAD = 1024 * 1024
+
+
+def read_head(path: str) -> bytes | None:
+    """The start of a page a host just wrote, up to its ``</head>``.
+
+    None when there is none within the first MiB (the page is then read whole, as any other).
+    """
+    found = b""
+    try:
+        with open(path, "rb") as handle:  # a path as Pelican gives it
+            while len(found) < _MAX_HEAD:
+                chunk = handle.read(_HEAD_READ)
+                if not chunk:
+                    break
+                start = max(0, len(found) - 8)  # "</head>" may straddle two chunks
+                found += chunk
+                end = found.lower().find(b"</head", start)
+                if end >= 0:
+                    return found[:end]
+    except OSError:
+        return None
+    return None

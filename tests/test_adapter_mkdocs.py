@@ -5,6 +5,7 @@ Every scenario builds once into ``tmp_path`` and is shared through module-scoped
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -311,10 +312,10 @@ def test_sample_sitemap_is_written_once_after_every_language(sample: Build):
 def test_sample_reports_why_pages_were_left_out(sample: Build):
     """The build log counts the pages left out, by reason."""
     assert (
-        "Sitemap: 13 URLs listed in https://example.org/project/sitemap.xml (left out: "
-        "1 404 page, 1 disallowed by robots.txt, 1 front matter sitemap: false, "
-        "10 i18n fallback copy of an untranslated page, 1 noindex, 2 redirect stub, "
-        "1 static HTML copied from docs_dir); 2 images, 2 videos; 1 video left out "
+        "Sitemap: 13 URLs listed in https://example.org/project/sitemap.xml; 17 pages left "
+        "out: 404 page (1), disallowed by robots.txt (1), front matter sitemap: false (1), "
+        "i18n fallback copy of an untranslated page (10), noindex (1), redirect stub (2), "
+        "static HTML copied from docs_dir (1); 2 images, 2 videos; 1 video left out "
         "(no thumbnail: 1); wrote sitemap.xml"
     ) in sample.log
 
@@ -388,7 +389,7 @@ def test_mkdocs_own_themes(themes: dict[str, Build], theme: str, sitemap_urls):
         "s:priority", namespaces=NS) == "0.3"
     if theme == "readthedocs":
         assert (build.site / "search.html").exists()
-        assert "1 theme page (not documentation)" in build.log
+        assert "theme page (not documentation) (1)" in build.log
 
 
 def test_static_html_is_listed_when_opted_in(tmp_path: Path, sitemap_urls):
@@ -417,6 +418,22 @@ def test_dirty_build_still_reads_front_matter(tmp_path: Path, sitemap_urls):
     assert sitemap_urls(again.site) == [
         "https://docs.example.org/", "https://docs.example.org/guide/",
     ]
+
+
+def test_dirty_build_moves_no_date_of_a_page_it_did_not_render(tmp_path: Path) -> None:
+    """``--dirty`` renders only the changed pages: the others keep their record (MkDocs'
+    content, from the last build), so no date moves and nothing is "changed"."""
+    config = _simple_config("mkdocs", plugin="  - sitemap:\n      changes_file: changes.json\n")
+    # A page whose title the theme writes outside its content: the built file's region and
+    # MkDocs' content (titled) are not the same text.
+    project = make_site(tmp_path / "p", config, {
+        "index.md": "# Home\n", "plain.md": "---\ntitle: Plain\n---\nNo heading here.\n"})
+    first = run_host(project)
+    again = run_host(project, "--dirty")
+    assert first.returncode == again.returncode == 0, again.log
+    assert again.lastmods() == first.lastmods()
+    changes = json.loads((project / "changes.json").read_text("utf-8"))
+    assert (changes["baseline"], changes["changed"]) == (True, [])
 
 
 def test_dirty_build_does_not_list_a_deleted_page(tmp_path: Path, sitemap_urls):
@@ -486,7 +503,9 @@ def test_material_blog_dates(tmp_path: Path, sitemap_urls):
 def test_material_blog_listing_is_as_new_as_its_newest_post(tmp_path: Path):
     """A Material blog index whose index.md was last committed before the newest post is
     dated by that post, not by index.md; each listing page (pagination, archive, category) by
-    the newest post it shows (the shape of a real blog: index.md untouched for months)."""
+    the newest post it shows (the shape of a real blog: index.md untouched for months). A
+    dated post is dated by its date, not by the commit that added it (a blog moved into git
+    in one commit); a later commit to it is a change, which its listings show too."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     config = ("site_name: Blog\nsite_url: https://blog.example/\ntheme: material\n"
@@ -506,17 +525,31 @@ def test_material_blog_listing_is_as_new_as_its_newest_post(tmp_path: Path):
     git(project, "commit", "-q", "-m", "new post", when="2024-09-23T10:00:00+00:00")
     build = run_host(project, "--strict")
     assert build.returncode == 0, build.log
-    old, new = "2024-02-02T12:00:00Z", "2024-09-23T10:00:00Z"  # each post's last commit
-    assert build.lastmods() == {
-        "https://blog.example/": old,
+    old, new = "2023-05-01", "2024-09-20"  # each post's date
+    listings = {
         "https://blog.example/blog/": new,
         "https://blog.example/blog/page/2/": old,
-        "https://blog.example/blog/2023/05/01/old-post/": old,
-        "https://blog.example/blog/2024/09/20/new-post/": new,
         "https://blog.example/blog/archive/2023/": old,
         "https://blog.example/blog/archive/2024/": new,
         "https://blog.example/blog/category/news/": new,
         "https://blog.example/blog/category/news/page/2/": old,
+    }
+    assert build.lastmods() == {
+        "https://blog.example/": "2024-02-02T12:00:00Z",  # undated: the commit that added it
+        "https://blog.example/blog/2023/05/01/old-post/": old,
+        "https://blog.example/blog/2024/09/20/new-post/": new,
+        **listings,
+    }
+    post = project / "docs" / "blog" / "posts" / "old.md"
+    post.write_text(post.read_text("utf-8").replace("A.", "A, edited."), "utf-8")
+    git(project, "commit", "-q", "-am", "old post edited", when="2024-10-01T08:00:00+00:00")
+    shutil.rmtree(project / ".sitemap-cache")
+    again = run_host(project, "--strict")
+    edited = "2024-10-01T08:00:00Z"
+    assert again.lastmods() == {
+        **build.lastmods(),
+        "https://blog.example/blog/2023/05/01/old-post/": edited,
+        **{url: edited for url, date in listings.items() if date == old},
     }
 
 
@@ -792,15 +825,16 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_git_dates_give_lastmod(repo: Path):
-    """Each page's lastmod is its last commit; a front-matter publication date that its
-    commit came after is not its last change; uncommitted pages get none."""
+    """Each page's lastmod is its last commit; a page with a front-matter date that its only
+    commit, the one that added it, came after keeps its date (a site moved into git in one
+    commit says nothing of when it changed); uncommitted pages get none."""
     build = run_host(repo, "--strict", site="site-git")
     assert build.returncode == 0, build.log
     assert build.lastmods() == {
         SITE: "2023-01-02T03:04:05Z",
         f"{SITE}caf%C3%A9/": "2023-01-02T03:04:05Z",
         f"{SITE}changed/": "2023-03-04T05:06:07+02:00",
-        f"{SITE}dated/": "2023-01-02T03:04:05Z",
+        f"{SITE}dated/": "2020-01-01",
         f"{SITE}new/": None,
     }
 
@@ -947,3 +981,95 @@ def test_news_sitemap_takes_the_front_matter_date(tmp_path: Path, xsd):
              namespaces=ns), u.findtext("n:news/n:title", namespaces=ns))
             for u in news.getroot()] == [("https://example.org/fresh/", "2024-05-06",
                                           "Fresh & new")]
+
+
+OLD_READER_HOOK = '''\
+"""The reader before MkDocs handed its content over: every page read whole from disk."""
+import sitemap_plugins.history
+import sitemap_plugins.mkdocs
+
+sitemap_plugins.mkdocs._head_of = lambda output: None
+sitemap_plugins.history.FINGERPRINT_VERSION = "4"
+sitemap_plugins.history.READER_VERSION = "6"
+'''
+
+
+def test_taking_content_from_mkdocs_rebaselines_once_and_moves_no_date(tmp_path: Path) -> None:
+    """The first build that takes each page's content from MkDocs (not the whole written page)
+    adopts the new fingerprints and keeps every recorded date: no lastmod moves, no URL is
+    "changed"; an edit after it moves its page alone."""
+    project = make_site(tmp_path / "project", (
+        "site_name: T\nsite_url: https://example.org/\ntheme: mkdocs\nhooks:\n  - old.py\n"
+        "plugins:\n  - sitemap:\n      changes_file: changes.json\n"), {
+        "index.md": "# Home\n\nWelcome.\n",
+        "guide.md": "# Guide\n\nHow to.\n",
+        "faq.md": "# FAQ\n\nWhy.\n",
+    })
+    (project / "old.py").write_text(OLD_READER_HOOK, "utf-8")
+
+    def build(epoch: int) -> dict[str, str | None]:
+        env = {**_env(tmp_path), "SOURCE_DATE_EPOCH": str(epoch)}
+        done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"],
+                              cwd=project, env=env, capture_output=True, text=True,
+                              timeout=180, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        root = etree.parse(str(project / "site" / "sitemap.xml")).getroot()
+        return {url.findtext("s:loc", namespaces=NS): url.findtext("s:lastmod", namespaces=NS)
+                for url in root.iterfind("s:url", NS)}
+
+    build(1_700_000_000)
+    guide = project / "docs" / "guide.md"
+    guide.write_text("# Guide\n\nHow to, better.\n", "utf-8")
+    old = build(1_700_100_000)
+    assert old["https://example.org/guide/"] == "2023-11-16T02:00:00Z"
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text("utf-8").replace("hooks:\n  - old.py\n", ""), "utf-8")
+    assert build(1_700_200_000) == old
+    changes = json.loads((project / "changes.json").read_text("utf-8"))
+    assert (changes["baseline"], changes["changed"]) == (True, [])
+    guide.write_text("# Guide\n\nHow to, best.\n", "utf-8")
+    assert build(1_700_300_000) == {**old, "https://example.org/guide/": "2023-11-18T09:33:20Z"}
+
+
+def test_included_files_date_the_page_that_includes_them(tmp_path: Path) -> None:
+    """A page that includes files (``pymdownx.snippets`` ``--8<--``, resolved against its
+    ``base_path``; mkdocstrings ``:::`` of a module) is dated by the latest commit of its
+    own source and of every file it includes, even one outside docs/ (a README)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pytest.importorskip("mkdocstrings")
+    project = make_site(tmp_path / "project", (
+        "site_name: T\nsite_url: https://example.org/\ntheme: mkdocs\n"
+        "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets, .]\n"
+        "plugins:\n  - mkdocstrings:\n      handlers:\n        python:\n          paths: [src]\n"
+        "  - sitemap\n"), {
+        "index.md": '# Home\n\n--8<-- "README.md"\n',
+        "block.md": "# Block\n\n--8<--\nshared.md:2:3\nhttps://example.org/remote.md\n--8<--\n",
+        "api.md": "# API\n\n::: tinypkg.core.greet\n",
+        "plain.md": "# Plain\n\nNothing included.\n",
+    })
+    (project / "README.md").write_text("The project.\n", "utf-8")
+    (project / "snippets").mkdir()
+    (project / "snippets" / "shared.md").write_text("One.\nTwo.\nThree.\n", "utf-8")
+    package = project / "src" / "tinypkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text('"""A package."""\n', "utf-8")
+    (package / "core.py").write_text('def greet():\n    """Say hello."""\n', "utf-8")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "all", when="2021-01-02T03:04:05+00:00")
+    (project / "README.md").write_text("The project, now better.\n", "utf-8")
+    git(project, "commit", "-q", "-am", "readme", when="2024-05-06T07:08:09+00:00")
+    (project / "snippets" / "shared.md").write_text("One.\nTwo!\nThree.\n", "utf-8")
+    git(project, "commit", "-q", "-am", "shared", when="2024-06-07T08:09:10+00:00")
+    (package / "core.py").write_text('def greet():\n    """Say hello, loudly."""\n', "utf-8")
+    git(project, "commit", "-q", "-am", "api", when="2025-07-08T09:10:11+00:00")
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    assert "Say hello, loudly." in (build.site / "api" / "index.html").read_text("utf-8")
+    assert build.lastmods() == {
+        "https://example.org/": "2024-05-06T07:08:09Z",
+        "https://example.org/block/": "2024-06-07T08:09:10Z",
+        "https://example.org/api/": "2025-07-08T09:10:11Z",
+        "https://example.org/plain/": "2021-01-02T03:04:05Z",
+    }

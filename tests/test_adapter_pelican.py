@@ -233,11 +233,21 @@ def test_build_passes_fatal_warnings_and_reports(main_build: Build) -> None:
     """The sample site builds under ``--fatal warnings``; the summary names each left-out kind."""
     assert main_build.messages("WARNING") == []
     assert main_build.ours("INFO")[-1] == (
-        f"Sitemap: 42 URLs listed in {BASE}sitemap.xml (left out: 1 draft, 1 hidden, "
-        "2 not written by this build, 1 Private: True metadata, 1 Sitemap: false metadata, "
-        "1 static HTML (static_html is off)); 6 images, 4 videos; wrote sitemap.xml, "
-        "sitemap.xml.gz, sitemap.txt, robots.txt"
+        f"Sitemap: 42 URLs listed in {BASE}sitemap.xml; 7 pages left out: draft (1), "
+        "hidden (1), not written by this build (2), Private: True metadata (1), Sitemap: "
+        "false metadata (1), static HTML (static_html is off) (1); 3 images, 2 videos; "
+        "wrote sitemap.xml, sitemap.xml.gz, sitemap.txt, robots.txt"
     )
+
+
+def test_summary_line_shows_at_pelican_s_default_level(tmp_path: Path) -> None:
+    """Without ``--verbose`` Pelican logs no info: the one summary line is printed as
+    Pelican's own "Done:" line is, once."""
+    site = copy_site(tmp_path / "source")
+    log = built(pelican(site, tmp_path / "out")).log
+    lines = [line for line in log.splitlines() if "URLs listed in" in line]
+    assert len(lines) == 1
+    assert lines[0].startswith(f"Sitemap: 42 URLs listed in {BASE}sitemap.xml; ")
 
 
 def test_stale_files_in_output_are_not_listed(main_build: Build) -> None:
@@ -1026,7 +1036,12 @@ def test_rerun_of_one_instance_starts_afresh(tmp_path: Path, sitemap_urls) -> No
     out = tmp_path / "out"
     settings = read_settings(str(site / "pelicanconf.py"), override={"OUTPUT_PATH": str(out)})
     instance = Pelican(settings)
-    instance.run()
+    # The first run's clock is before the second's: a clock set back never moves a date back.
+    os.environ["SOURCE_DATE_EPOCH"] = "1750032000"  # 2025-06-16T00:00:00Z
+    try:
+        instance.run()
+    finally:
+        del os.environ["SOURCE_DATE_EPOCH"]
     assert set(sitemap_urls(out)) == EXPECTED_URLS
     (site / "content" / "travel" / "weekend-in-lyon.md").unlink()
     (site / "content" / "food" / "galette.md").write_text(
@@ -1139,3 +1154,87 @@ def test_a_page_without_a_date_is_dated_by_its_sources_last_commit(tmp_path: Pat
     settings = json.dumps({"git_dates": False, "cache_dir": str(tmp_path / "no-history")})
     off = entries(built(pelican(site, tmp_path / "off", f"SITEMAP_PLUGINS={settings}")).out)
     assert off[BASE + "pages/contact.html"]["lastmod"] is None
+
+
+def test_file_times_are_never_the_author_s_date(tmp_path: Path) -> None:
+    """Under ``DEFAULT_DATE = 'fs'`` Pelican fills missing dates with the sources' file
+    times: a dated article keeps its Date:, an undated page gets no lastmod, and touching
+    every source moves no lastmod on a build without a cache."""
+    site = copy_site(tmp_path / "source")
+    settings = ('DEFAULT_DATE="fs"',
+                f"SITEMAP_PLUGINS={json.dumps({'fingerprint': False})}")
+    first = entries(built(pelican(site, tmp_path / "1", *settings)).out)
+    # Three days back: a file time in the future would be no date at all (check refuses one).
+    later = datetime.now(tz=timezone.utc).timestamp() - 86_400 * 3
+    for source in (site / "content").rglob("*"):
+        if source.is_file():
+            os.utime(source, (later, later))
+    again = entries(built(pelican(site, tmp_path / "2", *settings)).out)
+    assert {loc: e["lastmod"] for loc, e in again.items()} == {
+        loc: e["lastmod"] for loc, e in first.items()}
+    assert first[BASE + "hello-pelican.html"]["lastmod"] == "2024-06-01T18:30:00+02:00"
+    assert first[BASE + "pages/contact.html"]["lastmod"] is None
+    this_year = str(datetime.now(tz=timezone.utc).year)
+    assert not [loc for loc, e in first.items() if str(e["lastmod"]).startswith(this_year)]
+    # Under lastmod_file_time the file time is used, in UTC, never in the site's offset.
+    timed = json.dumps({"fingerprint": False, "lastmod_file_time": True})
+    stamped = entries(built(pelican(site, tmp_path / "3", 'DEFAULT_DATE="fs"',
+                                    f"SITEMAP_PLUGINS={timed}")).out)
+    expected = datetime.fromtimestamp(int(later), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert stamped[BASE + "pages/contact.html"]["lastmod"] == expected
+    assert stamped[BASE + "hello-pelican.html"]["lastmod"] == "2024-06-01T18:30:00+02:00"
+
+
+NEST_BASE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ SITENAME }}</title></head>
+<body>
+<div class="header-container"><div class="header-nav">
+<a href="{{ SITEURL }}/">Home</a>
+{% for p in pages %}<a href="{{ SITEURL }}/{{ p.url }}">{{ p.title }}</a>{% endfor %}
+</div><img class="mr20" src="{{ SITEURL }}/theme/logo.png" alt="logo"></div>
+<div class="container content">{% block content %}{% endblock %}</div>
+<div class="footer gradient-2">Powered by Pelican</div>
+</body></html>
+"""
+NEST_LIST = """{% extends "base.html" %}{% block content %}<dl>
+{% for a in (articles_page.object_list if articles_page else articles) %}
+<dt>{{ a.locale_date }}</dt><dd><a href="{{ SITEURL }}/{{ a.url }}">{{ a.title }}</a></dd>
+{% endfor %}</dl>{% endblock %}
+"""
+NEST_TEMPLATES = {
+    "base.html": NEST_BASE,
+    "article.html": '{% extends "base.html" %}{% block content %}<h1>{{ article.title }}</h1>'
+                    "{{ article.content }}{% endblock %}",
+    "page.html": '{% extends "base.html" %}{% block content %}<h1>{{ page.title }}</h1>'
+                 "{{ page.content }}{% endblock %}",
+    **dict.fromkeys(("index.html", "tag.html", "category.html", "author.html",
+                     "archives.html", "period_archives.html"), NEST_LIST),
+    **dict.fromkeys(("tags.html", "categories.html", "authors.html"),
+                    '{% extends "base.html" %}{% block content %}{% endblock %}'),
+}
+
+
+def test_a_menu_link_on_every_page_of_a_theme_without_landmarks_moves_no_lastmod(
+    tmp_path: Path,
+) -> None:
+    """A theme shaped like molivier/nest (no main, article, nav, header or footer: the menu
+    sits in plain divs of the body): turning on ``html_sitemap``, which adds one menu link to
+    every page, changes no page's content, so no lastmod moves."""
+    site = copy_site(tmp_path / "source")
+    for name, text in NEST_TEMPLATES.items():
+        (site / "nest" / "templates").mkdir(parents=True, exist_ok=True)
+        (site / "nest" / "templates" / name).write_text(text, "utf-8")
+    changes = tmp_path / "changes.json"
+    options = {"cache_dir": str(tmp_path / "cache"), "changes_file": str(changes)}
+    theme = 'THEME="nest"'
+    before = entries(built(pelican(site, tmp_path / "out", theme,
+                                   f"SITEMAP_PLUGINS={json.dumps(options)}", epoch=1_750_000_000)).out)
+    with_map = {**options, "html_sitemap": "sitemap/index.html"}
+    out = built(pelican(site, tmp_path / "out", theme,
+                        f"SITEMAP_PLUGINS={json.dumps(with_map)}", epoch=1_760_000_000)).out
+    assert 'href="https://blog.example.org/sitemap/"' in (out / "pages" / "contact.html").read_text(
+        "utf-8")
+    after = entries(out)
+    assert {loc: e["lastmod"] for loc, e in after.items() if loc in before} == {
+        loc: e["lastmod"] for loc, e in before.items()}
+    assert json.loads(changes.read_text("utf-8"))["changed"] == []

@@ -287,3 +287,19 @@ def test_check_counts_in_words(tmp_path: Path, capsys) -> None:
     assert ("sitemap.txt: does not list the XML sitemap's URLs: 1 URL not in the XML sitemap "
             "(first: 'https://example.org/other'); 1 URL of the XML sitemap missing (first: "
             "'https://example.org/')") in out
+
+
+def test_summary_counts_are_plural_only_past_one() -> None:
+    """Every count in a summary goes through one spelling: "1 video", "16 pages left out:
+    i18n fallback copy of an untranslated page (16)", never "1 videos" or "16 ... copy"."""
+    from collections import Counter  # noqa: PLC0415
+
+    from sitemap_plugins.build import Result  # noqa: PLC0415
+
+    result = Result("https://example.org/sitemap.xml", listed=1, images=2, videos=1,
+                    excluded=Counter({"i18n fallback copy of an untranslated page": 16}),
+                    files=["sitemap.xml"])
+    assert result.summary_line() == (
+        "1 URL listed in https://example.org/sitemap.xml; 16 pages left out: i18n fallback "
+        "copy of an untranslated page (16); 2 images, 1 video; wrote sitemap.xml")
+    assert "Media: 2 images, 1 video" in result.summary()

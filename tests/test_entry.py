@@ -14,7 +14,24 @@ from sitemap_plugins.errors import Level
 from sitemap_plugins.options import SitemapConfig
 from sitemap_plugins.reader import PageRecord, parse_html
 from sitemap_plugins.robots_txt import RobotsRules
-from sitemap_plugins.rules import Alternate, Entry, Exclusion, PageHints, evaluate
+from sitemap_plugins.rules import (
+    EXPLICIT,
+    FILE_TIME,
+    GIT,
+    GIT_ADDED,
+    MODIFIED,
+    PUBLISHED,
+    Alternate,
+    DateClaim,
+    Entry,
+    Exclusion,
+    PageHints,
+    choose_lastmod,
+    evaluate,
+)
+from sitemap_plugins.rules import (
+    LISTED as LISTING_DATE,
+)
 
 BASE = "https://example.org/docs/"
 
@@ -101,8 +118,14 @@ LISTED = [
      page('<meta property="article:modified_time" content="2024-03-05T10:20:30+01:00">'), None,
      {}, None, Entry(f"{BASE}a.html", lastmod=datetime.fromisoformat(
          "2024-03-05T10:20:30+01:00"))),
-    ("host-date-wins", "a.html", page('<meta property="article:modified_time" content="2020-01-01">'),
-     PageHints(lastmod=date(2024, 1, 2)), {}, None, Entry(f"{BASE}a.html", lastmod=date(2024, 1, 2))),
+    ("page-modified-beats-host-publication", "a.html",
+     page('<meta property="article:modified_time" content="2020-01-01">'),
+     PageHints(dates=(DateClaim(PUBLISHED, date(2024, 1, 2)),)), {}, None,
+     Entry(f"{BASE}a.html", lastmod=date(2020, 1, 1))),
+    ("host-explicit-wins", "a.html",
+     page('<meta property="article:modified_time" content="2020-01-01">'),
+     PageHints(dates=(DateClaim(EXPLICIT, date(2019, 1, 2)),)), {}, None,
+     Entry(f"{BASE}a.html", lastmod=date(2019, 1, 2))),
     ("file-time-only-when-asked", "a.html", page(), None, {"lastmod_file_time": True},
      1_700_000_000.0, Entry(f"{BASE}a.html", lastmod=datetime(2023, 11, 14, 22, 13, 20,
                                                                tzinfo=UTC))),
@@ -200,3 +223,24 @@ def test_canonical_base_maps_the_hosts_canonical(canonical: str, expected: objec
     decision = evaluate("guide/index.html", page(f'<link rel="canonical" href="{canonical}">'),
                         None, with_base)
     assert decision.result == expected
+
+
+D1, D2, D3 = date(2021, 1, 1), date(2022, 1, 1), date(2023, 1, 1)
+
+
+@pytest.mark.parametrize(("claims", "expected"), [
+    ([(FILE_TIME, D3), (GIT, D2), (PUBLISHED, D1), (MODIFIED, D1), (EXPLICIT, D1)], D1),
+    ([(FILE_TIME, D3), (GIT, D3), (PUBLISHED, D1), (MODIFIED, D2)], D2),
+    ([(FILE_TIME, D3), (GIT_ADDED, D3), (PUBLISHED, D1), (LISTING_DATE, D2)], D2),
+    ([(FILE_TIME, D3), (GIT_ADDED, D3), (PUBLISHED, D1)], D1),
+    ([(FILE_TIME, D3), (GIT_ADDED, D3), (GIT, D2), (PUBLISHED, D1)], D2),
+    ([(FILE_TIME, D3), (GIT_ADDED, D2), (GIT_ADDED, D1)], D2),
+    ([(FILE_TIME, D3)], D3),
+    ([], None),
+], ids=["explicit-wins", "modified-over-publication-and-git", "newest-of-stated-and-listed",
+        "an-adding-commit-dates-no-dated-page", "a-later-commit-does",
+        "an-adding-commit-dates-an-undated-page", "file-time-last", "nothing"])
+def test_one_date_rule(claims: list[tuple[str, date]], expected: date | None) -> None:
+    """The one precedence of dates, for both hosts and the command line."""
+    chosen = choose_lastmod(DateClaim(kind, value) for kind, value in claims)
+    assert (chosen.value if chosen is not None else None) == expected

@@ -593,6 +593,9 @@ def test_mkdocs_section_index_pages_keep_their_children(tmp_path: Path) -> None:
     assert _list_shape(tree.xpath(SITE_MAP_LIST + "/ul/li")) == [
         "Home", "Usage", ["Theming", "Guides", ["Recipes"]]]
     assert tree.xpath(SITE_MAP_LIST + "/ul/li[2]/a/@href") == ["../usage/"]
+    # The plugin's own page is in no nav on purpose: MkDocs says nothing about it.
+    assert 'not included in the "nav"' not in build.log
+    assert "sitemap/index.md" not in build.log
 
 
 @pytest.mark.integration

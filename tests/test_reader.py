@@ -517,3 +517,83 @@ def test_ordinary_nesting_is_parsed_whole() -> None:
     record = parse_html(raw)
     assert not record.problems
     assert not record.fingerprint.startswith("raw:")
+
+
+# -- a <main> the reader never sees as the page -------------------------------------------
+
+
+@pytest.mark.parametrize("hidden", [
+    "<noscript><main><p>Enable JavaScript.</p><img src='ns.png'></main></noscript>",
+    "<template><main><p>Later.</p><img src='t.png'></main></template>",
+    "<script>document.write('<main><p>Late</p></main>')</script>",
+    "<noscript><div role='main'><p>Enable JavaScript.</p></div></noscript>",
+    "<noscript><article><p>Enable JavaScript.</p></article></noscript>",
+], ids=["noscript-main", "template-main", "script-string", "noscript-role-main",
+        "noscript-article"])
+def test_a_main_that_is_not_shown_is_never_the_content(hidden: str) -> None:
+    """A ``<main>`` (or ``<article>``, ``role=main``) inside ``<noscript>`` or
+    ``<template>``, or in a script's string, is not the content: the page reads as if it
+    were not there."""
+    real = "<div class='content'><h1>Title</h1><p>Text.</p><img src='real.png'></div>"
+    without = parse(f"<html><body>{real}</body></html>")
+    record = parse(f"<html><body>{hidden}{real}</body></html>")
+    assert (record.fingerprint, record.images, record.heading) == (
+        without.fingerprint, ("real.png",), "Title")
+
+
+# -- a page its host rendered ---------------------------------------------------------------
+
+
+def test_host_parts_give_head_facts_from_the_head_and_the_rest_from_the_content() -> None:
+    """``read_parts``: canonical, robots, lang and dates from the written head; fingerprint,
+    images and heading from the host's content, whatever the theme put around it."""
+    from sitemap_plugins.reader import HostPage, read_parts  # noqa: PLC0415
+
+    head = ('<!DOCTYPE html><html lang="fr"><head><title>Guide - Site</title>'
+            '<link rel="canonical" href="https://example.org/guide/">'
+            '<meta name="robots" content="noarchive">'
+            '<meta property="article:modified_time" content="2024-01-02"><img src="no.png">')
+    content = "<h1>Guide</h1><p>How to.</p><img src='shot.png'><nav><a href='x/'>X</a></nav>"
+    record = read_parts(HostPage(head, content))
+    assert (record.canonical, record.robots, record.lang, record.modified, record.title) == (
+        "https://example.org/guide/", frozenset({"noarchive"}), "fr", "2024-01-02",
+        "Guide - Site")
+    assert (record.heading, record.images) == ("Guide", ("shot.png",))
+    # The same content in any theme is the same fingerprint; a word of it is not.
+    themed = read_parts(HostPage(head.replace("<title>", "<title>New "), content))
+    assert themed.fingerprint == record.fingerprint
+    edited = read_parts(HostPage(head, content.replace("How to.", "How to, better.")))
+    assert edited.fingerprint != record.fingerprint
+    # A listing's images are its articles': none of them is the listing's own.
+    listing = read_parts(HostPage(head.encode(), content, media=False))
+    assert (listing.images, listing.fingerprint) == ((), record.fingerprint)
+
+
+def test_listing_items_and_titles_are_content() -> None:
+    """A listing's content is its items (URL, title, date, summary); a page's title counts
+    as its first heading when its content has none."""
+    from sitemap_plugins.reader import HostPage, listing_items, read_parts, titled  # noqa: PLC0415
+
+    def fingerprint(content: str) -> str:
+        return read_parts(HostPage("<html><head></head>", content)).fingerprint
+
+    items = [("a.html", "A & B", "2024-01-02", "<p>Sum.</p>")]
+    assert fingerprint(listing_items(items)) != fingerprint(
+        listing_items([("a.html", "A & C", "2024-01-02", "<p>Sum.</p>")]))
+    assert fingerprint(titled("One", "<p>x</p>")) != fingerprint(titled("Two", "<p>x</p>"))
+    assert titled("One", "<h1>Own</h1><p>x</p>") == "<h1>Own</h1><p>x</p>"
+    assert read_parts(HostPage("", titled("A <b>", "<p>x</p>"))).heading == "A <b>"
+
+
+def test_what_a_head_lets_slip_into_the_body_is_not_the_host_s_content() -> None:
+    """A tracker's ``<noscript><p><img></p></noscript>`` in the head (molivier/nest's Piwik),
+    which an HTML parser moves into the body, is not part of the host's content."""
+    from sitemap_plugins.reader import HostPage, read_parts  # noqa: PLC0415
+
+    head = ('<html lang="en"><head><title>T</title><noscript><p><img src="piwik.php?id=1">'
+            "</p></noscript>")
+    record = read_parts(HostPage(head, "<h1>T</h1><p>Text.</p></div><img src='a.png'>"))
+    clean = read_parts(HostPage('<html lang="en"><head><title>T</title>',
+                                "<h1>T</h1><p>Text.</p></div><img src='a.png'>"))
+    assert (record.images, record.fingerprint, record.lang) == (
+        ("a.png",), clean.fingerprint, "en")
