@@ -18,7 +18,6 @@ so the output does not depend on the worker count.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import logging
 import os
@@ -40,34 +39,35 @@ from sitemap_plugins.history import (
     Manifest,
     ManifestRow,
     path_key,
+    record_pending,
     write_changes,
 )
 from sitemap_plugins.html_map import (
     HtmlEntry,
     NavNode,
     SiteMapPages,
-    check_free,
     page_title,
 )
 from sitemap_plugins.news import NewsItem, NewsSelection, news_file_name, render_news
 from sitemap_plugins.owned import (
     Installed,
     Ownership,
+    SitePages,
     install,
     is_own_file,
     record_path,
+    remove_obsolete_fragment,
     remove_obsolete_news,
     remove_stale,
-    site_key,
     sitemap_file_pattern,
     update_robots,
     without_sitemap,
+    write_news,
 )
 from sitemap_plugins.reader import (
     PageRecord,
     decode_record,
     encode_record,
-    read_bytes,
     read_record,
 )
 from sitemap_plugins.render import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter, render_url
@@ -86,13 +86,17 @@ from sitemap_plugins.rules import (
 from sitemap_plugins.site import (
     BuiltFile,
     SkipCallback,
+    Staged,
+    default_cache_dir,
     explain,
+    is_inside,
+    read_bytes,
+    read_robots,
     remove_leftovers,
     scan_site,
     site_lock,
-    write_bytes_atomic,
 )
-from sitemap_plugins.submit import key_file_name, publish_key, record_pending
+from sitemap_plugins.submit import key_file_name, publish_key
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -216,15 +220,9 @@ def make_rules(
 def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRules | None:
     if not config.respect_robots_txt:
         return None
-    path = site / "robots.txt"
     try:
-        real = Path(os.path.realpath(path))
-        if not real.is_file():
-            return None
-        if os.path.commonpath([real, os.path.realpath(site)]) != os.path.realpath(site):
-            return None
-        with real.open("rb") as handle:  # only what crawlers read: memory stays bounded
-            return RobotsRules.from_bytes(handle.read(robots_txt.MAX_ROBOTS_BYTES))
+        data = read_robots(site, robots_txt.MAX_ROBOTS_BYTES)
+        return None if data is None else RobotsRules.from_bytes(data)
     except OSError as err:
         result.add_diagnostic(Diagnostic(
             "robots.txt", "unreadable", f"cannot be read ({err.strerror}); its rules are ignored"))
@@ -305,7 +303,8 @@ class PageStep:
             return PageDone(entry.reason, None, decision.diagnostics, row, cached)
         row = None
         if config.fingerprint:
-            settled = self.history.settle(entry, kept)
+            settled = self.history.settle(entry.loc, entry.fingerprint, entry.lastmod,
+                                          entry.lastmod_source, kept)
             if settled.lastmod is not entry.lastmod or settled.source is not entry.lastmod_source:
                 entry = replace(entry, lastmod=settled.lastmod, lastmod_source=settled.source)
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
@@ -431,13 +430,16 @@ def write_entries(
         SitemapError: when the files cannot be written (old files are kept whole).
 
     """
+    def open_part(name: str) -> Staged:
+        return Staged(site / name)
+
     xml_writer = XmlSitemapWriter(
-        site, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
+        open_part, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
         xhtml=config.hreflang, image=config.images, video=config.videos,
     )
     writers: list[Writer] = [xml_writer]
     if config.text:
-        writers.append(TextSitemapWriter(site, config.sitemap_name, max_urls=config.max_urls,
+        writers.append(TextSitemapWriter(open_part, config.sitemap_name, max_urls=config.max_urls,
                                          max_bytes=config.max_bytes))
     count = 0
     try:
@@ -471,11 +473,10 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
     """
     from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
 
-    default = site.resolve().parent / ".sitemap-cache"
+    default = default_cache_dir(site)
     # Absolute: the manifest is opened by URI, which a relative path cannot be.
     folder = Path(os.path.abspath(config.cache_dir)) if config.cache_dir else default
-    real_site, real_folder = os.path.realpath(site), os.path.realpath(folder)
-    if os.path.commonpath([real_site, real_folder]) == real_site:
+    if is_inside(site, folder):
         msg = (f"{str(folder)!r} is inside the published site {str(site)!r}; choose a folder "
                "outside it so the manifest is never published")
         raise ConfigError("cache_dir", msg)
@@ -571,10 +572,9 @@ def generate(
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
-    lock_file = cache_dir / f"build-{site_key(site)}.lock" if cache_dir is not None else None
     # Two builds of one site at once would remove each other's temporary files and leave an
     # index of one naming the parts of the other: the second waits for the first.
-    with site_lock(site, lock_file):
+    with site_lock(site, cache_dir):
         return _generate(site, config, cache_dir, hints=hints, only=only,
                          canonical_base=canonical_base, progress=progress, outline=outline,
                          language_pages=language_pages or {})
@@ -610,8 +610,9 @@ def _generate(
         own_names=frozenset({key_file_name(config.indexnow_key)} if config.indexnow_key else ()))
     html = None
     if config.html_sitemap is not None:
-        check_free(site, config.html_sitemap)
-        html = SiteMapPages(site, config.html_sitemap, config.base_url, config.directory_urls,
+        SitePages(site).check_free(config.html_sitemap)
+        html = SiteMapPages(SitePages(site), config.html_sitemap, config.base_url,
+                            config.directory_urls,
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
                             language_pages)
         files = _without(files, html)
@@ -677,12 +678,7 @@ def _generate(
             also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
         feeds = announced_feeds(site, config, result) if config.announce_feeds else []
         robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
-        fragment = robots_txt.FRAGMENT_NAME
-        if fragment not in robots.files and is_own_file(site, fragment):
-            # An earlier build's fragment (the base URL had a path then): obsolete now.
-            with contextlib.suppress(OSError):
-                (site / fragment).unlink()
-                result.removed.append(fragment)
+        result.removed.extend(remove_obsolete_fragment(site, robots.files))
         if config.news is None:
             obsolete = remove_obsolete_news(site, config)
             result.removed.extend(obsolete.removed)
@@ -717,11 +713,7 @@ def _write_news(site: Path, config: SitemapConfig, news: NewsSelection, result: 
     assert config.news is not None
     items = news.items()
     name = news_file_name(config.sitemap_name)
-    try:
-        write_bytes_atomic(site / name, render_news(config.news, items))
-    except OSError as err:
-        msg = f"cannot write the news sitemap: {explain(err)}"
-        raise WriteError(str(site / name), msg) from err
+    write_news(site, name, render_news(config.news, items))
     result.files.append(name)
     result.news = len(items)
 

@@ -11,8 +11,6 @@ alternates stay on the site, and the robots.txt line.
 from __future__ import annotations
 
 import codecs
-import gzip
-import io
 import os
 import stat
 import zlib
@@ -32,18 +30,23 @@ from sitemap_plugins.schema import (
     SITEMAP,
     VIDEO,
     XHTML,
-    Node,
-    XmlError,
     collapse,
     display,
-    parse_xml,
     unescaped_text,
     validate_entry,
     validate_root,
 )
 from sitemap_plugins.schema import check_url as schema_url
-from sitemap_plugins.site import special_kind
-from sitemap_plugins.urls import is_public
+from sitemap_plugins.site import (
+    Node,
+    XmlError,
+    gunzip,
+    is_inside,
+    parse_xml,
+    read_in_site,
+    special_kind,
+)
+from sitemap_plugins.urls import INDEX_NAMES, is_public
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -53,7 +56,6 @@ if TYPE_CHECKING:
 
 NS = SITEMAP
 _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
-_INFLATE_CHUNK = 1 << 20
 
 
 def _shown(text: str, most: int = 80) -> str:
@@ -79,7 +81,6 @@ class _Checker:
     def __init__(self, site: Path, config: SitemapConfig,
                  progress: Progress | None = None) -> None:
         self.site = site
-        self.real_site = os.path.realpath(site)
         self.progress = progress
         self.base = str(config.base_url)
         self.config = config
@@ -121,18 +122,13 @@ class _Checker:
             return None
         # A URL without the file's .html is what a host lists when the server adds it
         # (GitHub Pages, Netlify, nginx's try_files $uri.html; Pelican's ARTICLE_URL).
-        candidates = [rel + "index.html", rel + "index.htm"] if rel.endswith("/") or not rel \
+        candidates = [rel + name for name in INDEX_NAMES] if rel.endswith("/") or not rel \
             else [rel, rel + "/index.html", rel + ".html"]
         for candidate in candidates:
             path = self.site / candidate
-            if self.inside(path) and path.is_file():
+            if is_inside(self.site, path) and path.is_file():
                 return candidate
         return None
-
-    def inside(self, path: Path) -> bool:
-        """Whether ``path``, its links followed, lies in the site folder."""
-        real = os.path.realpath(path)
-        return os.path.commonpath([real, self.real_site]) == self.real_site
 
     def read(self, name: str, limit: int = PROTOCOL_MAX_BYTES) -> bytes:
         """A sitemap file of the site, at most ``limit`` + 1 bytes of it.
@@ -141,21 +137,7 @@ class _Checker:
             OSError: when it cannot be read, leads out of the site, or is not a regular file
                 (a named pipe would make check wait forever).
         """
-        path = self.site / name
-        if any(part == ".." for part in Path(name).parts) or not self.inside(path):
-            raise OSError(0, "leads out of the site folder; not read")
-        # Looked at before it is opened: opening a socket fails with a riddle ("No such
-        # device or address"), a pipe would wait for a writer, a device may never end.
-        what = special_kind(os.stat(path).st_mode)
-        if what is not None:
-            raise OSError(0, f"is not a regular file ({what}); not read")
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK)
-        with os.fdopen(descriptor, "rb") as handle:
-            mode = os.fstat(handle.fileno()).st_mode  # it may have been swapped meanwhile
-            if not stat.S_ISREG(mode):
-                kind = special_kind(mode) or "a folder"
-                raise OSError(0, f"is not a regular file ({kind}); not read")
-            return handle.read(limit + 1)
+        return read_in_site(self.site, name, limit + 1)
 
     def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True,
                   syntax: bool = True) -> bool:
@@ -259,9 +241,8 @@ class _Checker:
         try:
             compressed = self.read(name + ".gz")
             original = self.read(name)
-            inflated = gzip.GzipFile(fileobj=io.BytesIO(compressed))
             same, position = True, 0
-            while chunk := inflated.read(_INFLATE_CHUNK):
+            for chunk in gunzip(compressed):
                 if chunk != original[position : position + len(chunk)]:
                     same = False
                     break

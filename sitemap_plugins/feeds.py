@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.errors import Diagnostic, Level
-from sitemap_plugins.reader import read_bytes, read_record
-from sitemap_plugins.urls import is_within, resolve_href
+from sitemap_plugins.reader import read_record
+from sitemap_plugins.site import read_bytes
+from sitemap_plugins.urls import INDEX_NAMES, is_within, resolve_href
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -20,16 +21,13 @@ if TYPE_CHECKING:
     from sitemap_plugins.build import Result
     from sitemap_plugins.options import SitemapConfig
 
-HOME_PAGES = ("index.html", "index.htm")
-
-
 def announced_feeds(site: Path, config: SitemapConfig, result: Result) -> list[str]:
     """The feed URLs the home page links, under the base URL, in page order.
 
     A feed elsewhere (another host, above the base URL's path) is left out with a warning:
     a sitemap may only name URLs under its own location. Notes go to ``result``.
     """
-    home = next((name for name in HOME_PAGES if (site / name).is_file()), None)
+    home = next((name for name in INDEX_NAMES if (site / name).is_file()), None)
     if home is None:
         result.add_diagnostic(Diagnostic(
             "", "no-feeds", "announce_feeds: the site has no index.html at its root, so no "

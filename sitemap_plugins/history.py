@@ -1,4 +1,7 @@
-"""Honest lastmod across rebuilds: what the last build saw of each page file, kept.
+"""The cache folder's data: honest lastmod across rebuilds, the record cache, the pending list.
+
+Floor: the door (with :mod:`site` and :mod:`owned`). May touch: the cache folder. Its API
+takes plain values (text, bytes, dates), never a page's :class:`~sitemap_plugins.rules.Entry`.
 
 Static builds rewrite every file, so file times say "built today" for every page. The
 manifest remembers, per page file, the URL it was listed under, the fingerprint of what the
@@ -36,22 +39,23 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
-from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
-from sitemap_plugins.owned import site_key
+from sitemap_plugins.errors import BusyError, Diagnostic, Level, PathError, WriteError
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.site import (
     explain,
+    folder_lock,
+    read_file,
+    remove,
     remove_leftovers,
+    site_key,
     temp_path_for,
     write_bytes_atomic,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Iterable
     from datetime import datetime
     from pathlib import Path
-
-    from sitemap_plugins.rules import Entry
 
 FORMAT_VERSION = "2"
 # Format 1 kept its dates in a pages table keyed by URL, with another reader's fingerprints.
@@ -257,8 +261,9 @@ class History:
                     return False
         return True
 
-    def settle(self, entry: Entry, kept: Kept | None) -> Settled:
-        """The honest lastmod of ``entry``: the latest change it is known to have had.
+    def settle(self, loc: str, fingerprint: str, lastmod: Lastmod | None, source: str,
+               kept: Kept | None) -> Settled:
+        """The honest lastmod of the page listed at ``loc``: its latest change known.
 
         That is the date the host or the page gives (its source's last change), or the
         build that first saw its content fingerprint change, whichever is later: a page made
@@ -266,22 +271,22 @@ class History:
         date the page states explicitly wins. Without such a date, an unchanged page keeps
         the date it was given, and a new or changed one takes the build's time.
 
-        ``kept``: what the last build saw of the same file, which holds the history of its
-        URL when that did not change.
+        ``fingerprint``, ``lastmod`` and ``source``: what this build sees of it; ``kept``: what
+        the last build saw of the same file, which holds the history of its URL when that did
+        not change.
         """
-        lastmod, source = entry.lastmod, entry.lastmod_source
         if self.path is None:
             return Settled(lastmod, source, "")  # no evidence at all
         row = ((kept.fingerprint, kept.lastmod, kept.source, kept.changed)
-               if kept is not None and kept.url == entry.loc else self._by_url(entry.loc))
+               if kept is not None and kept.url == loc else self._by_url(loc))
         if self.path is None:  # it could not be read after all
             return Settled(lastmod, source, "")
         weak = source in WEAK_SOURCES
         if row is None:  # a URL new since the last build: no change seen, only its birth
             return (Settled(self.now, "manifest: new page", "") if weak
                     else Settled(lastmod, source, ""))
-        fingerprint, last, last_source, changed = row
-        moved = fingerprint != entry.fingerprint and not self.rebaseline
+        last_fingerprint, last, last_source, changed = row
+        moved = last_fingerprint != fingerprint and not self.rebaseline
         changed_text = self.now_text if moved else changed if isinstance(changed, str) else ""
         if weak:
             if moved:
@@ -522,7 +527,7 @@ class Manifest:
             # The folder's former manifest was this site's: its history lives on in the
             # site's own now. (Another site's is left: it was not used.)
             with contextlib.suppress(OSError):
-                self.previous.unlink()
+                remove(self.previous)
 
     def discard(self) -> None:
         """Drop the new manifest (after an error); the old one stays as it was."""
@@ -532,7 +537,7 @@ class Manifest:
         self.next = None
         self.history.close()
         with contextlib.suppress(OSError):
-            self._temp.unlink()
+            remove(self._temp)
 
 
 # SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
@@ -621,5 +626,117 @@ def _ignore_in_git(cache_dir: Path) -> None:
 
 
 def write_changes(path: Path, changes: Changes) -> None:
-    """Write the added/changed/removed report atomically."""
+    """Write the added/changed/removed report (``changes_file``) atomically."""
     write_bytes_atomic(path, changes.as_json())
+
+
+# -------------------- the IndexNow pending list
+
+PENDING_NAME = "indexnow-pending.json"
+PENDING_SCHEMA = "sitemap-plugins/indexnow-pending/1"
+_MAX_PENDING = 256 * 1024 * 1024
+
+
+class PendingError(PathError):
+    """The pending list cannot be read (damaged or not ours)."""
+
+    def __init__(self, path: str, reason: str, remedy: str) -> None:
+        super().__init__(path, f"{reason}: {remedy}")
+        self.reason = reason
+
+
+_REMEDY = "fix or delete it (the next build starts a new list)"
+
+
+def pending_path(cache_dir: Path) -> Path:
+    """Where the pending list lives."""
+    return cache_dir / PENDING_NAME
+
+
+def read_pending(cache_dir: Path) -> list[str]:
+    """The URLs waiting to be submitted, sorted; empty when there is no list.
+
+    Raises:
+        PendingError: when the file is there but cannot be read as a pending list.
+    """
+    path = pending_path(cache_dir)
+    try:
+        data = read_file(path, _MAX_PENDING)
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise PendingError(str(path), f"cannot be read ({err.strerror})", _REMEDY) from err
+    try:
+        parsed = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise PendingError(str(path), f"is damaged ({err})", _REMEDY) from err
+    urls = parsed.get("urls") if isinstance(parsed, dict) else None
+    if (not isinstance(parsed, dict) or parsed.get("schema") != PENDING_SCHEMA
+            or not isinstance(urls, list) or not all(isinstance(u, str) for u in urls)):
+        raise PendingError(str(path), f"is not a pending list of this version "
+                                      f"({PENDING_SCHEMA})", _REMEDY)
+    return sorted(set(urls))
+
+
+def _write_pending(cache_dir: Path, urls: Iterable[str]) -> None:
+    data = {"schema": PENDING_SCHEMA, "urls": sorted(set(urls))}
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    write_bytes_atomic(pending_path(cache_dir), text.encode("utf-8"))
+
+
+def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
+    """Add a build's added, changed and removed URLs to the pending list.
+
+    Only a build compared with an earlier one has changes to record: without a baseline
+    every URL is "added", and none of them is known to have changed. A damaged list is set
+    aside (renamed ``.damaged``, never deleted) and a new one started, with a warning.
+
+    Raises:
+        WriteError: when the list cannot be written (the old one is kept whole).
+    """
+    if not changes.baseline:
+        return []
+    # Sibling sites' builds and submit share the list: one reads, merges and writes at a time.
+    with folder_lock(cache_dir):
+        return _record_pending(cache_dir, changes)
+
+
+def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
+    new = [*changes.added, *changes.changed, *changes.removed]
+    diagnostics: list[Diagnostic] = []
+    try:
+        kept = read_pending(cache_dir)
+    except PendingError as err:
+        problem = f"the IndexNow pending list {err.path} {err.reason}"
+        aside = pending_path(cache_dir).with_name(PENDING_NAME + ".damaged")
+        try:
+            os.replace(pending_path(cache_dir), aside)
+        except OSError as moving:
+            # Never written over: its URLs may still be readable by hand.
+            return [Diagnostic("", "bad-pending", (
+                f"{problem}, and cannot be set aside ({moving.strerror}): this build's "
+                f"{len(new):,} changed URLs were not recorded for IndexNow"))]
+        diagnostics.append(Diagnostic("", "bad-pending", (
+            f"{problem}; set aside as {aside.name} and a new list started with this build's "
+            "changes")))
+        kept = []
+    if new:
+        merged = set(kept)
+        merged.update(new)
+        if len(merged) != len(kept):
+            _write_pending(cache_dir, merged)
+    return diagnostics
+
+
+def remove_sent(cache_dir: Path, sent: Iterable[str]) -> None:
+    """Take the URLs an endpoint accepted off the pending list, keeping everything else.
+
+    The list is read again first: URLs that a build added meanwhile stay.
+
+    Raises:
+        PendingError: when the list became unreadable meanwhile.
+        WriteError: when it cannot be written.
+    """
+    with folder_lock(cache_dir):
+        remaining = set(read_pending(cache_dir)).difference(sent)
+        _write_pending(cache_dir, remaining)

@@ -1,13 +1,18 @@
-"""What this tool wrote in the site: only those files are replaced quietly or removed as stale."""
+"""What this tool wrote in the site: only those files are replaced quietly or removed as stale.
+
+Floor: the door (with :mod:`site` and :mod:`history`). May touch: the files this tool writes
+in the published site and its record of them in the cache folder. Each kind of file is told
+from the site's own by one proof (:data:`PROOFS`, :class:`Ownership` for the sitemap set),
+files are installed in commit order (parts, then the files that name them, then stale files
+go) and only files proved ours are replaced quietly or removed.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import re
-import stat
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,13 +20,32 @@ from typing import TYPE_CHECKING
 
 from sitemap_plugins import robots_txt
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
-from sitemap_plugins.errors import Diagnostic, Level, SitemapError, WriteError
-from sitemap_plugins.render import gzip_file, render_index
+from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError, WriteError
+from sitemap_plugins.news import is_own_news_sitemap, news_file_name
+from sitemap_plugins.render import (
+    HTML_MAP_EARLIER_MARK,
+    HTML_MAP_MARK,
+    HTML_MAP_MARKER,
+    gzip_stream,
+    render_index,
+)
 from sitemap_plugins.site import (
+    NotASitemapError,
     commit,
+    discard,
     explain,
+    is_inside,
+    is_regular,
+    list_names,
+    read_chunks,
+    read_file,
+    read_own,
     refuse_special,
-    temp_path_for,
+    remove,
+    same_files,
+    site_key,
+    sitemap_entries,
+    stage,
     write_bytes_atomic,
 )
 
@@ -31,8 +55,56 @@ if TYPE_CHECKING:
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.render import Part
 
+# A news sitemap holds at most 1,000 entries: far below this.
+PROTOCOL_NEWS_BYTES = 16 * 1024 * 1024
+# An HTML site map page lists at most a few thousand links.
+_MAX_PAGE = 256 * 1024 * 1024
 
-# -------------------- formerly ownership.py
+
+# -------------------- the proofs: one per kind of file
+
+@dataclass(frozen=True)
+class Proof:
+    """How one kind of file this tool writes is told from a file of the site's own."""
+
+    kind: str
+    most: int
+    """Bytes read to tell, at most: a larger file is not ours."""
+    holds: Callable[[bytes], bool]
+    """Whether the bytes are what this tool writes there."""
+
+
+PROOFS: dict[str, Proof] = {
+    # The news sitemap re-renders to itself, byte for byte.
+    "news": Proof("news sitemap", PROTOCOL_NEWS_BYTES, is_own_news_sitemap),
+    # The fragment starts with the lines only this tool writes.
+    "fragment": Proof("robots.txt fragment", PROTOCOL_NEWS_BYTES,
+                      lambda data: robots_txt.fragment_sitemap(data) is not None),
+    # Each page of the HTML site map ends with its mark (earlier versions: a generator meta).
+    "html-map": Proof("HTML site map page", _MAX_PAGE,
+                      lambda data: HTML_MAP_MARK.encode() in data or HTML_MAP_EARLIER_MARK in data),
+}
+"""Kind -> proof, for every file of ours but the sitemap set (:class:`Ownership`)."""
+
+
+def key_proof(key: str) -> Proof:
+    """The IndexNow key file holds the key (a BOM and white space around it allowed)."""
+    return Proof("IndexNow key file", 64 * 1024,
+                 lambda data: data.decode("utf-8-sig", "replace").strip() == key)
+
+
+def holds(path: Path, proof: Proof) -> bool:
+    """Whether the regular file at ``path`` (not a link, pipe or device) passes ``proof``."""
+    data = read_own(path, proof.most + 1)
+    return data is not None and len(data) <= proof.most and proof.holds(data)
+
+
+def is_own_file(site: Path, name: str) -> bool:
+    """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there."""
+    return holds(site / name, PROOFS["fragment" if name == robots_txt.FRAGMENT_NAME else "news"])
+
+
+# -------------------- the sitemap set, and the record of what was written
 
 RECORD_SCHEMA = "sitemap-plugins/written/1"
 # What is looked at of a file to tell whose it is: its start and its end.
@@ -76,40 +148,19 @@ OWN = "sitemap-plugins"
 """What :func:`identify` calls this tool's own output."""
 
 
-def site_key(site: Path) -> str:
-    """A name for the site inside a shared cache folder: its folder's name, made safe.
-
-    Sibling sites (``dist/docs``, ``dist/blog``) share the default cache folder beside them
-    and always differ in name. The name, not the full path, so that a checkout in another
-    place (a CI runner's new workspace) keeps the site's history.
-    """
-    name = os.path.basename(os.path.realpath(site)) or "root"
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:64]
-    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
-    return f"{safe}-{digest}"
-
-
 def record_path(cache_dir: Path, site: Path) -> Path:
     """Where the record of the files written into ``site`` is kept."""
     return cache_dir / f"written-{site_key(site)}.json"
 
 
-def _regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
-
-
 def file_digest(path: Path) -> str | None:
     """SHA-256 of a regular file's bytes; None for anything else (never opens a pipe)."""
-    if not _regular(path):
+    if not is_regular(path):
         return None
     digest = hashlib.sha256()
     try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(_CHUNK):
-                digest.update(chunk)
+        for chunk in read_chunks(path):
+            digest.update(chunk)
     except OSError:
         return None
     return digest.hexdigest()
@@ -117,7 +168,7 @@ def file_digest(path: Path) -> str | None:
 
 def _ends(path: Path) -> tuple[bytes, bytes] | None:
     """The first and last bytes of a regular file (inflated when it is a ``.gz``)."""
-    if not _regular(path):
+    if not is_regular(path):
         return None
     try:
         with path.open("rb") as handle:
@@ -179,7 +230,7 @@ def _text_lines(path: Path) -> bool:
 
     The base URL is not asked for: it may be the one of the build that wrote the file.
     """
-    if not _regular(path):
+    if not is_regular(path):
         return False
     try:
         with path.open("rb") as handle:
@@ -220,11 +271,9 @@ class Ownership:
         if path is None or not os.path.lexists(path):
             return owned
         try:
-            if not _regular(path):
+            if not is_regular(path):
                 raise ValueError("not a regular file")  # noqa: TRY301
-            with path.open("rb") as handle:
-                data = json.loads(handle.read(16 * 1024 * 1024).decode("utf-8"))
-            owned.files = _checked(data)
+            owned.files = _checked(json.loads(read_file(path, 16 * 1024 * 1024).decode("utf-8")))
         except (OSError, ValueError) as err:
             owned.diagnostics.append(Diagnostic("", "bad-written-record", (
                 f"the record of the files written into the site, {path}, cannot be read "
@@ -257,10 +306,7 @@ class Ownership:
         (its template's exact start and end), and the parts such an index names. A user's
         file of such a name (an archived ``sitemap-2019.xml``, a ``sitemap-1.txt``) is not.
         """
-        try:
-            names = sorted(name for name in os.listdir(self.site) if pattern.match(name))
-        except OSError:
-            return
+        names = [name for name in list_names(self.site) if pattern.match(name)]
         own_indexes: list[str] = []
         for name in names:
             if name in self.files and self.owns(name):
@@ -297,7 +343,7 @@ class Ownership:
         """
         for name in names:
             target = self.site / name
-            if not os.path.lexists(target) or not _regular(target) or self.owns(name):
+            if not os.path.lexists(target) or not is_regular(target) or self.owns(name):
                 continue  # nothing there, or something the write itself refuses
             who = identify(target)
             if who == OWN or (own_content is not None and own_content(name)):
@@ -363,7 +409,7 @@ class Ownership:
             if index_kept and is_part:
                 continue  # an index that could not be removed still names these parts
             try:
-                (self.site / name).unlink()
+                remove(self.site / name)
             except OSError:
                 index_kept = index_kept or not is_part
                 continue
@@ -378,8 +424,7 @@ class Ownership:
                           if digests}}
         text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_bytes_atomic(self.path, text.encode("utf-8"))
+            write_bytes_atomic(self.path, text.encode("utf-8"), make_folder=True)
         except (OSError, WriteError) as err:
             reason = explain(err) if isinstance(err, OSError) else err.message
             if strict:
@@ -426,24 +471,15 @@ def digests_of(files: Iterable[tuple[Path, str]]) -> dict[str, str]:
 
 
 
-_LOC = re.compile(rb"<loc>([^<]{1,4096})</loc>")
-
-
 def _index_locs(path: Path) -> list[str]:
-    """The ``<loc>`` values of a sitemap index of this tool's (at most 50 MiB read)."""
+    """The ``<loc>`` values of a sitemap index of this tool's."""
     try:
-        with path.open("rb") as handle:
-            data = handle.read(_MAX_INFLATED)
-    except OSError:
+        return [loc for _, loc, _ in sitemap_entries(path)]
+    except (OSError, NotASitemapError):
         return []
-    return [match.group(1).decode("utf-8", "replace").replace("&amp;", "&")
-            for match in _LOC.finditer(data)]
 
 
-# -------------------- formerly output.py
-
-# A news sitemap holds at most 1,000 entries: far below this.
-PROTOCOL_NEWS_BYTES = 16 * 1024 * 1024
+# -------------------- installing the sitemap set
 
 
 @dataclass
@@ -496,9 +532,8 @@ def _stage_set(
     if len(index) > config.max_bytes:
         msg = f"the sitemap index would hold {len(index):,} bytes, past max_bytes"
         raise SitemapError(msg)
-    temp = temp_path_for(main)
+    temp = stage(main, [index])
     temps.append(temp)
-    temp.write_bytes(index)
     staged.append((temp, main, _newest(parts)))
     return True
 
@@ -532,9 +567,9 @@ def install(
             for temp, final, newest in staged:
                 with_gz.append((temp, final, newest))
                 if final.suffix == ".xml":
-                    packed = temp_path_for(final.with_name(final.name + ".gz"))
+                    packed = stage(final.with_name(final.name + ".gz"),
+                                   gzip_stream(read_chunks(temp), newest), sync=True)
                     temps.append(packed)
-                    gzip_file(temp, packed, newest)
                     with_gz.append((packed, final.with_name(final.name + ".gz"), newest))
             staged = with_gz
         owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
@@ -544,10 +579,10 @@ def install(
         written = digests_of((temp, final.name) for temp, final, _ in staged)
         owned.intend(written)
     except OSError as err:
-        _discard(temps)
+        discard(temps)
         raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
     except BaseException:
-        _discard(temps)
+        discard(temps)
         raise
     # Parts first, then the files that name them: the main file of each set is staged last
     # within its set, so an index never names a part that is not yet in place.
@@ -556,7 +591,7 @@ def install(
             commit(temp, final)
             installed.files.append(final.name)
     except BaseException:
-        _discard(temps)
+        discard(temps)
         raise
     installed.removed = remove_stale(owned, set(installed.files), written)
     return installed
@@ -574,44 +609,6 @@ def remove_stale(owned: Ownership, keep: set[str], written: dict[str, str] | Non
     return removed
 
 
-def _discard(temps: list[Path]) -> None:
-    for temp in temps:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-
-
-def _small_regular_file(path: Path) -> bytes | None:
-    """The bytes of a regular file of at most a news sitemap's size, else None.
-
-    Missing, a link, a pipe or device, unreadable or larger: it cannot be ours then.
-    """
-    if path.is_symlink() or not path.is_file():
-        return None
-    try:
-        refuse_special(path)
-        with path.open("rb") as handle:
-            data = handle.read(PROTOCOL_NEWS_BYTES + 1)
-    except (OSError, WriteError):
-        return None
-    return data if len(data) <= PROTOCOL_NEWS_BYTES else None
-
-
-def is_own_file(site: Path, name: str) -> bool:
-    """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there.
-
-    Proved by the bytes: the news sitemap re-renders to itself; the fragment starts with the
-    lines only this tool writes.
-    """
-    from sitemap_plugins.news import is_own_news_sitemap  # noqa: PLC0415
-
-    data = _small_regular_file(site / name)
-    if data is None:
-        return False
-    if name == robots_txt.FRAGMENT_NAME:
-        return robots_txt.fragment_sitemap(data) is not None
-    return is_own_news_sitemap(data)
-
-
 def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
     """After a run that wrote no sitemap: nothing may still point crawlers at it.
 
@@ -623,7 +620,7 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
     fragment = site / robots_txt.FRAGMENT_NAME
     if is_own_file(site, robots_txt.FRAGMENT_NAME):
         try:
-            fragment.unlink()
+            remove(fragment)
         except OSError as err:
             result.diagnostics.append(Diagnostic(
                 robots_txt.FRAGMENT_NAME, "stale-sitemap-line",
@@ -636,9 +633,8 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
         return result
     try:
         refuse_special(target)
-        with target.open("rb") as handle:  # what crawlers read of it, at most
-            names_it = robots_txt.names_sitemap(
-                handle.read(robots_txt.MAX_ROBOTS_BYTES), sitemap_url)
+        names_it = robots_txt.names_sitemap(  # what crawlers read of it, at most
+            read_file(target, robots_txt.MAX_ROBOTS_BYTES), sitemap_url)
     except (OSError, WriteError):
         return result  # unreadable: the rules were not read either, and that was reported
     if names_it:
@@ -673,18 +669,15 @@ def update_robots(
         root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
         target = site / robots_txt.FRAGMENT_NAME
         data = robots_txt.render_fragment(sitemap_url, root, feeds)
-        try:
-            same = target.is_file() and not target.is_symlink() and target.read_bytes() == data
-        except OSError:
-            same = False  # unreadable: written anew (write_bytes_atomic refuses a special file)
-        if not same:
+        # Unreadable: written anew (write_bytes_atomic refuses a special file).
+        if read_own(target, len(data) + 1) != data:
             write_bytes_atomic(target, data)
         result.files.append(target.name)
         return result
     target = site / "robots.txt"
     if target.is_symlink():
         real = Path(os.path.realpath(target))
-        if os.path.commonpath([real, os.path.realpath(site)]) != os.path.realpath(site):
+        if not is_inside(site, real):
             result.diagnostics.append(Diagnostic(
                 "robots.txt", "symlink-out",
                 "is a symlink that leaves the site folder; not read or changed"))
@@ -701,7 +694,7 @@ def update_robots(
                 "changed, so no Sitemap: line was added"))
             return result
         try:
-            editable, why = robots_txt.read_editable(target)
+            editable, why = read_editable(target)
         except OSError as err:
             result.diagnostics.append(Diagnostic(
                 "robots.txt", "unreadable",
@@ -741,16 +734,13 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
     Only a file that is ours byte for byte (:func:`~sitemap_plugins.news.is_own_news_sitemap`)
     is removed; a site's own file of that name stays, whatever it holds.
     """
-    from sitemap_plugins.news import is_own_news_sitemap, news_file_name  # noqa: PLC0415
-
     result = Installed()
     name = news_file_name(config.sitemap_name)
     path = site / name
-    data = _small_regular_file(path)
-    if data is None or not is_own_news_sitemap(data):
+    if not holds(path, PROOFS["news"]):
         return result
     try:
-        path.unlink()
+        remove(path)
     except OSError as err:
         result.diagnostics.append(Diagnostic(name, "stale-news-sitemap", (
             f"was written by an earlier build with news on, and cannot be removed "
@@ -761,7 +751,7 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
     if config.robots_txt == "off" or robots.is_symlink() or not robots.is_file():
         return result
     try:
-        original, _ = robots_txt.read_editable(robots)
+        original, _ = read_editable(robots)
     except OSError:
         return result
     if original is not None:
@@ -770,3 +760,199 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
             write_bytes_atomic(robots, kept)
             result.files.append("robots.txt")
     return result
+
+
+def read_editable(path: Path) -> tuple[bytes | None, str]:
+    """A robots.txt to add lines to (:func:`~sitemap_plugins.robots_txt.editable`).
+
+    Raises:
+        OSError: when it cannot be read.
+    """
+    return robots_txt.editable(read_file(path, robots_txt.MAX_ROBOTS_BYTES + 1))
+
+
+def remove_obsolete_fragment(site: Path, written: Sequence[str]) -> list[str]:
+    """An earlier build's fragment (the base URL had a path then), when this one wrote none."""
+    fragment = robots_txt.FRAGMENT_NAME
+    if fragment in written or not is_own_file(site, fragment):
+        return []
+    try:
+        remove(site / fragment)
+    except OSError:
+        return []
+    return [fragment]
+
+
+def write_news(site: Path, name: str, data: bytes) -> None:
+    """Write the news sitemap (its place was checked before any page was read).
+
+    Raises:
+        WriteError: when it cannot be written; the old one is kept.
+    """
+    try:
+        write_bytes_atomic(site / name, data)
+    except OSError as err:
+        msg = f"cannot write the news sitemap: {explain(err)}"
+        raise WriteError(str(site / name), msg) from err
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Replace ``path`` with ``data`` unless it holds them already; whether it was written.
+
+    Raises:
+        WriteError: when it cannot be written; the old file is kept.
+    """
+    if read_own(path, len(data) + 1) == data:
+        return False
+    write_bytes_atomic(path, data)
+    return True
+
+
+def install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed: bool,
+                 ) -> list[str]:
+    """``source`` copied to ``target`` (and gzipped beside it with ``packed``); names written.
+
+    Each file is written only when its bytes change.
+
+    Raises:
+        OSError: when a copy cannot be made (the old files stay whole).
+        WriteError: when one cannot be put in place.
+    """
+    written: list[str] = []
+    if not (is_regular(target) and same_files(source, target)):
+        commit(stage(target, read_chunks(source)), target)
+        written.append(target.name)
+    if packed:
+        gz = target.with_name(target.name + ".gz")
+        temp = stage(gz, gzip_stream(read_chunks(target), newest), sync=True)
+        if same_files(temp, gz):
+            discard([temp])
+        else:
+            commit(temp, gz)
+            written.append(gz.name)
+    return written
+
+
+def remove_files(folder: Path, names: Iterable[str]) -> list[str]:
+    """Remove the files ``names`` of ``folder`` that can be; the names removed."""
+    removed: list[str] = []
+    for name in names:
+        try:
+            remove(folder / name)
+        except OSError:
+            continue
+        removed.append(name)
+    return removed
+
+
+# -------------------- the IndexNow key file
+
+def publish_key(site: Path, name: str, key: str) -> tuple[list[str], list[Diagnostic]]:
+    """Write the key file ``name`` holding ``key`` at the site root (files, diagnostics).
+
+    A file of that name that holds the key already is left as it is; one that holds anything
+    else is the site's own, never overwritten, and reported.
+    """
+    target = site / name
+    if os.path.lexists(target):
+        try:
+            refuse_special(target)
+            existing = read_file(target, key_proof(key).most + 1)
+        except (OSError, WriteError) as err:
+            reason = err.message if isinstance(err, WriteError) else err.strerror
+            return [], [Diagnostic(name, "indexnow-key-file", f"cannot be read ({reason}); "
+                                   "left as it is, so IndexNow cannot check the key there")]
+        if key_proof(key).holds(existing):
+            return [name], []
+        return [], [Diagnostic(
+            name, "indexnow-key-file",
+            "is the site's own file and does not hold the indexnow_key; left as it is, so "
+            "IndexNow cannot check the key: remove that file or choose another key")]
+    write_bytes_atomic(target, key.encode("ascii"))
+    return [name], []
+
+
+def publishes_key(site: Path, name: str, key: str) -> bool | None:
+    """Whether the key file ``name`` of the site holds ``key``; None when it cannot be read."""
+    try:
+        refuse_special(site / name)
+        data = read_file(site / name, key_proof(key).most + 1)
+    except (OSError, WriteError):
+        return None
+    return key_proof(key).holds(data)
+
+
+# -------------------- the HTML site map's pages
+
+def _refused(rel_path: str, why: str) -> ConfigError:
+    return ConfigError("html_sitemap", f"{rel_path!r} {why}")
+
+
+class SitePages:
+    """The HTML site map's pages in the site (``html_map.PageStore``).
+
+    What :mod:`~sitemap_plugins.html_map` plans is read, checked, written and removed here.
+    """
+
+    def __init__(self, site: Path) -> None:
+        """The pages of the site in ``site``."""
+        self.site = site
+
+    def check_free(self, rel_path: str) -> None:
+        """Refuse to overwrite a page of the site that is neither a host's marker page nor ours.
+
+        Raises:
+            ConfigError: naming the file, before anything is written.
+            WriteError: when a link, pipe or device stands there.
+        """
+        target = self.site / rel_path
+        if not is_inside(self.site, target.parent):
+            raise _refused(rel_path, "leads out of the site through a symbolic link; remove "
+                                     "the link or choose another path")
+        refuse_special(target)  # a pipe there would hang the read below
+        if target.is_dir():
+            raise _refused(rel_path, "is a folder of the site; end the path with '/' to write "
+                                     "index.html in it")
+        try:
+            data = read_file(target, _MAX_PAGE)
+        except FileNotFoundError:
+            return
+        except OSError as err:
+            raise _refused(rel_path, f"cannot be read: {err.strerror}") from err
+        if HTML_MAP_MARKER.encode() not in data and not PROOFS["html-map"].holds(data):
+            raise _refused(rel_path, "is a page of the site, not an HTML site map; choose "
+                                     "another path")
+
+    def shell(self, rel_path: str) -> str | None:
+        """The host's themed page holding the marker, or None (a standalone page is written)."""
+        try:
+            text = read_file(self.site / rel_path, _MAX_PAGE).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        text = text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+        return text if HTML_MAP_MARKER in text else None
+
+    def is_ours(self, rel_path: str) -> bool:
+        """Whether a page of ours stands there (never one out of the site through a link)."""
+        path = self.site / rel_path
+        return is_inside(self.site, path.parent) and holds(path, PROOFS["html-map"])
+
+    def names(self, folder: str) -> list[str]:
+        """The names in the site's folder ``folder`` (empty: the root), sorted."""
+        return list_names(self.site / folder if folder else self.site)
+
+    def write(self, rel_path: str, data: bytes) -> None:
+        """Replace the page atomically (its folder made when missing).
+
+        Raises:
+            WriteError: when the file cannot be written; the old one is kept.
+        """
+        write_bytes_atomic(self.site / rel_path, data, make_folder=True)
+
+    def remove(self, rel_path: str, *, folder_too: bool = False) -> bool:
+        """Remove the page (and its folder with ``folder_too``, when empty); whether it went."""
+        try:
+            remove(self.site / rel_path, folder_too=folder_too)
+        except OSError:
+            return False
+        return True

@@ -50,7 +50,7 @@ from sitemap_plugins.options import (
     check_priority,
 )
 from sitemap_plugins.rules import PageHints
-from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, resolve_href
+from sitemap_plugins.urls import INDEX_NAMES, BaseUrl, page_url, parse_base_url, resolve_href
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,6 @@ COMPETING_PLUGINS = {
 _LEGACY_KEYS = ("format", "priorities", "changefreqs", "exclude")
 _LEGACY_KINDS = ("articles", "pages", "indexes")
 _LEGACY_FORMATS = ("xml", "txt")
-_INDEX_NAMES = ("index.html", "index.htm")
 _HTML_EXTENSIONS = (".html", ".htm")
 # Values of the `Sitemap:` and `Private:` metadata, compared lower-case.
 _YES = frozenset({"true", "yes", "on", "1"})
@@ -971,7 +970,7 @@ def _legacy_excluded(plan: _Plan, rel: str, obj: object, *, directory_urls: bool
 
 def _strip_index(path: str) -> str:
     head, _, name = path.rpartition("/")
-    if name.lower() in _INDEX_NAMES:
+    if name.lower() in INDEX_NAMES:
         return f"{head}/" if head else ""
     return path
 

@@ -41,9 +41,7 @@ import codecs
 import functools
 import hashlib
 import json
-import os
 import re
-import stat
 import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
@@ -59,7 +57,6 @@ if TYPE_CHECKING:
 READER_VERSION = "6"
 FINGERPRINT_VERSION = "4"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
-_CHUNK = 1 << 20
 # HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
 # no-break space or U+3000 that starts or ends a file name written as an IRI.
 URL_SPACE = " \t\n\r\f"
@@ -170,48 +167,12 @@ class PageBytes(NamedTuple):
     mtime: float
 
 
-def read_bytes(path: str) -> PageBytes:
-    """Read a regular file: whole up to the parsing bound, then only hashed, in chunks.
-
-    Raises:
-        OSError: when it cannot be opened or read, or is not a regular file (a pipe that
-            took the page's place after the scan is never waited on).
-    """
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK)
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise OSError(0, "not a regular file")
-        # read(n) allocates n bytes up front: ask for the file's size, not the bound.
-        wanted = min(status.st_size, MAX_PARSED_BYTES) + 1
-        parts = [os.read(descriptor, wanted)]
-        size = len(parts[0])
-        # A read may return less than asked (network file systems): read on, up to the size
-        # fstat gave, without a last read that returns nothing to show the end.
-        while size < min(wanted, status.st_size):
-            more = os.read(descriptor, wanted - size)
-            if not more:
-                break
-            parts.append(more)
-            size += len(more)
-        raw = b"".join(parts) if len(parts) > 1 else parts[0]
-        if size <= MAX_PARSED_BYTES:
-            return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
-                             mtime=status.st_mtime)
-        hasher = xxhash.xxh3_128(raw)
-        while chunk := os.read(descriptor, _CHUNK):
-            hasher.update(chunk)
-        return PageBytes(raw[:MAX_PARSED_BYTES], complete=False, digest=hasher.digest(),
-                         mtime=status.st_mtime)
-    finally:
-        os.close(descriptor)
-
-
 def read_record(page: PageBytes, *, html: bool) -> PageRecord:
     """The record of a file whose bytes are ``page``.
 
     A file that is not a page, or a page past the parsing bound, is fingerprinted by the
-    digest ``read_bytes`` already took of all its bytes: the file is never read twice.
+    digest :func:`sitemap_plugins.site.read_bytes` already took of all its bytes: the file is
+    never read twice.
     """
     raw_fingerprint = "raw:" + page.digest.hex()
     if not html:

@@ -1,36 +1,42 @@
 """Rendering: entries in, sitemap text out, split into parts by the protocol's limits.
 
 The middle floor: ``<urlset>`` elements, the ``<sitemapindex>``, the text sitemap, deterministic
-gzip, and the Jinja2 environment of the XML templates. The part writers stream into staged files
-that :mod:`sitemap_plugins.site` provides.
+gzip, and the Jinja2 environment of the XML templates. The part writers stream into sinks that
+:mod:`sitemap_plugins.site` provides (:class:`~sitemap_plugins.site.Staged` files); gzip is a
+stream over bytes. Opens no file: :func:`template_path` only looks for a template.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gzip
-import os
-import shutil
-from dataclasses import dataclass, field
+import struct
+import zlib
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import jinja2
 
 from sitemap_plugins.dates import Lastmod, sort_key
-from sitemap_plugins.errors import WriteError
-from sitemap_plugins.site import explain, temp_path_for
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
 
     from sitemap_plugins.rules import Entry
 
 
-# -------------------- formerly writers.py
+# The HTML site map's markers, known to its renderer and to the proof of what is ours.
+HTML_MAP_MARKER = "<!-- sitemap-plugins:html-sitemap -->"
+"""Where a host's themed page wants the list: the host renders a page holding it, and the
+list replaces it once the sitemap is known."""
+HTML_MAP_MARK = "<!-- sitemap-plugins: HTML site map -->"
+"""Ends every page of the site map this tool writes: what proves a file there is ours."""
+HTML_MAP_EARLIER_MARK = b'<meta name="generator" content="sitemap-plugins">'
+"""What pages of earlier versions carry instead."""
 
-_BUFFER = 1 << 20
+
+# -------------------- the part writers
 
 
 class Rendered(NamedTuple):
@@ -46,15 +52,36 @@ class Rendered(NamedTuple):
     """``video:video`` elements in it."""
 
 
+class Sink(Protocol):
+    """Where a part's bytes go: a staged file (:class:`sitemap_plugins.site.Staged`)."""
+
+    path: Path
+    """The temporary file, committed under its final name once the set is complete."""
+
+    def write(self, data: bytes) -> None:
+        """Append ``data``."""
+
+    def close(self) -> None:
+        """Finish the file."""
+
+    def discard(self) -> None:
+        """Delete it (after an error)."""
+
+
 @dataclass
 class Part:
-    """One finished (or growing) temporary part file."""
+    """One finished (or growing) part."""
 
-    temp: Path
+    sink: Sink
     count: int = 0
     size: int = 0
     newest: Lastmod | None = None
-    handle: IO[bytes] | None = field(default=None, repr=False)
+    open: bool = True
+
+    @property
+    def temp(self) -> Path:
+        """The part's temporary file."""
+        return self.sink.path
 
 
 class Writer(Protocol):
@@ -74,15 +101,19 @@ class Writer(Protocol):
 
 
 class _PartWriter:
-    """Shared machinery: limits, rolling over to a new part, newest lastmod per part."""
+    """Shared machinery: limits, rolling over to a new part, newest lastmod per part.
+
+    ``open_part(name)``: a new sink for the part of that name (``sitemap-2.part``). Errors
+    of the sinks (a full disk) are the caller's to report.
+    """
 
     extension = ""
 
     def __init__(
-        self, folder: Path, name: str, *, max_urls: int, max_bytes: int,
+        self, open_part: Callable[[str], Sink], name: str, *, max_urls: int, max_bytes: int,
         header: str, footer: str, render: Callable[[Rendered], str],
     ) -> None:
-        self._folder = folder
+        self._open_part = open_part
         self._name = name
         self._max_urls = max_urls
         self._max_bytes = max_bytes
@@ -93,30 +124,21 @@ class _PartWriter:
 
     def _start_part(self) -> Part:
         self._close_current()
-        part = Part(temp_path_for(self._folder / f"{self._name}-{len(self._parts) + 1}.part"))
-        # Registered before the file exists, so that discard() removes it whatever fails next.
+        part = Part(self._open_part(f"{self._name}-{len(self._parts) + 1}.part"))
         self._parts.append(part)
-        part.handle = part.temp.open("wb", buffering=_BUFFER)
-        part.handle.write(self._header)
+        part.sink.write(self._header)
         part.size = len(self._header)
         return part
 
     def _close_current(self) -> None:
-        if self._parts and self._parts[-1].handle is not None:
+        if self._parts and self._parts[-1].open:
             part = self._parts[-1]
-            assert part.handle is not None
-            part.handle.write(self._footer)
+            part.sink.write(self._footer)
             part.size += len(self._footer)
-            part.handle.close()
-            part.handle = None
+            part.open = False
+            part.sink.close()
 
     def add(self, entry: Rendered) -> None:
-        try:
-            self._add(entry)
-        except OSError as err:  # a full disk: a clear WriteError, not a traceback
-            raise _write_error(self._folder, err) from err
-
-    def _add(self, entry: Rendered) -> None:
         data = self._render(entry).encode("utf-8")
         room = self._max_bytes - len(data) - len(self._footer)  # for what is before it
         part = self._parts[-1] if self._parts else None
@@ -125,8 +147,7 @@ class _PartWriter:
         if part.size > room:
             msg = f"one entry ({len(data):,} bytes) does not fit in max_bytes"
             raise ValueError(msg)
-        assert part.handle is not None
-        part.handle.write(data)
+        part.sink.write(data)
         part.size += len(data)
         part.count += 1
         lastmod = entry.lastmod
@@ -137,32 +158,20 @@ class _PartWriter:
             part.newest = lastmod
 
     def finish(self) -> list[Part]:
-        try:
-            if not self._parts:
-                self._start_part()
-            self._close_current()
-        except OSError as err:
-            raise _write_error(self._folder, err) from err
+        if not self._parts:
+            self._start_part()
+        self._close_current()
         return self._parts
 
     def discard(self) -> None:
         for part in self._parts:
-            if part.handle is not None:
-                # Closing a handle whose flush failed (full disk) raises again; the
-                # temporary files must still all be removed.
-                with contextlib.suppress(Exception):
-                    part.handle.close()
-                part.handle = None
-            with contextlib.suppress(OSError):
-                part.temp.unlink()
+            part.open = False
+            with contextlib.suppress(Exception):
+                part.sink.discard()
 
 
 def _element(entry: Rendered) -> str:
     return entry.xml
-
-
-def _write_error(folder: Path, err: OSError) -> WriteError:
-    return WriteError(str(folder), f"cannot write the sitemap: {explain(err)}")
 
 
 class XmlSitemapWriter(_PartWriter):
@@ -171,11 +180,11 @@ class XmlSitemapWriter(_PartWriter):
     extension = "xml"
 
     def __init__(
-        self, folder: Path, name: str, *, max_urls: int, max_bytes: int, xhtml: bool,
-        image: bool = False, video: bool = False,
+        self, open_part: Callable[[str], Sink], name: str, *, max_urls: int, max_bytes: int,
+        xhtml: bool, image: bool = False, video: bool = False,
     ) -> None:
         super().__init__(
-            folder, name, max_urls=max_urls, max_bytes=max_bytes,
+            open_part, name, max_urls=max_urls, max_bytes=max_bytes,
             header=render_header(xhtml=xhtml, image=image, video=video),
             footer=render_footer(), render=_element,
         )
@@ -186,9 +195,10 @@ class TextSitemapWriter(_PartWriter):
 
     extension = "txt"
 
-    def __init__(self, folder: Path, name: str, *, max_urls: int, max_bytes: int) -> None:
+    def __init__(self, open_part: Callable[[str], Sink], name: str, *, max_urls: int,
+                 max_bytes: int) -> None:
         super().__init__(
-            folder, name, max_urls=max_urls, max_bytes=max_bytes,
+            open_part, name, max_urls=max_urls, max_bytes=max_bytes,
             header="", footer="", render=render_line,
         )
 
@@ -331,13 +341,20 @@ def header_time(newest: Lastmod | None) -> int:
     return value if 0 <= value < 2**32 else 0
 
 
-def gzip_file(source: Path, target: Path, newest: Lastmod | None = None) -> None:
-    """Compress ``source`` into ``target`` (streamed, bounded memory)."""
-    mtime = header_time(newest)
-    with source.open("rb") as raw, target.open("wb") as out:
-        with gzip.GzipFile(
-            filename="", mode="wb", fileobj=out, compresslevel=COMPRESS_LEVEL, mtime=mtime
-        ) as packed:
-            shutil.copyfileobj(raw, packed, 1 << 20)
-        out.flush()
-        os.fsync(out.fileno())
+def gzip_stream(chunks: Iterable[bytes], newest: Lastmod | None = None) -> Iterator[bytes]:
+    """``chunks`` compressed as a gzip file, a piece at a time (bounded memory).
+
+    The bytes of :class:`gzip.GzipFile` with no file name: the newest lastmod as the header's
+    time (:func:`header_time`), so the same sitemap always gives the same ``.gz``.
+    """
+    # RFC 1952: magic, deflate, no flags, mtime, extra flags (0: level 6), OS unknown (255).
+    yield b"\x1f\x8b\x08\x00" + struct.pack("<L", header_time(newest)) + b"\x00\xff"
+    compressor = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS,
+                                  zlib.DEF_MEM_LEVEL, 0)
+    crc = size = 0
+    for chunk in chunks:
+        crc = zlib.crc32(chunk, crc)
+        size += len(chunk)
+        if packed := compressor.compress(chunk):
+            yield packed
+    yield compressor.flush() + struct.pack("<LL", crc, size & 0xFFFFFFFF)

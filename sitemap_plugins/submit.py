@@ -22,23 +22,31 @@ Three parts, each small:
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.errors import ConfigError, Diagnostic, PathError, WriteError
-from sitemap_plugins.site import folder_lock, refuse_special, write_bytes_atomic
+from sitemap_plugins.errors import ConfigError, Diagnostic, PathError
+from sitemap_plugins.history import (
+    PENDING_NAME,
+    PENDING_SCHEMA,
+    PendingError,
+    pending_path,
+    read_pending,
+    record_pending,
+    remove_sent,
+)
+from sitemap_plugins.owned import publish_key as _publish_key
+from sitemap_plugins.owned import publishes_key
 from sitemap_plugins.urls import is_within, page_url
 
 if TYPE_CHECKING:
     import urllib.request
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
     from pathlib import Path
 
-    from sitemap_plugins.history import Changes
     from sitemap_plugins.progress import Progress
     from sitemap_plugins.urls import BaseUrl
 
@@ -47,8 +55,6 @@ KEY_PATTERN = re.compile(r"[A-Za-z0-9-]{8,128}\Z")
 DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
 # indexnow.org allows up to 10,000 URLs per POST.
 MAX_BATCH = 10_000
-PENDING_NAME = "indexnow-pending.json"
-PENDING_SCHEMA = "sitemap-plugins/indexnow-pending/1"
 # Seconds to wait before each retry of a 429, a 5xx or a network error; then it gives up.
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 16.0)
 # A Retry-After longer than this is not waited for: the next run will send the list.
@@ -96,25 +102,7 @@ def publish_key(site: Path, key: str) -> tuple[list[str], list[Diagnostic]]:
     A file of that name that holds the key already is left as it is; one that holds anything
     else is the site's own, never overwritten, and reported.
     """
-    name = key_file_name(key)
-    target = site / name
-    data = key.encode("ascii")
-    if os.path.lexists(target):
-        try:
-            refuse_special(target)
-            existing = target.read_bytes()
-        except (OSError, WriteError) as err:
-            reason = err.message if isinstance(err, WriteError) else err.strerror
-            return [], [Diagnostic(name, "indexnow-key-file", f"cannot be read ({reason}); "
-                                   "left as it is, so IndexNow cannot check the key there")]
-        if existing.decode("utf-8-sig", "replace").strip() == key:
-            return [name], []
-        return [], [Diagnostic(
-            name, "indexnow-key-file",
-            "is the site's own file and does not hold the indexnow_key; left as it is, so "
-            "IndexNow cannot check the key: remove that file or choose another key")]
-    write_bytes_atomic(target, data)
-    return [name], []
+    return _publish_key(site, key_file_name(key), key)
 
 
 class KeyFileError(PathError):
@@ -128,128 +116,22 @@ def check_key_file(site: Path, key: str, location: str) -> None:
         KeyFileError: saying what to add, when the file is missing or holds another key.
     """
     name = key_file_name(key)
-    target = site / name
     remedy = (f"set the option indexnow_key to this key (mkdocs.yml, SITEMAP_PLUGINS or "
               f"--indexnow-key) so the build writes it, or add a file {name} holding the key "
               "at the site root; then build, deploy and submit again")
-    try:
-        refuse_special(target)
-        text = target.read_bytes().decode("utf-8-sig", "replace").strip()
-    except (OSError, WriteError):
+    holds = publishes_key(site, name, key)
+    if holds is None:
         msg = (f"the key file {name} is not in the built site, but IndexNow checks the key at "
                f"{location}: {remedy}")
-        raise KeyFileError(str(site), msg) from None
-    if text != key:
+        raise KeyFileError(str(site), msg)
+    if not holds:
         msg = f"the key file {name} holds another key than the one given: {remedy}"
         raise KeyFileError(str(site), msg)
 
 
-# --- pending changes --------------------------------------------------------------------------
-
-
-class PendingError(PathError):
-    """The pending list cannot be read (damaged or not ours)."""
-
-    def __init__(self, path: str, reason: str, remedy: str) -> None:
-        super().__init__(path, f"{reason}: {remedy}")
-        self.reason = reason
-
-
-_REMEDY = "fix or delete it (the next build starts a new list)"
-
-
-def pending_path(cache_dir: Path) -> Path:
-    """Where the pending list lives."""
-    return cache_dir / PENDING_NAME
-
-
-def read_pending(cache_dir: Path) -> list[str]:
-    """The URLs waiting to be submitted, sorted; empty when there is no list.
-
-    Raises:
-        PendingError: when the file is there but cannot be read as a pending list.
-    """
-    path = pending_path(cache_dir)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return []
-    except OSError as err:
-        raise PendingError(str(path), f"cannot be read ({err.strerror})", _REMEDY) from err
-    try:
-        parsed = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise PendingError(str(path), f"is damaged ({err})", _REMEDY) from err
-    urls = parsed.get("urls") if isinstance(parsed, dict) else None
-    if (not isinstance(parsed, dict) or parsed.get("schema") != PENDING_SCHEMA
-            or not isinstance(urls, list) or not all(isinstance(u, str) for u in urls)):
-        raise PendingError(str(path), f"is not a pending list of this version "
-                                      f"({PENDING_SCHEMA})", _REMEDY)
-    return sorted(set(urls))
-
-
-def _write_pending(cache_dir: Path, urls: Iterable[str]) -> None:
-    data = {"schema": PENDING_SCHEMA, "urls": sorted(set(urls))}
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    write_bytes_atomic(pending_path(cache_dir), text.encode("utf-8"))
-
-
-def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
-    """Add a build's added, changed and removed URLs to the pending list.
-
-    Only a build compared with an earlier one has changes to record: without a baseline
-    every URL is "added", and none of them is known to have changed. A damaged list is set
-    aside (renamed ``.damaged``, never deleted) and a new one started, with a warning.
-
-    Raises:
-        WriteError: when the list cannot be written (the old one is kept whole).
-    """
-    if not changes.baseline:
-        return []
-    # Sibling sites' builds and submit share the list: one reads, merges and writes at a time.
-    with folder_lock(cache_dir):
-        return _record_pending(cache_dir, changes)
-
-
-def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
-    new = [*changes.added, *changes.changed, *changes.removed]
-    diagnostics: list[Diagnostic] = []
-    try:
-        kept = read_pending(cache_dir)
-    except PendingError as err:
-        problem = f"the IndexNow pending list {err.path} {err.reason}"
-        aside = pending_path(cache_dir).with_name(PENDING_NAME + ".damaged")
-        try:
-            os.replace(pending_path(cache_dir), aside)
-        except OSError as moving:
-            # Never written over: its URLs may still be readable by hand.
-            return [Diagnostic("", "bad-pending", (
-                f"{problem}, and cannot be set aside ({moving.strerror}): this build's "
-                f"{len(new):,} changed URLs were not recorded for IndexNow"))]
-        diagnostics.append(Diagnostic("", "bad-pending", (
-            f"{problem}; set aside as {aside.name} and a new list started with this build's "
-            "changes")))
-        kept = []
-    if new:
-        merged = set(kept)
-        merged.update(new)
-        if len(merged) != len(kept):
-            _write_pending(cache_dir, merged)
-    return diagnostics
-
-
-def remove_sent(cache_dir: Path, sent: Iterable[str]) -> None:
-    """Take the URLs an endpoint accepted off the pending list, keeping everything else.
-
-    The list is read again first: URLs that a build added meanwhile stay.
-
-    Raises:
-        PendingError: when the list became unreadable meanwhile.
-        WriteError: when it cannot be written.
-    """
-    with folder_lock(cache_dir):
-        remaining = set(read_pending(cache_dir)).difference(sent)
-        _write_pending(cache_dir, remaining)
+# The pending list lives in the cache folder: sitemap_plugins.history keeps it.
+__all__ = ["PENDING_NAME", "PENDING_SCHEMA", "PendingError", "pending_path", "read_pending",
+           "record_pending", "remove_sent"]
 
 
 # --- submission ------------------------------------------------------------------------------
