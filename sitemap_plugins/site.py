@@ -717,12 +717,12 @@ class Staged:
 
     def close(self, *, sync: bool = False) -> None:
         """Finish the file (on the disk itself with ``sync``)."""
-        if self._handle is not None:
-            handle, self._handle = self._handle, None
+        if self._handle is not None:  # kept until closed: discard() closes it after a failure
             if sync:
-                handle.flush()
-                os.fsync(handle.fileno())
-            handle.close()
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+            self._handle.close()
+            self._handle = None
 
     def discard(self) -> None:
         """Delete it (after an error); whatever fails, the file goes."""

@@ -519,19 +519,19 @@ def test_damaged_list_that_cannot_be_set_aside_is_left_alone(
     changed: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A damaged list that cannot be renamed is never written over; a warning says so."""
-    from sitemap_plugins import submit as indexnow  # noqa: PLC0415
+    from sitemap_plugins import history  # noqa: PLC0415
 
     site = changed
     (cache(site) / PENDING_NAME).write_bytes(b"[not json")
 
-    real_replace = indexnow.os.replace
+    real_replace = history.os.replace
 
     def refuse(source: object, target: object) -> None:
         if str(source).endswith(PENDING_NAME):
             raise PermissionError(13, "Permission denied")
         real_replace(source, target)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(indexnow.os, "replace", refuse)
+    monkeypatch.setattr(history.os, "replace", refuse)
     (site / "b.html").write_text(page("b, edited"), "utf-8")
     capsys.readouterr()
     assert main(["build", str(site), "--base-url", BASE]) == 0
