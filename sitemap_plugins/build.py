@@ -676,7 +676,8 @@ def _generate(
         if news is not None and config.news is not None:
             _write_news(site, config, news, result)
             also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
-        feeds = announced_feeds(site, config, result) if config.announce_feeds else []
+        feeds = (announced_feeds(site, config, result.add_diagnostic) if config.announce_feeds
+                 else [])
         robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
         result.removed.extend(remove_obsolete_fragment(site, robots.files))
         if config.news is None:

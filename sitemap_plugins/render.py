@@ -21,9 +21,7 @@ import jinja2
 from sitemap_plugins.dates import Lastmod, sort_key
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
-
-    from sitemap_plugins.rules import Entry
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 
 # The HTML site map's markers, known to its renderer and to the proof of what is ours.
@@ -256,7 +254,30 @@ def render_header(*, xhtml: bool, image: bool = False, video: bool = False) -> s
     return str(template_module("urlset.xml").header(xhtml, image, video))
 
 
-def render_url(entry: Entry) -> str:
+class UrlFields(Protocol):
+    """What :func:`render_url` reads of an entry (a :class:`sitemap_plugins.rules.Entry`)."""
+
+    @property
+    def loc(self) -> str: ...  # noqa: D102
+    @property
+    def lastmod(self) -> Lastmod | None: ...  # noqa: D102
+    @property
+    def lastmod_w3c(self) -> str: ...  # noqa: D102
+    @property
+    def changefreq(self) -> str | None: ...  # noqa: D102
+    @property
+    def priority(self) -> float | None: ...  # noqa: D102
+    @property
+    def priority_text(self) -> str: ...  # noqa: D102
+    @property
+    def alternates(self) -> Sequence[Any]: ...  # noqa: D102  # hreflang, href
+    @property
+    def images(self) -> Sequence[str]: ...  # noqa: D102
+    @property
+    def videos(self) -> Sequence[Any]: ...  # noqa: D102  # the video:video children
+
+
+def render_url(entry: UrlFields) -> str:
     """One ``<url>`` element with its children, indented, ending in a newline.
 
     Built with string operations, not a template: a build renders one for every page, and a
