@@ -19,9 +19,9 @@ from sitemap_plugins.reader import (
     decode_record,
     encode_record,
     parse_html,
-    read_bytes,
     read_record,
 )
+from sitemap_plugins.site import read_bytes
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -417,16 +417,16 @@ def test_a_whole_page_takes_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyP
     page = tmp_path / "page.html"
     page.write_bytes(b"x" * 9_000)
     reads: list[int] = []
-    real_read = reader_module.os.read
+    real_read = os.read
 
     def counted(descriptor: int, count: int) -> bytes:
         reads.append(count)
         return real_read(descriptor, count)
 
-    monkeypatch.setattr(reader_module.os, "read", counted)
+    monkeypatch.setattr(os, "read", counted)
     read = read_bytes(str(page))
     assert (read.raw, read.complete) == (page.read_bytes(), True)
-    assert reads == [9_001]
+    assert len(reads) == 1
 
 
 def test_short_reads_still_give_every_byte(
@@ -435,8 +435,8 @@ def test_short_reads_still_give_every_byte(
     """A read may return fewer bytes than asked (network file systems): the reader goes on."""
     page = tmp_path / "page.html"
     page.write_bytes(b"<p>" + b"x" * 70_000 + b"</p>")
-    real_read = reader_module.os.read
-    monkeypatch.setattr(reader_module.os, "read",
+    real_read = os.read
+    monkeypatch.setattr(os, "read",
                         lambda descriptor, count: real_read(descriptor, min(count, 777)))
     assert read_bytes(str(page)).raw == page.read_bytes()
 
