@@ -77,9 +77,10 @@ BUSY_SECONDS = 30.0
 """How long a build waits for another program that holds the manifest (an SQLite browser in
 a write, a backup) to let go, before it fails; it never goes on without the history."""
 _BATCH = 2_000
-# Rows of the last manifest read ahead of the file asked for, at most, and how many at a time.
-_WINDOW = 4_096
-_FETCH = 256
+READ_AHEAD = 4_096
+"""Rows of the last manifest read ahead of the file asked for, at most (0: each file by a
+query of its own, as one far ahead is looked up)."""
+_FETCH = 256  # rows read ahead at a time
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, record TEXT, url TEXT,"
@@ -590,7 +591,7 @@ class RowsInOrder:
             sqlite3.Error: when the manifest cannot be read.
         """
         ahead = self._ahead
-        while key not in ahead and len(ahead) < _WINDOW and self._rows is not None:
+        while key not in ahead and len(ahead) < READ_AHEAD and self._rows is not None:
             rows = self._rows.fetchmany(_FETCH)
             if not rows:
                 self._rows = None

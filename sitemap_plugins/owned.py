@@ -748,7 +748,7 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
         return result
     result.removed.append(name)
     robots = site / "robots.txt"
-    if config.robots_txt == "off" or robots.is_symlink() or not robots.is_file():
+    if config.robots_txt == "off" or not is_regular(robots):
         return result
     try:
         original, _ = read_editable(robots)
