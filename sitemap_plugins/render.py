@@ -365,7 +365,7 @@ def header_time(newest: Lastmod | None) -> int:
 def gzip_stream(chunks: Iterable[bytes], newest: Lastmod | None = None) -> Iterator[bytes]:
     """``chunks`` compressed as a gzip file, a piece at a time (bounded memory).
 
-    The bytes of :class:`gzip.GzipFile` with no file name: the newest lastmod as the header's
+    The bytes the gzip module writes with no file name, the newest lastmod as the header's
     time (:func:`header_time`), so the same sitemap always gives the same ``.gz``.
     """
     # RFC 1952: magic, deflate, no flags, mtime, extra flags (0: level 6), OS unknown (255).
