@@ -62,7 +62,6 @@ from sitemap_plugins.owned import (
     sitemap_file_pattern,
     update_robots,
     without_sitemap,
-    write_news,
 )
 from sitemap_plugins.reader import (
     PageRecord,
@@ -95,6 +94,7 @@ from sitemap_plugins.site import (
     remove_leftovers,
     scan_site,
     site_lock,
+    write_bytes_atomic,
 )
 from sitemap_plugins.submit import key_file_name, publish_key
 
@@ -714,7 +714,7 @@ def _write_news(site: Path, config: SitemapConfig, news: NewsSelection, result: 
     assert config.news is not None
     items = news.items()
     name = news_file_name(config.sitemap_name)
-    write_news(site, name, render_news(config.news, items))
+    write_bytes_atomic(site / name, render_news(config.news, items))
     result.files.append(name)
     result.news = len(items)
 

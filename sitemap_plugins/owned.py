@@ -104,6 +104,17 @@ def is_own_file(site: Path, name: str) -> bool:
     return holds(site / name, PROOFS["fragment" if name == robots_txt.FRAGMENT_NAME else "news"])
 
 
+def remove_own(site: Path, name: str, proof: Proof) -> bool | OSError:
+    """Remove the site's file ``name`` if it passes ``proof``: whether it went, or why not."""
+    if not holds(site / name, proof):
+        return False
+    try:
+        remove(site / name)
+    except OSError as err:
+        return err
+    return True
+
+
 # -------------------- the sitemap set, and the record of what was written
 
 RECORD_SCHEMA = "sitemap-plugins/written/1"
@@ -617,17 +628,14 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
     robots.txt loses no byte; a warning names it instead.
     """
     result = Installed()
-    fragment = site / robots_txt.FRAGMENT_NAME
-    if is_own_file(site, robots_txt.FRAGMENT_NAME):
-        try:
-            remove(fragment)
-        except OSError as err:
-            result.diagnostics.append(Diagnostic(
-                robots_txt.FRAGMENT_NAME, "stale-sitemap-line",
-                f"names {sitemap_url}, which was not written, and cannot be removed "
-                f"({explain(err)})"))
-        else:
-            result.removed.append(robots_txt.FRAGMENT_NAME)
+    gone = remove_own(site, robots_txt.FRAGMENT_NAME, PROOFS["fragment"])
+    if isinstance(gone, OSError):
+        result.diagnostics.append(Diagnostic(
+            robots_txt.FRAGMENT_NAME, "stale-sitemap-line",
+            f"names {sitemap_url}, which was not written, and cannot be removed "
+            f"({explain(gone)})"))
+    elif gone:
+        result.removed.append(robots_txt.FRAGMENT_NAME)
     target = site / "robots.txt"
     if config.robots_txt == "off" or not target.is_file():
         return result
@@ -736,15 +744,12 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
     """
     result = Installed()
     name = news_file_name(config.sitemap_name)
-    path = site / name
-    if not holds(path, PROOFS["news"]):
-        return result
-    try:
-        remove(path)
-    except OSError as err:
+    gone = remove_own(site, name, PROOFS["news"])
+    if isinstance(gone, OSError):
         result.diagnostics.append(Diagnostic(name, "stale-news-sitemap", (
             f"was written by an earlier build with news on, and cannot be removed "
-            f"({explain(err)})")))
+            f"({explain(gone)})")))
+    if gone is not True:
         return result
     result.removed.append(name)
     robots = site / "robots.txt"
@@ -774,26 +779,8 @@ def read_editable(path: Path) -> tuple[bytes | None, str]:
 def remove_obsolete_fragment(site: Path, written: Sequence[str]) -> list[str]:
     """An earlier build's fragment (the base URL had a path then), when this one wrote none."""
     fragment = robots_txt.FRAGMENT_NAME
-    if fragment in written or not is_own_file(site, fragment):
-        return []
-    try:
-        remove(site / fragment)
-    except OSError:
-        return []
-    return [fragment]
-
-
-def write_news(site: Path, name: str, data: bytes) -> None:
-    """Write the news sitemap (its place was checked before any page was read).
-
-    Raises:
-        WriteError: when it cannot be written; the old one is kept.
-    """
-    try:
-        write_bytes_atomic(site / name, data)
-    except OSError as err:
-        msg = f"cannot write the news sitemap: {explain(err)}"
-        raise WriteError(str(site / name), msg) from err
+    gone = fragment not in written and remove_own(site, fragment, PROOFS["fragment"])
+    return [fragment] if gone is True else []
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

@@ -28,7 +28,6 @@ import stat
 import time
 import xml.parsers.expat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
 
@@ -414,10 +413,7 @@ def read_robots(site: Path, limit: int) -> bytes | None:
         OSError: when it is there but cannot be read.
     """
     real = Path(os.path.realpath(site / "robots.txt"))
-    if not real.is_file() or not is_inside(site, real):
-        return None
-    with real.open("rb") as handle:  # only what crawlers read: memory stays bounded
-        return handle.read(limit)
+    return read_file(real, limit) if real.is_file() and is_inside(site, real) else None
 
 
 def read_chunks(path: Path) -> Iterator[bytes]:
@@ -528,13 +524,11 @@ class Node:
         return child.text.strip() if child is not None else ""
 
 
-@dataclass
-class Document:
-    """A parsed file: its root element and what its XML declaration said."""
+class Document(NamedTuple):
+    """A parsed file: its root element and the encoding its XML declaration names."""
 
     root: Node
     encoding: str | None
-    declared: bool
 
 
 class _Parser:
@@ -610,8 +604,7 @@ def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) 
     """
     parser = _Parser(on_entry)
     parser.feed(raw, final=True)
-    return Document(parser.found[0], parser.declaration.get("encoding"),
-                    "encoding" in parser.declaration)
+    return Document(parser.found[0], parser.declaration.get("encoding"))
 
 
 class NotASitemapError(ValueError):
