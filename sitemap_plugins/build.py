@@ -610,9 +610,9 @@ def _generate(
         own_names=frozenset({key_file_name(config.indexnow_key)} if config.indexnow_key else ()))
     html = None
     if config.html_sitemap is not None:
-        SitePages(site).check_free(config.html_sitemap)
-        html = SiteMapPages(SitePages(site), config.html_sitemap, config.base_url,
-                            config.directory_urls,
+        pages = SitePages(site)
+        pages.check_free(config.html_sitemap)
+        html = SiteMapPages(pages, config.html_sitemap, config.base_url, config.directory_urls,
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
                             language_pages)
         files = _without(files, html)

@@ -42,6 +42,7 @@ from sitemap_plugins.site import (
     XmlError,
     gunzip,
     is_inside,
+    is_regular,
     parse_xml,
     read_in_site,
     special_kind,
@@ -412,8 +413,7 @@ class _Checker:
             folder, _, _ = part_name.rpartition("/")
             if not special and (any(segment in ("", ".", "..")
                                     for segment in part_name.split("/"))
-                                or not (self.site / part_name).is_file()
-                                or (self.site / part_name).is_symlink()):
+                                or not is_regular(self.site / part_name)):
                 self.problem(name, f"<sitemap> #{number}: names {loc!r}, which is not in the "
                                    "site folder")
                 self.unread.add(loc)

@@ -727,7 +727,7 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
                 f"{robots_txt.FRAGMENT_NAME} to {host_root}robots.txt", Level.INFO))
         return
     target = root / "robots.txt"
-    if target.is_symlink() or (target.exists() and not target.is_file()):
+    if os.path.lexists(target) and not is_regular(target):
         merged.diagnostics.append(Diagnostic(
             "robots.txt", "not-a-file", "is not a regular file; not read or changed"))
         return
