@@ -203,7 +203,7 @@ class TextSitemapWriter(_PartWriter):
 
 # -------------------- formerly writers/templates.py
 
-_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_PACKAGE_DIR = Path(__file__).resolve().parent  # the wheel: sitemap_plugins/templates
 TEMPLATE_DIRS = (_PACKAGE_DIR / "templates", _PACKAGE_DIR.parent / "templates")
 
 

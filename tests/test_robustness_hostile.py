@@ -24,7 +24,6 @@ import pytest
 from conftest import validate_sitemap_file
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins import reader as reader_module
 from sitemap_plugins import site as scan_module
 from sitemap_plugins.build import Result
 from sitemap_plugins.cli import main
@@ -390,7 +389,7 @@ def _fail_open_for(monkeypatch: pytest.MonkeyPatch, victim: Path, error: OSError
             raise error
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(reader_module.os, "open", fake_open)
+    monkeypatch.setattr(scan_module.os, "open", fake_open)
 
 
 def test_unreadable_page(tmp_path: Path, sitemap_urls, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -456,8 +455,16 @@ def test_unreadable_robots_txt(tmp_path: Path, sitemap_urls, monkeypatch) -> Non
                     raise PermissionError(errno.EACCES, "Permission denied", str(self))
                 return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
 
+            real_os_open = os.open
+
+            def fake_os_open(path: object, *args: object, **kwargs: object) -> int:
+                if os.path.basename(os.fspath(path)) == "robots.txt":  # type: ignore[arg-type]
+                    raise PermissionError(errno.EACCES, "Permission denied", str(path))
+                return real_os_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
             monkeypatch.setattr(Path, "read_bytes", fake_read_bytes)
             monkeypatch.setattr(Path, "open", fake_open)
+            monkeypatch.setattr(os, "open", fake_os_open)
         result = build(site)
     finally:
         robots.chmod(0o644)
@@ -488,7 +495,7 @@ def test_page_vanishes_mid_scan(tmp_path: Path, sitemap_urls, monkeypatch) -> No
             victim.unlink()
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(reader_module.os, "open", vanishing_open)
+    monkeypatch.setattr(scan_module.os, "open", vanishing_open)
     result = build(site, lastmod_file_time=True)
     assert set(sitemap_urls(site)) == ORDINARY
     assert "unreadable" in codes(result)["guide/gone.html"]
