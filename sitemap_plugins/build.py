@@ -39,6 +39,7 @@ from sitemap_plugins.history import (
     Manifest,
     ManifestRow,
     path_key,
+    record_path,
     record_pending,
     write_changes,
 )
@@ -55,7 +56,6 @@ from sitemap_plugins.owned import (
     SitePages,
     install,
     is_own_file,
-    record_path,
     remove_obsolete_fragment,
     remove_obsolete_news,
     remove_stale,

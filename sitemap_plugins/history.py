@@ -1,4 +1,6 @@
-"""The cache folder's data: honest lastmod across rebuilds, the record cache, the pending list.
+"""The cache folder's data: lastmod history, record cache, pending list, files written.
+
+The last: the record of the files written into the site (for :mod:`owned`).
 
 Floor: the door (with :mod:`site` and :mod:`owned`). May touch: the cache folder. Its API
 takes plain values (text, bytes, dates), never a page's :class:`~sitemap_plugins.rules.Entry`.
@@ -44,6 +46,7 @@ from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.site import (
     explain,
     folder_lock,
+    is_regular,
     read_file,
     remove,
     remove_leftovers,
@@ -741,3 +744,57 @@ def remove_sent(cache_dir: Path, sent: Iterable[str]) -> None:
     with folder_lock(cache_dir):
         remaining = set(read_pending(cache_dir)).difference(sent)
         _write_pending(cache_dir, remaining)
+
+
+# -------------------- the record of the files written into the site (for sitemap_plugins.owned)
+
+RECORD_SCHEMA = "sitemap-plugins/written/1"
+_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
+
+
+def record_path(cache_dir: Path, site: Path) -> Path:
+    """Where the record of the files written into ``site`` is kept."""
+    return cache_dir / f"written-{site_key(site)}.json"
+
+
+def read_written(path: Path) -> dict[str, set[str]]:
+    """File name -> the digests this tool wrote under it; empty when there is no record.
+
+    Raises:
+        OSError: when it cannot be read.
+        ValueError: when it is not such a record (any bad name or digest spoils it).
+    """
+    if not os.path.lexists(path):
+        return {}
+    if not is_regular(path):
+        raise ValueError("not a regular file")
+    data = json.loads(read_file(path, 16 * 1024 * 1024).decode("utf-8"))
+    if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA:
+        msg = "not a record of this version"
+        raise ValueError(msg)
+    files = data.get("files")
+    if not isinstance(files, dict):
+        msg = "no files"
+        raise ValueError(msg)  # noqa: TRY004  # a bad record, as every other problem of it
+    checked: dict[str, set[str]] = {}
+    for name, digests in files.items():
+        if (not isinstance(name, str) or not name or "/" in name or "\\" in name
+                or name in (".", "..") or "\0" in name or not isinstance(digests, list)
+                or not all(isinstance(d, str) and _DIGEST.match(d) for d in digests)):
+            msg = f"a bad entry {str(name)[:80]!r}"
+            raise ValueError(msg)
+        checked[name] = set(digests)
+    return checked
+
+
+def save_written(path: Path, files: dict[str, set[str]]) -> None:
+    """Replace the record with ``files`` (names without digests are left out).
+
+    Raises:
+        WriteError: when it cannot be written; the old record is kept.
+    """
+    data = {"schema": RECORD_SCHEMA,
+            "files": {name: sorted(digests) for name, digests in sorted(files.items())
+                      if digests}}
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    write_bytes_atomic(path, text.encode("utf-8"), make_folder=True)

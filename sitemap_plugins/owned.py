@@ -1,8 +1,8 @@
 """What this tool wrote in the site: only those files are replaced quietly or removed as stale.
 
 Floor: the door (with :mod:`site` and :mod:`history`). May touch: the files this tool writes
-in the published site and its record of them in the cache folder. Each kind of file is told
-from the site's own by one proof (:data:`PROOFS`, :class:`Ownership` for the sitemap set),
+in the published site (:mod:`history` keeps their record). Each kind of file is told from the
+site's own by one proof (:data:`PROOFS`, :class:`Ownership` for the sitemap set),
 files are installed in commit order (parts, then the files that name them, then stale files
 go) and only files proved ours are replaced quietly or removed.
 """
@@ -10,7 +10,6 @@ go) and only files proved ours are replaced quietly or removed.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import zlib
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING
 from sitemap_plugins import robots_txt
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
 from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError, WriteError
+from sitemap_plugins.history import read_written, record_path, save_written
 from sitemap_plugins.news import is_own_news_sitemap, news_file_name
 from sitemap_plugins.render import (
     HTML_MAP_EARLIER_MARK,
@@ -43,7 +43,6 @@ from sitemap_plugins.site import (
     refuse_special,
     remove,
     same_files,
-    site_key,
     sitemap_entries,
     stage,
     write_bytes_atomic,
@@ -117,14 +116,12 @@ def remove_own(site: Path, name: str, proof: Proof) -> bool | OSError:
 
 # -------------------- the sitemap set, and the record of what was written
 
-RECORD_SCHEMA = "sitemap-plugins/written/1"
 # What is looked at of a file to tell whose it is: its start and its end.
 _HEAD = 4_096
 _TAIL = 64
 # A .gz is inflated only this far (the protocol's 50 MiB per file, and a little more).
 _MAX_INFLATED = 52_428_800 + _HEAD
 _CHUNK = 1 << 20
-_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
 _PART = re.compile(r".*-\d+\.(?:xml|txt)(?:\.gz)?\Z")
 
 _SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
@@ -157,11 +154,6 @@ _GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
 )
 OWN = "sitemap-plugins"
 """What :func:`identify` calls this tool's own output."""
-
-
-def record_path(cache_dir: Path, site: Path) -> Path:
-    """Where the record of the files written into ``site`` is kept."""
-    return cache_dir / f"written-{site_key(site)}.json"
 
 
 def file_digest(path: Path) -> str | None:
@@ -279,12 +271,10 @@ class Ownership:
         """
         path = record_path(cache_dir, site) if cache_dir is not None else None
         owned = cls(site, path, replace_files)
-        if path is None or not os.path.lexists(path):
+        if path is None:
             return owned
         try:
-            if not is_regular(path):
-                raise ValueError("not a regular file")  # noqa: TRY301
-            owned.files = _checked(json.loads(read_file(path, 16 * 1024 * 1024).decode("utf-8")))
+            owned.files = read_written(path)
         except (OSError, ValueError) as err:
             owned.diagnostics.append(Diagnostic("", "bad-written-record", (
                 f"the record of the files written into the site, {path}, cannot be read "
@@ -430,40 +420,15 @@ class Ownership:
     def _save(self, *, strict: bool) -> None:
         if self.path is None:
             return
-        data = {"schema": RECORD_SCHEMA,
-                "files": {name: sorted(digests) for name, digests in sorted(self.files.items())
-                          if digests}}
-        text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         try:
-            write_bytes_atomic(self.path, text.encode("utf-8"), make_folder=True)
-        except (OSError, WriteError) as err:
-            reason = explain(err) if isinstance(err, OSError) else err.message
+            save_written(self.path, self.files)
+        except WriteError as err:
             if strict:
-                msg = f"cannot record the files it writes into the site: {reason}"
+                msg = f"cannot record the files it writes into the site: {err.message}"
                 raise WriteError(str(self.path), msg) from err
             self.diagnostics.append(Diagnostic("", "bad-written-record", (
                 f"the record of the files written into the site, {self.path}, cannot be "
-                f"updated ({reason})"), Level.INFO))
-
-
-def _checked(data: object) -> dict[str, set[str]]:
-    """The record's files, every name and digest checked: a bad one spoils the record."""
-    if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA:
-        msg = "not a record of this version"
-        raise ValueError(msg)
-    files = data.get("files")
-    if not isinstance(files, dict):
-        msg = "no files"
-        raise ValueError(msg)  # noqa: TRY004  # a bad record, as every other problem of it
-    checked: dict[str, set[str]] = {}
-    for name, digests in files.items():
-        if (not isinstance(name, str) or not name or "/" in name or "\\" in name
-                or name in (".", "..") or "\0" in name or not isinstance(digests, list)
-                or not all(isinstance(d, str) and _DIGEST.match(d) for d in digests)):
-            msg = f"a bad entry {str(name)[:80]!r}"
-            raise ValueError(msg)
-        checked[name] = set(digests)
-    return checked
+                f"updated ({err.message})"), Level.INFO))
 
 
 def digests_of(files: Iterable[tuple[Path, str]]) -> dict[str, str]:
