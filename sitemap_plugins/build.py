@@ -59,7 +59,6 @@ from sitemap_plugins.owned import (
     remove_obsolete_fragment,
     remove_obsolete_news,
     remove_stale,
-    sitemap_file_pattern,
     update_robots,
     without_sitemap,
 )
@@ -69,7 +68,14 @@ from sitemap_plugins.reader import (
     encode_record,
     read_record,
 )
-from sitemap_plugins.render import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter, render_url
+from sitemap_plugins.render import (
+    Rendered,
+    TextSitemapWriter,
+    Writer,
+    XmlSitemapWriter,
+    render_url,
+    sitemap_file_pattern,
+)
 from sitemap_plugins.robots_txt import RobotsRules
 from sitemap_plugins.rules import (
     REASON_UNREADABLE,

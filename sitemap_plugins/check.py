@@ -22,7 +22,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 from sitemap_plugins.errors import ScanError
 from sitemap_plugins.news import MAX_NEWS
 from sitemap_plugins.options import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
-from sitemap_plugins.owned import text_index_name
+from sitemap_plugins.render import Node, XmlError, parse_xml, text_index_name
 from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
 from sitemap_plugins.schema import (
     IMAGE,
@@ -38,12 +38,9 @@ from sitemap_plugins.schema import (
 )
 from sitemap_plugins.schema import check_url as schema_url
 from sitemap_plugins.site import (
-    Node,
-    XmlError,
     gunzip,
     is_inside,
     is_regular,
-    parse_xml,
     read_in_site,
     special_kind,
 )

@@ -43,20 +43,27 @@ from sitemap_plugins.errors import (
     SitemapError,
     WriteError,
 )
-from sitemap_plugins.owned import install_copy, read_editable, remove_files, write_if_changed
 from sitemap_plugins.render import gzip_stream, template_module
 from sitemap_plugins.site import (
     NotASitemapError,
+    commit,
+    discard,
     explain,
     is_regular,
     list_names,
+    read_chunks,
+    read_editable,
     read_file,
     read_own,
+    remove_files,
     remove_leftovers,
+    same_files,
     site_lock,
     sitemap_entries,
     sitemap_kind,
+    stage,
     write_bytes_atomic,
+    write_if_changed,
 )
 from sitemap_plugins.urls import encode_path, parse_base_url
 
@@ -675,7 +682,7 @@ def _write(
         own_file = next(f for f in files if f.path == own.sitemap)
         if config.gzip:
             keep.add(part + ".gz")
-        merged.files.extend(install_copy(
+        merged.files.extend(_install_copy(
             root / own.sitemap, root / part,
             parse_w3c(own_file.lastmod) if own_file.lastmod else None, packed=config.gzip))
     elif own_parts is not None:
@@ -702,6 +709,31 @@ def _write(
     _update_robots(root, config, merged, dropped)
     # 4. Files of ours that the new indexes no longer name.
     merged.removed.extend(remove_files(root, stale))
+
+
+def _install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed: bool,
+                 ) -> list[str]:
+    """``source`` copied to ``target`` (and gzipped beside it with ``packed``); names written.
+
+    Each file is written only when its bytes change.
+
+    Raises:
+        OSError: when a copy cannot be made (the old files stay whole).
+        WriteError: when one cannot be put in place.
+    """
+    written: list[str] = []
+    if not (is_regular(target) and same_files(source, target)):
+        commit(stage(target, read_chunks(source)), target)
+        written.append(target.name)
+    if packed:
+        gz = target.with_name(target.name + ".gz")
+        temp = stage(gz, gzip_stream(read_chunks(target), newest), sync=True)
+        if same_files(temp, gz):
+            discard([temp])
+        else:
+            commit(temp, gz)
+            written.append(gz.name)
+    return written
 
 
 def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:

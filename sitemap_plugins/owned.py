@@ -26,8 +26,13 @@ from sitemap_plugins.render import (
     HTML_MAP_EARLIER_MARK,
     HTML_MAP_MARK,
     HTML_MAP_MARKER,
+    OWN,
     gzip_stream,
+    identify_bytes,
+    is_own_index_head,
     render_index,
+    sitemap_file_pattern,
+    text_index_name,
 )
 from sitemap_plugins.site import (
     NotASitemapError,
@@ -38,11 +43,11 @@ from sitemap_plugins.site import (
     is_regular,
     list_names,
     read_chunks,
+    read_editable,
     read_file,
     read_own,
     refuse_special,
     remove,
-    same_files,
     sitemap_entries,
     stage,
     write_bytes_atomic,
@@ -54,10 +59,8 @@ if TYPE_CHECKING:
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.render import Part
 
-# A news sitemap holds at most 1,000 entries: far below this.
-PROTOCOL_NEWS_BYTES = 16 * 1024 * 1024
-# An HTML site map page lists at most a few thousand links.
-_MAX_PAGE = 256 * 1024 * 1024
+PROTOCOL_NEWS_BYTES = 16 * 1024 * 1024  # a news sitemap holds 1,000 entries: far below this
+_MAX_PAGE = 256 * 1024 * 1024  # an HTML site map page lists a few thousand links
 
 
 # -------------------- the proofs: one per kind of file
@@ -74,9 +77,7 @@ class Proof:
 
 
 PROOFS: dict[str, Proof] = {
-    # The news sitemap re-renders to itself, byte for byte.
-    "news": Proof("news sitemap", PROTOCOL_NEWS_BYTES, is_own_news_sitemap),
-    # The fragment starts with the lines only this tool writes.
+    "news": Proof("news sitemap", PROTOCOL_NEWS_BYTES, is_own_news_sitemap),  # re-renders
     "fragment": Proof("robots.txt fragment", PROTOCOL_NEWS_BYTES,
                       lambda data: robots_txt.fragment_sitemap(data) is not None),
     # Each page of the HTML site map ends with its mark (earlier versions: a generator meta).
@@ -124,36 +125,6 @@ _MAX_INFLATED = 52_428_800 + _HEAD
 _CHUNK = 1 << 20
 _PART = re.compile(r".*-\d+\.(?:xml|txt)(?:\.gz)?\Z")
 
-_SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-_DECL = b'<?xml version="1.0" encoding="UTF-8"?>\n'
-# This tool's own output (urlset.xml, sitemapindex.xml): the header with any of the
-# extension namespaces, then the first entry or the end.
-_OWN_URLSET = re.compile(
-    re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
-    + rb'(?: xmlns:xhtml="http://www\.w3\.org/1999/xhtml")?'
-    rb'(?: xmlns:image="http://www\.google\.com/schemas/sitemap-image/1\.1")?'
-    rb'(?: xmlns:video="http://www\.google\.com/schemas/sitemap-video/1\.1")?>\n'
-    rb"  <url>\n    <loc>")
-_OWN_INDEX = re.compile(re.escape(_DECL) + rb"<sitemapindex " + re.escape(_SITEMAP_NS.encode())
-                        + rb">\n  <sitemap>\n    <loc>")
-# Other generators, by the first bytes their templates write.
-_GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
-    ("Hugo", re.compile(
-        rb'<\?xml version="1\.0" encoding="(?i:utf-8)" standalone="yes"\?>\s*'
-        rb'<(?:urlset ' + re.escape(_SITEMAP_NS.encode())
-        + rb'\s+xmlns:xhtml="http://www\.w3\.org/1999/xhtml">|sitemapindex '
-        + re.escape(_SITEMAP_NS.encode()) + rb">)")),
-    ("MkDocs' built-in template", re.compile(
-        re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
-        + rb">(?:\n    <url>\n         <loc>|\n</urlset>\s*\Z)")),
-    ("pelican-sitemap", re.compile(
-        rb'<\?xml version="1\.0" encoding="utf-8"\?>\n<urlset '
-        rb'xmlns:xsi="http://www\.w3\.org/2001/XMLSchema-instance"\n'
-        rb'xsi:schemaLocation="http://www\.sitemaps\.org/schemas/sitemap/0\.9 '
-        rb'http://www\.sitemaps\.org/schemas/sitemap/0\.9/sitemap\.xsd"\n')),
-)
-OWN = "sitemap-plugins"
-"""What :func:`identify` calls this tool's own output."""
 
 
 def file_digest(path: Path) -> str | None:
@@ -216,16 +187,7 @@ def identify(path: Path) -> str | None:
 
 
 def _identify(ends: tuple[bytes, bytes] | None) -> str | None:
-    if ends is None:
-        return None
-    head, tail = ends
-    if (_OWN_URLSET.match(head) and tail.endswith(b"</urlset>\n")) or (
-            _OWN_INDEX.match(head) and tail.endswith(b"</sitemapindex>\n")):
-        return OWN
-    for name, pattern in _GENERATORS:
-        if pattern.match(head) and tail.rstrip().endswith((b"</urlset>", b"</sitemapindex>")):
-            return name
-    return None
+    return None if ends is None else identify_bytes(*ends)
 
 
 def _text_lines(path: Path) -> bool:
@@ -316,7 +278,7 @@ class Ownership:
             if ends is None or _identify(ends) != OWN:
                 continue
             self._adopt(name)
-            if _OWN_INDEX.match(ends[0]) and not name.endswith(".gz"):
+            if is_own_index_head(ends[0]) and not name.endswith(".gz"):
                 own_indexes.append(name)
         for index in own_indexes:
             # The base URL may have changed since: the part is named by its last segment.
@@ -466,17 +428,6 @@ class Installed:
     removed: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     split: bool = False
-
-
-def sitemap_file_pattern(name: str) -> re.Pattern[str]:
-    """Every file name the sitemap writers may produce for base name ``name``."""
-    escaped = re.escape(name)
-    return re.compile(rf"{escaped}(?:-\d+\.(?:xml|txt)|\.xml|\.txt|-txt-index\.xml)(?:\.gz)?\Z")
-
-
-def text_index_name(name: str) -> str:
-    """The index over text parts (the protocol has no text index format, so it is XML)."""
-    return f"{name}-txt-index.xml"
 
 
 def _newest(parts: list[Part]) -> Lastmod | None:
@@ -732,69 +683,11 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
     return result
 
 
-def read_editable(path: Path) -> tuple[bytes | None, str]:
-    """A robots.txt to add lines to (:func:`~sitemap_plugins.robots_txt.editable`).
-
-    Raises:
-        OSError: when it cannot be read.
-    """
-    return robots_txt.editable(read_file(path, robots_txt.MAX_ROBOTS_BYTES + 1))
-
-
 def remove_obsolete_fragment(site: Path, written: Sequence[str]) -> list[str]:
     """An earlier build's fragment (the base URL had a path then), when this one wrote none."""
     fragment = robots_txt.FRAGMENT_NAME
     gone = fragment not in written and remove_own(site, fragment, PROOFS["fragment"])
     return [fragment] if gone is True else []
-
-
-def write_if_changed(path: Path, data: bytes) -> bool:
-    """Replace ``path`` with ``data`` unless it holds them already; whether it was written.
-
-    Raises:
-        WriteError: when it cannot be written; the old file is kept.
-    """
-    if read_own(path, len(data) + 1) == data:
-        return False
-    write_bytes_atomic(path, data)
-    return True
-
-
-def install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed: bool,
-                 ) -> list[str]:
-    """``source`` copied to ``target`` (and gzipped beside it with ``packed``); names written.
-
-    Each file is written only when its bytes change.
-
-    Raises:
-        OSError: when a copy cannot be made (the old files stay whole).
-        WriteError: when one cannot be put in place.
-    """
-    written: list[str] = []
-    if not (is_regular(target) and same_files(source, target)):
-        commit(stage(target, read_chunks(source)), target)
-        written.append(target.name)
-    if packed:
-        gz = target.with_name(target.name + ".gz")
-        temp = stage(gz, gzip_stream(read_chunks(target), newest), sync=True)
-        if same_files(temp, gz):
-            discard([temp])
-        else:
-            commit(temp, gz)
-            written.append(gz.name)
-    return written
-
-
-def remove_files(folder: Path, names: Iterable[str]) -> list[str]:
-    """Remove the files ``names`` of ``folder`` that can be; the names removed."""
-    removed: list[str] = []
-    for name in names:
-        try:
-            remove(folder / name)
-        except OSError:
-            continue
-        removed.append(name)
-    return removed
 
 
 # -------------------- the IndexNow key file
@@ -841,10 +734,7 @@ def _refused(rel_path: str, why: str) -> ConfigError:
 
 
 class SitePages:
-    """The HTML site map's pages in the site (``html_map.PageStore``).
-
-    What :mod:`~sitemap_plugins.html_map` plans is read, checked, written and removed here.
-    """
+    """The HTML site map's pages in the site: ``html_map``'s ``PageStore``."""
 
     def __init__(self, site: Path) -> None:
         """The pages of the site in ``site``."""

@@ -3,13 +3,19 @@
 The middle floor: ``<urlset>`` elements, the ``<sitemapindex>``, the text sitemap, deterministic
 gzip, and the Jinja2 environment of the XML templates. The part writers stream into sinks that
 :mod:`sitemap_plugins.site` provides (:class:`~sitemap_plugins.site.Staged` files); gzip is a
-stream over bytes. Opens no file: :func:`template_path` only looks for a template.
+stream over bytes. The format the other way too, over bytes: the files' names, who wrote a
+sitemap (by the bytes its templates write) and the one expat reader of sitemaps, with line
+numbers (:class:`SitemapParser`: ``check``, and :func:`sitemap_plugins.site.sitemap_entries`
+for ``merge`` and :mod:`~sitemap_plugins.owned`). Opens no file: :func:`template_path` only
+looks for a template.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 import struct
+import xml.parsers.expat
 import zlib
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +38,216 @@ HTML_MAP_MARK = "<!-- sitemap-plugins: HTML site map -->"
 """Ends every page of the site map this tool writes: what proves a file there is ours."""
 HTML_MAP_EARLIER_MARK = b'<meta name="generator" content="sitemap-plugins">'
 """What pages of earlier versions carry instead."""
+
+
+# -------------------- the files' names
+
+def sitemap_file_pattern(name: str) -> re.Pattern[str]:
+    """Every file name the sitemap writers may produce for base name ``name``."""
+    escaped = re.escape(name)
+    return re.compile(rf"{escaped}(?:-\d+\.(?:xml|txt)|\.xml|\.txt|-txt-index\.xml)(?:\.gz)?\Z")
+
+
+def text_index_name(name: str) -> str:
+    """The index over text parts (the protocol has no text index format, so it is XML)."""
+    return f"{name}-txt-index.xml"
+
+
+# -------------------- who wrote a sitemap, by its bytes
+
+_SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+_DECL = b'<?xml version="1.0" encoding="UTF-8"?>\n'
+# This tool's own output (urlset.xml, sitemapindex.xml): the header with any of the
+# extension namespaces, then the first entry or the end.
+_OWN_URLSET = re.compile(
+    re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
+    + rb'(?: xmlns:xhtml="http://www\.w3\.org/1999/xhtml")?'
+    rb'(?: xmlns:image="http://www\.google\.com/schemas/sitemap-image/1\.1")?'
+    rb'(?: xmlns:video="http://www\.google\.com/schemas/sitemap-video/1\.1")?>\n'
+    rb"  <url>\n    <loc>")
+_OWN_INDEX = re.compile(re.escape(_DECL) + rb"<sitemapindex " + re.escape(_SITEMAP_NS.encode())
+                        + rb">\n  <sitemap>\n    <loc>")
+# Other generators, by the first bytes their templates write.
+_GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
+    ("Hugo", re.compile(
+        rb'<\?xml version="1\.0" encoding="(?i:utf-8)" standalone="yes"\?>\s*'
+        rb'<(?:urlset ' + re.escape(_SITEMAP_NS.encode())
+        + rb'\s+xmlns:xhtml="http://www\.w3\.org/1999/xhtml">|sitemapindex '
+        + re.escape(_SITEMAP_NS.encode()) + rb">)")),
+    ("MkDocs' built-in template", re.compile(
+        re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
+        + rb">(?:\n    <url>\n         <loc>|\n</urlset>\s*\Z)")),
+    ("pelican-sitemap", re.compile(
+        rb'<\?xml version="1\.0" encoding="utf-8"\?>\n<urlset '
+        rb'xmlns:xsi="http://www\.w3\.org/2001/XMLSchema-instance"\n'
+        rb'xsi:schemaLocation="http://www\.sitemaps\.org/schemas/sitemap/0\.9 '
+        rb'http://www\.sitemaps\.org/schemas/sitemap/0\.9/sitemap\.xsd"\n')),
+)
+OWN = "sitemap-plugins"
+"""What :func:`identify` calls this tool's own output."""
+
+
+def identify_bytes(head: bytes, tail: bytes) -> str | None:
+    """Which generator wrote a sitemap of this start and end (:data:`OWN` for this tool).
+
+    Each is known by the bytes its templates write; None for any other file.
+    """
+    if (_OWN_URLSET.match(head) and tail.endswith(b"</urlset>\n")) or (
+            _OWN_INDEX.match(head) and tail.endswith(b"</sitemapindex>\n")):
+        return OWN
+    for name, pattern in _GENERATORS:
+        if pattern.match(head) and tail.rstrip().endswith((b"</urlset>", b"</sitemapindex>")):
+            return name
+    return None
+
+
+def is_own_index_head(head: bytes) -> bool:
+    """Whether ``head`` starts a sitemap index as this tool writes one."""
+    return _OWN_INDEX.match(head) is not None
+
+
+# -------------------- reading them back: one expat reader, with line numbers
+
+class XmlError(ValueError):
+    """The bytes are not a well-formed XML document that may be read."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+_NO_ATTRIBUTES: dict[str, str] = {}  # shared by every element without attributes; never changed
+
+
+class Node:
+    """One element: its Clark name, attributes, direct text, children and line.
+
+    Lean on purpose (a 50 MiB sitemap has a million elements): no list for an element
+    without children, one string for text that came in one piece.
+    """
+
+    __slots__ = ("attributes", "children", "line", "parts", "tag")
+
+    def __init__(self, tag: str, attributes: dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attributes = attributes
+        self.line = line
+        self.children: list[Node] | tuple[()] = ()
+        self.parts: str | list[str] = ""
+
+    @property
+    def text(self) -> str:
+        """The character data directly inside (between children too), as written."""
+        return self.parts if isinstance(self.parts, str) else "".join(self.parts)
+
+    def add_text(self, data: str) -> None:
+        """Keep a piece of character data (a second piece turns the string into a list)."""
+        if isinstance(self.parts, list):
+            self.parts.append(data)
+        elif self.parts:
+            self.parts = [self.parts, data]
+        else:
+            self.parts = data
+
+    def add_child(self, child: Node) -> None:
+        """Append a child element."""
+        if isinstance(self.children, list):
+            self.children.append(child)
+        else:
+            self.children = [child]
+
+    def find(self, tag: str) -> Node | None:
+        """The first child named ``tag``."""
+        return next((child for child in self.children if child.tag == tag), None)
+
+    def find_text(self, tag: str) -> str:
+        """The text of the first child named ``tag``, stripped; empty when there is none."""
+        child = self.find(tag)
+        return child.text.strip() if child is not None else ""
+
+
+class Document(NamedTuple):
+    """A parsed file: its root element and the encoding its XML declaration names."""
+
+    root: Node
+    encoding: str | None
+
+
+class SitemapParser:
+    """Expat with namespaces resolved; nothing is fetched and no entity is declared.
+
+    With ``on_entry``, each child of the root (a <url>, a <sitemap>) is handed over as soon
+    as it ends, with the root, and not kept: memory holds one entry, not the whole file.
+    """
+
+    def __init__(self, on_entry: Callable[[Node, Node], None] | None,
+                 on_root: Callable[[Node], None] | None = None) -> None:
+        parser = self.parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
+        parser.buffer_text = True
+        stack: list[Node] = []
+        self.found: list[Node] = []
+        self.declaration: dict[str, str | None] = {}
+
+        def start(name: str, attributes: dict[str, str]) -> None:
+            tag = "{" + name if "}" in name else name
+            attrs = {("{" + key if "}" in key else key): value
+                     for key, value in attributes.items()} if attributes else _NO_ATTRIBUTES
+            node = Node(tag, attrs, parser.CurrentLineNumber)
+            if not stack:
+                self.found.append(node)
+                if on_root is not None:
+                    on_root(node)
+            elif on_entry is None or len(stack) > 1:
+                stack[-1].add_child(node)
+            stack.append(node)
+
+        def end(_name: str) -> None:
+            node = stack.pop()
+            if on_entry is not None and len(stack) == 1:
+                on_entry(stack[0], node)
+
+        def text(data: str) -> None:
+            if stack:
+                stack[-1].add_text(data)
+
+        def doctype(*_args: object) -> None:
+            raise XmlError(parser.CurrentLineNumber, "has a DOCTYPE; a sitemap must not have one")
+
+        def xml_declaration(_version: str, encoding: str | None, _standalone: int) -> None:
+            self.declaration["encoding"] = encoding
+
+        parser.StartElementHandler = start
+        parser.EndElementHandler = end
+        parser.CharacterDataHandler = text
+        parser.StartDoctypeDeclHandler = doctype
+        parser.EntityDeclHandler = doctype
+        parser.XmlDeclHandler = xml_declaration
+
+    def feed(self, data: bytes, *, final: bool) -> None:
+        """Parse the next bytes.
+
+        Raises:
+            XmlError: not well-formed, or a DOCTYPE.
+        """
+        try:
+            self.parser.Parse(data, final)
+        except xml.parsers.expat.ExpatError as err:
+            message = xml.parsers.expat.errors.messages[err.code]
+            raise XmlError(err.lineno, f"is not well-formed XML (unescaped '&' or '<'?): "
+                                       f"{message}") from None
+
+
+def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) -> Document:
+    """Parse a whole file (see :class:`SitemapParser`) and return its root.
+
+    Raises:
+        XmlError: not well-formed, or a DOCTYPE (its entities could expand without bound,
+            and no sitemap needs one).
+    """
+    parser = SitemapParser(on_entry)
+    parser.feed(raw, final=True)
+    return Document(parser.found[0], parser.declaration.get("encoding"))
 
 
 # -------------------- the part writers

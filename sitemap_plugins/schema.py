@@ -28,7 +28,7 @@ from sitemap_plugins.urls import MAX_URL_LENGTH
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from sitemap_plugins.site import Node
+    from sitemap_plugins.render import Node
 
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -51,7 +51,7 @@ def display(name: str) -> str:
     return f"{prefix}{local}" if prefix is not None else name
 
 
-# --- the text check (the elements are read by sitemap_plugins.site.parse_xml) ------------
+# --- the text check (the elements are read by sitemap_plugins.render.parse_xml) ------------
 
 
 # Markup, so that what lies between is character data: comments, processing instructions

@@ -10,7 +10,7 @@ Each folder's listing is sorted by name, so the same tree always gives the same 
 Writes go to a temporary file beside the target, then a rename: a crash at any point leaves
 the old file whole. Temporary files carry a recognisable hidden name so that the walk never
 lists them and the next run removes any that a killed run left behind. Our own sitemaps are
-read back by one streaming expat reader (:func:`parse_xml`, :func:`sitemap_entries`).
+streamed through render's one expat reader (:func:`sitemap_entries`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import re
 import secrets
 import stat
 import time
-import xml.parsers.expat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
@@ -34,13 +33,15 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 import filelock
 import xxhash
 
-from sitemap_plugins import reader
+from sitemap_plugins import reader, robots_txt
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
 from sitemap_plugins.reader import PageBytes
+from sitemap_plugins.render import Node, SitemapParser, XmlError
 from sitemap_plugins.urls import INDEX_NAMES
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable
+
 
 log = logging.getLogger(__name__)
 
@@ -465,148 +466,6 @@ SITEMAP_KINDS = ("urlset", "sitemapindex")
 _MAX_SITEMAP_BYTES = 52_428_800  # the protocol's limit of one file, uncompressed
 
 
-class XmlError(ValueError):
-    """The bytes are not a well-formed XML document that may be read."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
-
-
-_NO_ATTRIBUTES: dict[str, str] = {}  # shared by every element without attributes; never changed
-
-
-class Node:
-    """One element: its Clark name, attributes, direct text, children and line.
-
-    Lean on purpose (a 50 MiB sitemap has a million elements): no list for an element
-    without children, one string for text that came in one piece.
-    """
-
-    __slots__ = ("attributes", "children", "line", "parts", "tag")
-
-    def __init__(self, tag: str, attributes: dict[str, str], line: int) -> None:
-        self.tag = tag
-        self.attributes = attributes
-        self.line = line
-        self.children: list[Node] | tuple[()] = ()
-        self.parts: str | list[str] = ""
-
-    @property
-    def text(self) -> str:
-        """The character data directly inside (between children too), as written."""
-        return self.parts if isinstance(self.parts, str) else "".join(self.parts)
-
-    def add_text(self, data: str) -> None:
-        """Keep a piece of character data (a second piece turns the string into a list)."""
-        if isinstance(self.parts, list):
-            self.parts.append(data)
-        elif self.parts:
-            self.parts = [self.parts, data]
-        else:
-            self.parts = data
-
-    def add_child(self, child: Node) -> None:
-        """Append a child element."""
-        if isinstance(self.children, list):
-            self.children.append(child)
-        else:
-            self.children = [child]
-
-    def find(self, tag: str) -> Node | None:
-        """The first child named ``tag``."""
-        return next((child for child in self.children if child.tag == tag), None)
-
-    def find_text(self, tag: str) -> str:
-        """The text of the first child named ``tag``, stripped; empty when there is none."""
-        child = self.find(tag)
-        return child.text.strip() if child is not None else ""
-
-
-class Document(NamedTuple):
-    """A parsed file: its root element and the encoding its XML declaration names."""
-
-    root: Node
-    encoding: str | None
-
-
-class _Parser:
-    """Expat with namespaces resolved; nothing is fetched and no entity is declared.
-
-    With ``on_entry``, each child of the root (a <url>, a <sitemap>) is handed over as soon
-    as it ends, with the root, and not kept: memory holds one entry, not the whole file.
-    """
-
-    def __init__(self, on_entry: Callable[[Node, Node], None] | None,
-                 on_root: Callable[[Node], None] | None = None) -> None:
-        parser = self.parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
-        parser.buffer_text = True
-        stack: list[Node] = []
-        self.found: list[Node] = []
-        self.declaration: dict[str, str | None] = {}
-
-        def start(name: str, attributes: dict[str, str]) -> None:
-            tag = "{" + name if "}" in name else name
-            attrs = {("{" + key if "}" in key else key): value
-                     for key, value in attributes.items()} if attributes else _NO_ATTRIBUTES
-            node = Node(tag, attrs, parser.CurrentLineNumber)
-            if not stack:
-                self.found.append(node)
-                if on_root is not None:
-                    on_root(node)
-            elif on_entry is None or len(stack) > 1:
-                stack[-1].add_child(node)
-            stack.append(node)
-
-        def end(_name: str) -> None:
-            node = stack.pop()
-            if on_entry is not None and len(stack) == 1:
-                on_entry(stack[0], node)
-
-        def text(data: str) -> None:
-            if stack:
-                stack[-1].add_text(data)
-
-        def doctype(*_args: object) -> None:
-            raise XmlError(parser.CurrentLineNumber, "has a DOCTYPE; a sitemap must not have one")
-
-        def xml_declaration(_version: str, encoding: str | None, _standalone: int) -> None:
-            self.declaration["encoding"] = encoding
-
-        parser.StartElementHandler = start
-        parser.EndElementHandler = end
-        parser.CharacterDataHandler = text
-        parser.StartDoctypeDeclHandler = doctype
-        parser.EntityDeclHandler = doctype
-        parser.XmlDeclHandler = xml_declaration
-
-    def feed(self, data: bytes, *, final: bool) -> None:
-        """Parse the next bytes.
-
-        Raises:
-            XmlError: not well-formed, or a DOCTYPE.
-        """
-        try:
-            self.parser.Parse(data, final)
-        except xml.parsers.expat.ExpatError as err:
-            message = xml.parsers.expat.errors.messages[err.code]
-            raise XmlError(err.lineno, f"is not well-formed XML (unescaped '&' or '<'?): "
-                                       f"{message}") from None
-
-
-def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) -> Document:
-    """Parse a whole file (see :class:`_Parser`) and return its root.
-
-    Raises:
-        XmlError: not well-formed, or a DOCTYPE (its entities could expand without bound,
-            and no sitemap needs one).
-    """
-    parser = _Parser(on_entry)
-    parser.feed(raw, final=True)
-    return Document(parser.found[0], parser.declaration.get("encoding"))
-
-
 class NotASitemapError(ValueError):
     """The file is not a sitemaps.org urlset or index, or not XML."""
 
@@ -638,7 +497,7 @@ def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
             ready.append((kind, node.find_text(SITEMAP_NS + "loc"),
                           node.find_text(SITEMAP_NS + "lastmod")))
 
-    parser = _Parser(entry, root)
+    parser = SitemapParser(entry, root)
     try:
         for chunk in read_chunks(path):
             parser.feed(chunk, final=False)
@@ -657,7 +516,7 @@ def sitemap_kind(path: Path) -> str:
     Read only as far as its root element.
     """
     roots: list[str] = []
-    parser = _Parser(None, lambda node: roots.append(node.tag))
+    parser = SitemapParser(None, lambda node: roots.append(node.tag))
     try:
         for chunk in read_chunks(path):
             parser.feed(chunk, final=False)
@@ -829,6 +688,39 @@ def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> li
                 path.unlink()
                 removed.append(path)
     return removed
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Replace ``path`` with ``data`` unless it holds them already; whether it was written.
+
+    Raises:
+        WriteError: when it cannot be written; the old file is kept.
+    """
+    if read_own(path, len(data) + 1) == data:
+        return False
+    write_bytes_atomic(path, data)
+    return True
+
+
+def remove_files(folder: Path, names: Iterable[str]) -> list[str]:
+    """Remove the files ``names`` of ``folder`` that can be; the names removed."""
+    removed: list[str] = []
+    for name in names:
+        try:
+            remove(folder / name)
+        except OSError:
+            continue
+        removed.append(name)
+    return removed
+
+
+def read_editable(path: Path) -> tuple[bytes | None, str]:
+    """A robots.txt to add lines to (:func:`~sitemap_plugins.robots_txt.editable`).
+
+    Raises:
+        OSError: when it cannot be read.
+    """
+    return robots_txt.editable(read_file(path, robots_txt.MAX_ROBOTS_BYTES + 1))
 
 
 # -------------------- locks

@@ -29,7 +29,8 @@ from sitemap_plugins import owned as output_module
 from sitemap_plugins.cli import main
 from sitemap_plugins.errors import ConfigError, SitemapError
 from sitemap_plugins.history import record_path
-from sitemap_plugins.owned import OWN, identify
+from sitemap_plugins.owned import identify
+from sitemap_plugins.render import OWN
 from sitemap_plugins.site import own_file_pattern
 
 BASE = "https://example.org/"
