@@ -18,35 +18,34 @@ so the output does not depend on the worker count.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import logging
 import os
 import sys
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins import robots_txt
+from sitemap_plugins.cache_keys import default_cache_dir
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
 from sitemap_plugins.feeds import announced_feeds
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.history import (
-    Changes,
     History,
     Kept,
     Manifest,
     ManifestRow,
     path_key,
+    record_path,
+    record_pending,
     write_changes,
 )
 from sitemap_plugins.html_map import (
     HtmlEntry,
     NavNode,
     SiteMapPages,
-    check_free,
     load_template,
     page_title,
 )
@@ -56,27 +55,27 @@ from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
 from sitemap_plugins.owned import (
     Installed,
     Ownership,
+    SitePages,
     drop_gone_sitemaps,
     install,
     is_own_file,
-    record_path,
+    remove_obsolete_fragment,
     remove_obsolete_news,
     remove_stale,
     replaced_dates,
-    site_key,
     update_robots,
     without_sitemap,
 )
-from sitemap_plugins.reader import (
-    PageRecord,
-    decode_record,
-    encode_record,
-    parts_digest,
-    read_bytes,
-    read_parts,
-    read_record,
+from sitemap_plugins.reader import PageRecord, parts_digest, read_parts, read_record
+from sitemap_plugins.record_codec import decode_record, encode_record
+from sitemap_plugins.render import (
+    Rendered,
+    TextSitemapWriter,
+    Writer,
+    XmlSitemapWriter,
+    render_url,
 )
-from sitemap_plugins.render import Rendered, TextSitemapWriter, Writer, XmlSitemapWriter, render_url
+from sitemap_plugins.result import Result
 from sitemap_plugins.robots_txt import RobotsRules
 from sitemap_plugins.rules import (
     REASON_UNREADABLE,
@@ -92,13 +91,17 @@ from sitemap_plugins.rules import (
 from sitemap_plugins.site import (
     BuiltFile,
     SkipCallback,
+    Staged,
     explain,
+    is_inside,
+    read_bytes,
+    read_robots,
     remove_leftovers,
     scan_site,
     site_lock,
     write_bytes_atomic,
 )
-from sitemap_plugins.submit import key_file_name, publish_key, record_pending
+from sitemap_plugins.submit import key_file_name, publish_key
 from sitemap_plugins.urls import comparison_key
 
 if TYPE_CHECKING:
@@ -115,104 +118,7 @@ REASON_NOT_BUILT = "not written by this build"
 PARALLEL_THRESHOLD = 5_000
 # Pages a worker is sent at a time: 256 took 3 to 4 % less CPU than 64 at 100,000 pages.
 _CHUNK = 256
-MAX_DIAGNOSTICS = 1_000
 _NO_PAGE = PageRecord("")
-
-
-def counted(count: int, noun: str) -> str:
-    """``count`` and the noun, plural unless one: the one spelling of every count we report.
-
-    ``noun`` is a plain English noun whose plural takes an ``s`` (page, image, video, URL).
-    """
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
-@dataclass
-class Result:
-    """What a run did: URLs listed, pages left out by reason, files written, diagnostics."""
-
-    sitemap_url: str
-    listed: int = 0
-    excluded: Counter[str] = field(default_factory=Counter)
-    files: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    split: bool = False
-    dropped_diagnostics: int = 0
-    changes: Changes | None = None
-    """URLs added, changed and removed since the last build (with ``fingerprint``)."""
-    cached: int = 0
-    """Pages whose record came from the last build's cache (same bytes), not the parser."""
-    rules_applied: set[tuple[str, int]] = field(default_factory=set)
-    images: int = 0
-    """``image:image`` entries written."""
-    videos: int = 0
-    """``video:video`` entries written."""
-    videos_skipped: Counter[str] = field(default_factory=Counter)
-    """Videos in listed pages that could not be listed, by reason."""
-    news: int | None = None
-    """Articles in the news sitemap (None: no news sitemap is written)."""
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        """The diagnostics a user should act on."""
-        return [d for d in self.diagnostics if d.level is Level.WARNING]
-
-    def add_diagnostic(self, diagnostic: Diagnostic) -> None:
-        """Keep a diagnostic, up to ``MAX_DIAGNOSTICS`` (the rest are counted)."""
-        if len(self.diagnostics) < MAX_DIAGNOSTICS:
-            self.diagnostics.append(diagnostic)
-        else:
-            self.dropped_diagnostics += 1
-
-    def summary(self) -> list[str]:
-        """The run in a few lines, for a terminal: the same figures every front-end reports."""
-        lines = [f"Listed {counted(self.listed, 'URL')} in {self.sitemap_url}"
-                 + (" (sitemap index with numbered parts)" if self.split else "")]
-        if self.excluded:
-            lines.append("Left out:")
-            lines.extend(f"  {count:>7,}  {reason}" for reason, count in self._left_out())
-        if self.files:
-            lines.append("Wrote: " + ", ".join(self.files))
-        if self.removed:
-            lines.append("Removed stale: " + ", ".join(self.removed))
-        if self.images or self.videos or self.videos_skipped:
-            lines.append(self.media_line())
-        if self.news is not None:
-            lines.append(f"News: {counted(self.news, 'article')} "
-                         "published in the last two days")
-        changes = self.changes
-        if changes is not None and changes.baseline:
-            lines.append(f"Since the last build: {changes.added_count:,} added, "
-                         f"{changes.changed_count:,} changed, {changes.removed_count:,} removed")
-        return lines
-
-    def media_line(self) -> str:
-        """Images and videos listed, and the videos left out by reason."""
-        line = f"Media: {counted(self.images, 'image')}, {counted(self.videos, 'video')}"
-        if self.videos_skipped:
-            why = ", ".join(f"{reason}: {count:,}"
-                            for reason, count in sorted(self.videos_skipped.items()))
-            skipped = sum(self.videos_skipped.values())
-            line += f"; {counted(skipped, 'video')} left out ({why})"
-        return line
-
-    def summary_line(self) -> str:
-        """The run in one line, for a host's log."""
-        # A reason is a phrase ("i18n fallback copy of an untranslated page"), not a noun to
-        # count: it is followed by its count, and the pages are counted once, in front.
-        left_out = ", ".join(f"{reason} ({count:,})" for reason, count in self._left_out())
-        left_out = (f"{counted(sum(self.excluded.values()), 'page')} left out: {left_out}"
-                    if left_out else "none left out")
-        media = (f"; {self.media_line()[len('Media: '):]}"
-                 if self.images or self.videos or self.videos_skipped else "")
-        if self.news is not None:
-            media += f"; {counted(self.news, 'news article')}"
-        return (f"{counted(self.listed, 'URL')} listed in {self.sitemap_url}; {left_out}"
-                f"{media}; wrote {', '.join(self.files) or 'nothing'}")
-
-    def _left_out(self) -> list[tuple[str, int]]:
-        return sorted(self.excluded.items(), key=lambda item: (item[0].lower(), item[0]))
 
 
 def make_rules(
@@ -240,15 +146,9 @@ def make_rules(
 def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRules | None:
     if not config.respect_robots_txt:
         return None
-    path = site / "robots.txt"
     try:
-        real = Path(os.path.realpath(path))
-        if not real.is_file():
-            return None
-        if os.path.commonpath([real, os.path.realpath(site)]) != os.path.realpath(site):
-            return None
-        with real.open("rb") as handle:  # only what crawlers read: memory stays bounded
-            return RobotsRules.from_bytes(handle.read(robots_txt.MAX_ROBOTS_BYTES))
+        data = read_robots(site, robots_txt.MAX_ROBOTS_BYTES)
+        return None if data is None else RobotsRules.from_bytes(data)
     except OSError as err:
         result.add_diagnostic(Diagnostic(
             "robots.txt", "unreadable", f"cannot be read ({err.strerror}); its rules are ignored"))
@@ -351,7 +251,8 @@ class PageStep:
             return PageDone(entry.reason, None, decision.diagnostics, row, cached)
         row = None
         if config.fingerprint:
-            settled = self.history.settle(entry, kept)
+            settled = self.history.settle(entry.loc, entry.fingerprint, entry.lastmod,
+                                          entry.lastmod_source, kept)
             if settled.lastmod is not entry.lastmod or settled.source is not entry.lastmod_source:
                 entry = replace(entry, lastmod=settled.lastmod, lastmod_source=settled.source)
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
@@ -477,13 +378,16 @@ def write_entries(
         SitemapError: when the files cannot be written (old files are kept whole).
 
     """
+    def open_part(name: str) -> Staged:
+        return Staged(site / name)
+
     xml_writer = XmlSitemapWriter(
-        site, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
+        open_part, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
         xhtml=config.hreflang, image=config.images, video=config.videos,
     )
     writers: list[Writer] = [xml_writer]
     if config.text:
-        writers.append(TextSitemapWriter(site, config.sitemap_name, max_urls=config.max_urls,
+        writers.append(TextSitemapWriter(open_part, config.sitemap_name, max_urls=config.max_urls,
                                          max_bytes=config.max_bytes))
     count = 0
     try:
@@ -517,11 +421,10 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
     """
     from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
 
-    default = site.resolve().parent / ".sitemap-cache"
+    default = default_cache_dir(site)
     # Absolute: the manifest is opened by URI, which a relative path cannot be.
     folder = Path(os.path.abspath(config.cache_dir)) if config.cache_dir else default
-    real_site, real_folder = os.path.realpath(site), os.path.realpath(folder)
-    if os.path.commonpath([real_site, real_folder]) == real_site:
+    if is_inside(site, folder):
         msg = (f"{str(folder)!r} is inside the published site {str(site)!r}; choose a folder "
                "outside it so the manifest is never published")
         raise ConfigError("cache_dir", msg)
@@ -638,12 +541,10 @@ def generate(
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
-    lock_file = (cache_dir / f"build-{site_key(site, cache_dir)}.lock" if cache_dir is not None
-                 else None)
     # Two builds of one site at once would remove each other's temporary files and leave an
     # index of one naming the parts of the other: the second waits for the first.
     # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.
-    with sigterm_cleans_up(), site_lock(site, lock_file):
+    with sigterm_cleans_up(), site_lock(site, cache_dir):
         return _generate(site, config, cache_dir, hints=hints, only=only,
                          canonical_base=canonical_base, progress=progress, outline=outline,
                          language_pages=language_pages or {}, stand_ins=stand_ins or {})
@@ -680,8 +581,9 @@ def _generate(
         own_names=frozenset({key_file_name(config.indexnow_key)} if config.indexnow_key else ()))
     html = None
     if config.html_sitemap is not None:
-        check_free(site, config.html_sitemap)
-        html = SiteMapPages(site, config.html_sitemap, config.base_url, config.directory_urls,
+        pages = SitePages(site)
+        pages.check_free(config.html_sitemap)
+        html = SiteMapPages(pages, config.html_sitemap, config.base_url, config.directory_urls,
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
                             language_pages, extensionless_urls=config.extensionless_urls,
                             stand_ins=stand_ins)
@@ -746,14 +648,10 @@ def _generate(
         if news is not None and config.news is not None:
             _write_news(site, config, news, result)
             also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
-        feeds = announced_feeds(site, config, result) if config.announce_feeds else []
+        feeds = (announced_feeds(site, config, result.add_diagnostic) if config.announce_feeds
+                 else [])
         robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
-        fragment = FRAGMENT_NAME
-        if fragment not in robots.files and is_own_file(site, fragment):
-            # An earlier build's fragment (the base URL had a path then): obsolete now.
-            with contextlib.suppress(OSError):
-                (site / fragment).unlink()
-                result.removed.append(fragment)
+        result.removed.extend(remove_obsolete_fragment(site, robots.files))
         if config.news is None:
             obsolete = remove_obsolete_news(site, config)
             result.removed.extend(obsolete.removed)
@@ -792,11 +690,7 @@ def _write_news(site: Path, config: SitemapConfig, news: NewsSelection, result: 
     items = news.items()
     name = news_file_name(config.sitemap_name)
     data, listed = fit_news(config.news, items, config.max_bytes)
-    try:
-        write_bytes_atomic(site / name, data)
-    except OSError as err:
-        msg = f"cannot write the news sitemap: {explain(err)}"
-        raise WriteError(str(site / name), msg) from err
+    write_bytes_atomic(site / name, data)
     if listed < len(items):
         result.add_diagnostic(Diagnostic(name, "news-too-large", (
             f"the {len(items):,} recent articles do not fit in max_bytes "

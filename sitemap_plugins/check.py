@@ -11,8 +11,6 @@ alternates stay on the site, and the robots.txt line.
 from __future__ import annotations
 
 import codecs
-import gzip
-import io
 import os
 import re
 import stat
@@ -26,9 +24,9 @@ from urllib.parse import unquote_to_bytes, urlsplit
 from sitemap_plugins.dates import parse_w3c, sort_key
 from sitemap_plugins.errors import ScanError
 from sitemap_plugins.news import MAX_NEWS
-from sitemap_plugins.options import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
-from sitemap_plugins.owned import text_index_name
+from sitemap_plugins.options import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS, text_index_name
 from sitemap_plugins.reader import parse_html
+from sitemap_plugins.render import Node, XmlError, parse_xml
 from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
 from sitemap_plugins.rules import same_page
 from sitemap_plugins.schema import (
@@ -37,19 +35,28 @@ from sitemap_plugins.schema import (
     SITEMAP,
     VIDEO,
     XHTML,
-    Node,
-    XmlError,
     check_date,
     collapse,
     display,
-    parse_xml,
     unescaped_text,
     validate_entry,
     validate_root,
 )
 from sitemap_plugins.schema import check_url as schema_url
-from sitemap_plugins.site import special_kind
-from sitemap_plugins.urls import is_public, is_under, lower_scheme_and_host, resolve_href
+from sitemap_plugins.site import (
+    gunzip,
+    is_inside,
+    is_regular,
+    read_in_site,
+    special_kind,
+)
+from sitemap_plugins.urls import (
+    INDEX_NAMES,
+    is_public,
+    is_under,
+    lower_scheme_and_host,
+    resolve_href,
+)
 from sitemap_plugins.values import FUTURE_SLACK
 
 if TYPE_CHECKING:
@@ -60,7 +67,6 @@ if TYPE_CHECKING:
 
 NS = SITEMAP
 _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
-_INFLATE_CHUNK = 1 << 20
 _PAGE_HEAD_BYTES = 1 << 20  # of a listed page, read for its robots meta tag and canonical
 _PAGE_START_BYTES = 1 << 16
 _HTML = (".html", ".htm", ".xhtml")
@@ -95,7 +101,6 @@ class _Checker:
         """A lastmod after this lies in the future (a wrong clock, a typo in a year)."""
         self.pages: dict[str, None] = {}
         """Listed pages whose own head was already read (the text sitemap lists them too)."""
-        self.real_site = os.path.realpath(site)
         self.progress = progress
         self.base = str(config.base_url)
         self.config = config
@@ -140,18 +145,13 @@ class _Checker:
             return None
         # A URL without the file's .html is what a host lists when the server adds it
         # (GitHub Pages, Netlify, nginx's try_files $uri.html; Pelican's ARTICLE_URL).
-        candidates = [rel + "index.html", rel + "index.htm"] if rel.endswith("/") or not rel \
+        candidates = [rel + name for name in INDEX_NAMES] if rel.endswith("/") or not rel \
             else [rel, rel + "/index.html", rel + ".html"]
         for candidate in candidates:
             path = self.site / candidate
-            if self.inside(path) and path.is_file():
+            if is_inside(self.site, path) and path.is_file():
                 return candidate
         return None
-
-    def inside(self, path: Path) -> bool:
-        """Whether ``path``, its links followed, lies in the site folder."""
-        real = os.path.realpath(path)
-        return os.path.commonpath([real, self.real_site]) == self.real_site
 
     def read(self, name: str, limit: int = PROTOCOL_MAX_BYTES) -> bytes:
         """A sitemap file of the site, at most ``limit`` + 1 bytes of it.
@@ -160,21 +160,7 @@ class _Checker:
             OSError: when it cannot be read, leads out of the site, or is not a regular file
                 (a named pipe would make check wait forever).
         """
-        path = self.site / name
-        if any(part == ".." for part in Path(name).parts) or not self.inside(path):
-            raise OSError(0, "leads out of the site folder; not read")
-        # Looked at before it is opened: opening a socket fails with a riddle ("No such
-        # device or address"), a pipe would wait for a writer, a device may never end.
-        what = special_kind(os.stat(path).st_mode)
-        if what is not None:
-            raise OSError(0, f"is not a regular file ({what}); not read")
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK)
-        with os.fdopen(descriptor, "rb") as handle:
-            mode = os.fstat(handle.fileno()).st_mode  # it may have been swapped meanwhile
-            if not stat.S_ISREG(mode):
-                kind = special_kind(mode) or "a folder"
-                raise OSError(0, f"is not a regular file ({kind}); not read")
-            return handle.read(limit + 1)
+        return read_in_site(self.site, name, limit + 1)
 
     def read_sitemap(self, name: str) -> bytes | None:
         """A sitemap's bytes, inflated when its name ends in ``.gz`` (at most the limit + 1).
@@ -191,8 +177,12 @@ class _Checker:
         if not name.endswith(".gz"):
             return raw
         try:  # a gzip bomb inflates no further than the limit
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as packed:
-                return packed.read(PROTOCOL_MAX_BYTES + 1)
+            inflated = bytearray()
+            for chunk in gunzip(raw):
+                inflated += chunk
+                if len(inflated) > PROTOCOL_MAX_BYTES:
+                    break
+            return bytes(inflated[:PROTOCOL_MAX_BYTES + 1])
         except (OSError, EOFError, zlib.error) as err:
             why = err.strerror if isinstance(err, OSError) and err.strerror else err
             self.problem(name, f"is not a valid gzip file: {why}")
@@ -341,9 +331,8 @@ class _Checker:
         try:
             compressed = self.read(name + ".gz")
             original = self.read(name)
-            inflated = gzip.GzipFile(fileobj=io.BytesIO(compressed))
             same, position = True, 0
-            while chunk := inflated.read(_INFLATE_CHUNK):
+            for chunk in gunzip(compressed):
                 if chunk != original[position : position + len(chunk)]:
                     same = False
                     break
@@ -541,8 +530,7 @@ class _Checker:
             folder, _, _ = part_name.rpartition("/")
             if not special and (any(segment in ("", ".", "..")
                                     for segment in part_name.split("/"))
-                                or not (self.site / part_name).is_file()
-                                or (self.site / part_name).is_symlink()):
+                                or not is_regular(self.site / part_name)):
                 self.problem(name, f"<sitemap> #{number}: names {loc!r}, which is not in the "
                                    "site folder")
                 self.unread.add(loc)

@@ -8,42 +8,36 @@ Pelican's themes and Material's blog plugin write them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from sitemap_plugins.errors import Diagnostic, Level
-from sitemap_plugins.reader import read_bytes, read_record
-from sitemap_plugins.urls import is_within, resolve_href
+from sitemap_plugins.reader import read_record
+from sitemap_plugins.site import read_bytes
+from sitemap_plugins.urls import INDEX_NAMES, is_within, resolve_href
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from sitemap_plugins.options import SitemapConfig
 
-HOME_PAGES = ("index.html", "index.htm")
-
-
-class _Notes(Protocol):
-    """Where the notes go: the build's result (not imported: the build imports this)."""
-
-    def add_diagnostic(self, diagnostic: Diagnostic) -> None: ...
-
-
-def announced_feeds(site: Path, config: SitemapConfig, result: _Notes) -> list[str]:
+def announced_feeds(site: Path, config: SitemapConfig,
+                    add_diagnostic: Callable[[Diagnostic], None]) -> list[str]:
     """The feed URLs the home page links, under the base URL, in page order.
 
     A feed elsewhere (another host, above the base URL's path) is left out with a warning:
-    a sitemap may only name URLs under its own location. Notes go to ``result``.
+    a sitemap may only name URLs under its own location. Notes go to ``add_diagnostic``.
     """
-    home = next((name for name in HOME_PAGES if (site / name).is_file()), None)
+    home = next((name for name in INDEX_NAMES if (site / name).is_file()), None)
     if home is None:
-        result.add_diagnostic(Diagnostic(
+        add_diagnostic(Diagnostic(
             "", "no-feeds", "announce_feeds: the site has no index.html at its root, so no "
             "feed was announced", Level.INFO))
         return []
     try:
         record = read_record(read_bytes(str(site / home)), html=True)
     except OSError as err:
-        result.add_diagnostic(Diagnostic(
+        add_diagnostic(Diagnostic(
             home, "unreadable", f"cannot be read ({err.strerror}); no feed was announced"))
         return []
     base = str(config.base_url)
@@ -52,7 +46,7 @@ def announced_feeds(site: Path, config: SitemapConfig, result: _Notes) -> list[s
     for href in record.feeds:
         url = resolve_href(href, against or base)
         if url is None or not is_within(url, config.base_url):
-            result.add_diagnostic(Diagnostic(
+            add_diagnostic(Diagnostic(
                 home, "feed-out-of-scope",
                 f"links the feed {href!r}, which is not under {base}: not announced in "
                 "robots.txt (a sitemap may only name URLs under its own location)"))
@@ -60,7 +54,7 @@ def announced_feeds(site: Path, config: SitemapConfig, result: _Notes) -> list[s
         if url not in feeds:
             feeds.append(url)
     if not feeds and not record.feeds:
-        result.add_diagnostic(Diagnostic(
+        add_diagnostic(Diagnostic(
             "", "no-feeds", f"announce_feeds: the home page {home} links no Atom or RSS feed "
             '(<link rel="alternate" type="application/atom+xml">), so none was announced',
             Level.INFO))

@@ -1,4 +1,9 @@
-"""Honest lastmod across rebuilds: what the last build saw of each page file, kept.
+"""The cache folder's data: lastmod history, record cache, pending list, files written.
+
+The last: the record of the files written into the site (for :mod:`owned`).
+
+Floor: the door (with :mod:`site` and :mod:`owned`). May touch: the cache folder. Its API
+takes plain values (text, bytes, dates), never a page's :class:`~sitemap_plugins.rules.Entry`.
 
 Static builds rewrite every file, so file times say "built today" for every page. The
 manifest remembers, per page file, the URL it was listed under, the fingerprint of what the
@@ -27,7 +32,6 @@ reported and ignored.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import sqlite3
@@ -35,23 +39,36 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from sitemap_plugins.cache_keys import former_site_key, site_key
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
-from sitemap_plugins.owned import former_site_key, site_key
+from sitemap_plugins.history_files import (
+    _REMEDY,
+    PENDING_NAME,
+    Changes,
+    PendingError,
+    decode_pending,
+    decode_written,
+    encode_pending,
+    encode_written,
+)
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.site import (
     explain,
+    folder_lock,
+    is_regular,
+    make_cache_folder,
+    read_file,
+    remove,
     remove_leftovers,
     temp_path_for,
     write_bytes_atomic,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Mapping
     from datetime import datetime
     from pathlib import Path
-
-    from sitemap_plugins.rules import Entry
 
 FORMAT_VERSION = "2"
 # Format 1 kept its dates in a pages table keyed by URL, with another reader's fingerprints.
@@ -73,9 +90,10 @@ BUSY_SECONDS = 30.0
 """How long a build waits for another program that holds the manifest (an SQLite browser in
 a write, a backup) to let go, before it fails; it never goes on without the history."""
 _BATCH = 2_000
-# Rows of the last manifest read ahead of the file asked for, at most, and how many at a time.
-_WINDOW = 4_096
-_FETCH = 256
+READ_AHEAD = 4_096
+"""Rows of the last manifest read ahead of the file asked for, at most (0: each file by a
+query of its own, as one far ahead is looked up)."""
+_FETCH = 256  # rows read ahead at a time
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, record TEXT, url TEXT,"
@@ -103,36 +121,12 @@ def reader_key() -> str:
     return f"reader {READER_VERSION}, selectolax {selectolax.__version__}"
 
 
-@dataclass
-class Changes:
-    """How many URLs were added, changed and removed since the previous build.
-
-    The URLs themselves (sorted) are only collected when asked for (``changes_file``): a
-    first build of a million pages would otherwise hold a million "added" URLs in memory.
-    """
-
-    added_count: int = 0
-    changed_count: int = 0
-    removed_count: int = 0
-    baseline: bool = False
-    """True when there was a previous manifest to compare with."""
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-
-    def as_json(self) -> bytes:
-        """The report written by ``changes_file``."""
-        data = {"baseline": self.baseline, "added": self.added, "changed": self.changed,
-                "removed": self.removed}
-        return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
 class Kept(NamedTuple):
     """What the last build saw of one page file."""
 
     digest: bytes
     record: str
-    """The page's record, encoded (:func:`~sitemap_plugins.reader.encode_record`)."""
+    """The page's record, encoded (:func:`~sitemap_plugins.record_codec.encode_record`)."""
     url: str
     """The URL it was listed under; empty when it was not listed."""
     fingerprint: str
@@ -257,8 +251,9 @@ class History:
                     return False
         return True
 
-    def settle(self, entry: Entry, kept: Kept | None) -> Settled:
-        """The honest lastmod of ``entry``: the latest change it is known to have had.
+    def settle(self, loc: str, fingerprint: str, lastmod: Lastmod | None, source: str,
+               kept: Kept | None) -> Settled:
+        """The honest lastmod of the page listed at ``loc``: its latest change known.
 
         That is the date the host or the page gives (its source's last change), or the
         build that first saw its content fingerprint change, whichever is later: a page made
@@ -266,22 +261,22 @@ class History:
         date the page states explicitly wins. Without such a date, an unchanged page keeps
         the date it was given, and a new or changed one takes the build's time.
 
-        ``kept``: what the last build saw of the same file, which holds the history of its
-        URL when that did not change.
+        ``fingerprint``, ``lastmod`` and ``source``: what this build sees of it; ``kept``: what
+        the last build saw of the same file, which holds the history of its URL when that did
+        not change.
         """
-        lastmod, source = entry.lastmod, entry.lastmod_source
         if self.path is None:
             return Settled(lastmod, source, "")  # no evidence at all
         row = ((kept.fingerprint, kept.lastmod, kept.source, kept.changed)
-               if kept is not None and kept.url == entry.loc else self._by_url(entry.loc))
+               if kept is not None and kept.url == loc else self._by_url(loc))
         if self.path is None:  # it could not be read after all
             return Settled(lastmod, source, "")
         weak = source in WEAK_SOURCES
         if row is None:  # a URL new since the last build: no change seen, only its birth
             return (Settled(self.now, "manifest: new page", "") if weak
                     else Settled(lastmod, source, ""))
-        fingerprint, last, last_source, changed = row
-        moved = fingerprint != entry.fingerprint and not self.rebaseline
+        last_fingerprint, last, last_source, changed = row
+        moved = last_fingerprint != fingerprint and not self.rebaseline
         changed_text = self.now_text if moved else changed if isinstance(changed, str) else ""
         if weak:
             if moved:
@@ -358,8 +353,7 @@ class Manifest:
         self._temp = temp_path_for(self.path)
         self.next: sqlite3.Connection | None = None
         try:
-            if _make_folder(cache_dir):
-                _ignore_in_git(cache_dir)
+            make_cache_folder(cache_dir)
             # A killed run's half-written files of this site; a sibling's are its own.
             remove_leftovers(cache_dir, {self.path.name, MANIFEST_NAME, *own_files})
         except OSError as err:
@@ -549,7 +543,7 @@ class Manifest:
             # The folder's former manifest was this site's: its history lives on in the
             # site's own now. (Another site's is left: it was not used.)
             with contextlib.suppress(OSError):
-                self.previous.unlink()
+                remove(self.previous)
 
     def discard(self) -> None:
         """Drop the new manifest (after an error); the old one stays as it was."""
@@ -559,7 +553,7 @@ class Manifest:
         self.next = None
         self.history.close()
         with contextlib.suppress(OSError):
-            self._temp.unlink()
+            remove(self._temp)
 
 
 # SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
@@ -634,7 +628,7 @@ class RowsInOrder:
             sqlite3.Error: when the manifest cannot be read.
         """
         ahead = self._ahead
-        while key not in ahead and len(ahead) < _WINDOW and self._rows is not None:
+        while key not in ahead and len(ahead) < READ_AHEAD and self._rows is not None:
             rows = self._rows.fetchmany(_FETCH)
             if not rows:
                 self._rows = None
@@ -656,36 +650,144 @@ class RowsInOrder:
         return tuple(found)
 
 
-_GITIGNORE = b"# Made by sitemap-plugins: the lastmod manifest is a cache, not a source.\n*\n"
+def write_changes(path: Path, changes: Changes) -> None:
+    """Write the added/changed/removed report (``changes_file``) atomically."""
+    write_bytes_atomic(path, changes.as_json())
 
 
-def _make_folder(cache_dir: Path) -> bool:
-    """Create the cache folder (and its parents); whether this call created it.
+# -------------------- the IndexNow pending list (its bytes: sitemap_plugins.history_files)
+
+_MAX_PENDING = 256 * 1024 * 1024
+
+
+def pending_path(cache_dir: Path) -> Path:
+    """Where the pending list lives."""
+    return cache_dir / PENDING_NAME
+
+
+def read_pending(cache_dir: Path) -> list[str]:
+    """The URLs waiting to be submitted, sorted; empty when there is no list.
 
     Raises:
-        OSError: when it cannot be created.
+        PendingError: when the file is there but cannot be read as a pending list.
     """
+    return sorted(read_pending_versions(cache_dir))
+
+
+def read_pending_versions(cache_dir: Path) -> dict[str, int]:
+    """The URLs waiting to be submitted, each with its version (sorted; empty: no list).
+
+    A URL's version counts the builds that recorded a change of it: a submission takes a URL
+    off the list only if its version is still the one that was sent, so a change recorded
+    while the POST was on its way stays pending. A list written before versions were kept
+    gives version 0.
+
+    Raises:
+        PendingError: when the file is there but cannot be read as a pending list.
+    """
+    path = pending_path(cache_dir)
     try:
-        cache_dir.mkdir(parents=True)
-    except FileExistsError:
-        if not cache_dir.is_dir():
-            raise
-        return False
-    return True
+        data = read_file(path, _MAX_PENDING)
+    except FileNotFoundError:
+        return {}
+    except OSError as err:
+        raise PendingError(str(path), f"cannot be read ({err.strerror})", _REMEDY) from err
+    return decode_pending(data, str(path))
 
 
-def _ignore_in_git(cache_dir: Path) -> None:
-    """A ``.gitignore`` in a cache folder this tool created, so it never shows as untracked.
+def _write_pending(cache_dir: Path, versions: dict[str, int]) -> None:
+    write_bytes_atomic(pending_path(cache_dir), encode_pending(versions))
 
-    Only there: its ``*`` ignores every file in the folder, and a folder given as
-    ``cache_dir`` that was there before (``--cache-dir .``, the project root) holds files the
-    tool did not make. Written once, when missing; a user's own is left alone.
+
+def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
+    """Add a build's added, changed and removed URLs to the pending list.
+
+    Only a build compared with an earlier one has changes to record: without a baseline
+    every URL is "added", and none of them is known to have changed. A damaged list is set
+    aside (renamed ``.damaged``, never deleted) and a new one started, with a warning.
+
+    Raises:
+        WriteError: when the list cannot be written (the old one is kept whole).
     """
-    target = cache_dir / ".gitignore"
-    if not os.path.lexists(target):
-        write_bytes_atomic(target, _GITIGNORE)
+    if not changes.baseline:
+        return []
+    # Sibling sites' builds and submit share the list: one reads, merges and writes at a time.
+    with folder_lock(cache_dir):
+        return _record_pending(cache_dir, changes)
 
 
-def write_changes(path: Path, changes: Changes) -> None:
-    """Write the added/changed/removed report atomically."""
-    write_bytes_atomic(path, changes.as_json())
+def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
+    new = [*changes.added, *changes.changed, *changes.removed]
+    diagnostics: list[Diagnostic] = []
+    try:
+        kept = read_pending_versions(cache_dir)
+    except PendingError as err:
+        problem = f"the IndexNow pending list {err.path} {err.reason}"
+        aside = pending_path(cache_dir).with_name(PENDING_NAME + ".damaged")
+        try:
+            os.replace(pending_path(cache_dir), aside)
+        except OSError as moving:
+            # Never written over: its URLs may still be readable by hand.
+            return [Diagnostic("", "bad-pending", (
+                f"{problem}, and cannot be set aside ({moving.strerror}): this build's "
+                f"{len(new):,} changed URLs were not recorded for IndexNow"))]
+        diagnostics.append(Diagnostic("", "bad-pending", (
+            f"{problem}; set aside as {aside.name} and a new list started with this build's "
+            "changes")))
+        kept = {}
+    if new:
+        # Each change recorded is a new version, also of a URL already pending: a submission
+        # under way then leaves it on the list (see remove_sent).
+        for url in set(new):
+            kept[url] = kept.get(url, 0) + 1
+        _write_pending(cache_dir, kept)
+    return diagnostics
+
+
+def remove_sent(cache_dir: Path, sent: Mapping[str, int]) -> None:
+    """Take the URLs an endpoint accepted off the pending list, as they were when sent.
+
+    ``sent`` maps each URL to its version when it was read for sending. The list is read
+    again first: URLs that a build added meanwhile stay, and so do URLs a build recorded as
+    changed again meanwhile (their version moved on): that change was not sent yet.
+
+    Raises:
+        PendingError: when the list became unreadable meanwhile.
+        WriteError: when it cannot be written.
+    """
+    with folder_lock(cache_dir):
+        current = read_pending_versions(cache_dir)
+        remaining = {url: version for url, version in current.items()
+                     if url not in sent or sent[url] != version}
+        if len(remaining) != len(current):
+            _write_pending(cache_dir, remaining)
+
+
+# -------------------- the record of the files written into the site (for sitemap_plugins.owned)
+
+def record_path(cache_dir: Path, site: Path) -> Path:
+    """Where the record of the files written into ``site`` is kept."""
+    return cache_dir / f"written-{site_key(site, cache_dir)}.json"
+
+
+def read_written(path: Path) -> dict[str, set[str]]:
+    """File name -> the digests this tool wrote under it; empty when there is no record.
+
+    Raises:
+        OSError: when it cannot be read.
+        ValueError: when it is not such a record (any bad name or digest spoils it).
+    """
+    if not os.path.lexists(path):
+        return {}
+    if not is_regular(path):
+        raise ValueError("not a regular file")
+    return decode_written(read_file(path, 16 * 1024 * 1024))
+
+
+def save_written(path: Path, files: dict[str, set[str]]) -> None:
+    """Replace the record with ``files`` (names without digests are left out).
+
+    Raises:
+        WriteError: when it cannot be written; the old record is kept.
+    """
+    write_bytes_atomic(path, encode_written(files), make_folder=True)

@@ -2,32 +2,34 @@
 
 The pipeline hands over each listed page's URL, file and title as it streams them
 (:class:`HtmlEntry`, a few short strings per page); :func:`build_tree` groups them by folder,
-with a folder's index page as the section's heading, and :func:`write_html_sitemap` renders
-the tree with a Jinja2 template and replaces the file atomically.
+with a folder's index page as the section's heading, and :class:`SiteMapPages` renders the
+tree with a Jinja2 template or into the host's themed page.
+
+Floor: the middle (pure): the site's files are read, written and removed through a
+:class:`PageStore` (:class:`sitemap_plugins.owned.SitePages`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import jinja2
 
 from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError
 from sitemap_plugins.render import (
+    HTML_MAP_MARK,
+    HTML_MAP_MARKER,
     TEMPLATE_DIRS,
     template_environment,
     template_module,
     template_path,
 )
-from sitemap_plugins.site import refuse_special, write_bytes_atomic
-from sitemap_plugins.urls import BaseUrl, page_url
+from sitemap_plugins.urls import INDEX_NAMES, BaseUrl, page_url
 from sitemap_plugins.values import is_language_tag, xml_text
 
 if TYPE_CHECKING:
@@ -35,9 +37,10 @@ if TYPE_CHECKING:
 
 TEMPLATE_NAME = "html_sitemap.html"
 NAV_TEMPLATE_NAME = "html_sitemap_nav.html"
-MARKER = "<!-- sitemap-plugins:html-sitemap -->"
-"""Where a host's themed page wants the list: the host renders a page holding it, and the
-list replaces it once the sitemap is known (see :func:`write_html_sitemap`)."""
+MARKER = HTML_MAP_MARKER
+"""Where a host's themed page wants the list (see :func:`fill_themed`)."""
+OWN_MARK = HTML_MAP_MARK
+"""Ends every page of the site map this tool writes: what proves a file there is ours."""
 # A title's site-name suffix: "Page - Site", "Page | Site", "Page — Site".
 _SUFFIX = re.compile(r"\s+[-|\u2013\u2014\u00b7:]\s+[^-|\u2013\u2014\u00b7:]+\Z")
 
@@ -204,7 +207,7 @@ class Section:
 
 
 def _is_index(rel_path: str) -> bool:
-    return PurePosixPath(rel_path).name.lower() in ("index.html", "index.htm")
+    return PurePosixPath(rel_path).name.lower() in INDEX_NAMES
 
 
 MAX_DEPTH = 20
@@ -645,6 +648,28 @@ _TITLE_ELEMENT = re.compile(r"<title\b[^>]*>[^<]*</title>", re.IGNORECASE)
 _H1_ELEMENT = re.compile(r"<h1\b[^>]*>(?:(?!</h1>).){0,2000}</h1>", re.IGNORECASE | re.DOTALL)
 
 
+class PageStore(Protocol):
+    """The site's files as the HTML site map needs them (``owned.SitePages``)."""
+
+    def check_free(self, rel_path: str) -> None:
+        """Raise ConfigError when a page of the site (not ours, no marker) stands there."""
+
+    def shell(self, rel_path: str) -> str | None:
+        """The host's themed page holding :data:`MARKER` there, or None."""
+
+    def is_ours(self, rel_path: str) -> bool:
+        """Whether a page of the site map stands there."""
+
+    def names(self, folder: str) -> list[str]:
+        """The names in that folder of the site, sorted."""
+
+    def write(self, rel_path: str, data: bytes) -> None:
+        """Replace the page atomically."""
+
+    def remove(self, rel_path: str, *, folder_too: bool = False) -> bool:
+        """Remove the page; whether it went."""
+
+
 @dataclass
 class SiteMapPages:
     """The HTML site map of one build.
@@ -653,7 +678,7 @@ class SiteMapPages:
     sitemap that lists them is written, and writes them after.
     """
 
-    site: Path
+    store: PageStore
     own_rel: str
     base: BaseUrl
     directory_urls: bool
@@ -688,7 +713,7 @@ class SiteMapPages:
         if rel_path in self._firsts:
             return True
         return any(_variant_suffix(first, rel_path) is not None for first in self._firsts
-                   ) and _is_ours_on_disk(self.site / rel_path)
+                   ) and self.store.is_ours(rel_path)
 
     def _untranslated(self, home_lang: str | None) -> list[HtmlEntry]:
         """Each stand-in's entry: the copied page's link and title, at the copy's place.
@@ -732,10 +757,10 @@ class SiteMapPages:
                 f"{min(folded)!r}) are listed in the site's own"), Level.INFO))
         for page in self.pages:
             if page.rel_path != self.own_rel:  # checked before the pages were read
-                check_free(self.site, page.rel_path)
+                self.store.check_free(page.rel_path)
         # Read before page one replaces them: the site's themed page, and each language's
         # that the host rendered in that language (else the site's serves it too).
-        self.shells = {rel: themed_page(self.site, rel) for rel in self._firsts}
+        self.shells = {rel: self.store.shell(rel) for rel in self._firsts}
         template: jinja2.Template | None = None
         self.rendered = []
         for page in self.pages:
@@ -759,77 +784,21 @@ class SiteMapPages:
         """
         written: list[str] = []
         for page, html in zip(self.pages, self.rendered, strict=True):
-            write_html_sitemap(self.site, page.rel_path, html)
+            ending = "" if html.endswith("\n") else "\n"
+            self.store.write(page.rel_path, f"{html}{ending}{OWN_MARK}\n".encode())
             written.append(page.rel_path)
         removed = [rel for first in self._firsts
-                   for rel in remove_stale_pages(self.site, first, set(written))]
+                   for rel in remove_stale_pages(self.store, first, set(written))]
         for rel, shell in self.shells.items():
             # A language's page the host rendered, whose language no page of the site has:
             # a list-less page this build asked for, never left published.
-            if shell is not None and rel not in written and rel != self.own_rel:
-                with contextlib.suppress(OSError):
-                    (self.site / rel).unlink()
-                    removed.append(rel)
+            if (shell is not None and rel not in written and rel != self.own_rel
+                    and self.store.remove(rel)):
+                removed.append(rel)
         return written, removed
 
 
-_HOMES = frozenset({"index.html", "index.htm"})
-
-
-def themed_page(site: Path, rel_path: str) -> str | None:
-    """The host's themed page holding :data:`MARKER`, or None (a standalone page is written)."""
-    try:
-        text = (site / rel_path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    return text if MARKER in text else None
-
-
-OWN_MARK = "<!-- sitemap-plugins: HTML site map -->"
-"""Ends every page of the site map this tool writes: what proves a file there is ours."""
-_EARLIER_MARK = b'<meta name="generator" content="sitemap-plugins">'  # pages of earlier versions
-
-
-def _is_ours(data: bytes) -> bool:
-    return OWN_MARK.encode() in data or _EARLIER_MARK in data
-
-
-def check_free(site: Path, rel_path: str) -> None:
-    """Refuse to overwrite a page of the site that is neither a host's marker page nor ours.
-
-    Raises:
-        ConfigError: naming the file, before anything is written.
-        WriteError: when a link, pipe or device stands there.
-    """
-    target = site / rel_path
-    if not _inside(site, target):
-        raise ConfigError("html_sitemap", f"{rel_path!r} leads out of the site through a "
-                                          "symbolic link; remove the link or choose another path")
-    refuse_special(target)  # a pipe there would hang the read below
-    if target.is_dir():
-        raise ConfigError("html_sitemap", f"{rel_path!r} is a folder of the site; end the path "
-                                          "with '/' to write index.html in it")
-    try:
-        data = target.read_bytes()
-    except FileNotFoundError:
-        return
-    except OSError as err:
-        raise ConfigError("html_sitemap", f"{rel_path!r} cannot be read: {err.strerror}") from err
-    if MARKER.encode() not in data and not _is_ours(data):
-        raise ConfigError("html_sitemap", f"{rel_path!r} is a page of the site, not an HTML "
-                                          "site map; choose another path")
-
-
-def write_html_sitemap(site: Path, rel_path: str, html: str) -> None:
-    """Replace the page atomically (its folder made when missing), marked as ours.
-
-    Raises:
-        WriteError: when the file cannot be written; the old one is kept.
-    """
-    target = site / rel_path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    ending = "" if html.endswith("\n") else "\n"
-    write_bytes_atomic(target, f"{html}{ending}{OWN_MARK}\n".encode())
+_HOMES = frozenset(INDEX_NAMES)
 
 
 _SUFFIX_WORDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z", re.IGNORECASE)
@@ -851,21 +820,7 @@ def _variant_suffix(own_rel: str, rel_path: str) -> str | None:
     return suffix if _SUFFIX_WORDS.match(suffix) else None
 
 
-def _inside(site: Path, target: Path) -> bool:
-    """Whether ``target``'s folder is inside ``site`` once links are followed."""
-    real_site = os.path.realpath(site)
-    return os.path.commonpath([real_site, os.path.realpath(target.parent)]) == real_site
-
-
-def _is_ours_on_disk(path: Path, site: Path | None = None) -> bool:
-    try:
-        return (path.is_file() and not path.is_symlink()
-                and (site is None or _inside(site, path)) and _is_ours(path.read_bytes()))
-    except OSError:
-        return False
-
-
-def remove_stale_pages(site: Path, own_rel: str, keep: Collection[str]) -> list[str]:
+def remove_stale_pages(store: PageStore, own_rel: str, keep: Collection[str]) -> list[str]:
     """Remove pages of the site map that earlier builds wrote and this one did not.
 
     Parts of a list that got shorter, languages the site no longer has: only files beside
@@ -875,25 +830,13 @@ def remove_stale_pages(site: Path, own_rel: str, keep: Collection[str]) -> list[
     nested = _is_index(own_rel) and bool(folder)
     parent = folder.rpartition("/")[0] if nested else folder
     removed: list[str] = []
-    try:
-        names = sorted(os.listdir(site / parent if parent else site))
-    except OSError:
-        return removed
-    for candidate in names:
+    for candidate in store.names(parent):
         rel = f"{parent}/{candidate}" if parent else candidate
         if nested:
             rel = f"{rel}/{name}"
         if rel in keep or _variant_suffix(own_rel, rel) is None:
             continue
-        path = site / rel
-        if not _is_ours_on_disk(path, site):  # never a file out of the site through a link
-            continue
-        try:
-            path.unlink()
-        except OSError:
-            continue
-        removed.append(rel)
-        if nested:
-            with contextlib.suppress(OSError):
-                path.parent.rmdir()  # only when nothing else is in it
+        # Never a file out of the site through a link; a folder goes only when empty.
+        if store.is_ours(rel) and store.remove(rel, folder_too=nested):
+            removed.append(rel)
     return removed

@@ -23,12 +23,9 @@ second merge with nothing changed leaves every byte and time stamp as it was.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
-import shutil
-import xml.etree.ElementTree as ET  # the builds' own sitemaps; expat expands no external entity
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
@@ -46,26 +43,36 @@ from sitemap_plugins.errors import (
     SitemapError,
     WriteError,
 )
-from sitemap_plugins.options import FRAGMENT_NAME, PROTOCOL_MAX_BYTES
-from sitemap_plugins.render import COMPRESS_LEVEL, gzip_file, header_time, template_module
+from sitemap_plugins.options import FRAGMENT_NAME
+from sitemap_plugins.render import gzip_stream, template_module
 from sitemap_plugins.site import (
+    NotASitemapError,
     commit,
+    discard,
     explain,
+    is_regular,
+    list_names,
+    read_chunks,
+    read_editable,
+    read_file,
+    read_own,
+    remove_files,
     remove_leftovers,
+    same_files,
     site_lock,
-    temp_path_for,
+    sitemap_entries,
+    sitemap_kind,
+    stage,
     write_bytes_atomic,
+    write_if_changed,
 )
 from sitemap_plugins.urls import encode_path, is_under, parse_base_url, without_dot_segments
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from sitemap_plugins.dates import Lastmod
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.progress import Progress
 
-NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 VERSIONS_FILE = "versions.json"
 _MAX_FRAGMENT = 65_536
 _MAX_VERSIONS_FILE = 16 * 1024 * 1024
@@ -233,8 +240,7 @@ def read_versions(root: Path) -> Versions | None:
         return None
     shape = "expected a list of objects with 'version' and 'aliases'"
     try:
-        with path.open("rb") as handle:
-            data = json.loads(handle.read(_MAX_VERSIONS_FILE))
+        data = json.loads(read_file(path, _MAX_VERSIONS_FILE))
     except (OSError, ValueError, RecursionError) as err:
         # RecursionError: arrays nested thousands deep ("[[[[..."), which json parses by
         # recursion; mike writes one flat list.
@@ -310,13 +316,10 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 def _read_fragment(folder: Path) -> tuple[bool, str | None]:
     """(a fragment file is there, the sitemap URL it names when this tool wrote it)."""
     path = folder / FRAGMENT_NAME
-    if path.is_symlink() or not path.is_file():
+    if not is_regular(path):
         return False, None
-    try:
-        with path.open("rb") as handle:
-            return True, robots_txt.fragment_sitemap(handle.read(_MAX_FRAGMENT))
-    except OSError:
-        return True, None
+    data = read_own(path, _MAX_FRAGMENT)
+    return True, None if data is None else robots_txt.fragment_sitemap(data)
 
 
 def find_builds(
@@ -398,65 +401,14 @@ def _build_in(
             f"{rel}/: built for {built_base}, but below {root_base} this folder is served at "
             f"{expected}; build it again with base_url {expected}")
         return None
-    if not file_name.endswith(".xml") or not _is_regular(folder / file_name):
+    if not file_name.endswith(".xml") or not is_regular(folder / file_name):
         problems.add(f"{rel}/{FRAGMENT_NAME}: names {url}, which is not a sitemap "
                      "file in that folder; build it again")
         return None
     return Build(rel, expected, file_name)
 
 
-def _is_regular(path: Path) -> bool:
-    return path.is_file() and not path.is_symlink()
-
-
-# -- reading sitemaps, streamed ---------------------------------------------------------------
-
-
-class _NotASitemapError(Exception):
-    pass
-
-
-def _entries(path: Path) -> Iterator[tuple[str, str, str]]:
-    """``(root tag, loc, lastmod)`` per ``<url>`` or ``<sitemap>``, streamed.
-
-    Raises:
-        _NotASitemapError: when the file is not a sitemaps.org urlset or index, or not XML.
-        OSError: when it cannot be read.
-    """
-    size = path.stat().st_size
-    if size > PROTOCOL_MAX_BYTES:
-        msg = f"has {size:,} bytes; the protocol's limit is 52,428,800"
-        raise _NotASitemapError(msg)
-    loc_tag, lastmod_tag = f"{NS}loc", f"{NS}lastmod"
-    try:
-        events = ET.iterparse(path, events=("start", "end"))  # noqa: S314
-        _, top = next(events)
-        kind = top.tag[len(NS):] if top.tag.startswith(NS) else ""
-        if kind not in ("urlset", "sitemapindex"):
-            msg = f"is not a sitemaps.org urlset or sitemap index (root element {top.tag})"
-            raise _NotASitemapError(msg)
-        entry_tag = f"{NS}url" if kind == "urlset" else f"{NS}sitemap"
-        for event, element in events:
-            if event == "end" and element.tag == entry_tag:
-                yield kind, (element.findtext(loc_tag) or "").strip(), \
-                    (element.findtext(lastmod_tag) or "").strip()
-                top.clear()  # flat memory: nothing read stays
-    except ET.ParseError as err:
-        msg = f"is not well-formed XML ({err})"
-        raise _NotASitemapError(msg) from err
-    except StopIteration:
-        msg = "is empty"
-        raise _NotASitemapError(msg) from None
-
-
-def sitemap_kind(path: Path) -> str:
-    """``urlset``, ``sitemapindex``, or empty when the file is neither (or unreadable)."""
-    try:
-        events = ET.iterparse(path, events=("start",))  # noqa: S314
-        _, top = next(events)
-    except (OSError, ET.ParseError, StopIteration):
-        return ""
-    return top.tag[len(NS):] if top.tag in (f"{NS}urlset", f"{NS}sitemapindex") else ""
+# -- reading sitemaps, streamed (sitemap_plugins.site.sitemap_entries) ------------------------
 
 
 @dataclass
@@ -513,7 +465,7 @@ class _Reader:
         label = f"{rel} ({'the root' if own else build.folder + '/'})"
         path = self.root / rel
         try:
-            for kind, url, lastmod in _entries(path):
+            for kind, url, lastmod in sitemap_entries(path):
                 if kind != "urlset":
                     self.problems.add(f"{rel}: is a sitemap index inside a sitemap index; the "
                                       "protocol does not allow indexes to nest")
@@ -535,7 +487,7 @@ class _Reader:
                     self.problems.add(f"{url} is listed by two builds: "
                                       f"{self.claimed[resolved]} and {label}; leave it out of "
                                       "one (exclude it there)")
-        except _NotASitemapError as err:
+        except NotASitemapError as err:
             self.problems.add(f"{rel}: {err}")
         except OSError as err:
             self.problems.add(f"{rel}: cannot be read ({err.strerror})")
@@ -573,14 +525,14 @@ class _Reader:
             return []
         files: list[SitemapFile] = []
         try:
-            parts = [loc for _, loc, _ in _entries(self.root / rel)]
-        except (_NotASitemapError, OSError) as err:
+            parts = [loc for _, loc, _ in sitemap_entries(self.root / rel)]
+        except (NotASitemapError, OSError) as err:
             self.problems.add(f"{rel}: {err}")
             return []
         for part_url in parts:
             part = (part_url[len(build.base):] if is_under(part_url, build.base)
                     and without_dot_segments(part_url) == part_url else "")
-            if not part or "/" in part or not _is_regular(self.root / build.folder / part):
+            if not part or "/" in part or not is_regular(self.root / build.folder / part):
                 self.problems.add(f"{rel}: names {part_url}, which is not a file in "
                                   f"{build.folder or 'the root'} folder")
                 continue
@@ -605,7 +557,7 @@ def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
     main = root / f"{name}.xml"
     if not main.exists():
         return None, None
-    if not _is_regular(main):
+    if not is_regular(main):
         problems.add(f"{main.name}: is not a regular file")
         return None, None
     kind = sitemap_kind(main)
@@ -621,7 +573,7 @@ def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
     while (root / index_name(name, number)).is_file():
         file_name = index_name(name, number)
         try:
-            for _, loc, _ in _entries(root / file_name):
+            for _, loc, _ in sitemap_entries(root / file_name):
                 rest = (loc[len(base):] if is_under(loc, base)
                         and without_dot_segments(loc) == loc else None)
                 if rest is not None and "/" in rest:
@@ -631,11 +583,11 @@ def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
                         f"{file_name}: names {loc}, which is not a file that sitemap-plugins "
                         "writes; the root index replaces this file, so move it away first")
                     continue
-                if not _is_regular(root / rest):
+                if not is_regular(root / rest):
                     continue  # gone since: the root's own pages are no longer listed there
                 if rest not in parts:
                     parts.append(rest)
-        except (_NotASitemapError, OSError) as err:
+        except (NotASitemapError, OSError) as err:
             problems.add(f"{file_name}: {err}")
             return None, None
         number += 1
@@ -675,8 +627,8 @@ def plan_indexes(
 
 
 def _gzip_bytes(data: bytes, newest: Lastmod | None) -> bytes:
-    # No file name, and the newest lastmod as the header time: as compress.gzip_file does.
-    return gzip.compress(data, compresslevel=COMPRESS_LEVEL, mtime=header_time(newest))
+    # No file name, and the newest lastmod as the header time: as a build's .gz.
+    return b"".join(gzip_stream([data], newest))
 
 
 def _newest_of(texts: list[str]) -> tuple[str, Lastmod | None]:
@@ -763,13 +715,8 @@ def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
 
 
 def _write_if_changed(path: Path, data: bytes, merged: Merged) -> None:
-    try:
-        if _is_regular(path) and path.stat().st_size == len(data) and path.read_bytes() == data:
-            return
-    except OSError:
-        pass
-    write_bytes_atomic(path, data)
-    merged.files.append(path.name)
+    if write_if_changed(path, data):
+        merged.files.append(path.name)
 
 
 def _write(
@@ -784,27 +731,12 @@ def _write(
     if own is not None and own_parts is None:
         part = root_part_name(name)
         keep.add(part)
-        source = root / own.sitemap
-        if not (_is_regular(root / part) and _same_file_bytes(source, root / part)):
-            temp = temp_path_for(root / part)
-            try:
-                shutil.copyfile(source, temp)
-            except OSError:
-                temp.unlink(missing_ok=True)
-                raise
-            commit(temp, root / part)
-            merged.files.append(part)
+        own_file = next(f for f in files if f.path == own.sitemap)
         if config.gzip:
             keep.add(part + ".gz")
-            own_file = next(f for f in files if f.path == own.sitemap)
-            packed = temp_path_for(root / (part + ".gz"))
-            gzip_file(root / part, packed, parse_w3c(own_file.lastmod) if own_file.lastmod
-                      else None)
-            if _same_file_bytes(packed, root / (part + ".gz")):
-                packed.unlink()
-            else:
-                commit(packed, root / (part + ".gz"))
-                merged.files.append(part + ".gz")
+        merged.files.extend(_install_copy(
+            root / own.sitemap, root / part,
+            parse_w3c(own_file.lastmod) if own_file.lastmod else None, packed=config.gzip))
     elif own_parts is not None:
         keep.update(own_parts)
         keep.update(p + ".gz" for p in own_parts)
@@ -828,37 +760,39 @@ def _write(
     dropped.difference_update(merged.index_urls)
     _update_robots(root, config, merged, dropped)
     # 4. Files of ours that the new indexes no longer name.
-    for stale_name in stale:
-        try:
-            (root / stale_name).unlink()
-        except OSError:
-            continue
-        merged.removed.append(stale_name)
+    merged.removed.extend(remove_files(root, stale))
 
 
-def _same_file_bytes(one: Path, other: Path) -> bool:
-    try:
-        if one.stat().st_size != other.stat().st_size:
-            return False
-        with one.open("rb") as first, other.open("rb") as second:
-            while True:
-                a, b = first.read(1 << 20), second.read(1 << 20)
-                if a != b:
-                    return False
-                if not a:
-                    return True
-    except OSError:
-        return False
+def _install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed: bool,
+                 ) -> list[str]:
+    """``source`` copied to ``target`` (and gzipped beside it with ``packed``); names written.
+
+    Each file is written only when its bytes change.
+
+    Raises:
+        OSError: when a copy cannot be made (the old files stay whole).
+        WriteError: when one cannot be put in place.
+    """
+    written: list[str] = []
+    if not (is_regular(target) and same_files(source, target)):
+        commit(stage(target, read_chunks(source)), target)
+        written.append(target.name)
+    if packed:
+        gz = target.with_name(target.name + ".gz")
+        temp = stage(gz, gzip_stream(read_chunks(target), newest), sync=True)
+        if same_files(temp, gz):
+            discard([temp])
+        else:
+            commit(temp, gz)
+            written.append(gz.name)
+    return written
 
 
 def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:
     """Root-level files that only a merge writes, and that this one does not."""
     pattern = re.compile(rf"{re.escape(name)}(?:-index-\d+\.xml|-root\.xml|\.xml)(?:\.gz)?\Z")
-    try:
-        names = sorted(os.listdir(root))
-    except OSError:
-        return []
-    return [n for n in names if pattern.match(n) and n not in keep and _is_regular(root / n)]
+    return [n for n in list_names(root)
+            if pattern.match(n) and n not in keep and is_regular(root / n)]
 
 
 def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: set[str]) -> None:
@@ -877,7 +811,7 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
                 f"{FRAGMENT_NAME} to {host_root}robots.txt", Level.INFO))
         return
     target = root / "robots.txt"
-    if target.is_symlink() or (target.exists() and not target.is_file()):
+    if os.path.lexists(target) and not is_regular(target):
         merged.diagnostics.append(Diagnostic(
             "robots.txt", "not-a-file", "is not a regular file; not read or changed"))
         return
@@ -891,7 +825,7 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
         updated = robots_txt.create_robots(merged.index_urls[0])
     else:
         try:
-            editable, why = robots_txt.read_editable(target)
+            editable, why = read_editable(target)
         except OSError as err:
             merged.diagnostics.append(Diagnostic(
                 "robots.txt", "unreadable", f"cannot be read ({err.strerror}); not changed"))

@@ -77,6 +77,11 @@ def sitemap_file_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"{escaped}(?:-\d+\.(?:xml|txt)|\.xml|\.txt|-txt-index\.xml)(?:\.gz)?\Z")
 
 
+def text_index_name(name: str) -> str:
+    """The index over text parts (the protocol has no text index format, so it is XML)."""
+    return f"{name}-txt-index.xml"
+
+
 def html_sitemap_file(option: str) -> str:
     """The file the option names, relative to the site root: ``sitemap/`` is ``sitemap/index.html``.
 

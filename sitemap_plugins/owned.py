@@ -1,14 +1,17 @@
-"""What this tool wrote in the site: only those files are replaced quietly or removed as stale."""
+"""What this tool wrote in the site: only those files are replaced quietly or removed as stale.
+
+Floor: the door (with :mod:`site` and :mod:`history`). May touch: the files this tool writes
+in the published site (:mod:`history` keeps their record). Each kind of file is told from the
+site's own by one proof (:data:`PROOFS`, :class:`Ownership` for the sitemap set),
+files are installed in commit order (parts, then the files that name them, then stale files
+go) and only files proved ours are replaced quietly or removed.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
 import os
 import re
-import stat
-import xml.etree.ElementTree as ET  # other generators' sitemaps; expat expands no external entity
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,72 +19,81 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from sitemap_plugins import robots_txt
+from sitemap_plugins.cache_keys import former_site_key
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
-from sitemap_plugins.errors import Diagnostic, Level, SitemapError, WriteError
-from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
-from sitemap_plugins.render import gzip_file, render_index
+from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError, WriteError
+from sitemap_plugins.history import read_written, record_path, save_written
+from sitemap_plugins.news import news_file_name
+from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern, text_index_name
+from sitemap_plugins.proofs import MAX_MAP_PAGE, PROOFS, Proof, key_proof
+from sitemap_plugins.render import (
+    HTML_MAP_MARKER,
+    OWN,
+    gzip_stream,
+    identify_bytes,
+    is_own_index_head,
+    render_index,
+)
 from sitemap_plugins.site import (
+    NotASitemapError,
     commit,
+    discard,
     explain,
+    is_inside,
+    is_regular,
+    list_names,
+    read_chunks,
+    read_editable,
+    read_file,
+    read_own,
     refuse_special,
-    temp_path_for,
+    remove,
+    sitemap_entries,
+    stage,
     write_bytes_atomic,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterable, Sequence
+    from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.render import Part
 
+# -------------------- the proofs (sitemap_plugins.proofs), applied to the site's files
 
-# -------------------- formerly ownership.py
 
-RECORD_SCHEMA = "sitemap-plugins/written/1"
+def holds(path: Path, proof: Proof) -> bool:
+    """Whether the regular file at ``path`` (not a link, pipe or device) passes ``proof``."""
+    data = read_own(path, proof.most + 1)
+    return data is not None and len(data) <= proof.most and proof.holds(data)
+
+
+def is_own_file(site: Path, name: str) -> bool:
+    """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there."""
+    return holds(site / name, PROOFS["fragment" if name == FRAGMENT_NAME else "news"])
+
+
+def remove_own(site: Path, name: str, proof: Proof) -> bool | OSError:
+    """Remove the site's file ``name`` if it passes ``proof``: whether it went, or why not."""
+    if not holds(site / name, proof):
+        return False
+    try:
+        remove(site / name)
+    except OSError as err:
+        return err
+    return True
+
+
+# -------------------- the sitemap set, and the record of what was written
+
 # What is looked at of a file to tell whose it is: its start and its end.
 _HEAD = 4_096
 _TAIL = 64
 # A .gz is inflated only this far (the protocol's 50 MiB per file, and a little more).
 _MAX_INFLATED = 52_428_800 + _HEAD
 _CHUNK = 1 << 20
-_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
 _PART = re.compile(r".*-\d+\.(?:xml|txt)(?:\.gz)?\Z")
 
-_SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-_DECL = b'<?xml version="1.0" encoding="UTF-8"?>\n'
-# This tool's own output (urlset.xml, sitemapindex.xml): the header with any of the
-# extension namespaces, then the first entry or the end.
-_OWN_URLSET = re.compile(
-    re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
-    + rb'(?: xmlns:xhtml="http://www\.w3\.org/1999/xhtml")?'
-    rb'(?: xmlns:image="http://www\.google\.com/schemas/sitemap-image/1\.1")?'
-    rb'(?: xmlns:video="http://www\.google\.com/schemas/sitemap-video/1\.1")?>\n'
-    rb"  <url>\n    <loc>")
-_OWN_INDEX = re.compile(re.escape(_DECL) + rb"<sitemapindex " + re.escape(_SITEMAP_NS.encode())
-                        + rb">\n  <sitemap>\n    <loc>")
-# Other generators, by the first bytes their templates write.
-_GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
-    ("Hugo", re.compile(
-        rb'<\?xml version="1\.0" encoding="(?i:utf-8)" standalone="yes"\?>\s*'
-        rb'<(?:urlset ' + re.escape(_SITEMAP_NS.encode())
-        + rb'\s+xmlns:xhtml="http://www\.w3\.org/1999/xhtml">|sitemapindex '
-        + re.escape(_SITEMAP_NS.encode()) + rb">)")),
-    ("MkDocs' built-in template", re.compile(
-        re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
-        + rb">(?:\n    <url>\n         <loc>|\n</urlset>\s*\Z)")),
-    ("pelican-sitemap", re.compile(
-        rb'<\?xml version="1\.0" encoding="utf-8"\?>\n<urlset '
-        rb'xmlns:xsi="http://www\.w3\.org/2001/XMLSchema-instance"\n'
-        rb'xsi:schemaLocation="http://www\.sitemaps\.org/schemas/sitemap/0\.9 '
-        rb'http://www\.sitemaps\.org/schemas/sitemap/0\.9/sitemap\.xsd"\n')),
-    # ElementTree's declaration (single quotes); xhtml declared first when alternates exist.
-    ("sphinx-sitemap", re.compile(
-        rb"<\?xml version='1\.0' encoding='utf-8'\?>\n<urlset "
-        rb'(?:xmlns:xhtml="http://www\.w3\.org/1999/xhtml" )?' + re.escape(_SITEMAP_NS.encode())
-        + rb">\s*<(?:url>|/urlset>)")),
-)
-OWN = "sitemap-plugins"
-"""What :func:`identify` calls this tool's own output."""
 HONEST_DATES = frozenset({"Hugo"})
 """Generators whose ``<lastmod>`` is the content's own date: Hugo's is the page's ``lastmod``
 (front matter or, with ``enableGitInfo``, its last commit), a listing's its newest page's.
@@ -90,59 +102,14 @@ Not MkDocs' built-in template (the build date) nor pelican-sitemap (file times u
 _MAX_DATED_FILES = 1_000  # the children of a replaced sitemap index read, at most
 
 
-def site_key(site: Path, cache_dir: Path, base_url: str = "") -> str:
-    """A name for the site inside a cache folder that other sites may share.
-
-    The folder's name, made safe, for people to read; then a digest of where the site is,
-    its resolved path relative to the cache folder, and of ``base_url`` when given. Two
-    sites named ``public`` in different places (or one folder built for two base URLs) never
-    share a key, so never each other's history or temporary files, while a checkout moved
-    elsewhere together with its cache (a CI runner's new workspace) keeps its key. The
-    digest is of the path's bytes (``os.fsencode``): the key does not depend on the locale.
-    """
-    real = os.path.realpath(site)
-    where = real
-    with contextlib.suppress(ValueError):  # another drive (Windows): the whole path
-        where = os.path.relpath(real, os.path.realpath(cache_dir))
-    name = os.fsencode(os.path.basename(real)) or b"root"
-    safe = re.sub(rb"[^A-Za-z0-9._-]", b"_", name)[:64].decode("ascii")
-    digest = hashlib.sha256(os.fsencode(where) + b"\0" + base_url.encode("utf-8"))
-    return f"{safe}-{digest.hexdigest()[:12]}"
-
-
-def former_site_key(site: Path) -> str:
-    """The key that earlier versions gave ``site`` (its folder's name only), to read on.
-
-    Their files in the cache are read once when the site has none of its own key yet, so
-    that an upgrade keeps the history and the record of the files written.
-    """
-    name = os.path.basename(os.path.realpath(site)) or "root"
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:64]
-    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
-    return f"{safe}-{digest}"
-
-
-def record_path(cache_dir: Path, site: Path) -> Path:
-    """Where the record of the files written into ``site`` is kept (by path, not base URL)."""
-    return cache_dir / f"written-{site_key(site, cache_dir)}.json"
-
-
-def _regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
-
-
 def file_digest(path: Path) -> str | None:
     """SHA-256 of a regular file's bytes; None for anything else (never opens a pipe)."""
-    if not _regular(path):
+    if not is_regular(path):
         return None
     digest = hashlib.sha256()
     try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(_CHUNK):
-                digest.update(chunk)
+        for chunk in read_chunks(path):
+            digest.update(chunk)
     except OSError:
         return None
     return digest.hexdigest()
@@ -150,7 +117,7 @@ def file_digest(path: Path) -> str | None:
 
 def _ends(path: Path) -> tuple[bytes, bytes] | None:
     """The first and last bytes of a regular file (inflated when it is a ``.gz``)."""
-    if not _regular(path):
+    if not is_regular(path):
         return None
     try:
         with path.open("rb") as handle:
@@ -195,16 +162,7 @@ def identify(path: Path) -> str | None:
 
 
 def _identify(ends: tuple[bytes, bytes] | None) -> str | None:
-    if ends is None:
-        return None
-    head, tail = ends
-    if (_OWN_URLSET.match(head) and tail.endswith(b"</urlset>\n")) or (
-            _OWN_INDEX.match(head) and tail.endswith(b"</sitemapindex>\n")):
-        return OWN
-    for name, pattern in _GENERATORS:
-        if pattern.match(head) and tail.rstrip().endswith((b"</urlset>", b"</sitemapindex>")):
-            return name
-    return None
+    return None if ends is None else identify_bytes(*ends)
 
 
 def replaced_dates(site: Path, sitemap_name: str, base: str) -> dict[str, str]:
@@ -234,21 +192,11 @@ def replaced_dates(site: Path, sitemap_name: str, base: str) -> dict[str, str]:
     return dates
 
 
-def _sitemap_entries(path: Path) -> Iterable[tuple[str, str, str]]:
-    """``(root tag, loc, lastmod)`` per entry of a sitemap file, streamed; what could be read."""
-    ns = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-    kind = ""
+def _sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per entry of a sitemap file; what could be read of it."""
     try:
-        # identify() proved it a generator's template output; expat expands no external entity.
-        for event, element in ET.iterparse(path, events=("start", "end")):  # noqa: S314
-            if not kind:
-                kind = element.tag.removeprefix(ns)
-                continue
-            if event == "end" and element.tag in (f"{ns}url", f"{ns}sitemap"):
-                yield (kind, (element.findtext(f"{ns}loc") or "").strip(),
-                       (element.findtext(f"{ns}lastmod") or "").strip())
-                element.clear()
-    except (OSError, ET.ParseError):
+        yield from sitemap_entries(path)
+    except (OSError, NotASitemapError):
         return
 
 
@@ -257,7 +205,7 @@ def _text_lines(path: Path) -> bool:
 
     The base URL is not asked for: it may be the one of the build that wrote the file.
     """
-    if not _regular(path):
+    if not is_regular(path):
         return False
     try:
         with path.open("rb") as handle:
@@ -295,17 +243,13 @@ class Ownership:
         """
         path = record_path(cache_dir, site) if cache_dir is not None else None
         owned = cls(site, path, replace_files)
-        if path is not None and cache_dir is not None and not os.path.lexists(path):
+        if path is None or cache_dir is None:
+            return owned
+        if not os.path.lexists(path):
             # Kept under the former key (the folder's name only): read on, saved under the new.
             path = cache_dir / f"written-{former_site_key(site)}.json"
-        if path is None or not os.path.lexists(path):
-            return owned
         try:
-            if not _regular(path):
-                raise ValueError("not a regular file")  # noqa: TRY301
-            with path.open("rb") as handle:
-                data = json.loads(handle.read(16 * 1024 * 1024).decode("utf-8"))
-            owned.files = _checked(data)
+            owned.files = read_written(path)
         except (OSError, ValueError) as err:
             owned.diagnostics.append(Diagnostic("", "bad-written-record", (
                 f"the record of the files written into the site, {path}, cannot be read "
@@ -338,10 +282,7 @@ class Ownership:
         (its template's exact start and end), and the parts such an index names. A user's
         file of such a name (an archived ``sitemap-2019.xml``, a ``sitemap-1.txt``) is not.
         """
-        try:
-            names = sorted(name for name in os.listdir(self.site) if pattern.match(name))
-        except OSError:
-            return
+        names = [name for name in list_names(self.site) if pattern.match(name)]
         own_indexes: list[str] = []
         for name in names:
             if name in self.files and self.owns(name):
@@ -350,7 +291,7 @@ class Ownership:
             if ends is None or _identify(ends) != OWN:
                 continue
             self._adopt(name)
-            if _OWN_INDEX.match(ends[0]) and not name.endswith(".gz"):
+            if is_own_index_head(ends[0]) and not name.endswith(".gz"):
                 own_indexes.append(name)
         for index in own_indexes:
             # The base URL may have changed since: the part is named by its last segment.
@@ -378,7 +319,7 @@ class Ownership:
         """
         for name in names:
             target = self.site / name
-            if not os.path.lexists(target) or not _regular(target) or self.owns(name):
+            if not os.path.lexists(target) or not is_regular(target) or self.owns(name):
                 continue  # nothing there, or something the write itself refuses
             who = identify(target)
             if who == OWN or (own_content is not None and own_content(name)):
@@ -444,7 +385,7 @@ class Ownership:
             if index_kept and is_part:
                 continue  # an index that could not be removed still names these parts
             try:
-                (self.site / name).unlink()
+                remove(self.site / name)
             except OSError:
                 index_kept = index_kept or not is_part
                 continue
@@ -454,41 +395,15 @@ class Ownership:
     def _save(self, *, strict: bool) -> None:
         if self.path is None:
             return
-        data = {"schema": RECORD_SCHEMA,
-                "files": {name: sorted(digests) for name, digests in sorted(self.files.items())
-                          if digests}}
-        text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_bytes_atomic(self.path, text.encode("utf-8"))
-        except (OSError, WriteError) as err:
-            reason = explain(err) if isinstance(err, OSError) else err.message
+            save_written(self.path, self.files)
+        except WriteError as err:
             if strict:
-                msg = f"cannot record the files it writes into the site: {reason}"
+                msg = f"cannot record the files it writes into the site: {err.message}"
                 raise WriteError(str(self.path), msg) from err
             self.diagnostics.append(Diagnostic("", "bad-written-record", (
                 f"the record of the files written into the site, {self.path}, cannot be "
-                f"updated ({reason})"), Level.INFO))
-
-
-def _checked(data: object) -> dict[str, set[str]]:
-    """The record's files, every name and digest checked: a bad one spoils the record."""
-    if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA:
-        msg = "not a record of this version"
-        raise ValueError(msg)
-    files = data.get("files")
-    if not isinstance(files, dict):
-        msg = "no files"
-        raise ValueError(msg)  # noqa: TRY004  # a bad record, as every other problem of it
-    checked: dict[str, set[str]] = {}
-    for name, digests in files.items():
-        if (not isinstance(name, str) or not name or "/" in name or "\\" in name
-                or name in (".", "..") or "\0" in name or not isinstance(digests, list)
-                or not all(isinstance(d, str) and _DIGEST.match(d) for d in digests)):
-            msg = f"a bad entry {str(name)[:80]!r}"
-            raise ValueError(msg)
-        checked[name] = set(digests)
-    return checked
+                f"updated ({err.message})"), Level.INFO))
 
 
 def digests_of(files: Iterable[tuple[Path, str]]) -> dict[str, str]:
@@ -507,24 +422,15 @@ def digests_of(files: Iterable[tuple[Path, str]]) -> dict[str, str]:
 
 
 
-_LOC = re.compile(rb"<loc>([^<]{1,4096})</loc>")
-
-
 def _index_locs(path: Path) -> list[str]:
-    """The ``<loc>`` values of a sitemap index of this tool's (at most 50 MiB read)."""
+    """The ``<loc>`` values of a sitemap index of this tool's."""
     try:
-        with path.open("rb") as handle:
-            data = handle.read(_MAX_INFLATED)
-    except OSError:
+        return [loc for _, loc, _ in sitemap_entries(path)]
+    except (OSError, NotASitemapError):
         return []
-    return [match.group(1).decode("utf-8", "replace").replace("&amp;", "&")
-            for match in _LOC.finditer(data)]
 
 
-# -------------------- formerly output.py
-
-# A news sitemap holds at most 1,000 entries: far below this.
-PROTOCOL_NEWS_BYTES = 16 * 1024 * 1024
+# -------------------- installing the sitemap set
 
 
 @dataclass
@@ -535,11 +441,6 @@ class Installed:
     removed: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     split: bool = False
-
-
-def text_index_name(name: str) -> str:
-    """The index over text parts (the protocol has no text index format, so it is XML)."""
-    return f"{name}-txt-index.xml"
 
 
 def _newest(parts: list[Part]) -> Lastmod | None:
@@ -571,9 +472,8 @@ def _stage_set(
     if len(index) > config.max_bytes:
         msg = f"the sitemap index would hold {len(index):,} bytes, past max_bytes"
         raise SitemapError(msg)
-    temp = temp_path_for(main)
+    temp = stage(main, [index])
     temps.append(temp)
-    temp.write_bytes(index)
     staged.append((temp, main, _newest(parts)))
     return True
 
@@ -607,9 +507,9 @@ def install(
             for temp, final, newest in staged:
                 with_gz.append((temp, final, newest))
                 if final.suffix == ".xml":
-                    packed = temp_path_for(final.with_name(final.name + ".gz"))
+                    packed = stage(final.with_name(final.name + ".gz"),
+                                   gzip_stream(read_chunks(temp), newest), sync=True)
                     temps.append(packed)
-                    gzip_file(temp, packed, newest)
                     with_gz.append((packed, final.with_name(final.name + ".gz"), newest))
             staged = with_gz
         owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
@@ -619,10 +519,10 @@ def install(
         written = digests_of((temp, final.name) for temp, final, _ in staged)
         owned.intend(written)
     except OSError as err:
-        _discard(temps)
+        discard(temps)
         raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
     except BaseException:
-        _discard(temps)
+        discard(temps)
         raise
     # Parts first, then the files that name them: the main file of each set is staged last
     # within its set, so an index never names a part that is not yet in place.
@@ -631,7 +531,7 @@ def install(
             commit(temp, final)
             installed.files.append(final.name)
     except BaseException:
-        _discard(temps)
+        discard(temps)
         raise
     installed.removed = remove_stale(owned, set(installed.files), written)
     return installed
@@ -649,44 +549,6 @@ def remove_stale(owned: Ownership, keep: set[str], written: dict[str, str] | Non
     return removed
 
 
-def _discard(temps: list[Path]) -> None:
-    for temp in temps:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-
-
-def _small_regular_file(path: Path) -> bytes | None:
-    """The bytes of a regular file of at most a news sitemap's size, else None.
-
-    Missing, a link, a pipe or device, unreadable or larger: it cannot be ours then.
-    """
-    if path.is_symlink() or not path.is_file():
-        return None
-    try:
-        refuse_special(path)
-        with path.open("rb") as handle:
-            data = handle.read(PROTOCOL_NEWS_BYTES + 1)
-    except (OSError, WriteError):
-        return None
-    return data if len(data) <= PROTOCOL_NEWS_BYTES else None
-
-
-def is_own_file(site: Path, name: str) -> bool:
-    """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there.
-
-    Proved by the bytes: the news sitemap re-renders to itself; the fragment starts with the
-    lines only this tool writes.
-    """
-    from sitemap_plugins.news import is_own_news_sitemap  # noqa: PLC0415
-
-    data = _small_regular_file(site / name)
-    if data is None:
-        return False
-    if name == FRAGMENT_NAME:
-        return robots_txt.fragment_sitemap(data) is not None
-    return is_own_news_sitemap(data)
-
-
 def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
     """After a run that wrote no sitemap: nothing may still point crawlers at it.
 
@@ -695,25 +557,21 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
     robots.txt loses no byte; a warning names it instead.
     """
     result = Installed()
-    fragment = site / FRAGMENT_NAME
-    if is_own_file(site, FRAGMENT_NAME):
-        try:
-            fragment.unlink()
-        except OSError as err:
-            result.diagnostics.append(Diagnostic(
-                FRAGMENT_NAME, "stale-sitemap-line",
-                f"names {sitemap_url}, which was not written, and cannot be removed "
-                f"({explain(err)})"))
-        else:
-            result.removed.append(FRAGMENT_NAME)
+    gone = remove_own(site, FRAGMENT_NAME, PROOFS["fragment"])
+    if isinstance(gone, OSError):
+        result.diagnostics.append(Diagnostic(
+            FRAGMENT_NAME, "stale-sitemap-line",
+            f"names {sitemap_url}, which was not written, and cannot be removed "
+            f"({explain(gone)})"))
+    elif gone:
+        result.removed.append(FRAGMENT_NAME)
     target = site / "robots.txt"
     if config.robots_txt == "off" or not target.is_file():
         return result
     try:
         refuse_special(target)
-        with target.open("rb") as handle:  # what crawlers read of it, at most
-            names_it = robots_txt.names_sitemap(
-                handle.read(robots_txt.MAX_ROBOTS_BYTES), sitemap_url)
+        names_it = robots_txt.names_sitemap(  # what crawlers read of it, at most
+            read_file(target, robots_txt.MAX_ROBOTS_BYTES), sitemap_url)
     except (OSError, WriteError):
         return result  # unreadable: the rules were not read either, and that was reported
     if names_it:
@@ -748,18 +606,15 @@ def update_robots(
         root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
         target = site / FRAGMENT_NAME
         data = robots_txt.render_fragment(sitemap_url, root, feeds)
-        try:
-            same = target.is_file() and not target.is_symlink() and target.read_bytes() == data
-        except OSError:
-            same = False  # unreadable: written anew (write_bytes_atomic refuses a special file)
-        if not same:
+        # Unreadable: written anew (write_bytes_atomic refuses a special file).
+        if read_own(target, len(data) + 1) != data:
             write_bytes_atomic(target, data)
         result.files.append(target.name)
         return result
     target = site / "robots.txt"
     if target.is_symlink():
         real = Path(os.path.realpath(target))
-        if os.path.commonpath([real, os.path.realpath(site)]) != os.path.realpath(site):
+        if not is_inside(site, real):
             result.diagnostics.append(Diagnostic(
                 "robots.txt", "symlink-out",
                 "is a symlink that leaves the site folder; not read or changed"))
@@ -776,7 +631,7 @@ def update_robots(
                 "changed, so no Sitemap: line was added"))
             return result
         try:
-            editable, why = robots_txt.read_editable(target)
+            editable, why = read_editable(target)
         except OSError as err:
             result.diagnostics.append(Diagnostic(
                 "robots.txt", "unreadable",
@@ -820,11 +675,10 @@ def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str])
     result = Installed()
     urls = {f"{config.base_url}{name}" for name in gone if not os.path.lexists(site / name)}
     robots = site / "robots.txt"
-    if (not urls or config.robots_txt == "off" or robots.is_symlink()
-            or not robots.is_file()):
+    if not urls or config.robots_txt == "off" or not is_regular(robots):
         return result
     try:
-        original, _ = robots_txt.read_editable(robots)
+        original, _ = read_editable(robots)
     except OSError:
         return result
     if original is None:
@@ -845,27 +699,21 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
     Only a file that is ours byte for byte (:func:`~sitemap_plugins.news.is_own_news_sitemap`)
     is removed; a site's own file of that name stays, whatever it holds.
     """
-    from sitemap_plugins.news import is_own_news_sitemap, news_file_name  # noqa: PLC0415
-
     result = Installed()
     name = news_file_name(config.sitemap_name)
-    path = site / name
-    data = _small_regular_file(path)
-    if data is None or not is_own_news_sitemap(data):
-        return result
-    try:
-        path.unlink()
-    except OSError as err:
+    gone = remove_own(site, name, PROOFS["news"])
+    if isinstance(gone, OSError):
         result.diagnostics.append(Diagnostic(name, "stale-news-sitemap", (
             f"was written by an earlier build with news on, and cannot be removed "
-            f"({explain(err)})")))
+            f"({explain(gone)})")))
+    if gone is not True:
         return result
     result.removed.append(name)
     robots = site / "robots.txt"
-    if config.robots_txt == "off" or robots.is_symlink() or not robots.is_file():
+    if config.robots_txt == "off" or not is_regular(robots):
         return result
     try:
-        original, _ = robots_txt.read_editable(robots)
+        original, _ = read_editable(robots)
     except OSError:
         return result
     if original is not None:
@@ -874,3 +722,120 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
             write_bytes_atomic(robots, kept)
             result.files.append("robots.txt")
     return result
+
+
+def remove_obsolete_fragment(site: Path, written: Sequence[str]) -> list[str]:
+    """An earlier build's fragment (the base URL had a path then), when this one wrote none."""
+    fragment = FRAGMENT_NAME
+    gone = fragment not in written and remove_own(site, fragment, PROOFS["fragment"])
+    return [fragment] if gone is True else []
+
+
+# -------------------- the IndexNow key file
+
+def publish_key(site: Path, name: str, key: str) -> tuple[list[str], list[Diagnostic]]:
+    """Write the key file ``name`` holding ``key`` at the site root (files, diagnostics).
+
+    A file of that name that holds the key already is left as it is; one that holds anything
+    else is the site's own, never overwritten, and reported.
+    """
+    target = site / name
+    if os.path.lexists(target):
+        try:
+            refuse_special(target)
+            existing = read_file(target, key_proof(key).most + 1)
+        except (OSError, WriteError) as err:
+            reason = err.message if isinstance(err, WriteError) else err.strerror
+            return [], [Diagnostic(name, "indexnow-key-file", f"cannot be read ({reason}); "
+                                   "left as it is, so IndexNow cannot check the key there")]
+        if key_proof(key).holds(existing):
+            return [name], []
+        return [], [Diagnostic(
+            name, "indexnow-key-file",
+            "is the site's own file and does not hold the indexnow_key; left as it is, so "
+            "IndexNow cannot check the key: remove that file or choose another key")]
+    write_bytes_atomic(target, key.encode("ascii"))
+    return [name], []
+
+
+def publishes_key(site: Path, name: str, key: str) -> bool | None:
+    """Whether the key file ``name`` of the site holds ``key``; None when it cannot be read."""
+    try:
+        refuse_special(site / name)
+        data = read_file(site / name, key_proof(key).most + 1)
+    except (OSError, WriteError):
+        return None
+    return key_proof(key).holds(data)
+
+
+# -------------------- the HTML site map's pages
+
+def _refused(rel_path: str, why: str) -> ConfigError:
+    return ConfigError("html_sitemap", f"{rel_path!r} {why}")
+
+
+class SitePages:
+    """The HTML site map's pages in the site: ``html_map``'s ``PageStore``."""
+
+    def __init__(self, site: Path) -> None:
+        """The pages of the site in ``site``."""
+        self.site = site
+
+    def check_free(self, rel_path: str) -> None:
+        """Refuse to overwrite a page of the site that is neither a host's marker page nor ours.
+
+        Raises:
+            ConfigError: naming the file, before anything is written.
+            WriteError: when a link, pipe or device stands there.
+        """
+        target = self.site / rel_path
+        if not is_inside(self.site, target.parent):
+            raise _refused(rel_path, "leads out of the site through a symbolic link; remove "
+                                     "the link or choose another path")
+        refuse_special(target)  # a pipe there would hang the read below
+        if target.is_dir():
+            raise _refused(rel_path, "is a folder of the site; end the path with '/' to write "
+                                     "index.html in it")
+        try:
+            data = read_file(target, MAX_MAP_PAGE)
+        except FileNotFoundError:
+            return
+        except OSError as err:
+            raise _refused(rel_path, f"cannot be read: {err.strerror}") from err
+        if HTML_MAP_MARKER.encode() not in data and not PROOFS["html-map"].holds(data):
+            raise _refused(rel_path, "is a page of the site, not an HTML site map; choose "
+                                     "another path")
+
+    def shell(self, rel_path: str) -> str | None:
+        """The host's themed page holding the marker, or None (a standalone page is written)."""
+        try:
+            text = read_file(self.site / rel_path, MAX_MAP_PAGE).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        text = text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+        return text if HTML_MAP_MARKER in text else None
+
+    def is_ours(self, rel_path: str) -> bool:
+        """Whether a page of ours stands there (never one out of the site through a link)."""
+        path = self.site / rel_path
+        return is_inside(self.site, path.parent) and holds(path, PROOFS["html-map"])
+
+    def names(self, folder: str) -> list[str]:
+        """The names in the site's folder ``folder`` (empty: the root), sorted."""
+        return list_names(self.site / folder if folder else self.site)
+
+    def write(self, rel_path: str, data: bytes) -> None:
+        """Replace the page atomically (its folder made when missing).
+
+        Raises:
+            WriteError: when the file cannot be written; the old one is kept.
+        """
+        write_bytes_atomic(self.site / rel_path, data, make_folder=True)
+
+    def remove(self, rel_path: str, *, folder_too: bool = False) -> bool:
+        """Remove the page (and its folder with ``folder_too``, when empty); whether it went."""
+        try:
+            remove(self.site / rel_path, folder_too=folder_too)
+        except OSError:
+            return False
+        return True

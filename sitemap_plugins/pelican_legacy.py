@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sitemap_plugins.errors import ConfigError, received, unknown_key
 from sitemap_plugins.options import check_changefreq, check_priority
+from sitemap_plugins.urls import INDEX_NAMES
 
 if TYPE_CHECKING:
     import logging
@@ -31,7 +32,6 @@ COMPETING_PLUGINS = {
 _KEYS = ("format", "priorities", "changefreqs", "exclude")
 _KINDS = ("articles", "pages", "indexes")
 _FORMATS = ("xml", "txt")
-_INDEX_NAMES = ("index.html", "index.htm")
 # pelican-sitemap's keys, met in SITEMAP_PLUGINS: a close match would mislead ("priorities"
 # is not "priority": one takes kinds of page, the other globs).
 MISPLACED_KEYS = {
@@ -177,6 +177,6 @@ def is_excluded(legacy: Legacy, rel: str, url: str | None, *, directory_urls: bo
 
 def _strip_index(path: str) -> str:
     head, _, name = path.rpartition("/")
-    if name.lower() in _INDEX_NAMES:
+    if name.lower() in INDEX_NAMES:
         return f"{head}/" if head else ""
     return path

@@ -40,10 +40,7 @@ from __future__ import annotations
 import codecs
 import functools
 import hashlib
-import json
-import os
 import re
-import stat
 import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
@@ -63,7 +60,6 @@ NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "5"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
-_CHUNK = 1 << 20
 # HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
 # no-break space or U+3000 that starts or ends a file name written as an IRI.
 URL_SPACE = " \t\n\r\f"
@@ -175,48 +171,12 @@ class PageBytes(NamedTuple):
     mtime: float
 
 
-def read_bytes(path: str) -> PageBytes:
-    """Read a regular file: whole up to the parsing bound, then only hashed, in chunks.
-
-    Raises:
-        OSError: when it cannot be opened or read, or is not a regular file (a pipe that
-            took the page's place after the scan is never waited on).
-    """
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK)
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise OSError(0, "not a regular file")
-        # read(n) allocates n bytes up front: ask for the file's size, not the bound.
-        wanted = min(status.st_size, MAX_PARSED_BYTES) + 1
-        parts = [os.read(descriptor, wanted)]
-        size = len(parts[0])
-        # A read may return less than asked (network file systems): read on, up to the size
-        # fstat gave, without a last read that returns nothing to show the end.
-        while size < min(wanted, status.st_size):
-            more = os.read(descriptor, wanted - size)
-            if not more:
-                break
-            parts.append(more)
-            size += len(more)
-        raw = b"".join(parts) if len(parts) > 1 else parts[0]
-        if size <= MAX_PARSED_BYTES:
-            return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
-                             mtime=status.st_mtime)
-        hasher = xxhash.xxh3_128(raw)
-        while chunk := os.read(descriptor, _CHUNK):
-            hasher.update(chunk)
-        return PageBytes(raw[:MAX_PARSED_BYTES], complete=False, digest=hasher.digest(),
-                         mtime=status.st_mtime)
-    finally:
-        os.close(descriptor)
-
-
 def read_record(page: PageBytes, *, html: bool) -> PageRecord:
     """The record of a file whose bytes are ``page``.
 
     A file that is not a page, or a page past the parsing bound, is fingerprinted by the
-    digest ``read_bytes`` already took of all its bytes: the file is never read twice.
+    digest :func:`sitemap_plugins.site.read_bytes` already took of all its bytes: the file is
+    never read twice.
     """
     raw_fingerprint = "raw:" + page.digest.hex()
     if not html:
@@ -1028,108 +988,3 @@ def _videos(elements: dict[str, list[LexborNode]]) -> tuple[Video, ...]:
             title = (attributes.get("title") or attributes.get("aria-label") or "").strip()
             found.append(Video("", player, "", title, _caption(node, captions)))
     return tuple(found)
-
-
-# --- the record cache's encoding ----------------------------------------------------------
-
-
-# One encoder for every record: json.dumps with arguments builds a new one at each call.
-# ASCII output: a lone surrogate from a bad byte survives too.
-_RECORD_ENCODER = json.JSONEncoder(separators=(",", ":"))
-
-
-def encode_record(record: PageRecord) -> str:
-    """The record as one JSON text, for the record cache."""
-    return _RECORD_ENCODER.encode(
-        [record.fingerprint, record.html, record.canonical, sorted(record.robots),
-         record.refresh_url, record.alternates, record.lang, record.base_href, record.modified,
-         record.published, record.title, record.heading, record.description, record.og_title,
-         record.feeds, record.images, record.videos, record.problems])
-
-
-def _str_or_none(value: object) -> str | None:
-    if value is not None and not isinstance(value, str):
-        raise TypeError
-    return value
-
-
-def _strings(value: object, width: int = 0) -> tuple[object, ...]:
-    """A list of strings, or (``width``) of lists of that many strings, as tuples."""
-    if type(value) is not list:
-        raise TypeError
-    if not value:
-        return ()
-    if not width:
-        for item in value:
-            if type(item) is not str:
-                raise TypeError
-        return tuple(value)
-    found = []
-    for item in value:
-        if type(item) is not list or len(item) != width:
-            raise TypeError
-        for part in item:
-            if type(part) is not str:
-                raise TypeError
-        found.append(tuple(item))
-    return tuple(found)
-
-
-# A record holds what a page's head and main content say: far less than this.
-MAX_RECORD_TEXT = 4 * 1024 * 1024
-_FINGERPRINT = re.compile(r"[\x21-\x7e]{1,256}\Z")
-# What XML 1.0 cannot hold, and lone surrogates: never written, so never taken from a cache.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-# Where those characters may be, in a record's JSON text: the encoder writes every character
-# outside ASCII as an escape, so a record without one of these needs no walk over its
-# decoded strings (which cost more than decoding them). A match is only looked at closer:
-# ``\\b`` is a backslash and a "b", and a pair of surrogate escapes is an emoji.
-_MAYBE_NOT_XML = re.compile(
-    r"\\(?:[bf]|u(?:00[01]|[dD][89a-fA-F]|[fF]{3}[eEfF]))|[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def _all_text_clean(value: object) -> bool:
-    """Whether every string in a decoded JSON value is text XML can hold."""
-    if isinstance(value, str):
-        return not _NOT_XML.search(value)
-    if isinstance(value, list):
-        return all(_all_text_clean(item) for item in value)
-    return True
-
-
-def decode_record(text: str) -> PageRecord | None:
-    """What :func:`encode_record` wrote; None for anything else (a damaged cache).
-
-    Every field is checked for its type, and every string for characters that XML cannot
-    hold (a record with such a string is read again from the page, never passed on), so a
-    damaged or forged row costs a parse and nothing else.
-    """
-    if not isinstance(text, str) or len(text) > MAX_RECORD_TEXT:
-        return None
-    try:
-        fields = json.loads(text)
-        if type(fields) is not list or (
-                _MAYBE_NOT_XML.search(text) and not _all_text_clean(fields)):
-            return None
-        (fingerprint, html, canonical, robots, refresh_url, alternates, lang, base_href,
-         modified, published, title, heading, description, og_title, feeds, images, videos,
-         problems) = fields
-        if (not isinstance(fingerprint, str) or not _FINGERPRINT.match(fingerprint)
-                or not isinstance(html, bool)):
-            return None
-        return PageRecord(
-            fingerprint=fingerprint, html=html, canonical=_str_or_none(canonical),
-            robots=frozenset(_strings(robots)),  # type: ignore[arg-type]
-            refresh_url=_str_or_none(refresh_url),
-            alternates=_strings(alternates, 2),  # type: ignore[arg-type]
-            lang=_str_or_none(lang), base_href=_str_or_none(base_href),
-            modified=_str_or_none(modified), published=_str_or_none(published),
-            title=_str_or_none(title), heading=_str_or_none(heading),
-            description=_str_or_none(description), og_title=_str_or_none(og_title),
-            feeds=_strings(feeds),  # type: ignore[arg-type]
-            images=_strings(images),  # type: ignore[arg-type]
-            videos=tuple(Video(*v) for v in _strings(videos, len(Video._fields))),  # type: ignore[misc]
-            problems=_strings(problems, 2),  # type: ignore[arg-type]
-        )
-    except (ValueError, TypeError, RecursionError):
-        return None

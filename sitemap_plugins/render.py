@@ -1,38 +1,255 @@
 """Rendering: entries in, sitemap text out, split into parts by the protocol's limits.
 
 The middle floor: ``<urlset>`` elements, the ``<sitemapindex>``, the text sitemap, deterministic
-gzip, and the Jinja2 environment of the XML templates. The part writers stream into staged files
-that :mod:`sitemap_plugins.site` provides.
+gzip, and the Jinja2 environment of the XML templates. The part writers stream into sinks that
+:mod:`sitemap_plugins.site` provides (:class:`~sitemap_plugins.site.Staged` files); gzip is a
+stream over bytes. The format the other way too, over bytes: the files' names, who wrote a
+sitemap (by the bytes its templates write) and the one expat reader of sitemaps, with line
+numbers (:class:`SitemapParser`: ``check``, and :func:`sitemap_plugins.site.sitemap_entries`
+for ``merge`` and :mod:`~sitemap_plugins.owned`). Opens no file: :func:`template_path` only
+looks for a template.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gzip
-import os
-import shutil
-from dataclasses import dataclass, field
+import re
+import struct
+import xml.parsers.expat
+import zlib
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import jinja2
 import markupsafe
 
 from sitemap_plugins.dates import Lastmod, sort_key
-from sitemap_plugins.errors import WriteError
-from sitemap_plugins.site import explain, temp_path_for
 from sitemap_plugins.values import xml_text
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
-
-    from sitemap_plugins.rules import Entry
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 
-# -------------------- formerly writers.py
+# The HTML site map's markers, known to its renderer and to the proof of what is ours.
+HTML_MAP_MARKER = "<!-- sitemap-plugins:html-sitemap -->"
+"""Where a host's themed page wants the list: the host renders a page holding it, and the
+list replaces it once the sitemap is known."""
+HTML_MAP_MARK = "<!-- sitemap-plugins: HTML site map -->"
+"""Ends every page of the site map this tool writes: what proves a file there is ours."""
+HTML_MAP_EARLIER_MARK = b'<meta name="generator" content="sitemap-plugins">'
+"""What pages of earlier versions carry instead."""
 
-_BUFFER = 1 << 20
+
+# -------------------- who wrote a sitemap, by its bytes
+
+_SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+_DECL = b'<?xml version="1.0" encoding="UTF-8"?>\n'
+# This tool's own output (urlset.xml, sitemapindex.xml): the header with any of the
+# extension namespaces, then the first entry or the end.
+_OWN_URLSET = re.compile(
+    re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
+    + rb'(?: xmlns:xhtml="http://www\.w3\.org/1999/xhtml")?'
+    rb'(?: xmlns:image="http://www\.google\.com/schemas/sitemap-image/1\.1")?'
+    rb'(?: xmlns:video="http://www\.google\.com/schemas/sitemap-video/1\.1")?>\n'
+    rb"  <url>\n    <loc>")
+_OWN_INDEX = re.compile(re.escape(_DECL) + rb"<sitemapindex " + re.escape(_SITEMAP_NS.encode())
+                        + rb">\n  <sitemap>\n    <loc>")
+# Other generators, by the first bytes their templates write.
+_GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
+    ("Hugo", re.compile(
+        rb'<\?xml version="1\.0" encoding="(?i:utf-8)" standalone="yes"\?>\s*'
+        rb'<(?:urlset ' + re.escape(_SITEMAP_NS.encode())
+        + rb'\s+xmlns:xhtml="http://www\.w3\.org/1999/xhtml">|sitemapindex '
+        + re.escape(_SITEMAP_NS.encode()) + rb">)")),
+    ("MkDocs' built-in template", re.compile(
+        re.escape(_DECL) + rb"<urlset " + re.escape(_SITEMAP_NS.encode())
+        + rb">(?:\n    <url>\n         <loc>|\n</urlset>\s*\Z)")),
+    ("pelican-sitemap", re.compile(
+        rb'<\?xml version="1\.0" encoding="utf-8"\?>\n<urlset '
+        rb'xmlns:xsi="http://www\.w3\.org/2001/XMLSchema-instance"\n'
+        rb'xsi:schemaLocation="http://www\.sitemaps\.org/schemas/sitemap/0\.9 '
+        rb'http://www\.sitemaps\.org/schemas/sitemap/0\.9/sitemap\.xsd"\n')),
+    # ElementTree's declaration (single quotes); xhtml declared first when alternates exist.
+    ("sphinx-sitemap", re.compile(
+        rb"<\?xml version='1\.0' encoding='utf-8'\?>\n<urlset "
+        rb'(?:xmlns:xhtml="http://www\.w3\.org/1999/xhtml" )?' + re.escape(_SITEMAP_NS.encode())
+        + rb">\s*<(?:url>|/urlset>)")),
+)
+OWN = "sitemap-plugins"
+"""What :func:`identify` calls this tool's own output."""
+
+
+def identify_bytes(head: bytes, tail: bytes) -> str | None:
+    """Which generator wrote a sitemap of this start and end (:data:`OWN` for this tool).
+
+    Each is known by the bytes its templates write; None for any other file.
+    """
+    if (_OWN_URLSET.match(head) and tail.endswith(b"</urlset>\n")) or (
+            _OWN_INDEX.match(head) and tail.endswith(b"</sitemapindex>\n")):
+        return OWN
+    for name, pattern in _GENERATORS:
+        if pattern.match(head) and tail.rstrip().endswith((b"</urlset>", b"</sitemapindex>")):
+            return name
+    return None
+
+
+def is_own_index_head(head: bytes) -> bool:
+    """Whether ``head`` starts a sitemap index as this tool writes one."""
+    return _OWN_INDEX.match(head) is not None
+
+
+# -------------------- reading them back: one expat reader, with line numbers
+
+class XmlError(ValueError):
+    """The bytes are not a well-formed XML document that may be read."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+_NO_ATTRIBUTES: dict[str, str] = {}  # shared by every element without attributes; never changed
+
+
+class Node:
+    """One element: its Clark name, attributes, direct text, children and line.
+
+    Lean on purpose (a 50 MiB sitemap has a million elements): no list for an element
+    without children, one string for text that came in one piece.
+    """
+
+    __slots__ = ("attributes", "children", "line", "parts", "tag")
+
+    def __init__(self, tag: str, attributes: dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attributes = attributes
+        self.line = line
+        self.children: list[Node] | tuple[()] = ()
+        self.parts: str | list[str] = ""
+
+    @property
+    def text(self) -> str:
+        """The character data directly inside (between children too), as written."""
+        return self.parts if isinstance(self.parts, str) else "".join(self.parts)
+
+    def add_text(self, data: str) -> None:
+        """Keep a piece of character data (a second piece turns the string into a list)."""
+        if isinstance(self.parts, list):
+            self.parts.append(data)
+        elif self.parts:
+            self.parts = [self.parts, data]
+        else:
+            self.parts = data
+
+    def add_child(self, child: Node) -> None:
+        """Append a child element."""
+        if isinstance(self.children, list):
+            self.children.append(child)
+        else:
+            self.children = [child]
+
+    def find(self, tag: str) -> Node | None:
+        """The first child named ``tag``."""
+        return next((child for child in self.children if child.tag == tag), None)
+
+    def find_text(self, tag: str) -> str:
+        """The text of the first child named ``tag``, stripped; empty when there is none."""
+        child = self.find(tag)
+        return child.text.strip() if child is not None else ""
+
+
+class Document(NamedTuple):
+    """A parsed file: its root element and what its XML declaration said."""
+
+    root: Node
+    encoding: str | None
+    declared: bool = False
+    """Whether it has an XML declaration."""
+
+
+class SitemapParser:
+    """Expat with namespaces resolved; nothing is fetched and no entity is declared.
+
+    With ``on_entry``, each child of the root (a <url>, a <sitemap>) is handed over as soon
+    as it ends, with the root, and not kept: memory holds one entry, not the whole file.
+    """
+
+    def __init__(self, on_entry: Callable[[Node, Node], None] | None,
+                 on_root: Callable[[Node], None] | None = None) -> None:
+        parser = self.parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
+        parser.buffer_text = True
+        stack: list[Node] = []
+        self.found: list[Node] = []
+        self.declaration: dict[str, str | None] = {}
+
+        def start(name: str, attributes: dict[str, str]) -> None:
+            tag = "{" + name if "}" in name else name
+            attrs = {("{" + key if "}" in key else key): value
+                     for key, value in attributes.items()} if attributes else _NO_ATTRIBUTES
+            node = Node(tag, attrs, parser.CurrentLineNumber)
+            if not stack:
+                self.found.append(node)
+                if on_root is not None:
+                    on_root(node)
+            elif on_entry is None or len(stack) > 1:
+                stack[-1].add_child(node)
+            stack.append(node)
+
+        def end(_name: str) -> None:
+            node = stack.pop()
+            if on_entry is not None and len(stack) == 1:
+                on_entry(stack[0], node)
+
+        def text(data: str) -> None:
+            if stack:
+                stack[-1].add_text(data)
+
+        def doctype(*_args: object) -> None:
+            raise XmlError(parser.CurrentLineNumber, (
+                "has a DOCTYPE; a sitemap may declare no DOCTYPE and no entities (they can "
+                "expand without bound or read other files), so it was not read further"))
+
+        def xml_declaration(_version: str, encoding: str | None, _standalone: int) -> None:
+            self.declaration["encoding"] = encoding
+
+        parser.StartElementHandler = start
+        parser.EndElementHandler = end
+        parser.CharacterDataHandler = text
+        parser.StartDoctypeDeclHandler = doctype
+        parser.EntityDeclHandler = doctype
+        parser.XmlDeclHandler = xml_declaration
+
+    def feed(self, data: bytes, *, final: bool) -> None:
+        """Parse the next bytes.
+
+        Raises:
+            XmlError: not well-formed, or a DOCTYPE.
+        """
+        try:
+            self.parser.Parse(data, final)
+        except xml.parsers.expat.ExpatError as err:
+            message = xml.parsers.expat.errors.messages[err.code]
+            raise XmlError(err.lineno, f"is not well-formed XML (unescaped '&' or '<'?): "
+                                       f"{message}") from None
+
+
+def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) -> Document:
+    """Parse a whole file (see :class:`SitemapParser`) and return its root.
+
+    Raises:
+        XmlError: not well-formed, or a DOCTYPE (its entities could expand without bound,
+            and no sitemap needs one).
+    """
+    parser = SitemapParser(on_entry)
+    parser.feed(raw, final=True)
+    return Document(parser.found[0], parser.declaration.get("encoding"),
+                    "encoding" in parser.declaration)
+
+
+# -------------------- the part writers
 
 
 class Rendered(NamedTuple):
@@ -48,15 +265,36 @@ class Rendered(NamedTuple):
     """``video:video`` elements in it."""
 
 
+class Sink(Protocol):
+    """Where a part's bytes go: a staged file (:class:`sitemap_plugins.site.Staged`)."""
+
+    path: Path
+    """The temporary file, committed under its final name once the set is complete."""
+
+    def write(self, data: bytes) -> None:
+        """Append ``data``."""
+
+    def close(self) -> None:
+        """Finish the file."""
+
+    def discard(self) -> None:
+        """Delete it (after an error)."""
+
+
 @dataclass
 class Part:
-    """One finished (or growing) temporary part file."""
+    """One finished (or growing) part."""
 
-    temp: Path
+    sink: Sink
     count: int = 0
     size: int = 0
     newest: Lastmod | None = None
-    handle: IO[bytes] | None = field(default=None, repr=False)
+    open: bool = True
+
+    @property
+    def temp(self) -> Path:
+        """The part's temporary file."""
+        return self.sink.path
 
 
 class Writer(Protocol):
@@ -76,15 +314,19 @@ class Writer(Protocol):
 
 
 class _PartWriter:
-    """Shared machinery: limits, rolling over to a new part, newest lastmod per part."""
+    """Shared machinery: limits, rolling over to a new part, newest lastmod per part.
+
+    ``open_part(name)``: a new sink for the part of that name (``sitemap-2.part``). Errors
+    of the sinks (a full disk) are the caller's to report.
+    """
 
     extension = ""
 
     def __init__(
-        self, folder: Path, name: str, *, max_urls: int, max_bytes: int,
+        self, open_part: Callable[[str], Sink], name: str, *, max_urls: int, max_bytes: int,
         header: str, footer: str, render: Callable[[Rendered], str],
     ) -> None:
-        self._folder = folder
+        self._open_part = open_part
         self._name = name
         self._max_urls = max_urls
         self._max_bytes = max_bytes
@@ -95,30 +337,21 @@ class _PartWriter:
 
     def _start_part(self) -> Part:
         self._close_current()
-        part = Part(temp_path_for(self._folder / f"{self._name}-{len(self._parts) + 1}.part"))
-        # Registered before the file exists, so that discard() removes it whatever fails next.
+        part = Part(self._open_part(f"{self._name}-{len(self._parts) + 1}.part"))
         self._parts.append(part)
-        part.handle = part.temp.open("wb", buffering=_BUFFER)
-        part.handle.write(self._header)
+        part.sink.write(self._header)
         part.size = len(self._header)
         return part
 
     def _close_current(self) -> None:
-        if self._parts and self._parts[-1].handle is not None:
+        if self._parts and self._parts[-1].open:
             part = self._parts[-1]
-            assert part.handle is not None
-            part.handle.write(self._footer)
+            part.sink.write(self._footer)
             part.size += len(self._footer)
-            part.handle.close()
-            part.handle = None
+            part.open = False
+            part.sink.close()
 
     def add(self, entry: Rendered) -> None:
-        try:
-            self._add(entry)
-        except OSError as err:  # a full disk: a clear WriteError, not a traceback
-            raise _write_error(self._folder, err) from err
-
-    def _add(self, entry: Rendered) -> None:
         data = self._render(entry).encode("utf-8")
         room = self._max_bytes - len(data) - len(self._footer)  # for what is before it
         part = self._parts[-1] if self._parts else None
@@ -127,8 +360,7 @@ class _PartWriter:
         if part.size > room:
             msg = f"one entry ({len(data):,} bytes) does not fit in max_bytes"
             raise ValueError(msg)
-        assert part.handle is not None
-        part.handle.write(data)
+        part.sink.write(data)
         part.size += len(data)
         part.count += 1
         lastmod = entry.lastmod
@@ -139,32 +371,20 @@ class _PartWriter:
             part.newest = lastmod
 
     def finish(self) -> list[Part]:
-        try:
-            if not self._parts:
-                self._start_part()
-            self._close_current()
-        except OSError as err:
-            raise _write_error(self._folder, err) from err
+        if not self._parts:
+            self._start_part()
+        self._close_current()
         return self._parts
 
     def discard(self) -> None:
         for part in self._parts:
-            if part.handle is not None:
-                # Closing a handle whose flush failed (full disk) raises again; the
-                # temporary files must still all be removed.
-                with contextlib.suppress(Exception):
-                    part.handle.close()
-                part.handle = None
-            with contextlib.suppress(OSError):
-                part.temp.unlink()
+            part.open = False
+            with contextlib.suppress(Exception):
+                part.sink.discard()
 
 
 def _element(entry: Rendered) -> str:
     return entry.xml
-
-
-def _write_error(folder: Path, err: OSError) -> WriteError:
-    return WriteError(str(folder), f"cannot write the sitemap: {explain(err)}")
 
 
 class XmlSitemapWriter(_PartWriter):
@@ -173,11 +393,11 @@ class XmlSitemapWriter(_PartWriter):
     extension = "xml"
 
     def __init__(
-        self, folder: Path, name: str, *, max_urls: int, max_bytes: int, xhtml: bool,
-        image: bool = False, video: bool = False,
+        self, open_part: Callable[[str], Sink], name: str, *, max_urls: int, max_bytes: int,
+        xhtml: bool, image: bool = False, video: bool = False,
     ) -> None:
         super().__init__(
-            folder, name, max_urls=max_urls, max_bytes=max_bytes,
+            open_part, name, max_urls=max_urls, max_bytes=max_bytes,
             header=render_header(xhtml=xhtml, image=image, video=video),
             footer=render_footer(), render=_element,
         )
@@ -188,9 +408,10 @@ class TextSitemapWriter(_PartWriter):
 
     extension = "txt"
 
-    def __init__(self, folder: Path, name: str, *, max_urls: int, max_bytes: int) -> None:
+    def __init__(self, open_part: Callable[[str], Sink], name: str, *, max_urls: int,
+                 max_bytes: int) -> None:
         super().__init__(
-            folder, name, max_urls=max_urls, max_bytes=max_bytes,
+            open_part, name, max_urls=max_urls, max_bytes=max_bytes,
             header="", footer="", render=render_line,
         )
 
@@ -263,7 +484,30 @@ def render_header(*, xhtml: bool, image: bool = False, video: bool = False) -> s
     return str(template_module("urlset.xml").header(xhtml, image, video))
 
 
-def render_url(entry: Entry) -> str:
+class UrlFields(Protocol):
+    """What :func:`render_url` reads of an entry (a :class:`sitemap_plugins.rules.Entry`)."""
+
+    @property
+    def loc(self) -> str: ...  # noqa: D102
+    @property
+    def lastmod(self) -> Lastmod | None: ...  # noqa: D102
+    @property
+    def lastmod_w3c(self) -> str: ...  # noqa: D102
+    @property
+    def changefreq(self) -> str | None: ...  # noqa: D102
+    @property
+    def priority(self) -> float | None: ...  # noqa: D102
+    @property
+    def priority_text(self) -> str: ...  # noqa: D102
+    @property
+    def alternates(self) -> Sequence[Any]: ...  # noqa: D102  # hreflang, href
+    @property
+    def images(self) -> Sequence[str]: ...  # noqa: D102
+    @property
+    def videos(self) -> Sequence[Any]: ...  # noqa: D102  # the video:video children
+
+
+def render_url(entry: UrlFields) -> str:
     """One ``<url>`` element with its children, indented, ending in a newline.
 
     Built with string operations, not a template: a build renders one for every page, and a
@@ -352,13 +596,20 @@ def header_time(newest: Lastmod | None) -> int:
     return value if 0 <= value < 2**32 else 0
 
 
-def gzip_file(source: Path, target: Path, newest: Lastmod | None = None) -> None:
-    """Compress ``source`` into ``target`` (streamed, bounded memory)."""
-    mtime = header_time(newest)
-    with source.open("rb") as raw, target.open("wb") as out:
-        with gzip.GzipFile(
-            filename="", mode="wb", fileobj=out, compresslevel=COMPRESS_LEVEL, mtime=mtime
-        ) as packed:
-            shutil.copyfileobj(raw, packed, 1 << 20)
-        out.flush()
-        os.fsync(out.fileno())
+def gzip_stream(chunks: Iterable[bytes], newest: Lastmod | None = None) -> Iterator[bytes]:
+    """``chunks`` compressed as a gzip file, a piece at a time (bounded memory).
+
+    The bytes the gzip module writes with no file name, the newest lastmod as the header's
+    time (:func:`header_time`), so the same sitemap always gives the same ``.gz``.
+    """
+    # RFC 1952: magic, deflate, no flags, mtime, extra flags (0: level 6), OS unknown (255).
+    yield b"\x1f\x8b\x08\x00" + struct.pack("<L", header_time(newest)) + b"\x00\xff"
+    compressor = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS,
+                                  zlib.DEF_MEM_LEVEL, 0)
+    crc = size = 0
+    for chunk in chunks:
+        crc = zlib.crc32(chunk, crc)
+        size += len(chunk)
+        if packed := compressor.compress(chunk):
+            yield packed
+    yield compressor.flush() + struct.pack("<LL", crc, size & 0xFFFFFFFF)

@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from pathlib import Path
 
 
 # -------------------- formerly writers/robots.py
@@ -82,17 +81,14 @@ def decode_robots(robots: bytes) -> str:
     return robots.decode("utf-8-sig", "replace")
 
 
-def read_editable(path: Path) -> tuple[bytes | None, str]:
+def editable(data: bytes) -> tuple[bytes | None, str]:
     """A robots.txt to add lines to: its bytes, or None and why it is left as it is.
+
+    ``data``: its first ``MAX_ROBOTS_BYTES`` + 1 bytes.
 
     Crawlers read the first 500 KiB only, so a line added at the end of a larger file would
     never be read: such a file is not read whole (memory stays bounded) nor changed.
-
-    Raises:
-        OSError: when it cannot be read.
     """
-    with path.open("rb") as handle:
-        data = handle.read(MAX_ROBOTS_BYTES + 1)
     if len(data) > MAX_ROBOTS_BYTES:
         return None, (f"is larger than the {MAX_ROBOTS_BYTES // 1024:,} KiB crawlers read, so a "
                       "Sitemap: line added at its end would never be read; not changed: put "

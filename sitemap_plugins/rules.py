@@ -25,6 +25,7 @@ from sitemap_plugins.media import VideoEntry, page_images, page_videos
 from sitemap_plugins.news import NewsItem, news_language
 from sitemap_plugins.reader import NOTES
 from sitemap_plugins.urls import (
+    INDEX_NAMES,
     MAX_URL_LENGTH,
     comparison_key,
     is_public,
@@ -423,7 +424,7 @@ def same_page(canonical: str, url: str) -> bool:
     key, own = comparison_key(canonical), comparison_key(url)
     if key == own:
         return True
-    for index in ("index.html", "index.htm"):
+    for index in INDEX_NAMES:
         if key.endswith("/" + index) and key[: -len(index)] == own:
             return True
         if own.endswith("/" + index) and own[: -len(index)] == key:
@@ -445,7 +446,7 @@ def _is_not_found_page(rel: str) -> bool:
     folder, _, name = rel.lower().rpartition("/")
     if name in _NOT_FOUND_NAMES:
         return True
-    return name in ("index.html", "index.htm") and folder.rpartition("/")[2] == "404"
+    return name in INDEX_NAMES and folder.rpartition("/")[2] == "404"
 
 
 def _lastmod(

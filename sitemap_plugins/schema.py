@@ -17,7 +17,6 @@ xs:dateTime.
 from __future__ import annotations
 
 import re
-import xml.parsers.expat
 from calendar import monthrange
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -29,6 +28,8 @@ from sitemap_plugins.values import is_language_tag
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    from sitemap_plugins.render import Node
 
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -51,129 +52,7 @@ def display(name: str) -> str:
     return f"{prefix}{local}" if prefix is not None else name
 
 
-# --- the reader ---------------------------------------------------------------------------
-
-
-class XmlError(ValueError):
-    """The bytes are not a well-formed XML document that check may read."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
-
-
-_NO_ATTRIBUTES: dict[str, str] = {}  # shared by every element without attributes; never changed
-
-
-class Node:
-    """One element: its Clark name, attributes, direct text, children and line.
-
-    Lean on purpose (a 50 MiB sitemap has a million elements): no list for an element
-    without children, one string for text that came in one piece.
-    """
-
-    __slots__ = ("attributes", "children", "line", "parts", "tag")
-
-    def __init__(self, tag: str, attributes: dict[str, str], line: int) -> None:
-        self.tag = tag
-        self.attributes = attributes
-        self.line = line
-        self.children: list[Node] | tuple[()] = ()
-        self.parts: str | list[str] = ""
-
-    @property
-    def text(self) -> str:
-        """The character data directly inside (between children too), as written."""
-        return self.parts if isinstance(self.parts, str) else "".join(self.parts)
-
-    def add_text(self, data: str) -> None:
-        """Keep a piece of character data (a second piece turns the string into a list)."""
-        if isinstance(self.parts, list):
-            self.parts.append(data)
-        elif self.parts:
-            self.parts = [self.parts, data]
-        else:
-            self.parts = data
-
-    def add_child(self, child: Node) -> None:
-        """Append a child element."""
-        if isinstance(self.children, list):
-            self.children.append(child)
-        else:
-            self.children = [child]
-
-    def find(self, tag: str) -> Node | None:
-        """The first child named ``tag``."""
-        return next((child for child in self.children if child.tag == tag), None)
-
-
-@dataclass
-class Document:
-    """A parsed file: its root element and what its XML declaration said."""
-
-    root: Node
-    encoding: str | None
-    declared: bool
-
-
-def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) -> Document:
-    """Parse ``raw`` with namespaces resolved; nothing is fetched and no entity is declared.
-
-    With ``on_entry``, each child of the root (a <url>, a <sitemap>) is handed over as soon
-    as it ends, with the root, and not kept: memory holds one entry, not the whole file.
-
-    Raises:
-        XmlError: not well-formed, or a DOCTYPE (its entities could expand without bound,
-            and no sitemap needs one).
-    """
-    parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
-    parser.buffer_text = True
-    stack: list[Node] = []
-    found: list[Node] = []
-    declaration: dict[str, str | None] = {}
-
-    def start(name: str, attributes: dict[str, str]) -> None:
-        tag = "{" + name if "}" in name else name
-        attrs = {("{" + key if "}" in key else key): value
-                 for key, value in attributes.items()} if attributes else _NO_ATTRIBUTES
-        node = Node(tag, attrs, parser.CurrentLineNumber)
-        if not stack:
-            found.append(node)
-        elif on_entry is None or len(stack) > 1:
-            stack[-1].add_child(node)
-        stack.append(node)
-
-    def end(_name: str) -> None:
-        node = stack.pop()
-        if on_entry is not None and len(stack) == 1:
-            on_entry(stack[0], node)
-
-    def text(data: str) -> None:
-        if stack:
-            stack[-1].add_text(data)
-
-    def doctype(*_args: object) -> None:
-        raise XmlError(parser.CurrentLineNumber, (
-            "has a DOCTYPE; a sitemap may declare no DOCTYPE and no entities (they can expand "
-            "without bound or read other files), so it was not read further"))
-
-    def xml_declaration(_version: str, encoding: str | None, _standalone: int) -> None:
-        declaration["encoding"] = encoding
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text
-    parser.StartDoctypeDeclHandler = doctype
-    parser.EntityDeclHandler = doctype
-    parser.XmlDeclHandler = xml_declaration
-    try:
-        parser.Parse(raw, True)  # noqa: FBT003 - expat's isfinal takes no keyword
-    except xml.parsers.expat.ExpatError as err:
-        message = xml.parsers.expat.errors.messages[err.code]
-        raise XmlError(err.lineno, f"is not well-formed XML (unescaped '&' or '<'?): "
-                                   f"{message}") from None
-    return Document(found[0], declaration.get("encoding"), "encoding" in declaration)
+# --- the text check (the elements are read by sitemap_plugins.render.parse_xml) ------------
 
 
 # Markup, so that what lies between is character data: comments, processing instructions

@@ -1,38 +1,126 @@
 """The door to the published folder: walk it, read it, lock it, write into it atomically.
 
-Floor: the door (the only module that touches the published site, with :mod:`owned` for what
-this tool wrote there and :mod:`history` for the cache folder). May touch: the site folder.
+Floor: the door. With :mod:`owned` (what this tool wrote in the site) and :mod:`history` (the
+cache folder's data) it is one of the three modules that touch the disk, and the only one that
+opens the published folder's files. May import the ground and middle floors, never a product.
 
 The walk is iterative (10,000 nested folders do not hit the recursion limit), never leaves
 the site through a symlink, never loops, and skips hidden entries (``.git``, ``.well-known``).
 Each folder's listing is sorted by name, so the same tree always gives the same order.
 Writes go to a temporary file beside the target, then a rename: a crash at any point leaves
 the old file whole. Temporary files carry a recognisable hidden name so that the walk never
-lists them and the next run removes any that a killed run left behind.
+lists them and the next run removes any that a killed run left behind. Our own sitemaps are
+streamed through render's one expat reader (:func:`sitemap_entries`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import gzip
+import io
 import logging
 import os
 import secrets
 import stat
-import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, NamedTuple
 
+import filelock
+import xxhash
+
+from sitemap_plugins import reader, robots_txt
+from sitemap_plugins.cache_keys import default_cache_dir, site_key
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
 from sitemap_plugins.options import own_file_pattern
+from sitemap_plugins.reader import PageBytes
+from sitemap_plugins.render import Node, SitemapParser, XmlError
+from sitemap_plugins.urls import INDEX_NAMES
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterator
-    from pathlib import Path
+    from collections.abc import Collection, Iterable
 
 
-# -------------------- formerly scan.py
+log = logging.getLogger(__name__)
+
+
+# -------------------- where a path leads, and what stands there
+
+def is_inside(site: Path | str, path: Path | str) -> bool:
+    """Whether ``path``, its links followed, lies in the folder ``site``."""
+    real_site = os.path.realpath(site)
+    return os.path.commonpath([real_site, os.path.realpath(path)]) == real_site
+
+
+# A folder needs no check: a rename onto it fails by itself, and the old one is kept.
+_SPECIAL = (
+    (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+)
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is when it is not a regular file or folder, or None."""
+    return next((what for test, what in _SPECIAL if test(mode)), None)
+
+
+def is_regular(path: Path) -> bool:
+    """Whether a regular file stands at ``path`` itself (a link to one is not)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def refuse_special(target: Path) -> None:
+    """Stop before replacing or opening anything but a regular file: a link, a device, a pipe.
+
+    A rename would put a file in its place (a symlink the user made to share one file, a
+    device node), and opening a pipe would wait for a writer forever.
+
+    Raises:
+        WriteError: naming what stands there; it is left as it is.
+
+    """
+    try:
+        mode = os.lstat(target).st_mode
+    except OSError:
+        return  # nothing there (or nothing we can see): the write itself will say
+    what = special_kind(mode)
+    if what is not None:
+        raise WriteError(str(target), f"is {what}, not a regular file; it was left as it "
+                         "is (remove it, or choose another name, to let the file be written)")
+
+
+_GITIGNORE = b"# Made by sitemap-plugins: the lastmod manifest is a cache, not a source.\n*\n"
+
+
+def make_cache_folder(folder: Path) -> None:
+    """Create a cache folder (and its parents), with a ``.gitignore`` when this call made it.
+
+    Only then: its ``*`` ignores every file in the folder, and a folder given as
+    ``cache_dir`` that was there before (``--cache-dir .``, the project root) holds files the
+    tool did not make. Written once, when missing; a user's own is left alone. Whoever
+    comes first (the site's lock, the history) makes it, so the ignore file never depends
+    on which.
+
+    Raises:
+        OSError: when it cannot be created.
+    """
+    try:
+        folder.mkdir(parents=True)
+    except FileExistsError:
+        if not folder.is_dir():
+            raise
+        return
+    target = folder / ".gitignore"
+    if not os.path.lexists(target):
+        write_bytes_atomic(target, _GITIGNORE)
+
+
+# -------------------- the walk
 
 SkipCallback = Callable[[str, str, "Diagnostic | None"], None]
 
@@ -42,7 +130,6 @@ REASON_SITEMAP_FILE = "sitemap file"
 REASON_DUPLICATE = "duplicate URL"
 REASON_LINKED = "symlink to a page listed under its own path"
 REASON_UNREADABLE = "unreadable"
-_INDEX_NAMES = ("index.html", "index.htm")
 
 
 class BuiltFile(NamedTuple):
@@ -173,7 +260,7 @@ def scan_site(
             on_skip(rel, REASON_UNREADABLE, Diagnostic(
                 rel, "not-a-file", "is not a regular file (a pipe, socket or device); not read"))
             continue
-        if directory_urls and name in _INDEX_NAMES and _shadowed_index(name, entries):
+        if directory_urls and name in INDEX_NAMES and _shadowed_index(name, entries):
             on_skip(rel, REASON_DUPLICATE, Diagnostic(
                 rel, "duplicate-index",
                 f"has the same folder URL as another index file in {rel_dir or 'the root'!r}",
@@ -210,7 +297,7 @@ def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
     except OSError:
         is_dir = False
     name = entry.name
-    return (is_dir, name not in _INDEX_NAMES, name)
+    return (is_dir, name not in INDEX_NAMES, name)
 
 
 def _shadowed_index(name: str, remaining: list[os.DirEntry[str]]) -> bool:
@@ -231,11 +318,219 @@ def _shadowed_index(name: str, remaining: list[os.DirEntry[str]]) -> bool:
     return False
 
 
-# -------------------- formerly writers/atomic.py
+# -------------------- reading
+
+_CHUNK = 1 << 20
+_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK
+
+
+def read_bytes(path: str) -> PageBytes:
+    """Read a page: whole up to the parsing bound, then only hashed, in chunks.
+
+    Raises:
+        OSError: when it cannot be opened or read, or is not a regular file (a pipe that
+            took the page's place after the scan is never waited on).
+    """
+    bound = reader.MAX_PARSED_BYTES
+    descriptor = os.open(path, _FLAGS)
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(0, "not a regular file")
+        # read(n) allocates n bytes up front: ask for the file's size, not the bound.
+        wanted = min(status.st_size, bound) + 1
+        parts = [os.read(descriptor, wanted)]
+        size = len(parts[0])
+        # A read may return less than asked (network file systems): read on, up to the size
+        # fstat gave, without a last read that returns nothing to show the end.
+        while size < min(wanted, status.st_size):
+            more = os.read(descriptor, wanted - size)
+            if not more:
+                break
+            parts.append(more)
+            size += len(more)
+        raw = b"".join(parts) if len(parts) > 1 else parts[0]
+        if size <= bound:
+            return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
+                             mtime=status.st_mtime)
+        hasher = xxhash.xxh3_128(raw)
+        while chunk := os.read(descriptor, _CHUNK):
+            hasher.update(chunk)
+        return PageBytes(raw[:bound], complete=False, digest=hasher.digest(),
+                         mtime=status.st_mtime)
+    finally:
+        os.close(descriptor)
+
+
+def read_file(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of the regular file at ``path`` (links followed).
+
+    Looked at before it is opened: opening a socket fails with a riddle ("No such device or
+    address"), a pipe would wait for a writer, a device may never end.
+
+    Raises:
+        OSError: when it cannot be read or is not a regular file.
+    """
+    what = special_kind(os.stat(path).st_mode)
+    if what is not None:
+        raise OSError(0, f"is not a regular file ({what}); not read")
+    with os.fdopen(os.open(path, _FLAGS), "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode  # it may have been swapped meanwhile
+        if not stat.S_ISREG(mode):
+            raise OSError(0, f"is not a regular file ({special_kind(mode) or 'a folder'}); "
+                             "not read")
+        return handle.read(limit)
+
+
+def read_own(path: Path, limit: int) -> bytes | None:
+    """At most ``limit`` bytes of a regular file standing at ``path`` itself.
+
+    None for a link, a pipe, a folder, nothing or an unreadable file.
+    """
+    if not is_regular(path):
+        return None
+    try:
+        return read_file(path, limit)
+    except OSError:
+        return None
+
+
+def read_in_site(site: Path, name: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of the file ``name`` of the site.
+
+    Raises:
+        OSError: when it cannot be read, leads out of the site, or is not a regular file.
+    """
+    path = site / name
+    if any(part == ".." for part in Path(name).parts) or not is_inside(site, path):
+        raise OSError(0, "leads out of the site folder; not read")
+    return read_file(path, limit)
+
+
+def read_robots(site: Path, limit: int) -> bytes | None:
+    """What crawlers read of the site's robots.txt; None when there is none in the site.
+
+    Raises:
+        OSError: when it is there but cannot be read.
+    """
+    real = Path(os.path.realpath(site / "robots.txt"))
+    return read_file(real, limit) if real.is_file() and is_inside(site, real) else None
+
+
+def read_chunks(path: Path) -> Iterator[bytes]:
+    """A file's bytes a chunk at a time (memory stays bounded).
+
+    Raises:
+        OSError: when it cannot be read.
+    """
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            yield chunk
+
+
+def gunzip(data: bytes) -> Iterator[bytes]:
+    """A gzip file's bytes, inflated a chunk at a time.
+
+    A small file that inflates to gigabytes (a gzip bomb) costs no more memory than it.
+
+    Raises:
+        OSError, EOFError, zlib.error: when it is not a whole gzip file.
+    """
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as inflated:
+        while chunk := inflated.read(_CHUNK):
+            yield chunk
+
+
+def same_files(one: Path, other: Path) -> bool:
+    """Whether two files hold the same bytes, compared a chunk at a time."""
+    try:
+        if one.stat().st_size != other.stat().st_size:
+            return False
+        return all(a == b for a, b in zip(read_chunks(one), read_chunks(other), strict=True))
+    except (OSError, ValueError):
+        return False
+
+
+def list_names(folder: Path) -> list[str]:
+    """The names in ``folder``, sorted; empty when it cannot be listed."""
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
+
+
+# -------------------- our own sitemaps, read back
+
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+SITEMAP_KINDS = ("urlset", "sitemapindex")
+_MAX_SITEMAP_BYTES = 52_428_800  # the protocol's limit of one file, uncompressed
+
+
+class NotASitemapError(ValueError):
+    """The file is not a sitemaps.org urlset or index, or not XML."""
+
+
+def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per ``<url>`` or ``<sitemap>`` of a sitemap, streamed.
+
+    Raises:
+        NotASitemapError: when the file is not a sitemaps.org urlset or index, or not XML.
+        OSError: when it cannot be read.
+    """
+    size = path.stat().st_size
+    if size > _MAX_SITEMAP_BYTES:
+        msg = f"has {size:,} bytes; the protocol's limit is 52,428,800"
+        raise NotASitemapError(msg)
+    if size == 0:
+        raise NotASitemapError("is empty")
+    ready: list[tuple[str, str, str]] = []
+
+    def root(node: Node) -> None:
+        kind = node.tag[len(SITEMAP_NS):] if node.tag.startswith(SITEMAP_NS) else ""
+        if kind not in SITEMAP_KINDS:
+            msg = f"is not a sitemaps.org urlset or sitemap index (root element {node.tag})"
+            raise NotASitemapError(msg)
+
+    def entry(top: Node, node: Node) -> None:
+        kind = top.tag[len(SITEMAP_NS):]
+        if node.tag == SITEMAP_NS + ("url" if kind == "urlset" else "sitemap"):
+            ready.append((kind, node.find_text(SITEMAP_NS + "loc"),
+                          node.find_text(SITEMAP_NS + "lastmod")))
+
+    parser = SitemapParser(entry, root)
+    try:
+        for chunk in read_chunks(path):
+            parser.feed(chunk, final=False)
+            yield from ready
+            ready.clear()
+        parser.feed(b"", final=True)
+    except XmlError as err:
+        msg = f"is not well-formed XML ({err})"
+        raise NotASitemapError(msg) from err
+    yield from ready
+
+
+def sitemap_kind(path: Path) -> str:
+    """``urlset``, ``sitemapindex``, or empty when the file is neither (or unreadable).
+
+    Read only as far as its root element.
+    """
+    roots: list[str] = []
+    parser = SitemapParser(None, lambda node: roots.append(node.tag))
+    try:
+        for chunk in read_chunks(path):
+            parser.feed(chunk, final=False)
+            if roots:
+                break
+    except (OSError, XmlError):
+        pass
+    tag = roots[0] if roots else ""
+    return tag[len(SITEMAP_NS):] if tag in (SITEMAP_NS + k for k in SITEMAP_KINDS) else ""
+
+
+# -------------------- writing
 
 TEMP_PREFIX = ".sitemap-plugins-tmp-"
-
-
 _TOKEN_LENGTH = 12
 
 
@@ -253,40 +548,66 @@ def explain(err: OSError) -> str:
     return f"{err.strerror or err}; the previous file was kept"
 
 
-# A folder needs no check: a rename onto it fails by itself, and the old one is kept.
-_SPECIAL = (
-    (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-)
+class Staged:
+    """A temporary file beside ``target``, written in pieces, then committed or discarded.
 
-
-def special_kind(mode: int) -> str | None:
-    """What a file of this ``st_mode`` is when it is not a regular file or folder, or None."""
-    return next((what for test, what in _SPECIAL if test(mode)), None)
-
-
-def refuse_special(target: Path) -> None:
-    """Stop before replacing anything but a regular file: a link, a device, a pipe.
-
-    A rename would put a file in its place (a symlink the user made to share one file, a
-    device node), and opening a pipe would wait for a writer forever.
+    What the part writers of :mod:`sitemap_plugins.render` stream into.
 
     Raises:
-        WriteError: naming what stands there; it is left as it is.
-
+        OSError: when it cannot be created.
     """
+
+    def __init__(self, target: Path, buffering: int = _CHUNK) -> None:
+        self.target = target
+        self.path = temp_path_for(target)
+        self._handle: IO[bytes] | None = self.path.open("wb", buffering=buffering)
+
+    def write(self, data: bytes) -> None:
+        """Append ``data``."""
+        assert self._handle is not None
+        self._handle.write(data)
+
+    def close(self, *, sync: bool = False) -> None:
+        """Finish the file (on the disk itself with ``sync``)."""
+        if self._handle is not None:  # kept until closed: discard() closes it after a failure
+            if sync:
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+            self._handle.close()
+            self._handle = None
+
+    def discard(self) -> None:
+        """Delete it (after an error); whatever fails, the file goes."""
+        if self._handle is not None:
+            # Closing a handle whose flush failed (full disk) raises again.
+            with contextlib.suppress(Exception):
+                self._handle.close()
+            self._handle = None
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+
+def stage(target: Path, pieces: Iterable[bytes], *, sync: bool = False) -> Path:
+    """A finished temporary file beside ``target`` holding ``pieces``; its path.
+
+    Raises:
+        OSError: when it cannot be written (nothing is left behind).
+    """
+    staged = Staged(target)
     try:
-        mode = os.lstat(target).st_mode
-    except OSError:
-        return  # nothing there (or nothing we can see): the write itself will say
-    for test, what in _SPECIAL:
-        if test(mode):
-            raise WriteError(str(target), f"is {what}, not a regular file; it was left as it "
-                             "is (remove it, or choose another name, to let the file be written)")
+        for piece in pieces:
+            staged.write(piece)
+        staged.close(sync=sync)
+    except BaseException:
+        staged.discard()
+        raise
+    return staged.path
 
 
-def write_bytes_atomic(target: Path, data: bytes) -> None:
+def write_bytes_atomic(target: Path, data: bytes, *, make_folder: bool = False) -> None:
     """Replace ``target`` with ``data`` atomically, keeping the old file's permissions.
+
+    ``make_folder``: make the target's folder first when it is missing.
 
     Raises:
         WriteError: with the target path and a clear reason; the old file is untouched.
@@ -295,6 +616,8 @@ def write_bytes_atomic(target: Path, data: bytes) -> None:
     refuse_special(target)
     temp = temp_path_for(target)
     try:
+        if make_folder:
+            target.parent.mkdir(parents=True, exist_ok=True)
         with temp.open("wb") as handle:
             handle.write(data)
             handle.flush()
@@ -330,6 +653,25 @@ def commit(temp: Path, target: Path) -> None:
         raise
 
 
+def discard(temps: Iterable[Path]) -> None:
+    """Delete temporary files (after an error), whatever fails."""
+    for temp in temps:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+
+
+def remove(path: Path, *, folder_too: bool = False) -> None:
+    """Delete the file at ``path`` (and its folder with ``folder_too``, when empty then).
+
+    Raises:
+        OSError: when the file cannot be removed.
+    """
+    path.unlink()
+    if folder_too:
+        with contextlib.suppress(OSError):
+            path.parent.rmdir()
+
+
 def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> list[Path]:
     """Delete temporary files that a killed earlier run left in ``folder``.
 
@@ -337,11 +679,7 @@ def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> li
     build's files in progress); all when None.
     """
     removed: list[Path] = []
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return removed
-    for name in names:
+    for name in list_names(folder):
         if name.startswith(TEMP_PREFIX) and (
                 targets is None
                 or name[len(TEMP_PREFIX) + _TOKEN_LENGTH + 1:] in targets):
@@ -352,32 +690,73 @@ def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> li
     return removed
 
 
-# -------------------- formerly lock.py
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Replace ``path`` with ``data`` unless it holds them already; whether it was written.
 
-log = logging.getLogger(__name__)
+    Raises:
+        WriteError: when it cannot be written; the old file is kept.
+    """
+    if read_own(path, len(data) + 1) == data:
+        return False
+    write_bytes_atomic(path, data)
+    return True
+
+
+def remove_files(folder: Path, names: Iterable[str]) -> list[str]:
+    """Remove the files ``names`` of ``folder`` that can be; the names removed."""
+    removed: list[str] = []
+    for name in names:
+        try:
+            remove(folder / name)
+        except OSError:
+            continue
+        removed.append(name)
+    return removed
+
+
+def read_editable(path: Path) -> tuple[bytes | None, str]:
+    """A robots.txt to add lines to (:func:`~sitemap_plugins.robots_txt.editable`).
+
+    Raises:
+        OSError: when it cannot be read.
+    """
+    return robots_txt.editable(read_file(path, robots_txt.MAX_ROBOTS_BYTES + 1))
+
+
+# -------------------- locks
 
 WAIT_SECONDS = 120.0
 """How long a build waits for another build of the same site to finish."""
 _POLL = 0.05
 
 
-def _busy(site: Path, waited: float) -> BusyError:
-    return BusyError(str(site), (
-        f"another build of this site is still running after {waited:.0f} s; nothing was "
-        "written: run this build again once it has finished"))
-
-
 @contextlib.contextmanager
-def site_lock(site: Path, lock_file: Path | None, wait: float | None = None) -> Iterator[None]:
-    """Hold the site for one build; wait up to ``wait`` seconds for another to finish.
+def site_lock(site: Path, cache_dir: Path | None = None,
+              wait: float | None = None) -> Iterator[None]:
+    """Hold the site for one build or merge; wait up to ``wait`` seconds for another.
 
-    ``lock_file``: where to lock on Windows (in the cache folder), or None.
+    The lock file is ``<site key>.lock`` in the default cache folder beside the site, whatever
+    ``cache_dir`` says, so that every program that writes into the site (builds with any
+    options, a merge of the folder above) finds the same one; in ``cache_dir`` only when
+    that folder cannot be made. Never in the site.
 
     Raises:
         BusyError: when the site is still held after ``wait`` seconds.
     """
-    with _hold(site, lock_file, WAIT_SECONDS if wait is None else wait, lambda waited: _busy(
-            site, waited)):
+    def busy(waited: float) -> BusyError:
+        return BusyError(str(site), (
+            f"another build of this site is still running after {waited:.0f} s; nothing was "
+            "written: run this build again once it has finished"))
+
+    folders = [default_cache_dir(site), *([cache_dir] if cache_dir is not None else [])]
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            make_cache_folder(folder)
+            break
+    # Keyed on the site's place only (no base URL): every build of this folder, whatever
+    # URL it is built for, and a merge above it wait for one another.
+    name = f"{site_key(site, folder)}.lock"
+    with _hold(folder / name, WAIT_SECONDS if wait is None else wait, busy):
         yield
 
 
@@ -396,92 +775,28 @@ def folder_lock(folder: Path, wait: float | None = None) -> Iterator[None]:
             f"another build or submit is still updating it after {waited:.0f} s; run this "
             "one again once it has finished"))
 
-    with _hold(folder, folder / ".sitemap-plugins.lock", WAIT_SECONDS if wait is None else wait,
-               busy):
+    with _hold(folder / ".sitemap-plugins.lock", WAIT_SECONDS if wait is None else wait, busy):
         yield
 
 
 @contextlib.contextmanager
-def _hold(folder: Path, lock_file: Path | None, wait: float,
-          busy: Callable[[float], BusyError]) -> Iterator[None]:
-    if sys.platform == "win32":  # pragma: no cover - tested on POSIX only
-        with _windows_lock(folder, lock_file, wait, busy):
-            yield
-        return
-    import fcntl  # noqa: PLC0415  # POSIX only
-
-    try:
-        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError as err:
-        log.debug("%s cannot be locked (%s): builds are not serialised", folder, err)
-        yield
-        return
-    def take() -> bool:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as err:
-            if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                return False
-            # A file system without locks (some network mounts): go on unlocked.
-            log.debug("%s cannot be locked (%s): not serialised", folder, err)
-        return True
-
-    try:
-        _wait_for(take, wait, busy)
-        yield
-    finally:
-        os.close(handle)  # drops the lock
-
-
-@contextlib.contextmanager
-def _windows_lock(  # pragma: no cover - tested on POSIX only
-    site: Path, lock_file: Path | None, wait: float, busy: Callable[[float], BusyError],
-) -> Iterator[None]:
-    import msvcrt  # noqa: PLC0415  # Windows only
-
-    if lock_file is None:
-        log.debug("no cache folder to lock %s in: builds are not serialised", site)
-        yield
-        return
-    try:
-        lock_file.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(lock_file, os.O_RDWR | os.O_CREAT)
-    except OSError as err:
-        log.debug("%s cannot be locked (%s): builds are not serialised", site, err)
-        yield
-        return
-    def take() -> bool:
-        try:
-            msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
-        except OSError:
-            return False
-        return True
-
-    try:
-        _wait_for(take, wait, busy)
-        try:
-            yield
-        finally:
-            with contextlib.suppress(OSError):
-                os.lseek(handle, 0, os.SEEK_SET)
-                msvcrt.locking(handle, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
-    finally:
-        os.close(handle)
-
-
-def _wait_for(take: Callable[[], bool], wait: float,
-              busy: Callable[[float], BusyError]) -> None:
-    """Try ``take`` until it holds the lock, for at most ``wait`` seconds.
-
-    Raises:
-        BusyError: from ``busy`` once the wait is over.
-    """
+def _hold(path: Path, wait: float, busy: Callable[[float], BusyError]) -> Iterator[None]:
+    lock = filelock.FileLock(str(path))
     started = time.monotonic()
-    while not take():
-        waited = time.monotonic() - started
-        if waited >= wait:
-            raise busy(waited)
-        time.sleep(_POLL)
+    try:
+        lock.acquire(timeout=wait, poll_interval=_POLL)
+    except filelock.Timeout:
+        raise busy(time.monotonic() - started) from None
+    except (OSError, NotImplementedError) as err:
+        # A folder that cannot be written, a file system without locks (some network
+        # mounts): go on unlocked, as a build without a cache folder always could.
+        log.debug("%s cannot be locked (%s): builds are not serialised", path, err)
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 _HEAD_READ = 16 * 1024

@@ -22,7 +22,6 @@ Three parts, each small:
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 import time
@@ -32,24 +31,30 @@ from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from sitemap_plugins.errors import ConfigError, Diagnostic, PathError, WriteError
-from sitemap_plugins.site import folder_lock, refuse_special, write_bytes_atomic
+from sitemap_plugins.errors import ConfigError, Diagnostic, PathError
+from sitemap_plugins.history import (
+    pending_path,
+    read_pending,
+    read_pending_versions,
+    record_pending,
+    remove_sent,
+)
+from sitemap_plugins.history_files import PENDING_NAME, PENDING_SCHEMA, PendingError
+from sitemap_plugins.owned import publish_key as _publish_key
+from sitemap_plugins.owned import publishes_key
 from sitemap_plugins.urls import is_within, page_url, parse_base_url
 
 if TYPE_CHECKING:
     import urllib.request
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
     from pathlib import Path
 
-    from sitemap_plugins.history import Changes
     from sitemap_plugins.progress import Progress
     from sitemap_plugins.urls import BaseUrl
 
 DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
 # indexnow.org allows up to 10,000 URLs per POST.
 MAX_BATCH = 10_000
-PENDING_NAME = "indexnow-pending.json"
-PENDING_SCHEMA = "sitemap-plugins/indexnow-pending/1"
 # Seconds to wait before each retry of a 429, a 5xx or a network error; then it gives up.
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 16.0)
 # A Retry-After longer than this is not waited for: the next run will send the list.
@@ -119,25 +124,7 @@ def publish_key(site: Path, key: str) -> tuple[list[str], list[Diagnostic]]:
     A file of that name that holds the key already is left as it is; one that holds anything
     else is the site's own, never overwritten, and reported.
     """
-    name = key_file_name(key)
-    target = site / name
-    data = key.encode("ascii")
-    if os.path.lexists(target):
-        try:
-            refuse_special(target)
-            existing = target.read_bytes()
-        except (OSError, WriteError) as err:
-            reason = err.message if isinstance(err, WriteError) else err.strerror
-            return [], [Diagnostic(name, "indexnow-key-file", f"cannot be read ({reason}); "
-                                   "left as it is, so IndexNow cannot check the key there")]
-        if existing.decode("utf-8-sig", "replace").strip() == key:
-            return [name], []
-        return [], [Diagnostic(
-            name, "indexnow-key-file",
-            "is the site's own file and does not hold the indexnow_key; left as it is, so "
-            "IndexNow cannot check the key: remove that file or choose another key")]
-    write_bytes_atomic(target, data)
-    return [name], []
+    return _publish_key(site, key_file_name(key), key)
 
 
 class KeyFileError(PathError):
@@ -151,158 +138,23 @@ def check_key_file(site: Path, key: str, location: str) -> None:
         KeyFileError: saying what to add, when the file is missing or holds another key.
     """
     name = key_file_name(key)
-    target = site / name
     remedy = (f"set the option indexnow_key to this key (mkdocs.yml, SITEMAP_PLUGINS or "
               f"--indexnow-key) so the build writes it, or add a file {name} holding the key "
               "at the site root; then build, deploy and submit again")
-    try:
-        refuse_special(target)
-        text = target.read_bytes().decode("utf-8-sig", "replace").strip()
-    except (OSError, WriteError):
+    holds = publishes_key(site, name, key)
+    if holds is None:
         msg = (f"the key file {name} is not in the built site, but IndexNow checks the key at "
                f"{location}: {remedy}")
-        raise KeyFileError(str(site), msg) from None
-    if text != key:
+        raise KeyFileError(str(site), msg)
+    if not holds:
         msg = f"the key file {name} holds another key than the one given: {remedy}"
         raise KeyFileError(str(site), msg)
 
 
-# --- pending changes --------------------------------------------------------------------------
-
-
-class PendingError(PathError):
-    """The pending list cannot be read (damaged or not ours)."""
-
-    def __init__(self, path: str, reason: str, remedy: str) -> None:
-        super().__init__(path, f"{reason}: {remedy}")
-        self.reason = reason
-
-
-_REMEDY = "fix or delete it (the next build starts a new list)"
-
-
-def pending_path(cache_dir: Path) -> Path:
-    """Where the pending list lives."""
-    return cache_dir / PENDING_NAME
-
-
-def read_pending(cache_dir: Path) -> list[str]:
-    """The URLs waiting to be submitted, sorted; empty when there is no list.
-
-    Raises:
-        PendingError: when the file is there but cannot be read as a pending list.
-    """
-    return sorted(read_pending_versions(cache_dir))
-
-
-def read_pending_versions(cache_dir: Path) -> dict[str, int]:
-    """The URLs waiting to be submitted, each with its version (sorted; empty: no list).
-
-    A URL's version counts the builds that recorded a change of it: a submission takes a URL
-    off the list only if its version is still the one that was sent, so a change recorded
-    while the POST was on its way stays pending. A list written before versions were kept
-    gives version 0.
-
-    Raises:
-        PendingError: when the file is there but cannot be read as a pending list.
-    """
-    path = pending_path(cache_dir)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return {}
-    except OSError as err:
-        raise PendingError(str(path), f"cannot be read ({err.strerror})", _REMEDY) from err
-    try:
-        parsed = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise PendingError(str(path), f"is damaged ({err})", _REMEDY) from err
-    urls = parsed.get("urls") if isinstance(parsed, dict) else None
-    if (not isinstance(parsed, dict) or parsed.get("schema") != PENDING_SCHEMA
-            or not isinstance(urls, list) or not all(isinstance(u, str) for u in urls)):
-        raise PendingError(str(path), f"is not a pending list of this version "
-                                      f"({PENDING_SCHEMA})", _REMEDY)
-    versions = parsed.get("versions", {})
-    if not isinstance(versions, dict):
-        versions = {}  # written by a later version in another shape: each URL is still sent
-    return {url: _version(versions.get(url)) for url in sorted(set(urls))}
-
-
-def _version(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _write_pending(cache_dir: Path, versions: dict[str, int]) -> None:
-    # "urls" stays the list an older sitemap-plugins reads; "versions" is only added to it.
-    urls = sorted(versions)
-    data = {"schema": PENDING_SCHEMA, "urls": urls,
-            "versions": {url: versions[url] for url in urls}}
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    write_bytes_atomic(pending_path(cache_dir), text.encode("utf-8"))
-
-
-def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
-    """Add a build's added, changed and removed URLs to the pending list.
-
-    Only a build compared with an earlier one has changes to record: without a baseline
-    every URL is "added", and none of them is known to have changed. A damaged list is set
-    aside (renamed ``.damaged``, never deleted) and a new one started, with a warning.
-
-    Raises:
-        WriteError: when the list cannot be written (the old one is kept whole).
-    """
-    if not changes.baseline:
-        return []
-    # Sibling sites' builds and submit share the list: one reads, merges and writes at a time.
-    with folder_lock(cache_dir):
-        return _record_pending(cache_dir, changes)
-
-
-def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
-    new = [*changes.added, *changes.changed, *changes.removed]
-    diagnostics: list[Diagnostic] = []
-    try:
-        kept = read_pending_versions(cache_dir)
-    except PendingError as err:
-        problem = f"the IndexNow pending list {err.path} {err.reason}"
-        aside = pending_path(cache_dir).with_name(PENDING_NAME + ".damaged")
-        try:
-            os.replace(pending_path(cache_dir), aside)
-        except OSError as moving:
-            # Never written over: its URLs may still be readable by hand.
-            return [Diagnostic("", "bad-pending", (
-                f"{problem}, and cannot be set aside ({moving.strerror}): this build's "
-                f"{len(new):,} changed URLs were not recorded for IndexNow"))]
-        diagnostics.append(Diagnostic("", "bad-pending", (
-            f"{problem}; set aside as {aside.name} and a new list started with this build's "
-            "changes")))
-        kept = {}
-    if new:
-        # Each change recorded is a new version, also of a URL already pending: a submission
-        # under way then leaves it on the list (see remove_sent).
-        for url in set(new):
-            kept[url] = kept.get(url, 0) + 1
-        _write_pending(cache_dir, kept)
-    return diagnostics
-
-
-def remove_sent(cache_dir: Path, sent: Mapping[str, int]) -> None:
-    """Take the URLs an endpoint accepted off the pending list, as they were when sent.
-
-    ``sent`` maps each URL to its version when it was read for sending. The list is read
-    again first: URLs that a build added meanwhile stay, and so do URLs a build recorded as
-    changed again meanwhile (their version moved on): that change was not sent yet.
-
-    Raises:
-        PendingError: when the list became unreadable meanwhile.
-        WriteError: when it cannot be written.
-    """
-    with folder_lock(cache_dir):
-        current = read_pending_versions(cache_dir)
-        remaining = {url: version for url, version in current.items()
-                     if url not in sent or sent[url] != version}
-        if len(remaining) != len(current):
-            _write_pending(cache_dir, remaining)
+# The pending list lives in the cache folder: sitemap_plugins.history keeps it, in the
+# format of sitemap_plugins.history_files.
+__all__ = ["PENDING_NAME", "PENDING_SCHEMA", "PendingError", "pending_path", "read_pending",
+           "read_pending_versions", "record_pending", "remove_sent"]
 
 
 # --- submission ------------------------------------------------------------------------------
@@ -405,7 +257,8 @@ def _exchange(request: urllib.request.Request, timeout: float) -> tuple[int, dic
 
     opener = urllib.request.build_opener(NoRedirect())
     try:
-        with opener.open(request, timeout=timeout) as response:
+        # By keyword: the request, not a file's mode (as open()'s second argument would be).
+        with opener.open(fullurl=request, timeout=timeout) as response:
             return int(response.status), dict(response.headers.items())
     except urllib.error.HTTPError as err:
         headers = dict(err.headers.items()) if err.headers is not None else {}

@@ -34,6 +34,8 @@ _HOST_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?\Z")
 MIN_URL_LENGTH = 12
 _HEX_ESCAPE = re.compile(r"%[0-9a-fA-F]{2}")
 MAX_URL_LENGTH = 2048
+INDEX_NAMES = ("index.html", "index.htm")
+"""The files a static server answers a folder URL with, the preferred one first."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ def page_url(base: BaseUrl, rel_path: str, *, directory_urls: bool = True,
     # Exactly these names: a server on a case-sensitive file system answers a/ with
     # a/index.html, never with a/Index.html (which is listed under its own name).
     # Those servers answer a/ with a/index.html too, whatever directory_urls says.
-    if (directory_urls and name in ("index.html", "index.htm")) or (
+    if (directory_urls and name in INDEX_NAMES) or (
             extensionless_urls and name == "index.html"):
         path = f"{head}/" if head else ""
     # Only ".html": the suffix these servers add. "a/.html" would leave an empty name.

@@ -77,11 +77,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 # Another process holding a site folder (as a build does) or an SQLite file in a write.
 HOLD_FOLDER = """
-import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY)
-fcntl.flock(fd, fcntl.LOCK_EX)
-print("held", flush=True)
-time.sleep(float(sys.argv[2]))
+import sys, time
+from pathlib import Path
+from sitemap_plugins.site import site_lock
+with site_lock(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
 """
 HOLD_DATABASE = """
 import sqlite3, sys, time

@@ -1036,8 +1036,9 @@ def test_rerun_of_one_instance_starts_afresh(tmp_path: Path, sitemap_urls) -> No
     out = tmp_path / "out"
     settings = read_settings(str(site / "pelicanconf.py"), override={"OUTPUT_PATH": str(out)})
     instance = Pelican(settings)
-    # The first run's clock is before the second's: a clock set back never moves a date back.
-    os.environ["SOURCE_DATE_EPOCH"] = "1750032000"  # 2025-06-16T00:00:00Z
+    # The first build a week before the second: a build dated before the last one is taken
+    # for a clock set back, and keeps the last one's time (the history never goes back).
+    os.environ["SOURCE_DATE_EPOCH"] = "1749513600"  # 2025-06-10T00:00:00Z
     try:
         instance.run()
     finally:

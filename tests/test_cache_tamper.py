@@ -1,8 +1,8 @@
 """The cache (#17): nothing read from it reaches the output unchecked.
 
 Whoever can write the cache folder could otherwise publish anything. A site is built once
-(the manifest fills), then the manifest is tampered with through the ``sqlite3`` module in
-generated ways (any column of any row set to any SQLite value, a page's record with one field
+(the manifest fills), then the manifest is tampered with through ``tests/cache_damage.py`` in
+generated ways (any field of any row set to any SQLite value, a page's record with one field
 replaced by any JSON value, rows deleted, forged, moved to huge rowids, the meta table
 changed), and the site is built again. The output must equal a build without any cache
 (byte for byte, ``.gz`` and text included) and the run must end without a traceback: a
@@ -14,11 +14,14 @@ dates the manifest itself hands out are checked by ``test_tampered_dates_stay_ho
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
 import sqlite3
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,6 +30,11 @@ from hypothesis import strategies as st
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.dates import parse_w3c, sort_key
 from sitemap_plugins.history import manifest_path
+from tests import cache_damage
+from tests.cache_damage import FIELDS, META_KEYS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 BASE = "https://example.org/"
 T1, T2 = 1_700_000_000, 1_700_086_400
@@ -65,7 +73,6 @@ PAGES = {
         '<meta property="article:modified_time" content="2023-07-02T03:04:05Z"></head>'
         "<body><main><p>x</p></main></body></html>"),
 }
-COLUMNS = ("path", "digest", "record", "url", "fingerprint", "lastmod", "source", "changed")
 
 
 def make_site(folder: Path) -> Path:
@@ -121,7 +128,7 @@ _JSON_LEAVES = st.one_of(
 _JSON = st.recursive(_JSON_LEAVES, lambda inner: st.lists(inner, max_size=4), max_leaves=8)
 
 
-# The record's fields (reader.encode_record): what each holds.
+# The record's fields (record_codec.encode_record): what each holds.
 _OPTIONAL_TEXT = {2, 4, 6, 7, 8, 9, 10, 11, 12, 13}
 _TEXT_LISTS = {3, 14, 15}
 _PAIR_LISTS = {5: 2, 17: 2, 16: 5}
@@ -153,66 +160,54 @@ def _invalid_field(index: int) -> st.SearchStrategy[object]:
         st.lists(st.lists(_BAD_TEXT, min_size=width, max_size=width), min_size=1, max_size=2))
 
 
+def _replace_field(index: int, value: object, record: object) -> object:
+    if not isinstance(record, list) or not record:
+        return None
+    record[index % len(record)] = value
+    return record
+
+
 @st.composite
-def tamperings(draw: st.DrawFn) -> list[tuple[str, tuple[object, ...]]]:
-    """A few SQL statements (with parameters) that damage the manifest."""
-    steps: list[tuple[str, tuple[object, ...]]] = []
+def tamperings(draw: st.DrawFn) -> list[Callable[[Path], None]]:
+    """A few damages to the manifest (each one a call of ``tests/cache_damage.py``)."""
+    steps: list[Callable[[Path], None]] = []
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["column", "record", "rowid", "delete", "forge", "meta",
+        kind = draw(st.sampled_from(["field", "record", "rowid", "delete", "forge", "meta",
                                      "record-text"]))
         row = draw(st.integers(1, 10))
-        if kind == "column":
-            steps.append(((f"UPDATE files SET {draw(st.sampled_from(COLUMNS))} = ? "
-                          "WHERE rowid = ?"), (draw(_SQL_VALUES), row)))
+        if kind == "field":
+            steps.append(partial(cache_damage.set_field, row=row,
+                                 field=draw(st.sampled_from(FIELDS)), value=draw(_SQL_VALUES)))
         elif kind == "record":
             index = draw(st.integers(0, 17))
-            steps.append(("RECORD", (row, index, draw(_invalid_field(index)))))
+            steps.append(partial(cache_damage.edit_records, row=row, edit=partial(
+                _replace_field, index, draw(_invalid_field(index)))))
         elif kind == "record-text":
             text = draw(st.one_of(st.text(max_size=60).filter(lambda t: "\x00" not in t),
                                   _JSON.map(json.dumps)))
-            steps.append(("UPDATE files SET record = ? WHERE rowid = ?", (text, row)))
+            steps.append(partial(cache_damage.set_field, row=row, field="record", value=text))
         elif kind == "rowid":
-            steps.append(("UPDATE files SET rowid = ? WHERE rowid = ?",
-                          (draw(st.sampled_from([2**62, 2**63 - 1, -(2**63), 0, 10**12])),
-                           row)))
+            steps.append(partial(cache_damage.renumber_row, row=row, number=draw(
+                st.sampled_from([2**62, 2**63 - 1, -(2**63), 0, 10**12]))))
         elif kind == "delete":
-            steps.append(("DELETE FROM files WHERE rowid = ?", (row,)))
+            steps.append(partial(cache_damage.delete_row, row=row))
         elif kind == "forge":
-            steps.append((("INSERT OR REPLACE INTO files SELECT ?, digest, record, ?, "
-                          "fingerprint, lastmod, source, changed FROM files WHERE rowid = ?"),
-                          (draw(st.sampled_from([b"evil.html", b"index.html", b"../x.html",
-                                                 "index.html", None])),
-                           draw(st.sampled_from([BASE + "evil.html", "https://evil.example/",
-                                                 BASE])), row)))
+            steps.append(partial(
+                cache_damage.forge_row, row=row,
+                key=draw(st.sampled_from([b"evil.html", b"index.html", b"../x.html",
+                                          "index.html", None])),
+                url=draw(st.sampled_from([BASE + "evil.html", "https://evil.example/", BASE]))))
         else:
-            steps.append(("UPDATE meta SET value = ? WHERE key = ?",
-                          (draw(_SQL_VALUES), draw(st.sampled_from(
-                              ["version", "base_url", "fingerprint", "reader"])))))
+            steps.append(partial(cache_damage.set_meta, key=draw(st.sampled_from(META_KEYS)),
+                                 value=draw(_SQL_VALUES)))
     return steps
 
 
-def _apply(path: Path, steps: list[tuple[str, tuple[object, ...]]]) -> None:
-    with sqlite3.connect(path) as db:
-        for sql, params in steps:
-            if sql == "RECORD":
-                row, index, value = params
-                found = db.execute("SELECT record FROM files WHERE rowid = ?", (row,)).fetchone()
-                if found is None:
-                    continue
-                try:
-                    record = json.loads(found[0])
-                except (TypeError, ValueError):
-                    continue  # already damaged by an earlier step
-                if not isinstance(record, list) or not record:
-                    continue
-                record[index % len(record)] = value  # type: ignore[operator]
-                db.execute("UPDATE files SET record = ? WHERE rowid = ?",
-                           (json.dumps(record), row))
-            else:
-                try:
-                    db.execute(sql, params)
-                except sqlite3.IntegrityError:
-                    continue
+def _apply(path: Path, steps: list[Callable[[Path], None]]) -> None:
+    for step in steps:
+        # A row number or file key taken: that damage cannot be done.
+        with contextlib.suppress(sqlite3.IntegrityError):
+            step(path)
 
 
 @settings(max_examples=300, deadline=None,
@@ -220,7 +215,7 @@ def _apply(path: Path, steps: list[tuple[str, tuple[object, ...]]]) -> None:
 @given(steps=tamperings())
 def test_a_tampered_cache_changes_nothing_published(
     built: tuple[Path, Path, dict[str, bytes]], tmp_path_factory: pytest.TempPathFactory,
-    monkeypatch: pytest.MonkeyPatch, steps: list[tuple[str, tuple[object, ...]]],
+    monkeypatch: pytest.MonkeyPatch, steps: list[Callable[[Path], None]],
 ) -> None:
     """Whatever was done to the manifest: the same files as a build without a cache."""
     site, cache, expected = built
@@ -249,7 +244,8 @@ def test_a_damaged_record_is_read_again(
     shutil.copytree(site, work / "site")
     shutil.copytree(cache, work / "cache")
     value = data.draw(_invalid_field(index))
-    _apply(manifest_path(work / "cache", work / "site", BASE), [("RECORD", (row, index, value))])
+    cache_damage.edit_records(manifest_path(work / "cache", work / "site", BASE),
+                              partial(_replace_field, index, value), row)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T2))
     result = generate(work / "site", _config(work / "cache"))
     assert output(work / "site") == expected
@@ -287,11 +283,11 @@ def undated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 @settings(max_examples=200, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(row=st.integers(1, 3), column=st.sampled_from(["lastmod", "changed", "source",
-                                                       "fingerprint"]), value=_DATES)
+@given(row=st.integers(1, 3), field=st.sampled_from(["lastmod", "changed", "source",
+                                                      "fingerprint"]), value=_DATES)
 def test_tampered_dates_stay_honest(
     undated: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory,
-    monkeypatch: pytest.MonkeyPatch, row: int, column: str, value: object,
+    monkeypatch: pytest.MonkeyPatch, row: int, field: str, value: object,
 ) -> None:
     """Whatever a row's dates say: every <lastmod> written is a valid W3C date no later than
     the build (a date from the future, an impossible one or garbage dates the page as new)."""
@@ -299,8 +295,7 @@ def test_tampered_dates_stay_honest(
     work = tmp_path_factory.mktemp("dates")
     shutil.copytree(site, work / "site")
     shutil.copytree(cache, work / "cache")
-    with sqlite3.connect(manifest_path(work / "cache", work / "site", BASE)) as db:
-        db.execute(f"UPDATE files SET {column} = ? WHERE rowid = ?", (value, row))
+    cache_damage.set_field(manifest_path(work / "cache", work / "site", BASE), row, field, value)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T3))
     generate(work / "site", _config(work / "cache"))
     text = (work / "site" / "sitemap.xml").read_text()
@@ -318,11 +313,10 @@ def test_forged_urls_never_reach_the_changes(tmp_path: Path, monkeypatch) -> Non
     generate(site, _config(tmp_path / "cache"))
     forged = ["https://evil.example/x", f"{BASE}ok\x01", f"{BASE}a b", f"{BASE}{'x' * 9000}",
               "javascript:alert(1)"]
-    with sqlite3.connect(manifest_path(tmp_path / "cache", site, BASE)) as db:
-        for number, url in enumerate([*forged, f"{BASE}gone.html"]):
-            db.execute("INSERT INTO files (path, url, fingerprint) VALUES (?, ?, 'f')",
-                       (f"forged{number}".encode(), url))
-        db.execute("INSERT INTO files (path, url, fingerprint) VALUES (x'00', 7, 'f')")
+    path = manifest_path(tmp_path / "cache", site, BASE)
+    for number, url in enumerate([*forged, f"{BASE}gone.html"]):
+        cache_damage.add_row(path, f"forged{number}".encode(), url)
+    cache_damage.add_row(path, b"\x00", 7)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T2))
     config = SitemapConfig.from_mapping({"base_url": BASE, "cache_dir": str(tmp_path / "cache"),
                                          "changes_file": str(tmp_path / "changes.json")})

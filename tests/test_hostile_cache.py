@@ -226,7 +226,7 @@ def test_a_non_ascii_folder_keeps_its_history_under_any_locale(
 def test_an_upgrade_reads_the_cache_kept_under_the_former_key(
         site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """History and written-files record kept by the folder's name only: read on, then moved."""
-    from sitemap_plugins.owned import former_site_key  # noqa: PLC0415
+    from sitemap_plugins.cache_keys import former_site_key  # noqa: PLC0415
 
     cache = site.parent / ".sitemap-cache"
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))

@@ -22,6 +22,7 @@ from conftest import hold, release
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins import site as lock
 from sitemap_plugins.cli import main
+from sitemap_plugins.errors import BusyError
 
 BASE = "https://example.org/"
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,12 +127,33 @@ def test_a_build_waits_for_the_other_to_finish(tmp_path: Path) -> None:
     release(holder)
 
 
-def test_the_lock_leaves_nothing_in_the_site(tmp_path: Path) -> None:
-    """The lock is the folder itself: a build adds no lock file to the published site."""
+@pytest.mark.parametrize("fingerprint", [True, False], ids=["cache", "no-cache"])
+def test_the_lock_leaves_nothing_in_the_site(tmp_path: Path, *, fingerprint: bool) -> None:
+    """The lock file is in the cache folder beside the site, with or without a manifest: a
+    build adds no lock file to the published site."""
     site = make_site(tmp_path / "site", 3)
-    generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    generate(site, SitemapConfig.from_mapping({"base_url": BASE, "fingerprint": fingerprint}))
     assert sorted(p.name for p in site.iterdir() if not p.is_dir()) == [
         "index.html", "sitemap.txt", "sitemap.xml", "sitemap.xml.gz"]
+    assert [p.suffix for p in (tmp_path / ".sitemap-cache").glob("site-*.lock")] == [".lock"]
+
+
+def test_a_build_with_its_own_cache_folder_waits_for_a_merge_of_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever cache_dir a build is given, it waits for the lock a merge (or a build with
+    other options) holds on the same site: one lock file per site."""
+    site = make_site(tmp_path / "site", 3)
+    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.3)
+    holder = hold(site, 30)
+    try:
+        config = SitemapConfig.from_mapping({"base_url": BASE,
+                                             "cache_dir": str(tmp_path / "elsewhere")})
+        with pytest.raises(BusyError, match="another build of this site is still running"):
+            generate(site, config)
+        assert not (site / "sitemap.xml").exists()
+    finally:
+        release(holder, kill=True)
 
 
 _RECORD = """

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import pickle
@@ -19,6 +18,15 @@ from sitemap_plugins import history as manifest
 from sitemap_plugins.cli import main
 from sitemap_plugins.errors import BusyError
 from sitemap_plugins.history import manifest_path
+from tests.cache_damage import (
+    drop_rows,
+    edit_records,
+    listed,
+    renumber_row,
+    set_field,
+    set_meta,
+    write_first_format,
+)
 
 BASE = "https://example.org/"
 T1, T2, T3 = 1_700_000_000, 1_700_086_400, 1_700_172_800  # three builds, a day apart
@@ -78,7 +86,7 @@ def site(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.Mon
     another worker's share) are.
     """
     if request.param == "point-queries":
-        monkeypatch.setattr(manifest, "_WINDOW", 0)
+        monkeypatch.setattr(manifest, "READ_AHEAD", 0)
     folder = tmp_path / "site"
     folder.mkdir()
     write_site(folder, PAGES, "aaa111")
@@ -144,8 +152,8 @@ def test_deleted_cache_falls_back_and_says_why(site: Path, monkeypatch, capsys) 
     ("damage", "note"),
     [
         (lambda p: p.write_bytes(b"not a database at all" * 100), "cannot be read"),
-        (lambda p: _set_meta(p, "version", "0"), "has format '0', not '2'"),
-        (lambda p: _set_meta(p, "base_url", "https://other.example/"), "belongs to 'https://other.example/'"),
+        (lambda p: set_meta(p, "version", "0"), "has format '0', not '2'"),
+        (lambda p: set_meta(p, "base_url", "https://other.example/"), "belongs to 'https://other.example/'"),
     ],
     ids=["corrupt", "old-version", "other-site"],
 )
@@ -160,11 +168,6 @@ def test_bad_manifest_is_reported_and_replaced(site: Path, monkeypatch, capsys, 
     assert note in capsys.readouterr().err
     write_site(site, {**PAGES, "beta": "Changed again."}, "ccc")
     assert build(site, T3, monkeypatch)[f"{BASE}beta/"] == W3C[T3]
-
-
-def _set_meta(path: Path, key: str, value: str) -> None:
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
 
 
 def test_cache_is_never_published(site: Path, monkeypatch, capsys) -> None:
@@ -188,23 +191,10 @@ def test_page_dates_win_over_the_manifest(tmp_path: Path, monkeypatch) -> None:
     assert build(site, T2, monkeypatch) == {f"{BASE}a.html": "2020-02-02"}
 
 
-def _v1_manifest(path: Path, rows: list[tuple[str, str, str, str]]) -> None:
-    """A manifest as the first reader wrote it: format 1, its fingerprints, no records."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with sqlite3.connect(path) as db:
-        db.executescript(
-            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
-            "CREATE TABLE pages (url TEXT PRIMARY KEY, fingerprint TEXT, lastmod TEXT,"
-            " source TEXT);")
-        db.executemany("INSERT INTO meta VALUES (?, ?)",
-                       [("version", "1"), ("base_url", BASE), ("parser", "old")])
-        db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?)", rows)
-
-
 def test_upgrade_moves_no_date(site: Path, monkeypatch, tmp_path: Path) -> None:
     """A manifest of the old reader: its dates are kept, the new fingerprints adopted."""
     old = site.parent / ".sitemap-cache" / "lastmod-manifest.sqlite"
-    _v1_manifest(old, [
+    write_first_format(old, BASE, [
         (f"{BASE}alpha/", "old-fingerprint-a", "2021-01-01T00:00:00Z", "manifest: changed"),
         (f"{BASE}beta/", "old-fingerprint-b", "2022-02-02T00:00:00Z", "manifest: new page"),
     ])
@@ -269,9 +259,8 @@ def test_upgrading_to_article_headers_moves_no_date_then_a_title_edit_does(
     assert before == {BASE: "", f"{BASE}first/": "", f"{BASE}second/": W3C[T2]}
     path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
 
-    def fingerprints() -> dict[str, str]:
-        with contextlib.closing(sqlite3.connect(path)) as db:
-            return dict(db.execute("SELECT url, fingerprint FROM files WHERE url <> ''"))
+    def fingerprints() -> dict[str, object]:
+        return listed(path, "fingerprint")
 
     old_fingerprints = fingerprints()
     _blog(site, posts, ["about", "contact"], "ccc")  # and a page more in the menu
@@ -297,8 +286,8 @@ def test_a_huge_rowid_costs_no_memory(site: Path, monkeypatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     expected = (site / "sitemap.xml").read_bytes()
-    with sqlite3.connect(manifest_path(site.parent / ".sitemap-cache", site, BASE)) as db:
-        db.execute("UPDATE files SET rowid = rowid + 4000000000000000000")
+    renumber_row(manifest_path(site.parent / ".sitemap-cache", site, BASE), None,
+                 4_000_000_000_000_000_000)
     assert _generate(site) == 3
     assert (site / "sitemap.xml").read_bytes() == expected
 
@@ -324,7 +313,7 @@ def test_a_page_dated_after_the_build_keeps_its_cached_record(site: Path, monkey
     """A page may state a date later than the build's (``SOURCE_DATE_EPOCH`` pinned to the
     last commit): its row is sound, so its record comes from the cache, not a new parse.
     When the page stops stating that date, the future date is not carried over."""
-    later = "2030-01-01T00:00:00Z"
+    later = "2025-01-01T00:00:00Z"  # after the build (T1), before the clock: not refused
     alpha = site / "alpha" / "index.html"
     dated = alpha.read_text().replace(
         "<title>", f'<meta property="article:modified_time" content="{later}"><title>')
@@ -343,23 +332,22 @@ def test_a_page_dated_after_the_build_keeps_its_cached_record(site: Path, monkey
 @pytest.mark.parametrize(
     "damage",
     [
-        "UPDATE files SET record = 'not json'",
-        "UPDATE files SET record = '[\"x\"]'",
-        "UPDATE files SET record = NULL",
-        "UPDATE files SET record = x'00ff'",
-        "UPDATE files SET digest = 'text'",
-        "DROP TABLE files",
+        lambda path: set_field(path, None, "record", "not json"),
+        lambda path: set_field(path, None, "record", '["x"]'),
+        lambda path: set_field(path, None, "record", None),
+        lambda path: set_field(path, None, "record", b"\x00\xff"),
+        lambda path: set_field(path, None, "digest", "text"),
+        drop_rows,
     ],
     ids=["not-json", "short", "null", "blob", "digest-text", "no-table"],
 )
-def test_a_damaged_record_cache_means_reading_again(site: Path, monkeypatch, damage: str) -> None:
+def test_a_damaged_record_cache_means_reading_again(site: Path, monkeypatch, damage) -> None:
     """Nothing read from the cache reaches the output unchecked: damaged rows are re-read."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     expected = (site / "sitemap.xml").read_bytes()
     path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
-    with sqlite3.connect(path) as db:
-        db.execute(damage)
+    damage(path)
     assert _generate(site) == 0
     assert (site / "sitemap.xml").read_bytes() == expected
 
@@ -369,11 +357,13 @@ def test_forged_record_cannot_publish_a_foreign_url(site: Path, monkeypatch) -> 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
     _generate(site)
     path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
-    with sqlite3.connect(path) as db:
-        for path, text in db.execute("SELECT path, record FROM files").fetchall():
-            record = json.loads(text)
-            record[2] = "https://evil.example/"
-            db.execute("UPDATE files SET record = ? WHERE path = ?", (json.dumps(record), path))
+
+    def forged(record: object) -> object:
+        assert isinstance(record, list)
+        record[2] = "https://evil.example/"
+        return record
+
+    edit_records(path, forged)
     result = generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert (result.listed, dict(result.excluded)) == (0, {"canonical off the site": 3})
     assert not (site / "sitemap.xml").exists()
@@ -420,7 +410,7 @@ def test_the_former_shared_manifest_is_still_used(site: Path, monkeypatch) -> No
     assert not (cache / "lastmod-manifest.sqlite").exists()
     # A former manifest of another site (another base URL) is not this site's: left.
     os.replace(own, cache / "lastmod-manifest.sqlite")
-    _set_meta(cache / "lastmod-manifest.sqlite", "base_url", "https://blog.example.org/")
+    set_meta(cache / "lastmod-manifest.sqlite", "base_url", "https://blog.example.org/")
     build(site, T4, monkeypatch)
     assert (cache / "lastmod-manifest.sqlite").is_file()
 

@@ -349,9 +349,13 @@ def test_merge_reads_only_sitemap_files(sections: Path) -> None:
                           check=False, env={**os.environ})
     assert done.returncode == 0, done.stderr
     paths = [Path(p) for p in done.stdout.split()]
-    # Folders are opened only to be locked: the root, and each section while it is read.
-    assert {p for p in paths if p.is_dir()} == {sections, *(sections / n for n in SECTIONS)}
-    opened = {p.name for p in paths if not p.is_dir()}
+    # No folder is opened; each section is locked while it is read, by its lock file in the
+    # cache folder beside it (never in the section).
+    assert not {p for p in paths if p.is_dir()}
+    locks = {p for p in paths if p.suffix == ".lock"}
+    assert {p.parent for p in locks} == {sections / ".sitemap-cache"}
+    assert len(locks) == len(SECTIONS)
+    opened = {p.name for p in paths if not p.is_dir() and p not in locks}
     assert opened, "the audit hook saw nothing"
     assert not {name for name in opened if name.endswith(".html")}
     assert opened <= {"sitemap.xml", "robots-sitemap.txt", "robots.txt", "versions.json",

@@ -28,8 +28,10 @@ from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins import owned as output_module
 from sitemap_plugins.cli import main
 from sitemap_plugins.errors import ConfigError, SitemapError
+from sitemap_plugins.history import record_path
 from sitemap_plugins.options import own_file_pattern
-from sitemap_plugins.owned import OWN, identify, record_path
+from sitemap_plugins.owned import identify
+from sitemap_plugins.render import OWN
 
 BASE = "https://example.org/"
 HUGO = (b'<?xml version="1.0" encoding="utf-8" standalone="yes"?>\n'

@@ -15,12 +15,11 @@ from sitemap_plugins.reader import (
     PageRecord,
     Video,
     decode_html,
-    decode_record,
-    encode_record,
     parse_html,
-    read_bytes,
     read_record,
 )
+from sitemap_plugins.record_codec import decode_record, encode_record
+from sitemap_plugins.site import read_bytes
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -458,8 +458,16 @@ def test_unreadable_robots_txt(tmp_path: Path, sitemap_urls, monkeypatch) -> Non
                     raise PermissionError(errno.EACCES, "Permission denied", str(self))
                 return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
 
+            real_os_open = os.open
+
+            def fake_os_open(path: object, *args: object, **kwargs: object) -> int:
+                if os.path.basename(os.fspath(path)) == "robots.txt":  # type: ignore[arg-type]
+                    raise PermissionError(errno.EACCES, "Permission denied", str(path))
+                return real_os_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
             monkeypatch.setattr(Path, "read_bytes", fake_read_bytes)
             monkeypatch.setattr(Path, "open", fake_open)
+            monkeypatch.setattr(os, "open", fake_os_open)
         result = build(site)
     finally:
         robots.chmod(0o644)

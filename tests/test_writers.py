@@ -263,3 +263,22 @@ def test_robots_rules_past_500_kib_are_not_read(tmp_path) -> None:
                                                "fingerprint": False}))
     listed = set((site / "sitemap.txt").read_text("utf-8").split())
     assert listed == {"https://example.org/", "https://example.org/late/"}
+
+
+@pytest.mark.parametrize("size", [0, 1, 70_000, 3_000_000], ids=["empty", "byte", "small", "large"])
+def test_gzip_stream_gives_the_gzip_modules_bytes_however_it_is_fed(size: int) -> None:
+    """The .gz of a sitemap is the gzip module's file (no name, level 6, the newest lastmod as
+    its time), whatever the chunks the bytes come in."""
+    import gzip  # noqa: PLC0415
+    import random  # noqa: PLC0415
+
+    from sitemap_plugins.dates import parse_w3c  # noqa: PLC0415
+    from sitemap_plugins.render import COMPRESS_LEVEL, gzip_stream, header_time  # noqa: PLC0415
+
+    data = random.Random(size).randbytes(size // 2) + b"<url>" * (size // 10)
+    newest = parse_w3c("2024-05-06T07:08:09+02:00")
+    expected = gzip.compress(data, compresslevel=COMPRESS_LEVEL, mtime=header_time(newest))
+    for step in (1 << 20, 4_093):
+        chunks = [data[i:i + step] for i in range(0, len(data), step)]
+        assert b"".join(gzip_stream(chunks, newest)) == expected
+    assert gzip.decompress(b"".join(gzip_stream([data]))) == data
