@@ -29,7 +29,7 @@ PY
 export NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true
 base=$(mktemp -d)  # a folder of its own: other pytest runs prune the shared one as they start
 trap 'rm -rf "$base"' EXIT
-$venv/bin/python -m pytest -q -p no:cacheprovider --basetemp "$base/t" \
+$venv/bin/python -m pytest -q -p no:cacheprovider --basetemp "$base/t" -n "${TEST_WORKERS:-3}" --dist loadfile \
   tests/test_adapter_mkdocs.py tests/test_adapter_pelican.py tests/test_host_urls.py \
   tests/test_reader.py tests/test_writers.py tests/test_entry.py tests/test_media.py \
   tests/test_config.py tests/test_cli.py tests/test_smoke_schema.py \
