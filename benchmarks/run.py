@@ -5,6 +5,7 @@ One command prints every figure (see ``benchmarks/README.md``)::
     .venv/bin/python benchmarks/run.py                 # N = 10,000 and 100,000
     .venv/bin/python benchmarks/run.py --million       # ... and 1,000,000
     .venv/bin/python benchmarks/run.py --hosts         # ... and MkDocs / Pelican builds
+    .venv/bin/python benchmarks/run.py --hosts-only    # only the MkDocs / Pelican builds
 
 Every timed command runs in a fresh child process; its wall time is measured here and its
 peak memory comes from ``os.wait4`` (the largest single process of its tree, exact) and from
@@ -27,6 +28,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -65,6 +67,8 @@ class Measure:
     """User + system CPU seconds of the whole process tree."""
     disk_read_mb: float = 0.0
     """Bytes read from the block device (0 when the page cache was warm)."""
+    user: float = 0.0
+    """User CPU seconds of the whole process tree (``cpu`` less system time)."""
 
 
 def _descendants(pid: int) -> list[int]:
@@ -156,6 +160,10 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _children_user() -> float:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+
+
 def run_timed(cmd: list[str], *, env: dict[str, str] | None = None,
               cwd: str | Path | None = None, check: bool = True) -> Measure:
     """Run ``cmd`` in a fresh process; wall time, CPU of every process, peak memory, output.
@@ -168,7 +176,7 @@ def run_timed(cmd: list[str], *, env: dict[str, str] | None = None,
     scratch = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}"
     out_file, err_file, rss_file = (scratch.with_suffix(s) for s in (".out", ".err", ".rss"))
     full = [_GNU_TIME, "-f", "%M", "-o", str(rss_file), *cmd] if _GNU_TIME else cmd
-    cpu_before = _children_cpu()
+    cpu_before, user_before = _children_cpu(), _children_user()
     with out_file.open("w+b") as out, err_file.open("w+b") as err:
         started = time.perf_counter()
         proc = subprocess.Popen(full, stdout=out, stderr=err, env=env, cwd=cwd)
@@ -186,6 +194,7 @@ def run_timed(cmd: list[str], *, env: dict[str, str] | None = None,
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
     cpu = _children_cpu() - cpu_before if _SUBREAPER else usage.ru_utime + usage.ru_stime
+    user = _children_user() - user_before if _SUBREAPER else usage.ru_utime
     maxrss_kb = usage.ru_maxrss
     if _GNU_TIME:
         lines = rss_file.read_text().split() if rss_file.exists() else []
@@ -194,7 +203,8 @@ def run_timed(cmd: list[str], *, env: dict[str, str] | None = None,
     out_file.unlink()
     err_file.unlink()
     measure = Measure(wall, maxrss_kb / 1024, sampler.peak_kb / 1024, proc.returncode,
-                      stdout, stderr, cpu=cpu, disk_read_mb=usage.ru_inblock * 512 / 1e6)
+                      stdout, stderr, cpu=cpu, disk_read_mb=usage.ru_inblock * 512 / 1e6,
+                      user=user)
     if check and proc.returncode != 0:
         msg = f"command failed ({proc.returncode}): {' '.join(cmd)}\n{stderr[-2000:]}"
         raise RuntimeError(msg)
@@ -215,6 +225,10 @@ class Series:
     @property
     def cpu(self) -> float:
         return statistics.median(m.cpu for m in self.runs)
+
+    @property
+    def user(self) -> float:
+        return statistics.median(m.user for m in self.runs)
 
     @property
     def disk_read_mb(self) -> float:
@@ -441,22 +455,37 @@ def _make_mkdocs_project(root: Path, pages: int) -> None:
         (folder / f"page-{index:04d}.md").write_text(f"# Page {index}\n\n{body}", encoding="utf-8")
 
 
-def _mkdocs_config(root: Path, ours: bool) -> Path:
-    # No search plugin in either build: it would only dilute the share of the sitemap step.
+_NO_SITEMAP_HOOK = textwrap.dedent("""\
+    # No sitemap at all: MkDocs renders its sitemap.xml template for every theme. Dropped
+    # once the files are listed (earlier, MkDocs would copy the raw template as a file).
+    def on_env(env, config, files):
+        config.theme.static_templates.discard("sitemap.xml")
+        return env
+    """)
+
+
+def _mkdocs_config(root: Path, variant: str) -> Path:
+    """``mkdocs-<variant>.yml``: ``none`` (no sitemap), ``builtin`` (MkDocs' template) or
+    ``ours``. Each writes its own site folder."""
+    # No search plugin in any build: it would only dilute the share of the sitemap step.
     # A short explicit nav keeps the build linear (a 2,000-entry nav is rendered into every
     # page by the built-in themes, which would dwarf everything else).
-    path = root / ("mkdocs-ours.yml" if ours else "mkdocs-builtin.yml")
+    path = root / f"mkdocs-{variant}.yml"
+    hooks = ""
+    if variant == "none":
+        (root / "no_sitemap_hook.py").write_text(_NO_SITEMAP_HOOK, encoding="utf-8")
+        hooks = "hooks: [no_sitemap_hook.py]\n"
     path.write_text(textwrap.dedent(f"""\
         site_name: Sitemap benchmark
         site_url: https://example.org/docs/
         docs_dir: docs
-        site_dir: site-{"ours" if ours else "builtin"}
+        site_dir: site-{variant}
         theme: mkdocs
         nav:
           - Home: index.md
           - First: part-00/chapter-000/page-0000.md
-        plugins: {"[sitemap]" if ours else "[]"}
-        """), encoding="utf-8")
+        plugins: {"[sitemap]" if variant == "ours" else "[]"}
+        """) + hooks, encoding="utf-8")
     return path
 
 
@@ -482,10 +511,15 @@ def _make_pelican_project(root: Path, pages: int) -> None:
             f"Summary: Summary of article {index}.\n\n{body}", encoding="utf-8")
 
 
-def _pelican_config(root: Path, ours: bool) -> Path:
-    path = root / ("pelicanconf-ours.py" if ours else "pelicanconf-builtin.py")
-    plugin = ('PLUGINS = ["sitemap_plugins.pelican"]\n' if ours else
-              'PLUGINS = ["pelican.plugins.sitemap"]\nSITEMAP = {"format": "xml"}\n')
+def _pelican_config(root: Path, variant: str) -> Path:
+    """``pelicanconf-<variant>.py``: ``none`` (no plugin at all), ``builtin``
+    (pelican-sitemap) or ``ours``."""
+    path = root / f"pelicanconf-{variant}.py"
+    # An explicit empty PLUGINS: left unset, Pelican would load every namespace plugin
+    # installed, pelican-sitemap included.
+    plugin = {"none": "PLUGINS = []\n",
+              "builtin": 'PLUGINS = ["pelican.plugins.sitemap"]\nSITEMAP = {"format": "xml"}\n',
+              "ours": 'PLUGINS = ["sitemap_plugins.pelican"]\n'}[variant]
     path.write_text(textwrap.dedent("""\
         AUTHOR = "Bench"
         SITENAME = "Sitemap benchmark"
@@ -514,84 +548,242 @@ def _median(runs: list[dict[str, float]], name: str) -> float:
     return statistics.median(float(run[name]) for run in runs)
 
 
-def bench_hosts(workdir: Path, python: str, runs: int, pages: int) -> dict[str, object]:
-    env = _env()
+HOST_SITES = "mkdocs:2000,mkdocs:50,pelican:2000"
+_VARIANTS = {
+    "none": "(a) no sitemap at all",
+    "builtin": "(b) the host's own sitemap",
+    "ours": "(c) ours, first build, no cache",
+    "rebuild": "(c') ours, rebuild, cache kept",
+    "git": "(d) ours, first build, git repo",
+}
+_GIT_COMMITS = 20
+_GIT_ENV = {"GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
+            "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.org",
+            "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+
+
+def host_target(host: str, pages: int) -> float:
+    """What ours may add to the whole build's CPU over the host's own sitemap (issue 34)."""
+    if host == "pelican":
+        return 0.08
+    return 0.06 if pages < 500 else 0.05
+
+
+def _host_env() -> dict[str, str]:
+    return {**_env(), "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+
+
+def _host_command(bindir: Path, host: str, root: Path, variant: str) -> tuple[list[str], Path]:
+    """The build command of one variant, and the folder it writes."""
+    config_variant = "ours" if variant in ("rebuild", "git") else variant
+    if host == "mkdocs":
+        config = _mkdocs_config(root, config_variant)
+        return ([str(bindir / "mkdocs"), "build", "-q", "-f", str(config)],
+                root / f"site-{config_variant}")
+    config = _pelican_config(root, config_variant)
+    out = root / f"output-{config_variant}"
+    return [str(bindir / "pelican"), str(root / "content"), "-s", str(config), "-o", str(out),
+            "-q"], out
+
+
+def _in_git_repo(folder: Path) -> bool:
+    return subprocess.run(["git", "-C", str(folder), "rev-parse", "--git-dir"],
+                          capture_output=True, check=False).returncode == 0
+
+
+def _git(root: Path, *args: str, date: int = 0) -> None:
+    stamp = f"@{1_690_000_000 + date * 86_400} +0000"
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                   env={**os.environ, **_GIT_ENV, "GIT_AUTHOR_DATE": stamp,
+                        "GIT_COMMITTER_DATE": stamp})
+
+
+def _make_git_copy(root: Path, host: str, wanted: dict[str, object]) -> Path:
+    """The same project in a small git repository: one commit of everything, then
+    ``_GIT_COMMITS`` commits that each append a blank line to a 1/20 of the sources (every
+    source has two commits), as a CI checkout with full history has."""
+    copy = root.with_name(root.name + "-git")
+    source = "docs" if host == "mkdocs" else "content"
+    stamp = copy / "project.json"
+    if stamp.is_file() and json.loads(stamp.read_text()) == wanted and (copy / ".git").is_dir():
+        return copy
+    shutil.rmtree(copy, ignore_errors=True)
+    copy.mkdir(parents=True)
+    shutil.copytree(root / source, copy / source)
+    (copy / ".gitignore").write_text("site-*/\noutput-*/\n.sitemap-cache/\n", encoding="utf-8")
+    _git(copy, "init", "-q", "-b", "main")
+    _git(copy, "add", "-A")
+    _git(copy, "commit", "-q", "-m", "all sources")
+    files = sorted(p for p in (copy / source).rglob("*.md"))
+    for commit in range(_GIT_COMMITS):
+        for path in files[commit::_GIT_COMMITS]:
+            with path.open("a", encoding="utf-8") as handle:
+                handle.write("\n")
+        _git(copy, "commit", "-q", "-a", "-m", f"edit {commit}", date=commit + 1)
+    stamp.write_text(json.dumps(wanted))
+    return copy
+
+
+_GIT_COST = """\
+import json, resource, statistics, sys, time
+from sitemap_plugins.git_dates import read_git_dates
+
+def children():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+cpu, wall = [], []
+for _ in range(int(sys.argv[2])):
+    c0, p0, w0 = children(), time.process_time(), time.perf_counter()
+    dates, _ = read_git_dates(sys.argv[1])
+    wall.append(time.perf_counter() - w0)
+    cpu.append(children() - c0 + time.process_time() - p0)
+print(json.dumps({"cpu_s": statistics.median(cpu), "wall_s": statistics.median(wall),
+                  "files": len(dates)}))
+"""
+
+
+def git_log_cost(python: str, folder: Path, runs: int) -> dict[str, float]:
+    """CPU and wall of our ``read_git_dates(folder)``: its ``git rev-parse`` and ``git log``
+    processes and the parse of their output (medians)."""
+    proc = subprocess.run([python, "-c", _GIT_COST, str(folder), str(runs)], check=True,
+                          capture_output=True, text=True, env=_host_env())
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def count_instructions(cmd: list[str], cwd: Path, env: dict[str, str]) -> int:
+    """Instructions run in user space by ``cmd`` and every process it starts (valgrind's
+    cachegrind, no cache simulation): the same count on a busy machine as on a quiet one.
+
+    It leaves out what the kernel does for the build (system time) and what a cache miss
+    costs, so it is a check of the CPU figures, not a replacement for them.
+    """
+    with tempfile.TemporaryDirectory(prefix="bench-cg-") as out:
+        subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
+                        f"--cachegrind-out-file={out}/cg.%p", *cmd], cwd=cwd,
+                       env={**env, "PYTHONHASHSEED": "0"}, check=True, capture_output=True)
+        return sum(int(line.split()[1]) for name in os.listdir(out)
+                   for line in Path(out, name).read_text().splitlines()
+                   if line.startswith("summary:"))
+
+
+def _host_build(key: str, variant: str, command: tuple[list[str], Path], root: Path,
+                env: dict[str, str]) -> Measure:
+    """One build of one variant (ours first without a cache), its sitemap checked."""
+    cmd, out = command
+    if variant in ("ours", "git"):  # a first build: no cache kept
+        shutil.rmtree(root / ".sitemap-cache", ignore_errors=True)
+    measure = run_timed(cmd, env=env, cwd=root)
+    has_sitemap = (out / "sitemap.xml").is_file()
+    if has_sitemap != (variant != "none"):
+        msg = f"{key} {variant}: sitemap.xml {'written' if has_sitemap else 'missing'}"
+        raise RuntimeError(msg)
+    return measure
+
+
+def bench_hosts(workdir: Path, python: str, runs: int, sites: str,
+                git: bool = True, instructions: bool = False) -> dict[str, object]:
+    """Whole builds of real MkDocs and Pelican projects, as users' CI runs them: CPU (user +
+    system of the whole process tree) and wall, medians of ``runs``, the variants alternating
+    run by run (the starting variant rotates each round; round 0 is an untimed warm-up)."""
+    env = _host_env()
     results: dict[str, object] = {}
     bindir = Path(python).parent
-    hosts = (
-        ("mkdocs", "mkdocs", "sitemap_plugins.mkdocs", _make_mkdocs_project, _mkdocs_config,
-         lambda cfg: [str(bindir / "mkdocs"), "build", "-q", "-f", str(cfg)]),
-        ("pelican", "pelican.plugins.sitemap", "sitemap_plugins.pelican", _make_pelican_project,
-         _pelican_config,
-         lambda cfg: [str(bindir / "pelican"), "content", "-s", str(cfg), "-o",
-                      "output-ours" if "ours" in cfg.name else "output-builtin", "-q"]),
-    )
-    for name, host_module, our_module, make_project, make_config, command in hosts:
-        print(f"\n== host: {name}, {pages:,} pages ==", flush=True)
-        missing = _importable(python, host_module) or _importable(python, our_module)
+    generators = {"mkdocs": _make_mkdocs_project, "pelican": _make_pelican_project}
+    modules = {"mkdocs": ("mkdocs", "sitemap_plugins.mkdocs"),
+               "pelican": ("pelican.plugins.sitemap", "sitemap_plugins.pelican")}
+    for spec in sites.split(","):
+        host, _, count = spec.strip().partition(":")
+        pages = int(count)
+        key = f"{host}-{pages}"
+        what = "articles" if host == "pelican" else "pages"
+        print(f"\n== host: {host}, {pages:,} {what}: whole builds, medians of {runs}, "
+              "alternating ==", flush=True)
+        missing = _importable(python, modules[host][0]) or _importable(python, modules[host][1])
         if missing:
             print(f"  skipped: not available ({missing})")
-            results[name] = {"skipped": f"not available: {missing}"}
+            results[key] = {"skipped": f"not available: {missing}"}
             continue
-        root = workdir / f"host-{name}-{pages}"
+        root = workdir / f"host-{host}-{pages}"
         stamp = root / "project.json"
         wanted = {"pages": pages, "project_version": 2}
         if not (stamp.is_file() and json.loads(stamp.read_text()) == wanted):
             root.mkdir(parents=True, exist_ok=True)
-            make_project(root, pages)
+            generators[host](root, pages)
             stamp.write_text(json.dumps(wanted))
-        cache = root / ".sitemap-cache"
-        builtin = Series(f"{name} build, host's own sitemap")
-        first = Series(f"{name} build, ours, first (no cache)")
-        again = Series(f"{name} build, ours, rebuild (cache kept)")
-        builtin_cmd = command(make_config(root, ours=False))
-        ours_cmd = command(make_config(root, ours=True))
-        # Our share measured inside the build (import + every hook of the plugin, CPU): whole
-        # builds swing by a few percent of CPU on shared machines. The host's own sitemap
-        # step, which ours replaces, is measured the same way.
-        inside: dict[str, list[dict[str, float]]] = {"host": [], "first": [], "again": []}
+        if _in_git_repo(root):
+            print(f"  note: {root} is inside a git repository: our git log runs in (c) too")
+        variants = ["none", "builtin", "ours"]
+        roots = {"none": root, "builtin": root, "ours": root, "rebuild": root}
+        if git:
+            roots["git"] = _make_git_copy(root, host, wanted)
+            variants.append("git")
+        series = {v: Series(_VARIANTS[v]) for v in roots}
+        commands = {v: _host_command(bindir, host, roots[v], v) for v in roots}
 
-        def timed_inside(cmd: list[str], flags: list[str], found: list[dict[str, float]],
-                         where: Path) -> None:
-            measure = run_timed([python, str(HERE / "host_timer.py"), *flags,
-                                 Path(cmd[0]).name, *cmd[1:]], env=env, cwd=where, check=False)
-            lines = measure.stdout.strip().splitlines()
-            if measure.returncode == 0 and lines:
-                found.append(json.loads(lines[-1]))
-
-        for _ in range(runs):
-            builtin.runs.append(run_timed(builtin_cmd, env=env, cwd=root))
-            shutil.rmtree(cache, ignore_errors=True)
-            first.runs.append(run_timed(ours_cmd, env=env, cwd=root))
-            again.runs.append(run_timed(ours_cmd, env=env, cwd=root))
-            timed_inside(builtin_cmd, ["--host-sitemap"], inside["host"], root)
-            shutil.rmtree(cache, ignore_errors=True)
-            timed_inside(ours_cmd, [], inside["first"], root)
-            timed_inside(ours_cmd, [], inside["again"], root)
-        out_dir = root / ("site-builtin" if name == "mkdocs" else "output-builtin")
-        page_count = sum(1 for _ in out_dir.rglob("*.html"))
-        entry: dict[str, object] = {"html_files": page_count, "builtin": builtin.summary(),
-                                    "first": first.summary(), "again": again.summary(),
-                                    "inside": inside}
-        for series in (builtin, first, again):
-            extra = ""
-            if series is not builtin:
-                extra = (f"  {series.cpu - builtin.cpu:+.2f} s cpu "
-                         f"({(series.cpu - builtin.cpu) / builtin.cpu:+.1%})")
-            print(f"  {series.label:44} {series.wall:6.2f} s wall {series.cpu:6.2f} s cpu"
-                  f"{extra}")
-        if all(inside.values()):
-            host_step = _median(inside["host"], "total_cpu_s")
-            for key, label, target_key in (("first", "first build", "first_added"),
-                                           ("again", "rebuild", "rebuild_added")):
-                ours_cpu = _median(inside[key], "total_cpu_s")
-                build_cpu = _median(inside[key], "build_cpu_s")
-                share = (ours_cpu - host_step) / build_cpu
-                entry[target_key] = round(share, 4)
-                print(f"  inside the {label}: ours {ours_cpu:.3f} s cpu (import + hooks), the "
-                      f"host's sitemap step {host_step:.3f} s: adds {share:+.1%} of the build's "
-                      f"{build_cpu:.2f} s cpu")
-        results[name] = entry
+        for round_ in range(runs + 1):
+            shift = round_ % len(variants)
+            for variant in variants[shift:] + variants[:shift]:
+                for one in (variant, "rebuild") if variant == "ours" else (variant,):
+                    # "rebuild": the same build again, the cache of the last one kept
+                    measure = _host_build(key, one, commands[one], roots[one], env)
+                    if round_ > 0:
+                        series[one].runs.append(measure)
+            if round_:
+                print(f"  round {round_}/{runs}: cpu " + ", ".join(
+                    f"{v} {series[v].runs[-1].cpu:.3f}" for v in series) +
+                    f" s (load average {os.getloadavg()[0]:.1f})", flush=True)
+        out_dir = commands["builtin"][1]
+        html = sum(1 for _ in out_dir.rglob("*.html"))
+        base = series["builtin"]
+        entry: dict[str, object] = {"host": host, "pages": pages, "html_files": html,
+                                    "target": host_target(host, pages)}
+        print(f"  {html:,} HTML files written; sources {'in' if _in_git_repo(root) else 'not in'}"
+              " a git repository" + (f" ((d): {roots['git']}, {_GIT_COMMITS + 1} commits)"
+                                     if git else ""))
+        print(f"  {'':34} {'cpu s':>7} {'range':>13} {'user s':>7} {'wall s':>7}  "
+              f"{'cpu vs (b)':>10} {'user vs (b)':>11} {'wall vs (b)':>11}  {'cpu vs (a)':>10}")
+        for variant, one in series.items():
+            cpus = [m.cpu for m in one.runs]
+            added = (one.cpu - base.cpu) / base.cpu
+            added_wall = (one.wall - base.wall) / base.wall
+            over_none = one.cpu - series["none"].cpu
+            added_user = (one.user - base.user) / base.user
+            print(f"  {one.label:34} {one.cpu:7.3f} {min(cpus):6.3f}-{max(cpus):6.3f} "
+                  f"{one.user:7.3f} {one.wall:7.3f}  {added:+10.1%} {added_user:+11.1%} "
+                  f"{added_wall:+11.1%}  {over_none * 1e3:+8.0f} ms")
+            entry[variant] = {**one.summary(), "cpus_s": [round(c, 4) for c in cpus],
+                              "median_user_s": round(one.user, 4),
+                              "users_s": [round(m.user, 4) for m in one.runs],
+                              "cpu_added_vs_host": round(added, 4),
+                              "user_added_vs_host": round(added_user, 4),
+                              "wall_added_vs_host": round(added_wall, 4)}
+        entry["first_added"] = entry["ours"]["cpu_added_vs_host"]  # type: ignore[index]
+        entry["rebuild_added"] = entry["rebuild"]["cpu_added_vs_host"]  # type: ignore[index]
+        if instructions:
+            counts: dict[str, int] = {}
+            for variant in variants:
+                if variant in ("ours", "git"):
+                    shutil.rmtree(roots[variant] / ".sitemap-cache", ignore_errors=True)
+                counts[variant] = count_instructions(commands[variant][0], roots[variant], env)
+            entry["instructions"] = counts
+            print("  instructions (valgrind, user space, every process, one build each): " +
+                  ", ".join(f"{v} {n / 1e9:.3f} G" + ("" if v == "builtin" else
+                            f" ({(n - counts['builtin']) / counts['builtin']:+.1%})")
+                            for v, n in counts.items()))
+        source = "docs" if host == "mkdocs" else "content"
+        entry["git_dates_outside_repo"] = git_log_cost(python, root / source, runs)
+        line = ("  our read_git_dates alone (medians): outside a repository (rev-parse fails) "
+                f"{entry['git_dates_outside_repo']['cpu_s'] * 1e3:.1f} ms cpu")
+        if git:
+            entry["git_dates_in_repo"] = cost = git_log_cost(python, roots["git"] / source, runs)
+            line += (f"; in the {_GIT_COMMITS + 1}-commit repo {cost['cpu_s'] * 1e3:.1f} ms "
+                     f"cpu, {cost['wall_s'] * 1e3:.1f} ms wall ({cost['files']:,} files dated)")
+        print(line)
+        if host == "pelican":
+            print("  (Pelican runs git log only for a page with no Date: or Modified:; every "
+                  "article here has both, so (d) differs from (c) by nothing of ours)")
+        results[key] = entry
     return results
 
 
@@ -687,53 +879,63 @@ def _targets(
 ) -> list[tuple[str, bool | None, str]]:
     """The targets of the reading-path issue, each with its measured figure."""
     rows: list[tuple[str, bool | None, str]] = []
-    hundred = results.get(100_000)
-    if hundred:
-        floor = hundred.floor.wall
-        for series, limit in ((hundred.first2, 5.0), (hundred.first1, 10.0),
-                              (hundred.rewritten2, 2.0)):
-            ratio = series.wall / floor
-            rows.append((f"100k: {series.label} <= {limit:g}x the I/O floor", ratio <= limit,
-                         f"{ratio:.2f}x ({series.wall:.2f} s wall, {series.cpu:.2f} s cpu)"))
-        local = peers.get("localsitemap")
-        if isinstance(local, dict):
-            ratio = float(local["median_wall_s"]) / hundred.first2.wall  # type: ignore[arg-type]
-            rows.append(("100k: first build (2 workers) faster than localsitemap, same run",
-                         ratio > 1, f"localsitemap takes {ratio:.2f}x our time"))
-        else:
-            rows.append(("100k: faster than localsitemap", None, f"not measured ({local})"))
-    else:
-        rows.append(("100k targets", None, "not run (add 100000 to --sizes)"))
-    million = results.get(MILLION)
-    if million:
-        builds = million.rows[1:]
-        peak = max(b.tree_pss_mb for b in builds)
-        largest = max(b.maxrss_mb for b in builds)
-        rows.append(("1M: peak RSS <= 150 MB (largest process, every build)", largest <= 150,
-                     f"largest process {largest:.0f} MB, all processes (PSS) {peak:.0f} MB"))
+    if results:  # not with --hosts-only
+        hundred = results.get(100_000)
         if hundred:
-            for attr in ("first2", "first1"):
-                a = million.per_page_us(getattr(million, attr))
-                b = hundred.per_page_us(getattr(hundred, attr))
-                label = (f"1M: time per page linear ({getattr(million, attr).label}), "
-                         "within 10 % of 100k")
-                rows.append((label, a <= b * 1.10,
-                             f"{a:.1f} vs {b:.1f} µs/page ({a / b - 1:+.1%})"))
-    else:
-        rows.append(("1M targets", None, "not run (use --million)"))
-    same = all(r.identical for r in results.values()) if results else None
-    rows.append(("output identical for every build and worker count", same,
-                 ", ".join(f"{n:,}: {'yes' if r.identical else 'NO'}"
-                           for n, r in results.items())))
+            floor = hundred.floor.wall
+            for series, limit in ((hundred.first2, 5.0), (hundred.first1, 10.0),
+                                  (hundred.rewritten2, 2.0)):
+                ratio = series.wall / floor
+                rows.append((f"100k: {series.label} <= {limit:g}x the I/O floor", ratio <= limit,
+                             f"{ratio:.2f}x ({series.wall:.2f} s wall, {series.cpu:.2f} s cpu)"))
+            local = peers.get("localsitemap")
+            if isinstance(local, dict):
+                ratio = float(local["median_wall_s"]) / hundred.first2.wall  # type: ignore[arg-type]
+                rows.append(("100k: first build (2 workers) faster than localsitemap, same run",
+                             ratio > 1, f"localsitemap takes {ratio:.2f}x our time"))
+            else:
+                rows.append(("100k: faster than localsitemap", None, f"not measured ({local})"))
+        else:
+            rows.append(("100k targets", None, "not run (add 100000 to --sizes)"))
+        million = results.get(MILLION)
+        if million:
+            builds = million.rows[1:]
+            peak = max(b.tree_pss_mb for b in builds)
+            largest = max(b.maxrss_mb for b in builds)
+            rows.append(("1M: peak RSS <= 150 MB (largest process, every build)", largest <= 150,
+                         f"largest process {largest:.0f} MB, all processes (PSS) {peak:.0f} MB"))
+            if hundred:
+                for attr in ("first2", "first1"):
+                    a = million.per_page_us(getattr(million, attr))
+                    b = hundred.per_page_us(getattr(hundred, attr))
+                    label = (f"1M: time per page linear ({getattr(million, attr).label}), "
+                             "within 10 % of 100k")
+                    rows.append((label, a <= b * 1.10,
+                                 f"{a:.1f} vs {b:.1f} µs/page ({a / b - 1:+.1%})"))
+        else:
+            rows.append(("1M targets", None, "not run (use --million)"))
+        same = all(r.identical for r in results.values()) if results else None
+        rows.append(("output identical for every build and worker count", same,
+                     ", ".join(f"{n:,}: {'yes' if r.identical else 'NO'}"
+                               for n, r in results.items())))
     for name, entry in hosts.items():
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict) or "first_added" not in entry:
             continue
-        for key, label, limit in (("first_added", "first build, no cache", 0.03),
-                                  ("rebuild_added", "rebuild with the cache", 0.02)):
-            share = entry.get(key)
-            text = f"{name}: {label}, ours adds <= {limit:.0%} CPU over the host's sitemap"
-            rows.append((text, None, "not measured") if not isinstance(share, float)
-                        else (text, share <= limit, f"{share:+.1%}"))
+        limit = float(entry["target"])
+        first = float(entry["first_added"])
+        rebuild = float(entry["rebuild_added"])
+        label = (f"{name}: first build without a cache, ours adds <= {limit:.0%} CPU to the "
+                 "whole build over the host's own sitemap")
+        rows.append((label, first <= limit, f"{first:+.1%}"))
+        counts = entry.get("instructions")
+        if isinstance(counts, dict) and counts.get("builtin"):
+            added = (counts["ours"] - counts["builtin"]) / counts["builtin"]
+            label = (f"{name}: first build, instructions ours adds over the host's own "
+                     f"sitemap (valgrind; against {limit:.0%})")
+            rows.append((label, None, f"{added:+.1%}"))
+        rows.append((f"{name}: the rebuild with a kept cache adds no more than the first build",
+                     rebuild <= max(first, 0.0) + 0.01,
+                     f"{rebuild:+.1%} against {first:+.1%} (1 point of noise allowed)"))
     return rows
 
 
@@ -774,7 +976,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per figure; medians (default 3)")
     parser.add_argument("--hosts", action="store_true",
                         help="also time real MkDocs and Pelican builds with each sitemap")
-    parser.add_argument("--host-pages", type=int, default=2000, help="pages per host site")
+    parser.add_argument("--hosts-only", action="store_true",
+                        help="only the host builds (no --sizes, no peers)")
+    parser.add_argument("--host-sites", default=HOST_SITES,
+                        help=f"host sites as host:pages, comma-separated (default {HOST_SITES})")
+    parser.add_argument("--host-runs", type=int, default=7,
+                        help="alternating rounds of host builds; medians (default 7)")
+    parser.add_argument("--host-instructions", action="store_true",
+                        help="also count each variant's instructions once under valgrind "
+                        "(deterministic: unaffected by other load on the machine)")
+    parser.add_argument("--no-host-git", action="store_true",
+                        help="skip (d): our build of the same project in a small git repository")
     parser.add_argument("--no-peers", action="store_true", help="skip the PyPI peer tools")
     parser.add_argument("--peer-python", help="python of a venv with localsitemap/hugesitemap")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/sitemap-bench"))
@@ -785,6 +997,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     if args.million:
         sizes.append(MILLION)
+    if args.hosts_only:
+        args.hosts, args.no_peers, sizes = True, True, []
     args.workdir.mkdir(parents=True, exist_ok=True)
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True, check=False).stdout.strip()
@@ -792,7 +1006,7 @@ def main(argv: list[str] | None = None) -> int:
                            capture_output=True, text=True, check=False).stdout.strip()
     print(f"sitemap-plugins benchmark: Python {platform.python_version()}, "
           f"{os.cpu_count()} cores, commit {commit or '?'}{' + local changes' if dirty else ''}, "
-          f"{args.runs} runs per figure (median), workdir {args.workdir}, "
+          f"{args.runs} runs per figure (median; hosts {args.host_runs}), workdir {args.workdir}, "
           f"load average {os.getloadavg()[0]:.1f}")
     free = shutil.disk_usage(args.workdir).free / 1e9
     print(f"free disk in the workdir: {free:,.0f} GB")
@@ -831,7 +1045,9 @@ def main(argv: list[str] | None = None) -> int:
                                 _peer_python(args.peer_python, args.workdir))
     hosts: dict[str, object] = {}
     if args.hosts:
-        hosts = bench_hosts(args.workdir, args.python, args.runs, args.host_pages)
+        hosts = bench_hosts(args.workdir, args.python, args.host_runs, args.host_sites,
+                            git=not args.no_host_git,
+                            instructions=args.host_instructions)
     print("\n== targets ==")
     for label, ok, detail in _targets(results, hosts, peers):
         mark = "----" if ok is None else ("PASS" if ok else "FAIL")
