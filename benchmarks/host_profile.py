@@ -165,15 +165,14 @@ def profile(argv: list[str], pages: int, top: int) -> None:
 
 # Steps timed by --timers: "module:qualified.name" in sitemap_plugins, nested as they run.
 STEPS = (
-    "generate:generate", "scan:scan_site", "generate:PageStep.run", "reader:read_bytes",
-    "reader:read_record", "reader:parse_html", "reader:encode_record", "entry:place",
-    "entry:evaluate", "manifest:History.settle", "writers.xml_sitemap:render_url",
-    "generate:write_entries", "writers:_PartWriter.add", "writers:_PartWriter.finish",
-    "writers.templates:template_module", "writers.compress:gzip_file",
-    "writers.atomic:write_bytes_atomic", "manifest:Manifest.__init__", "manifest:Manifest.save",
-    "manifest:_ignore_in_git", "ownership:Ownership.load", "ownership:Ownership._save",
-    "output:install", "output:update_robots", "output:remove_stale",
-    "git_dates:read_git_dates",
+    "build:generate", "site:scan_site", "build:PageStep.run", "site:read_bytes",
+    "reader:read_record", "reader:parse_html", "reader:read_parts", "record_codec:encode_record",
+    "rules:place", "rules:evaluate", "history:History.settle", "render:render_url",
+    "build:write_entries", "render:_PartWriter.add", "render:_PartWriter.finish",
+    "render:template_module", "render:gzip_stream", "site:write_bytes_atomic",
+    "history:Manifest.__init__", "history:Manifest.save", "site:make_cache_folder",
+    "owned:Ownership.load", "owned:Ownership._save", "owned:install", "owned:update_robots",
+    "owned:remove_stale", "git_dates:read_git_dates",
 )
 
 
