@@ -238,6 +238,21 @@ def test_every_module_has_a_floor() -> None:
     assert not unplaced, f"modules with no floor in tests/test_layers.py: {unplaced}"
 
 
+def test_the_diagram_shows_each_module_on_its_floor() -> None:
+    """docs/how-it-works.md's Mermaid diagram places every module where this map does."""
+    text = (PACKAGE.parent / "docs" / "how-it-works.md").read_text("utf-8")
+    diagram = text[text.index("```mermaid"):]
+    drawn: dict[str, int] = {}
+    for floor, name in FLOOR_NAMES.items():
+        body = diagram[diagram.index(f"subgraph {name}["):]
+        body = body[:body.index("\n    end")]
+        for line in body.split("\n")[1:]:  # "a; b; c" or 'site["site: the ..."]'
+            for node in line.split(";"):
+                drawn[node.split("[", 1)[0].strip()] = floor
+    placed = {m: f for m, f in FLOORS.items() if not m.startswith("__")}
+    assert drawn == placed
+
+
 def test_no_import_cycle() -> None:
     """No two modules import each other, directly or round a loop, counting every import."""
     graph = import_graph()
