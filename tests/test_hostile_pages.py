@@ -95,6 +95,7 @@ def test_every_link_of_the_map_resolves_to_its_page_whatever_the_name(
     assert len(links) == len(SCHEME_LIKE) + 1
 
 
+@pytest.mark.integration  # Chromium
 def test_a_browser_follows_each_link_of_the_map_to_its_page(tmp_path: Path) -> None:
     """Chromium resolves every ``href`` of the map (names like ``javascript:x.html`` at the
     root) to a URL the sitemap lists: none becomes a scheme."""
@@ -176,6 +177,7 @@ def test_a_language_tag_is_kept(lang: str) -> None:
 # --- the site map: trees deeper than the recursion limit ----------------------------------
 
 @pytest.mark.parametrize("depth_option", ["0", "3", "20"])
+@pytest.mark.integration  # a large input
 def test_a_thousand_nested_folders_give_a_site_map(tmp_path: Path, depth_option: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """A thousand nested folders: every page is linked once, the lists nest a bounded number
@@ -195,6 +197,7 @@ def test_a_thousand_nested_folders_give_a_site_map(tmp_path: Path, depth_option:
     assert deepest < 100
 
 
+@pytest.mark.integration  # a large input
 def test_a_template_of_ones_own_recursing_over_a_deep_tree(tmp_path: Path) -> None:
     """A user's template that recurses over the tree (as the shipped one does) renders a
     tree of a thousand levels: the tree it is given is never that deep."""
@@ -421,6 +424,7 @@ def test_text_of_only_forbidden_characters_counts_as_none(
     assert all(anchor.text_content().strip() for anchor in page.iter("a"))
 
 
+@pytest.mark.integration  # a large input
 def test_a_thousand_languages_do_not_write_a_million_links(tmp_path: Path) -> None:
     """Pages claiming a thousand languages (282 MB of site map once: each language's page
     links every other): the output stays small, every page is linked once, a note says it."""

@@ -213,6 +213,7 @@ def test_a_long_retry_after_stops_and_says_when(
 
 
 @pytest.mark.parametrize("form", ["seconds", "http-date"])
+@pytest.mark.integration  # waits for the endpoint's Retry-After
 def test_a_short_retry_after_is_waited_for(changed: Path, endpoint: Endpoint, form: str) -> None:
     """A short Retry-After (either form) is honoured: the retry comes no sooner than asked."""
     value = "2" if form == "seconds" else formatdate(time.time() + 3, usegmt=True)

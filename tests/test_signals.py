@@ -18,7 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://example.org/"
 PAGES = 3000  # enough that the sitemap parts are written for a second or more
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+# Real builds in other processes, stopped by signals: integration, not the fast part.
+pytestmark = [pytest.mark.skipif(os.name != "posix", reason="POSIX signals"),
+              pytest.mark.integration]
 
 
 @pytest.fixture(scope="module")
