@@ -44,7 +44,9 @@ from sitemap_plugins.errors import (
     WriteError,
 )
 from sitemap_plugins.options import FRAGMENT_NAME
-from sitemap_plugins.render import gzip_stream, template_module
+from sitemap_plugins.owned import identify
+from sitemap_plugins.render import OWN, gzip_stream, template_module
+from sitemap_plugins.result import counted
 from sitemap_plugins.site import (
     NotASitemapError,
     commit,
@@ -160,9 +162,9 @@ class Merged:
         if len(self.builds) > len(shown):
             shown.append(f"... {len(self.builds) - len(shown):,} more")
         names = ", ".join(shown)
-        lines = [f"Merged {len(self.builds):,} build{'' if len(self.builds) == 1 else 's'} "
-                 f"({names}): {self.sitemaps:,} sitemap{'' if self.sitemaps == 1 else 's'}, "
-                 f"{self.urls:,} URLs, in " + ", ".join(self.index_urls)]
+        lines = [f"Merged {counted(len(self.builds), 'build')} ({names}): "
+                 f"{counted(self.sitemaps, 'sitemap')}, {counted(self.urls, 'URL')}, in "
+                 + ", ".join(self.index_urls)]
         if self.not_offered:
             lines.append("Not offered to crawlers (other versions, own sitemaps kept): "
                          + ", ".join(self.not_offered))
@@ -726,6 +728,11 @@ def _write(
     name = config.sitemap_name
     base = str(config.base_url)
     keep: set[str] = set()
+    indexes = plan_indexes(files, config)
+    targets = [index_name(name, n) for n in range(1, len(indexes) + 1)]
+    if own is not None and own_parts is None:
+        targets.append(root_part_name(name))
+    _refuse_foreign(root, [*targets, *(t + ".gz" for t in targets)] if config.gzip else targets)
     # 1. The root's own urlset moves to its part name (a copy first: sitemap.xml stays whole
     #    until the index replaces it).
     if own is not None and own_parts is None:
@@ -741,7 +748,6 @@ def _write(
         keep.update(own_parts)
         keep.update(p + ".gz" for p in own_parts)
     # 2. The indexes: the extra ones first, sitemap.xml last (it names the others' siblings).
-    indexes = plan_indexes(files, config)
     for number in [*range(2, len(indexes) + 1), 1]:
         file_name = index_name(name, number)
         keep.add(file_name)
@@ -788,11 +794,34 @@ def _install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed:
     return written
 
 
+def _refuse_foreign(root: Path, names: list[str]) -> None:
+    """Stop before a merge writes over a root file that this tool did not write.
+
+    A user's own file of one of these names (a hand-written index naming other sitemaps, a
+    file that merely shares the pattern) would be lost, and the sitemaps it named no longer
+    announced. Nothing has been written when this raises.
+
+    Raises:
+        MergeError: naming each such file.
+    """
+    foreign = [n for n in names if is_regular(root / n) and identify(root / n) != OWN]
+    if foreign:
+        raise MergeError([
+            f"{n}: is already at the root and was not written by sitemap-plugins; the merge "
+            "would replace it (and drop any sitemaps it names): move what it lists into a "
+            "build below the root, rename it, or choose another sitemap_name"
+            for n in foreign])
+
+
 def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:
-    """Root-level files that only a merge writes, and that this one does not."""
+    """Root-level files that only a merge writes and this one does not: this tool's own.
+
+    A user's file of such a name (not this tool's output) is never removed.
+    """
     pattern = re.compile(rf"{re.escape(name)}(?:-index-\d+\.xml|-root\.xml|\.xml)(?:\.gz)?\Z")
     return [n for n in list_names(root)
-            if pattern.match(n) and n not in keep and is_regular(root / n)]
+            if pattern.match(n) and n not in keep and is_regular(root / n)
+            and identify(root / n) == OWN]
 
 
 def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: set[str]) -> None:

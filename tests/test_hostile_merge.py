@@ -147,3 +147,48 @@ def test_versions_json_still_read_when_flat(tmp_path: Path,
         [{"version": "1.0", "title": "1.0", "aliases": ["latest"]}]), "utf-8")
     assert run(["merge", str(root), "--base-url", BASE], capsys)[0] == 0
     assert f"{BASE}1.0/sitemap.xml" in (root / "sitemap.xml").read_text("utf-8")
+
+
+USER_URLSET = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+               '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+               f"<url><loc>{BASE}user-page.html</loc></url></urlset>\n")
+USER_INDEX = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+              '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+              f"<sitemap><loc>{BASE}shop/sitemap.xml</loc></sitemap></sitemapindex>\n")
+
+
+@pytest.mark.parametrize("name", ["sitemap-index-2.xml", "sitemap-index-7.xml.gz",
+                                  "sitemap-root.xml", "sitemap-root.xml.gz"])
+def test_a_users_file_named_like_ours_is_never_removed_or_replaced(
+        tree: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """A file of the user's that merely shares our names is kept byte for byte, whether the
+    merge would remove it as stale or write over it; a file the merge must write stops it."""
+    import gzip  # noqa: PLC0415
+
+    data = USER_URLSET.encode()
+    (tree / name).write_bytes(gzip.compress(data, mtime=0) if name.endswith(".gz") else data)
+    before = (tree / name).read_bytes()
+    code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
+    assert (tree / name).read_bytes() == before
+    assert code == 0 or (code != 0 and name in err and "Nothing was written" in err)
+
+
+def test_a_users_root_index_is_never_replaced_without_a_word(
+        tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand-written root sitemap.xml index (naming the shop's sitemap) stops the merge with
+    one line naming it; the file and the sitemaps it announces are kept."""
+    (tree / "sitemap.xml").write_text(USER_INDEX, "utf-8")
+    code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
+    assert code != 0
+    assert "sitemap.xml: is already at the root and was not written by sitemap-plugins" in err
+    assert (tree / "sitemap.xml").read_text("utf-8") == USER_INDEX
+    assert "Traceback" not in err
+
+
+def test_a_second_merge_replaces_and_removes_only_its_own_files(
+        tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The merge's own index is its to replace: merging twice works, and its stale files go."""
+    assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
+    (tree / "sitemap-index-9.xml").write_bytes((tree / "sitemap.xml").read_bytes())  # ours
+    assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
+    assert not (tree / "sitemap-index-9.xml").exists()
