@@ -21,15 +21,15 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from local_server import serving
 from lxml import etree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,13 +66,9 @@ def endpoint() -> Iterator[Endpoint]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    recorder.url = f"http://127.0.0.1:{server.server_address[1]}/indexnow"
-    yield recorder
-    server.shutdown()
-    server.server_close()
+    with serving(Handler) as url:
+        recorder.url = url
+        yield recorder
 
 
 @dataclass

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.utils import formatdate
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
+from local_server import serving
 
 from sitemap_plugins import cli
 from sitemap_plugins.cli import main
@@ -55,16 +55,9 @@ def endpoint() -> Iterator[Endpoint]:
         def log_message(self, *_args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/indexnow"
-    try:
+    with serving(Handler) as url:
+        state.url = url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 @pytest.fixture(autouse=True)

@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from local_server import serving
 
 from sitemap_plugins import cli
 from sitemap_plugins.cli import main
@@ -62,16 +63,9 @@ def endpoint() -> Iterator[Recorder]:
         def log_message(self, *_args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    recorder.url = f"http://127.0.0.1:{server.server_address[1]}/indexnow"
-    try:
+    with serving(Handler) as url:
+        recorder.url = url
         yield recorder
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 @pytest.fixture(autouse=True)
