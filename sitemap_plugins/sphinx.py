@@ -2,10 +2,11 @@
 
 A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build (other builders
 are left alone) the core scans the output folder, as the command line does: pages that an
-incremental build did not rewrite are listed, and ``-j N`` gives the bytes of ``-j 1``, as
-nothing is collected in the writer processes. What only Sphinx knows (sources and autodoc's
-modules, for git dates; file-wide metadata; the toctree; sphinx-sitemap's settings) goes to
-the core as :class:`~sitemap_plugins.rules.PageHints`; each page's facts come from its HTML.
+incremental build did not rewrite are listed, with their last build's record. What only Sphinx
+knows (sources and autodoc's modules, for git dates; metadata; the toctree; sphinx-sitemap's
+settings; each document's ``body`` rendered for the theme, whose chrome then never moves a
+date) goes to the core as :class:`~sitemap_plugins.rules.PageHints`. A parallel write loses
+the bodies in its processes: every page is then read whole, so ``-j N`` gives ``-j 1``'s bytes.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import os
 import posixpath
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from sphinx.builders.dirhtml import DirectoryHTMLBuilder
 from sphinx.builders.html import StandaloneHTMLBuilder
@@ -30,7 +31,7 @@ from sphinx.util import logging
 
 from sitemap_plugins import __version__
 from sitemap_plugins.build import generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, sort_key
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, latest
 from sitemap_plugins.errors import ConfigError, Level, PageValueError, SitemapError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
@@ -42,7 +43,9 @@ from sitemap_plugins.options import (
     check_page_values,
     html_sitemap_file,
 )
+from sitemap_plugins.reader import HostPage
 from sitemap_plugins.rules import PageHints
+from sitemap_plugins.site import read_head
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -90,6 +93,9 @@ class _Run:
     alternates: tuple[tuple[str, str], ...] = ()
     """``(hreflang, base URL)`` of each of sphinx-sitemap's ``sitemap_locales``."""
     excludes: tuple[str, ...] = ()
+    builder: StandaloneHTMLBuilder = field(kw_only=True)
+    written: set[str] = field(default_factory=set)  # resolved here, whatever -j says
+    bodies: dict[str, str] = field(default_factory=dict)  # of the pages rendered here
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -110,6 +116,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _start)
     app.connect("html-collect-pages", _site_map_page)
     app.connect("html-page-context", _page_context)
+    app.connect("doctree-resolved", _resolved)
     app.connect("build-finished", _finish)  # all the work, in the main process
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
@@ -152,7 +159,7 @@ def _validated(mapping: dict[str, Any], *, base_option: str) -> SitemapConfig:
         raise SphinxConfigError(f"{where}: {err.message}") from err
 
 
-def _is_html(builder: Builder) -> bool:
+def _is_html(builder: Builder) -> TypeGuard[StandaloneHTMLBuilder]:
     """Builders of a site of pages (html, dirhtml); not singlehtml, epub or JSON builders."""
     return (isinstance(builder, StandaloneHTMLBuilder) and not hasattr(builder, "implementation")
             and not isinstance(builder, SingleFileHTMLBuilder) and builder.format == "html"
@@ -165,7 +172,7 @@ def _confdir(app: Sphinx) -> str:
 
 def _start(app: Sphinx) -> None:
     """Check the base URL and the options for this HTML build; say what differs."""
-    if not _is_html(app.builder):
+    if not _is_html(builder := app.builder):
         return
     config = app.config
     base = config.site_url or config.html_baseurl
@@ -188,7 +195,7 @@ def _start(app: Sphinx) -> None:
     root, prefix = _scheme(app, str(base), notes)
     run = _Run(_validated({**options, "base_url": root + prefix}, base_option="html_baseurl"),
                canonical_base=root if prefix else None, alternates=_locales(app, root, notes),
-               excludes=tuple(str(p) for p in config.sitemap_excludes or ()))
+               excludes=tuple(str(p) for p in config.sitemap_excludes or ()), builder=builder)
     if run.excludes:
         notes.append("sitemap_excludes: matched as sphinx-sitemap does (fnmatch on the page's "
                      "link); the 'exclude' option takes globs of URL paths")
@@ -225,8 +232,7 @@ def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
                          "between them; set sitemap_url_scheme to keep that)")
         return root, ""
     if prefix and root.endswith("/" + prefix):
-        notes.append(f"html_baseurl already ends in {prefix!r}: not added again by "
-                     "sitemap_url_scheme")
+        notes.append(f"html_baseurl ends in {prefix!r} already: sitemap_url_scheme adds none")
         return root, ""
     return root, prefix
 
@@ -270,11 +276,9 @@ def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str],
 
 def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
     """The HTML site map's page, rendered in the theme with a marker the core fills in."""
-    run = _RUNS.get(app)
-    if run is None or run.config.html_sitemap is None:
+    if (run := _RUNS.get(app)) is None or run.config.html_sitemap is None:
         return
-    rel = html_sitemap_file(run.config.html_sitemap)
-    builder = _html_builder(app)
+    builder, rel = run.builder, html_sitemap_file(run.config.html_sitemap)
     suffix = str(getattr(builder, "out_suffix", ".html"))
     if not rel.endswith(suffix):
         return  # the core writes its own page there
@@ -291,22 +295,23 @@ def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
 
 def _page_context(app: Sphinx, pagename: str, template: str, context: dict[str, Any],
                   _doctree: object) -> None:
-    """Fix what a page says of itself: its canonical link, the search page's noindex."""
-    builder, base = app.builder, app.config.html_baseurl
+    """Keep a document's rendered content; fix its canonical link, the search page's noindex."""
+    builder, base, run = app.builder, app.config.html_baseurl, _RUNS.get(app)
+    if run and pagename in app.env.found_docs and isinstance(body := context.get("body"), str):
+        run.bodies[pagename] = body  # its title in it, as the <h1> of its first section
     # dirhtml's canonical links say page.html, a file it never writes (Sphinx < 8.2, #9730).
-    if app in _RUNS and isinstance(builder, DirectoryHTMLBuilder) and context.get("pageurl"):
+    if run and isinstance(builder, DirectoryHTMLBuilder) and context.get("pageurl"):
         context["pageurl"] = posixpath.join(base, builder.get_target_uri(pagename))
     loader = getattr(builder, "templates", None)  # the basic theme's noindex, dropped by rtd
-    if app in _RUNS and pagename == "search" and "search" not in app.env.found_docs and isinstance(
+    if run and pagename == "search" and "search" not in app.env.found_docs and isinstance(
             loader, BuiltinTemplateLoader) and "noindex" not in loader.get_source(
             loader.environment, template)[0]:
         context["metatags"] = f'{context.get("metatags", "")}<meta name="robots" content="noindex">'
 
 
-def _html_builder(app: Sphinx) -> StandaloneHTMLBuilder:
-    builder = app.builder
-    assert isinstance(builder, StandaloneHTMLBuilder)  # _start let no other builder in
-    return builder
+def _resolved(app: Sphinx, _doctree: object, docname: str) -> None:
+    if (run := _RUNS.get(app)) is not None:
+        run.written.add(docname)
 
 
 def _rel(app: Sphinx, path: str | os.PathLike[str]) -> str:
@@ -318,10 +323,9 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     run = _RUNS.pop(app, None)
     if run is None or exception is not None:
         return
-    hints = _hints(app, run)
-    outline = _outline(app) if run.config.html_sitemap is not None else ()
+    outline = _outline(app, run.builder) if run.config.html_sitemap is not None else ()
     try:
-        result = generate(app.outdir, run.config, hints=hints, outline=outline,
+        result = generate(app.outdir, run.config, hints=_hints(app, run), outline=outline,
                           canonical_base=run.canonical_base)
     except ConfigError as err:
         raise SitemapBuildError(f"{SETTING}[{err.option!r}]: {err.message}") from err
@@ -351,7 +355,7 @@ def _metadata(docname: str, meta: Mapping[str, Any]) -> _Meta:
     Raises:
         SitemapBuildError: naming the document and the field, when a sitemap value is bad.
     """
-    given = {value: meta.get(field) for field, value in _PAGE_FIELDS.items()}
+    given = {value: meta.get(name) for name, value in _PAGE_FIELDS.items()}
     try:
         values = check_page_values(given, docname)
     except PageValueError as err:
@@ -369,7 +373,7 @@ _PAGE_FIELDS = {"sitemap": "sitemap", "sitemap_lastmod": "lastmod",
 
 def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     """What Sphinx knows of each page, keyed by its path in the output folder."""
-    env, builder, config = app.env, _html_builder(app), run.config
+    env, builder, config = app.env, run.builder, run.config
     hints: dict[str, PageHints] = {}
     extra = _extra_files(app)
     for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((".html", ".htm"))):
@@ -394,6 +398,7 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
         if not hints.get(rel, PageHints()).exclude:
             hints[rel] = replace(hints.get(rel, PageHints()), lastmod=git[page])
     other_link = getattr(builder, "link_suffix", ".html") != builder.out_suffix
+    bodies = run.bodies if run.written <= run.bodies.keys() else {}  # all or none: -j N
     for rel, doc in docs.items():
         meta, before = metas[doc], hints.get(rel, PageHints())
         if before.exclude or meta.exclude:
@@ -401,12 +406,14 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
             continue
         # html_link_suffix: pages are linked (and served) at a URL other than their file's.
         url = builder.get_target_uri(doc) if other_link else None
-        lastmod = meta.lastmod if meta.explicit else _latest(meta.lastmod, git.get(doc))
-        if lastmod is not None or meta != _Meta() or url is not None:
-            hints[rel] = PageHints(
-                lastmod=lastmod, changefreq=meta.changefreq, priority=meta.priority,
-                alternates=before.alternates, published=meta.published, url=url,
-                lastmod_source=EXPLICIT_SOURCE if meta.explicit else "host")
+        lastmod = meta.lastmod if meta.explicit else latest(meta.lastmod, git.get(doc))
+        head = read_head(os.path.join(app.outdir, rel)) if doc in bodies else None
+        hints[rel] = PageHints(
+            lastmod=lastmod, changefreq=meta.changefreq, priority=meta.priority,
+            alternates=before.alternates, published=meta.published, url=url,
+            lastmod_source=EXPLICIT_SOURCE if meta.explicit else "host",
+            unrendered=doc not in run.written,  # not rewritten: its last build's record holds
+            page=HostPage(head, bodies[doc]) if head is not None else None)
     return hints
 
 
@@ -440,9 +447,8 @@ def _git_dates(app: Sphinx, docs: list[str], modules: dict[str, str],
                config: SitemapConfig) -> dict[str, Lastmod]:
     """Each document's git date: the latest of its source's and of every file it depends on.
 
-    Autodoc notes the modules it documents as dependencies (``env.dependencies``), so an API
-    page changed when its module did. viewcode's pages take their module's date. One
-    ``git log`` over the folder holding them all.
+    Autodoc notes the modules it documents as dependencies (``env.dependencies``): an API page
+    changed when its module did; viewcode's take their module's date. One ``git log`` for all.
     """
     env, src = app.env, os.path.abspath(app.srcdir)
     top = src  # the repository: a dependency outside it (an installed module) has no date
@@ -460,16 +466,11 @@ def _git_dates(app: Sphinx, docs: list[str], modules: dict[str, str],
     dates, shallow = read_git_dates(root)
     if shallow:  # CI's default checkout: a note, not a warning, so that -W builds pass
         log.info("Sitemap: %s", shallow_note(f"{SETTING} = {{'git_dates': False}}"))
-    return {doc: latest for doc, paths in sources.items() if (latest := _latest(*(
+    return {doc: last for doc, paths in sources.items() if (last := latest(*(
         dates.get(os.path.relpath(p, root).replace(os.sep, "/")) for p in paths))) is not None}
 
 
-def _latest(*dates: Lastmod | None) -> Lastmod | None:
-    known = [d for d in dates if d is not None]
-    return max(known, key=sort_key) if known else None
-
-
-def _outline(app: Sphinx) -> tuple[NavNode, ...]:
+def _outline(app: Sphinx, builder: StandaloneHTMLBuilder) -> tuple[NavNode, ...]:
     """The toctree from the root document, as the core's navigation for the HTML site map."""
     env = app.env
     seen: set[str] = set()
@@ -479,7 +480,7 @@ def _outline(app: Sphinx) -> tuple[NavNode, ...]:
         children = tuple(node(child) for child in env.toctree_includes.get(doc, ())
                          if child in env.found_docs and child not in seen)
         title = env.titles[doc].astext() if doc in env.titles else None
-        return NavNode(title, _rel(app, _html_builder(app).get_outfilename(doc)), children)
+        return NavNode(title, _rel(app, builder.get_outfilename(doc)), children)
 
     root = str(app.config.root_doc)
     return (node(root),) if root in env.found_docs else ()

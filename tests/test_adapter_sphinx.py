@@ -319,6 +319,44 @@ def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     assert again[BASE + "guide.html"]["lastmod"] == "2024-03-01"  # its :date: is later
 
 
+# A theme's next and previous links inside its main region (as pydata-sphinx-theme has them
+# in its <main>): chrome a page read whole could not tell from content.
+PAGER = """{% extends "!page.html" %}
+{% block body %}{{ super() }}<p class="pager">{% if prev %}<a href="{{ prev.link|e }}">\
+{{ prev.title }}</a>{% endif %} {% if next %}<a href="{{ next.link|e }}">{{ next.title }}</a>\
+{% endif %}</p>{% endblock %}
+"""
+
+
+def test_new_page_moves_no_other_pages_date(tmp_path: Path) -> None:
+    """A page added to the toctree changes other pages' chrome (sidebar navigation, next and
+    previous links), not their content: only the page whose toctree changed gets a new date."""
+    source = sample(tmp_path, "templates_path = ['_templates']")
+    (source / "_templates").mkdir()
+    (source / "_templates" / "page.html").write_text(PAGER, encoding="utf-8")
+    out = tmp_path / "out"  # no git: the dates are those the fingerprints give
+    first = entries(built(sphinx_build(source, out, epoch=1709251200)).out)  # 2024-03-01
+    (source / "news.rst").write_text("News\n====\n\nWhat is new.\n", encoding="utf-8")
+    index = (source / "index.rst").read_text("utf-8")
+    (source / "index.rst").write_text(index.replace("   guide\n", "   guide\n   news\n"),
+                                      encoding="utf-8")
+    # Built afresh (-E: as CI builds, with the sitemap's cache kept): every page rewritten.
+    built(sphinx_build(source, out, "-E", epoch=1717747750))  # 2024-06-07T08:09:10Z
+    assert 'class="pager"><a href="guide.html">' in (out / "news.html").read_text("utf-8")
+    again = entries(out)
+    assert again[BASE + "news.html"]["lastmod"] == "2024-06-07T08:09:10Z"
+    assert again[BASE + "index.html"]["lastmod"] == "2024-06-07T08:09:10Z"
+    assert {url: again[url]["lastmod"] for url in first if url != BASE + "index.html"} == {
+        url: entry["lastmod"] for url, entry in first.items() if url != BASE + "index.html"}
+    # An incremental build rewrites one page; those it did not rewrite keep their dates.
+    with (source / "orphan.rst").open("a", encoding="utf-8") as page:
+        page.write("\nA new paragraph.\n")
+    third = built(sphinx_build(source, out, epoch=1720000000))  # 2024-07-03T09:46:40Z
+    assert "guide" not in third.log.split("writing output...")[1].split("\n")[0]
+    assert entries(out) == {**again, BASE + "orphan.html": {
+        **again[BASE + "orphan.html"], "lastmod": "2024-07-03T09:46:40Z"}}
+
+
 def test_bad_page_metadata_names_the_page(tmp_path: Path) -> None:
     """A bad ``:sitemap_priority:`` stops the build naming the page; free-text ``:date:`` is
     passed by."""
