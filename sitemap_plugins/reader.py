@@ -381,12 +381,15 @@ class SiteChrome(NamedTuple):
 
     blocks: frozenset[int]
     """XXH3-64 of each block's place (:func:`_places`) and content (:func:`_block_content`)."""
+    places: frozenset[int]
+    """XXH3-64 of the places of these blocks and of the elements around them: a page's other
+    elements hold none of the blocks, and are neither compared nor looked into."""
 
 
 class PageBlocks(NamedTuple):
-    """A page's blocks (as :attr:`SiteChrome.blocks`) and the local links it holds."""
+    """A page's blocks (as :attr:`SiteChrome.blocks`, each with its place) and local links."""
 
-    blocks: frozenset[int]
+    blocks: dict[int, str]
     links: tuple[str, ...]
     """``href`` values of its links without a scheme or host, in page order."""
 
@@ -415,9 +418,9 @@ def page_blocks(page: PageBytes) -> PageBlocks | None:
     if body is None:
         return None
     _drop_non_content(_Scope([body]), body)
-    blocks: set[int] = set()
+    blocks: dict[int, str] = {}
     for node, place in _places(body):
-        blocks.add(_block_digest(node, place))
+        blocks[_block_digest(node, place)] = place
         if len(blocks) >= _MAX_CHROME_BLOCKS:
             break
     links = []
@@ -425,7 +428,7 @@ def page_blocks(page: PageBytes) -> PageBlocks | None:
         href = _url_value(anchor.attributes.get("href"))
         if href and not _NOT_LOCAL.match(href):
             links.append(href)
-    return PageBlocks(frozenset(blocks), tuple(links))
+    return PageBlocks(blocks, tuple(links))
 
 
 # A link with a scheme (http:, mailto:), to another host (//), or to a fragment of the page.
@@ -440,9 +443,19 @@ def site_chrome(home: PageBlocks, witnesses: list[PageBlocks]) -> SiteChrome | N
     the least is the one whose share is the chrome alone. None without a witness: one page
     alone cannot tell its chrome from its content.
     """
-    shared = [home.blocks & witness.blocks for witness in witnesses]
-    fewest = min(shared, key=len, default=frozenset())
-    return SiteChrome(fewest) if fewest else None
+    shared = [home.blocks.keys() & witness.blocks.keys() for witness in witnesses]
+    fewest = min(shared, key=len, default=set())
+    if not fewest:
+        return None
+    places: set[int] = set()
+    for block in fewest:
+        place = home.blocks[block]
+        # Every "/" may end an ancestor's place (one in an id or class only adds a place
+        # that no element has).
+        places.update(_place_digest(place[:end]) for end, char in enumerate(place)
+                      if char == "/" and end)
+        places.add(_place_digest(place))
+    return SiteChrome(frozenset(fewest), frozenset(places))
 
 
 def _is_whole_body(regions: list[LexborNode], body: LexborNode) -> bool:
@@ -489,6 +502,10 @@ def _block_content(node: LexborNode) -> str:
     return text + "\n" + "\n".join(links)
 
 
+def _place_digest(place: str) -> int:
+    return xxhash.xxh3_64_intdigest(place.encode("utf-8", "surrogatepass"))
+
+
 def _block_digest(node: LexborNode, place: str) -> int:
     return xxhash.xxh3_64_intdigest(
         f"{place}\0{_block_content(node)}".encode("utf-8", "surrogatepass"))
@@ -504,6 +521,8 @@ def _drop_chrome(body: LexborNode, chrome: SiteChrome) -> None:
     while stack:
         node, place, depth = stack.pop()
         for child, child_place in list(_children(node, place)):
+            if _place_digest(child_place) not in chrome.places:
+                continue  # no block of the chrome is there, nor inside
             if _block_digest(child, child_place) in chrome.blocks:
                 child.remove(False)  # unlinked whole, as step 2's elements are
             elif depth + 1 < _MAX_CHROME_DEPTH:
