@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
+from urllib.parse import unquote
 
 from sitemap_plugins import robots_txt
 from sitemap_plugins.cache_keys import default_cache_dir
@@ -66,7 +67,18 @@ from sitemap_plugins.owned import (
     update_robots,
     without_sitemap,
 )
-from sitemap_plugins.reader import PageRecord, parts_digest, read_parts, read_record
+from sitemap_plugins.reader import (
+    CHROME_WITNESSES,
+    HOME_PAGE,
+    PageBlocks,
+    PageRecord,
+    SiteChrome,
+    page_blocks,
+    parts_digest,
+    read_parts,
+    read_record,
+    site_chrome,
+)
 from sitemap_plugins.record_codec import decode_record, encode_record
 from sitemap_plugins.render import (
     Rendered,
@@ -181,6 +193,8 @@ class PageStep:
     rules: Rules
     hints: Mapping[str, PageHints]
     history: History
+    chrome: SiteChrome | None = None
+    """The home page's blocks, left out of pages without a content region (the CLI's)."""
 
     def run_chunk(self, files: list[BuiltFile]) -> list[PageDone]:
         """:meth:`run` over a chunk of files: what a worker process is handed."""
@@ -235,7 +249,7 @@ class PageStep:
                     record = decode_record(kept.record)
                 cached = record is not None
                 if record is None:
-                    record = read_record(page, html=html)
+                    record = read_record(page, html=html, chrome=self.chrome)
                     record_text = encode_record(record) if config.fingerprint else ""
                 else:
                     record_text = kept.record if kept is not None else ""
@@ -300,6 +314,50 @@ def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
         if len(element.encode("utf-8")) <= budget:
             return smaller, element, dropped
     return None
+
+
+def _home_chrome(site: Path) -> SiteChrome | None:
+    """The chrome of ``site`` (:func:`~sitemap_plugins.reader.site_chrome`).
+
+    Its home page, and the first pages of the site it links to (at most
+    :data:`~sitemap_plugins.reader.CHROME_WITNESSES`), read once before the pages. None
+    without a readable home page or a page it links to (their own reads report why).
+    """
+    home = _blocks_of(site / HOME_PAGE)
+    if home is None:
+        return None
+    witnesses: list[PageBlocks] = []
+    seen = {HOME_PAGE}
+    for href in home.links:
+        rel = _local_page(href)
+        if rel is None or rel in seen:
+            continue
+        seen.add(rel)
+        found = _blocks_of(site / rel)
+        if found is not None:
+            witnesses.append(found)
+            if len(witnesses) >= CHROME_WITNESSES:
+                break
+    return site_chrome(home, witnesses)
+
+
+def _local_page(href: str) -> str | None:
+    """The site file a home page's link names (``about/`` is ``about/index.html``)."""
+    path = unquote(href.split("#", 1)[0].split("?", 1)[0])
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    if ".." in parts or "\\" in path:
+        return None  # never a file outside the site
+    if not parts or path.endswith("/"):
+        parts.append(HOME_PAGE)
+    rel = "/".join(parts)
+    return rel if is_html_page(rel) else None
+
+
+def _blocks_of(path: Path) -> PageBlocks | None:
+    try:
+        return page_blocks(read_bytes(str(path)))
+    except OSError:
+        return None
 
 
 def _unreadable(rel: str, err: OSError) -> PageDone:
@@ -598,7 +656,10 @@ def _generate(
                          own_files=[record_path(cache_dir, site).name])
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
-    step = PageStep(rules, hints or {}, history)
+    # The CLI reads whole pages: the home page's blocks tell a theme's chrome from content
+    # where no landmark does. A host hands over each page's content without its theme.
+    chrome = _home_chrome(site) if not hints and config.fingerprint else None
+    step = PageStep(rules, hints or {}, history, chrome)
     news = NewsSelection(build_time()) if config.news is not None else None
     try:
         installed = write_entries(site, config, _listed(

@@ -24,6 +24,13 @@ evaluation's work (:mod:`sitemap_plugins.rules`), which needs no file.
    ``<main>``, ``<article>`` or ``role=main`` region is the content's own (an article's
    title, byline and date, each article's on a blog's index) and counts, but for the
    navigation and the rest dropped inside it; a ``<body>``'s header is the site's banner.
+   A ``<body>`` region (a theme without landmarks) read whole from disk also loses the site's
+   chrome when the build gives it (:class:`SiteChrome`: the command line's, measured once per
+   build on the home page and the page it links to that shares the fewest blocks with it):
+   each element found at the same place (path of tags, ids and classes from ``<body>``, with
+   its rank among like siblings) with the same text and links, whole; an element that differs
+   is looked into. A page with a ``<main>``, ``<article>`` or ``role=main`` region is never
+   touched by this rule; the hosts hand over their content without the theme and need none.
 3. What remains is its text (entities decoded; each text node stripped of the white space at
    its ends, so that indenting or minifying the markup around it does not count) plus the
    ``href`` and ``src`` values of its elements that do not point at versioned assets (links
@@ -51,14 +58,16 @@ from selectolax.lexbor import LexborHTMLParser
 from sitemap_plugins.values import is_language_tag
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from selectolax.lexbor import LexborNode
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "7"
+READER_VERSION = "8"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
-FINGERPRINT_VERSION = "5"
+FINGERPRINT_VERSION = "6"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 # HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
 # no-break space or U+3000 that starts or ends a file name written as an IRI.
@@ -171,17 +180,17 @@ class PageBytes(NamedTuple):
     mtime: float
 
 
-def read_record(page: PageBytes, *, html: bool) -> PageRecord:
+def read_record(page: PageBytes, *, html: bool, chrome: SiteChrome | None = None) -> PageRecord:
     """The record of a file whose bytes are ``page``.
 
     A file that is not a page, or a page past the parsing bound, is fingerprinted by the
     digest :func:`sitemap_plugins.site.read_bytes` already took of all its bytes: the file is
-    never read twice.
+    never read twice. ``chrome``: the site's repeated blocks (:func:`site_chrome`).
     """
     raw_fingerprint = "raw:" + page.digest.hex()
     if not html:
         return PageRecord(raw_fingerprint)
-    record = parse_html(page.raw, truncated=not page.complete)
+    record = parse_html(page.raw, truncated=not page.complete, chrome=chrome)
     if page.complete:
         return record
     problem = ("page-too-large",
@@ -328,17 +337,20 @@ def _too_deep(raw: bytes) -> int | None:
     return None
 
 
-def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
+def parse_html(raw: bytes, *, truncated: bool = False,
+               chrome: SiteChrome | None = None) -> PageRecord:
     """The record of an HTML page's bytes (any markup: HTML5 parsing never fails).
 
     ``truncated``: the bytes are the first part of a page too large to parse whole.
+    ``chrome``: the site's repeated blocks (:func:`site_chrome`), left out of a page whose
+    region is its ``<body>`` (step 2 of the fingerprint).
     """
     if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return PageRecord("raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
                           problems=(("binary", "is not an HTML text file (it holds NUL bytes)"),))
     cut = _too_deep(raw)
     if cut is not None:  # parsed up to there: the rest would cost the square of its depth
-        record = parse_html(raw[:cut], truncated=True)
+        record = parse_html(raw[:cut], truncated=True, chrome=chrome)
         deep = f"nests elements more than {_MAX_DEPTH:,} deep; only what comes before was read"
         return record._replace(
             fingerprint="raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
@@ -347,10 +359,174 @@ def parse_html(raw: bytes, *, truncated: bool = False) -> PageRecord:
     tree = LexborHTMLParser(markup)
     regions = _main_regions(tree)
     scope = _Scope(regions)
-    _drop_non_content(scope, tree.body)
+    body = tree.body
+    _drop_non_content(scope, body)
+    if chrome is not None and body is not None and _is_whole_body(regions, body):
+        _drop_chrome(body, chrome)
     record = _assemble(tree, regions, _content_elements(scope), problem)
     _hold(tree, len(raw))
     return record
+
+
+# --- the site's chrome (the CLI's pages without a content region) ---------------------------
+
+
+class SiteChrome(NamedTuple):
+    """The blocks a site repeats on its pages, each by its place and its content.
+
+    A page read whole from disk whose content region is its ``<body>`` leaves out each block
+    found at the same place in these with the same content: the header, menu and footer
+    that a theme without landmarks repeats on every page.
+    """
+
+    blocks: frozenset[int]
+    """XXH3-64 of each block's place (:func:`_places`) and content (:func:`_block_content`)."""
+    places: frozenset[int]
+    """XXH3-64 of the places of these blocks and of the elements around them: a page's other
+    elements hold none of the blocks, and are neither compared nor looked into."""
+
+
+class PageBlocks(NamedTuple):
+    """A page's blocks (as :attr:`SiteChrome.blocks`, each with its place) and local links."""
+
+    blocks: dict[int, str]
+    links: tuple[str, ...]
+    """``href`` values of its links without a scheme or host, in page order."""
+
+
+HOME_PAGE = "index.html"
+"""The home page, at the site's root: the page whose blocks are measured for the chrome."""
+CHROME_WITNESSES = 8
+"""Pages the home page links to that are read to tell its chrome from its content."""
+# Blocks of a page that are kept, and how deep its tree is walked: a theme's header and
+# footer lie a few levels under <body>, and the set stays small whatever the page holds.
+_MAX_CHROME_BLOCKS = 20_000
+_MAX_CHROME_DEPTH = 24
+
+
+def page_blocks(page: PageBytes) -> PageBlocks | None:
+    """The blocks of a page's ``<body>``, and its local links.
+
+    Step 2's elements are dropped first, as they are from every page. None for a page that
+    is not read whole as HTML.
+    """
+    if not page.complete or b"\x00" in page.raw[:1024] or _too_deep(page.raw) is not None:
+        return None
+    markup, _problem = _markup(page.raw, truncated=False)
+    tree = LexborHTMLParser(markup)
+    body = tree.body
+    if body is None:
+        return None
+    _drop_non_content(_Scope([body]), body)
+    blocks: dict[int, str] = {}
+    for node, place in _places(body):
+        blocks[_block_digest(node, place)] = place
+        if len(blocks) >= _MAX_CHROME_BLOCKS:
+            break
+    links = []
+    for anchor in body.css("a[href]"):
+        href = _url_value(anchor.attributes.get("href"))
+        if href and not _NOT_LOCAL.match(href):
+            links.append(href)
+    return PageBlocks(blocks, tuple(links))
+
+
+# A link with a scheme (http:, mailto:), to another host (//), or to a fragment of the page.
+_NOT_LOCAL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//|#")
+
+
+def site_chrome(home: PageBlocks, witnesses: list[PageBlocks]) -> SiteChrome | None:
+    """The blocks the home page shares with the witness that shares the fewest with it.
+
+    Any page of the theme shares the chrome with the home page; a listing may share the
+    home's content too (an archive that lists the same posts), so the witness that shares
+    the least is the one whose share is the chrome alone. None without a witness: one page
+    alone cannot tell its chrome from its content.
+    """
+    shared = [home.blocks.keys() & witness.blocks.keys() for witness in witnesses]
+    fewest = min(shared, key=len, default=set())
+    if not fewest:
+        return None
+    places: set[int] = set()
+    for block in fewest:
+        place = home.blocks[block]
+        # Every "/" may end an ancestor's place (one in an id or class only adds a place
+        # that no element has).
+        places.update(_place_digest(place[:end]) for end, char in enumerate(place)
+                      if char == "/" and end)
+        places.add(_place_digest(place))
+    return SiteChrome(frozenset(fewest), frozenset(places))
+
+
+def _is_whole_body(regions: list[LexborNode], body: LexborNode) -> bool:
+    return len(regions) == 1 and regions[0].mem_id == body.mem_id
+
+
+def _children(node: LexborNode, place: str) -> Iterator[tuple[LexborNode, str]]:
+    """``node``'s child elements, each with its place.
+
+    A place is the path of tags, ids and classes, with the rank among the siblings that
+    share all three: blocks are matched in order, never merely found somewhere in the home.
+    """
+    seen: dict[str, int] = {}
+    for child in node.iter():
+        attributes = child.attributes
+        classes = " ".join(sorted((attributes.get("class") or "").split()))
+        name = f"{child.tag}#{attributes.get('id') or ''}.{classes}"
+        rank = seen.get(name, 0)
+        seen[name] = rank + 1
+        yield child, f"{place}/{name}[{rank}]"
+
+
+def _places(body: LexborNode) -> Iterator[tuple[LexborNode, str]]:
+    """Every element under ``body`` down to the depth bound, with its place."""
+    stack: list[tuple[LexborNode, str, int]] = [(body, "", 0)]
+    while stack:
+        node, place, depth = stack.pop()
+        for child, child_place in _children(node, place):
+            yield child, child_place
+            if depth + 1 < _MAX_CHROME_DEPTH:
+                stack.append((child, child_place, depth + 1))
+
+
+_LINKING_SELECTOR = ", ".join(_LINKING)
+
+
+def _block_content(node: LexborNode) -> str:
+    """What of a block counts in a fingerprint: its text and its elements' links."""
+    text = node.text(separator=" ", strip=True, skip_empty=True)
+    links = [value for element in (node, *node.css(_LINKING_SELECTOR))
+             if element.tag in _LINKING
+             for value in (element.attributes.get("href"), element.attributes.get("src"))
+             if value]
+    return text + "\n" + "\n".join(links)
+
+
+def _place_digest(place: str) -> int:
+    return xxhash.xxh3_64_intdigest(place.encode("utf-8", "surrogatepass"))
+
+
+def _block_digest(node: LexborNode, place: str) -> int:
+    return xxhash.xxh3_64_intdigest(
+        f"{place}\0{_block_content(node)}".encode("utf-8", "surrogatepass"))
+
+
+def _drop_chrome(body: LexborNode, chrome: SiteChrome) -> None:
+    """Unlink the blocks of ``body`` that the home page has at the same place, the same.
+
+    Top down: a block that differs (the header that holds the page's own title) is looked
+    into, and what in it is the home page's too (the menu beside that title) goes.
+    """
+    stack: list[tuple[LexborNode, str, int]] = [(body, "", 0)]
+    while stack:
+        node, place, depth = stack.pop()
+        for child, child_place in list(_children(node, place)):
+            if _place_digest(child_place) not in chrome.places:
+                continue  # no block of the chrome is there, nor inside
+            if _block_digest(child, child_place) in chrome.blocks:
+                child.remove(False)  # unlinked whole, as step 2's elements are
+            elif depth + 1 < _MAX_CHROME_DEPTH:
+                stack.append((child, child_place, depth + 1))
 
 
 class HostPage(NamedTuple):
@@ -669,7 +845,7 @@ def _drop_non_content(scope: _Scope, body: LexborNode | None) -> None:
     """Take the dropped elements (step 2) out of the regions: unlinked, never freed."""
     regions = scope.regions
     # Several regions are articles, never the body (their common ancestor may well be it).
-    whole_body = body is not None and len(regions) == 1 and regions[0].mem_id == body.mem_id
+    whole_body = body is not None and _is_whole_body(regions, body)
     selector = _DROPPED_SELECTOR if whole_body else _DROPPED_IN_CONTENT_SELECTOR
     for node in scope.select(selector):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
