@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
-from sitemap_plugins import robots_txt
 from sitemap_plugins.cache_keys import default_cache_dir
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
@@ -88,7 +87,7 @@ from sitemap_plugins.render import (
     render_url,
 )
 from sitemap_plugins.result import Result
-from sitemap_plugins.robots_txt import RobotsRules
+from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, RobotsRules
 from sitemap_plugins.rules import (
     REASON_UNREADABLE,
     Alternate,
@@ -159,7 +158,7 @@ def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRul
     if not config.respect_robots_txt:
         return None
     try:
-        data = read_robots(site, robots_txt.MAX_ROBOTS_BYTES)
+        data = read_robots(site, MAX_ROBOTS_BYTES)
         return None if data is None else RobotsRules.from_bytes(data)
     except OSError as err:
         result.add_diagnostic(Diagnostic(

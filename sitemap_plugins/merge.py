@@ -33,7 +33,6 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemap_plugins import robots_txt
 from sitemap_plugins.dates import parse_w3c, sort_key
 from sitemap_plugins.errors import (
     ConfigError,
@@ -47,6 +46,13 @@ from sitemap_plugins.options import FRAGMENT_NAME
 from sitemap_plugins.owned import identify
 from sitemap_plugins.render import OWN, gzip_stream, template_module
 from sitemap_plugins.result import counted
+from sitemap_plugins.robots_txt import (
+    create_robots,
+    fragment_sitemap,
+    merge_sitemap_lines,
+    render_fragment_lines,
+    without_sitemap_lines,
+)
 from sitemap_plugins.site import (
     NotASitemapError,
     commit,
@@ -321,7 +327,7 @@ def _read_fragment(folder: Path) -> tuple[bool, str | None]:
     if not is_regular(path):
         return False, None
     data = read_own(path, _MAX_FRAGMENT)
-    return True, None if data is None else robots_txt.fragment_sitemap(data)
+    return True, None if data is None else fragment_sitemap(data)
 
 
 def find_builds(
@@ -831,7 +837,7 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
     base = config.base_url
     host_root = f"{base.scheme}://{base.netloc}/"
     if base.has_path or mode == "fragment":
-        data = robots_txt.render_fragment_lines(merged.index_urls, host_root)
+        data = render_fragment_lines(merged.index_urls, host_root)
         _write_if_changed(root / FRAGMENT_NAME, data, merged)
         if base.has_path:
             merged.diagnostics.append(Diagnostic(
@@ -851,7 +857,7 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
                 "(--robots-txt create makes one)", Level.INFO))
             return
         original = b""
-        updated = robots_txt.create_robots(merged.index_urls[0])
+        updated = create_robots(merged.index_urls[0])
     else:
         try:
             editable, why = read_editable(target)
@@ -863,8 +869,8 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
             merged.diagnostics.append(Diagnostic("robots.txt", "robots-too-large", why))
             return
         original = editable
-        updated = robots_txt.without_sitemap_lines(original, dropped)
-    updated = robots_txt.merge_sitemap_lines(updated, merged.index_urls)
+        updated = without_sitemap_lines(original, dropped)
+    updated = merge_sitemap_lines(updated, merged.index_urls)
     if updated != original:
         write_bytes_atomic(target, updated)
         merged.files.append("robots.txt")

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from sitemap_plugins import robots_txt
 from sitemap_plugins.cache_keys import former_site_key
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
 from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError, WriteError
@@ -33,6 +32,15 @@ from sitemap_plugins.render import (
     identify_bytes,
     is_own_index_head,
     render_index,
+)
+from sitemap_plugins.robots_txt import (
+    MAX_ROBOTS_BYTES,
+    create_robots,
+    merge_sitemap_line,
+    merge_sitemap_lines,
+    names_sitemap,
+    render_fragment,
+    without_sitemap_lines,
 )
 from sitemap_plugins.site import (
     NotASitemapError,
@@ -570,8 +578,8 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
         return result
     try:
         refuse_special(target)
-        names_it = robots_txt.names_sitemap(  # what crawlers read of it, at most
-            read_file(target, robots_txt.MAX_ROBOTS_BYTES), sitemap_url)
+        names_it = names_sitemap(  # what crawlers read of it, at most
+            read_file(target, MAX_ROBOTS_BYTES), sitemap_url)
     except (OSError, WriteError):
         return result  # unreadable: the rules were not read either, and that was reported
     if names_it:
@@ -605,7 +613,7 @@ def update_robots(
     if mode == "fragment":
         root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
         target = site / FRAGMENT_NAME
-        data = robots_txt.render_fragment(sitemap_url, root, feeds)
+        data = render_fragment(sitemap_url, root, feeds)
         # Unreadable: written anew (write_bytes_atomic refuses a special file).
         if read_own(target, len(data) + 1) != data:
             write_bytes_atomic(target, data)
@@ -642,8 +650,8 @@ def update_robots(
             return result
         original = editable
         try:
-            merged = (robots_txt.merge_sitemap_lines(original, [sitemap_url, *feeds]) if feeds
-                      else robots_txt.merge_sitemap_line(original, sitemap_url))
+            merged = (merge_sitemap_lines(original, [sitemap_url, *feeds]) if feeds
+                      else merge_sitemap_line(original, sitemap_url))
         except UnicodeError:
             result.diagnostics.append(Diagnostic(
                 "robots.txt", "unreadable",
@@ -655,7 +663,7 @@ def update_robots(
             result.files.append("robots.txt")
         return result
     if mode == "create":
-        write_bytes_atomic(target, robots_txt.create_robots(sitemap_url, feeds))
+        write_bytes_atomic(target, create_robots(sitemap_url, feeds))
         result.files.append("robots.txt")
         return result
     result.diagnostics.append(Diagnostic(
@@ -684,7 +692,7 @@ def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str])
     if original is None:
         return result
     try:
-        kept = robots_txt.without_sitemap_lines(original, urls)
+        kept = without_sitemap_lines(original, urls)
     except UnicodeError:
         return result
     if kept != original:
@@ -717,7 +725,7 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
     except OSError:
         return result
     if original is not None:
-        kept = robots_txt.without_sitemap_lines(original, {f"{config.base_url}{name}"})
+        kept = without_sitemap_lines(original, {f"{config.base_url}{name}"})
         if kept != original:
             write_bytes_atomic(robots, kept)
             result.files.append("robots.txt")

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sitemap_plugins import robots_txt
 from sitemap_plugins.news import is_own_news_sitemap
 from sitemap_plugins.render import HTML_MAP_EARLIER_MARK, HTML_MAP_MARK
+from sitemap_plugins.robots_txt import fragment_sitemap
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,7 +35,7 @@ class Proof:
 PROOFS: dict[str, Proof] = {
     "news": Proof("news sitemap", PROTOCOL_NEWS_BYTES, is_own_news_sitemap),  # re-renders
     "fragment": Proof("robots.txt fragment", PROTOCOL_NEWS_BYTES,
-                      lambda data: robots_txt.fragment_sitemap(data) is not None),
+                      lambda data: fragment_sitemap(data) is not None),
     # Each page of the HTML site map ends with its mark (earlier versions: a generator meta).
     "html-map": Proof("HTML site map page", MAX_MAP_PAGE,
                       lambda data: HTML_MAP_MARK.encode() in data or HTML_MAP_EARLIER_MARK in data),

@@ -31,12 +31,12 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 import filelock
 import xxhash
 
-from sitemap_plugins import reader, robots_txt
 from sitemap_plugins.cache_keys import default_cache_dir, site_key
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
 from sitemap_plugins.options import own_file_pattern
-from sitemap_plugins.reader import PageBytes
+from sitemap_plugins.reader import MAX_PARSED_BYTES, PageBytes
 from sitemap_plugins.render import Node, SitemapParser, XmlError
+from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, editable
 from sitemap_plugins.urls import INDEX_NAMES
 
 if TYPE_CHECKING:
@@ -331,7 +331,7 @@ def read_bytes(path: str) -> PageBytes:
         OSError: when it cannot be opened or read, or is not a regular file (a pipe that
             took the page's place after the scan is never waited on).
     """
-    bound = reader.MAX_PARSED_BYTES
+    bound = MAX_PARSED_BYTES
     descriptor = os.open(path, _FLAGS)
     try:
         status = os.fstat(descriptor)
@@ -715,12 +715,12 @@ def remove_files(folder: Path, names: Iterable[str]) -> list[str]:
 
 
 def read_editable(path: Path) -> tuple[bytes | None, str]:
-    """A robots.txt to add lines to (:func:`~sitemap_plugins.robots_txt.editable`).
+    """A robots.txt to add lines to (:func:`~sitemap_plugins.editable`).
 
     Raises:
         OSError: when it cannot be read.
     """
-    return robots_txt.editable(read_file(path, robots_txt.MAX_ROBOTS_BYTES + 1))
+    return editable(read_file(path, MAX_ROBOTS_BYTES + 1))
 
 
 # -------------------- locks
