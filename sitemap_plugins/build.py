@@ -103,6 +103,7 @@ from sitemap_plugins.site import (
     BuiltFile,
     SkipCallback,
     Staged,
+    discard_unfinished,
     explain,
     is_inside,
     read_bytes,
@@ -602,9 +603,14 @@ def generate(
     # index of one naming the parts of the other: the second waits for the first.
     # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.
     with sigterm_cleans_up(), site_lock(site, cache_dir):
-        return _generate(site, config, cache_dir, hints=hints, only=only,
-                         canonical_base=canonical_base, progress=progress, outline=outline,
-                         language_pages=language_pages or {}, stand_ins=stand_ins or {})
+        try:
+            return _generate(site, config, cache_dir, hints=hints, only=only,
+                             canonical_base=canonical_base, progress=progress, outline=outline,
+                             language_pages=language_pages or {}, stand_ins=stand_ins or {})
+        except KeyboardInterrupt:
+            # It can land before a writer has its file in hand to delete it (see site).
+            discard_unfinished()
+            raise
 
 
 def _starting_worker() -> bool:

@@ -44,6 +44,7 @@ from sitemap_plugins.report import (
     shown,
     submit_report,
 )
+from sitemap_plugins.site import discard_unfinished
 from sitemap_plugins.submit import (
     DEFAULT_ENDPOINT,
     RETRY_DELAYS,
@@ -484,6 +485,7 @@ def main(argv: list[str] | None = None) -> int:
             return run(args)
     except KeyboardInterrupt as stop:
         # Every file is written whole or not at all: what was there before stays.
+        discard_unfinished()
         how = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
         _print(f"{how}: {args.command} stopped; files it had not finished writing were "
                "left as they were", stream=sys.stderr)

@@ -534,9 +534,30 @@ TEMP_PREFIX = ".sitemap-plugins-tmp-"
 _TOKEN_LENGTH = 12
 
 
+# The temporary files this process has named and not yet put in place or deleted. Python runs
+# a signal's handler between any two bytecodes, so a Ctrl-C or SIGTERM can land after a file
+# is created and before its writer has recorded it: naming it records it first, and an
+# interrupted run deletes what is left (discard_unfinished), whatever the moment.
+_UNFINISHED: set[Path] = set()
+
+
 def temp_path_for(target: Path) -> Path:
     """A fresh hidden temporary name in the target's folder (same file system)."""
-    return target.parent / f"{TEMP_PREFIX}{secrets.token_hex(_TOKEN_LENGTH // 2)}-{target.name}"
+    path = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(_TOKEN_LENGTH // 2)}-{target.name}"
+    _UNFINISHED.add(path)
+    return path
+
+
+def finished(temp: Path) -> None:
+    """``temp`` was put in place or deleted: nothing of it is left to clean up."""
+    _UNFINISHED.discard(temp)
+
+
+def discard_unfinished() -> None:
+    """Delete the temporary files this process began and did not finish (after an interrupt)."""
+    while _UNFINISHED:
+        with contextlib.suppress(OSError):
+            _UNFINISHED.pop().unlink()
 
 
 def explain(err: OSError) -> str:
@@ -585,6 +606,7 @@ class Staged:
             self._handle = None
         with contextlib.suppress(OSError):
             self.path.unlink()
+        finished(self.path)
 
 
 def stage(target: Path, pieces: Iterable[bytes], *, sync: bool = False) -> Path:
@@ -625,11 +647,13 @@ def write_bytes_atomic(target: Path, data: bytes, *, make_folder: bool = False) 
         with contextlib.suppress(FileNotFoundError):
             os.chmod(temp, os.stat(target).st_mode & 0o7777)
         os.replace(temp, target)
+        finished(temp)
     except BaseException as err:
         # Any failure (not only OSError: an interrupt, a bug) must not leave the temporary
         # file behind; only a clean os.replace() hands it over.
         with contextlib.suppress(OSError):
             temp.unlink()
+        finished(temp)
         if isinstance(err, OSError):
             raise WriteError(str(target), explain(err)) from err
         raise
@@ -645,11 +669,13 @@ def commit(temp: Path, target: Path) -> None:
     try:
         refuse_special(target)
         os.replace(temp, target)
+        finished(temp)
     except OSError as err:
         raise WriteError(str(target), explain(err)) from err
     except WriteError:
         with contextlib.suppress(OSError):
             temp.unlink()
+        finished(temp)
         raise
 
 
@@ -658,6 +684,7 @@ def discard(temps: Iterable[Path]) -> None:
     for temp in temps:
         with contextlib.suppress(OSError):
             temp.unlink()
+        finished(temp)
 
 
 def remove(path: Path, *, folder_too: bool = False) -> None:
@@ -667,6 +694,7 @@ def remove(path: Path, *, folder_too: bool = False) -> None:
         OSError: when the file cannot be removed.
     """
     path.unlink()
+    finished(path)
     if folder_too:
         with contextlib.suppress(OSError):
             path.parent.rmdir()

@@ -22,6 +22,21 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# -- The same environment wherever the suite runs ------------------------------------------
+# The hosts' logs are read by the tests, and a CI runner's environment changes them: with
+# FORCE_COLOR set, Sphinx wraps "writing output..." in colour codes and Pelican's rich console
+# draws a spinner into its piped output. So the suite runs, and starts every host, without the
+# variables that force colour, a terminal width or a git repository on it. (Our own output has
+# no colour; tests/test_cli*.py read it as it is.)
+ENVIRONMENT_SET_BY_THE_CALLER = (
+    "FORCE_COLOR", "FORCE_COLOUR", "PY_COLORS", "CLICOLOR_FORCE", "TTY_COMPATIBLE",
+    "COLUMNS", "LINES", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+    "GIT_CEILING_DIRECTORIES", "SOURCE_DATE_EPOCH",
+)
+for _name in ENVIRONMENT_SET_BY_THE_CALLER:
+    os.environ.pop(_name, None)
+os.environ["NO_COLOR"] = "1"
+
 # -- The fast part of the suite ------------------------------------------------------------
 # `pytest -m "not integration and not slow"` runs in seconds: it leaves out every test marked
 # `integration`, that is, slow by nature: a real host (MkDocs, Pelican), Chromium, another

@@ -72,7 +72,8 @@ def sphinx_build(source: Path, out: Path, *args: str, builder: str = "html",
     environ.update({"SOURCE_DATE_EPOCH": str(epoch), "COLUMNS": "1000", "PYTHONPATH": os.pathsep.join(
         p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)})
     environ.update(env or {})
-    command = [sys.executable, "-m", "sphinx", "-b", builder, *args, str(source), str(out)]
+    command = [sys.executable, "-m", "sphinx", "--no-color", "-b", builder, *args, str(source),
+               str(out)]
     proc = subprocess.run(command, env=environ, capture_output=True, text=True, timeout=300,
                           check=False)
     return Build(out, proc.returncode, proc.stdout + proc.stderr)

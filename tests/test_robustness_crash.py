@@ -488,6 +488,68 @@ def test_failure_at_every_write_point_long(tmp_path: Path, monkeypatch, transiti
     failure_points(tmp_path, transition, monkeypatch, every=1)
 
 
+# --- an interrupt between any two lines ----------------------------------------------------
+
+class _InterruptAt:
+    """A trace function that raises KeyboardInterrupt at the k-th line run in our package, as
+    a Ctrl-C or SIGTERM does: Python runs a signal's handler between any two bytecodes."""
+
+    def __init__(self, k: int | None) -> None:
+        self.k = k
+        self.lines = 0
+        self.package = str(Path(output_module.__file__).parent)
+
+    def __call__(self, frame, event, arg):  # type: ignore[no-untyped-def]
+        del arg
+        if event == "call":
+            return self if frame.f_code.co_filename.startswith(self.package) else None
+        if event == "line":
+            self.lines += 1
+            if self.lines == self.k:
+                raise KeyboardInterrupt
+        return self
+
+
+def interrupt_points(tmp_path: Path, transition: str, monkeypatch: pytest.MonkeyPatch,
+                     *, builds: int) -> int:
+    """Interrupt the build at ``builds`` lines spread over its run; returns the lines run."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    max_urls = SMALL[transition][2]
+    scenario = prepare(tmp_path, SMALL[transition],
+                       lambda site, cache: generate(site, _config(cache, max_urls)))
+    count = _InterruptAt(None)
+    sys.settrace(count)
+    try:
+        generate(scenario.site, _config(scenario.cache, max_urls))
+    finally:
+        sys.settrace(None)
+    restore(scenario.site, scenario.cache, scenario.before)
+    for k in range(1, count.lines + 1, max(1, count.lines // builds)):
+        restore(scenario.site, scenario.cache, scenario.before)
+        sys.settrace(_InterruptAt(k))
+        try:
+            generate(scenario.site, _config(scenario.cache, max_urls))
+        except KeyboardInterrupt:
+            pass
+        finally:
+            sys.settrace(None)
+        scenario.check(temps_allowed=False)
+    generate(scenario.site, _config(scenario.cache, max_urls))
+    assert take(scenario.site, scenario.cache).root == scenario.after.root
+    return count.lines
+
+
+# A file being opened when the interrupt lands is closed by the garbage collector, not by us.
+@pytest.mark.filterwarnings("ignore::ResourceWarning",
+                            "ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("transition", ["grow", "shrink"])
+def test_an_interrupt_between_any_two_lines_leaves_no_temporary_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, transition: str) -> None:
+    """Ctrl-C or SIGTERM can land anywhere, also between a file's creation and the line that
+    hands it to its writer: old or new files, a sound index, and no temporary file, ever."""
+    assert interrupt_points(tmp_path, transition, monkeypatch, builds=400) > 400
+
+
 # --- a full disk, through the command line ------------------------------------------------------
 
 FULL_DISK_AT = ["open", "write", "close", "fsync", "gzip", "commit", "replace"]

@@ -221,7 +221,16 @@ def test_a_killed_worker_ends_the_build_with_one_line(site: Path, tmp_path: Path
     # however late this test gets to kill it on a busy machine.
     run = _build(copy, 2, tmp_path / "no-cache")
     try:
-        os.kill(_when_workers_read(run)[0], signal.SIGKILL)
+        # Frozen the moment they are seen, so that on a loaded machine the one killed has not
+        # handed in all its pages by the time it dies (then the build rightly completes).
+        workers = _when_workers_read(run, delay=0)
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+        os.kill(workers[0], signal.SIGKILL)
+        for pid in workers[1:]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
         started = time.monotonic()
         out, err = run.communicate(timeout=60)
     finally:  # whatever failed, nothing of this build outlives the test
