@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 from sitemap_plugins.cache_keys import default_cache_dir
+from sitemap_plugins.chrome import CHROME_WITNESSES, HOME_PAGE, PageBlocks, SiteChrome, site_chrome
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
 from sitemap_plugins.feeds import announced_feeds
@@ -67,16 +68,11 @@ from sitemap_plugins.owned import (
     without_sitemap,
 )
 from sitemap_plugins.reader import (
-    CHROME_WITNESSES,
-    HOME_PAGE,
-    PageBlocks,
     PageRecord,
-    SiteChrome,
     page_blocks,
     parts_digest,
     read_parts,
     read_record,
-    site_chrome,
 )
 from sitemap_plugins.record_codec import decode_record, encode_record
 from sitemap_plugins.render import (
