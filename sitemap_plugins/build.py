@@ -43,13 +43,9 @@ from sitemap_plugins.history import (
     record_pending,
     write_changes,
 )
-from sitemap_plugins.html_map import (
-    HtmlEntry,
-    NavNode,
-    SiteMapPages,
-    load_template,
-    page_title,
-)
+from sitemap_plugins.html_map import SiteMapPages
+from sitemap_plugins.html_map_markup import load_template
+from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, page_title
 from sitemap_plugins.interrupt import sigterm_cleans_up
 from sitemap_plugins.news import NewsItem, NewsSelection, fit_news, news_file_name
 from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
