@@ -33,6 +33,10 @@ of the package). :mod:`~sitemap_plugins.reader` and :mod:`~sitemap_plugins.chrom
    ``href`` and ``src`` values of its elements that do not point at versioned assets (links
    and images are content; a hash in an asset's file name is not).
 4. XXH3-128 of that (UTF-8), as hex: a change detector, not a seal.
+
+A change to any step here or in :mod:`~sitemap_plugins.chrome` bumps
+:data:`sitemap_plugins.reader.FINGERPRINT_VERSION` (the lastmod history then re-baselines
+once, dates kept) and ``READER_VERSION`` (cached records are read again).
 """
 
 from __future__ import annotations
