@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 from sitemap_plugins.cache_keys import default_cache_dir
+from sitemap_plugins.chrome import CHROME_WITNESSES, HOME_PAGE, PageBlocks, SiteChrome, site_chrome
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
 from sitemap_plugins.feeds import announced_feeds
@@ -42,13 +43,9 @@ from sitemap_plugins.history import (
     record_pending,
     write_changes,
 )
-from sitemap_plugins.html_map import (
-    HtmlEntry,
-    NavNode,
-    SiteMapPages,
-    load_template,
-    page_title,
-)
+from sitemap_plugins.html_map import SiteMapPages
+from sitemap_plugins.html_map_markup import load_template
+from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, page_title
 from sitemap_plugins.interrupt import sigterm_cleans_up
 from sitemap_plugins.news import NewsItem, NewsSelection, fit_news, news_file_name
 from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
@@ -67,16 +64,11 @@ from sitemap_plugins.owned import (
     without_sitemap,
 )
 from sitemap_plugins.reader import (
-    CHROME_WITNESSES,
-    HOME_PAGE,
-    PageBlocks,
     PageRecord,
-    SiteChrome,
     page_blocks,
     parts_digest,
     read_parts,
     read_record,
-    site_chrome,
 )
 from sitemap_plugins.record_codec import decode_record, encode_record
 from sitemap_plugins.render import (

@@ -23,8 +23,10 @@ FLOOR_NAMES = {GROUND: "ground", MIDDLE: "middle", DOOR: "door", TOP: "top"}
 FLOORS: dict[str, int] = {
     **dict.fromkeys(("errors", "options", "urls", "dates", "globs", "values", "cache_keys"),
                    GROUND),
-    **dict.fromkeys(("reader", "record_codec", "rules", "media", "news", "render", "robots_txt",
-                     "html_map", "proofs", "history_files", "progress"), MIDDLE),
+    **dict.fromkeys(("reader", "content", "chrome", "record_codec", "rules", "media", "news",
+                     "render", "robots_txt", "html_map", "html_map_plan", "html_map_markup", "proofs",
+                     "history_files", "progress"),
+                    MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),
     **dict.fromkeys(("build", "result", "feeds", "check", "schema", "merge", "submit", "pool",
                      "report", "cli", "git_dates", "interrupt", "mkdocs", "pelican",
