@@ -309,10 +309,10 @@ def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
 
 
 def _home_chrome(site: Path) -> SiteChrome | None:
-    """The chrome of ``site`` (:func:`~sitemap_plugins.reader.site_chrome`).
+    """The chrome of ``site`` (:func:`~sitemap_plugins.chrome.site_chrome`).
 
     Its home page, and the first pages of the site it links to (at most
-    :data:`~sitemap_plugins.reader.CHROME_WITNESSES`), read once before the pages. None
+    :data:`~sitemap_plugins.chrome.CHROME_WITNESSES`), read once before the pages. None
     without a readable home page or a page it links to (their own reads report why).
     """
     home = _blocks_of(site / HOME_PAGE)
