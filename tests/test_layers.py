@@ -24,11 +24,12 @@ FLOORS: dict[str, int] = {
     **dict.fromkeys(("errors", "options", "urls", "dates", "globs", "values", "cache_keys"),
                    GROUND),
     **dict.fromkeys(("reader", "record_codec", "rules", "media", "news", "render", "robots_txt",
-                     "html_map", "proofs", "history_files", "progress"), MIDDLE),
+                     "html_map", "proofs", "history_files", "progress", "page_dates"), MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),
     **dict.fromkeys(("build", "result", "feeds", "check", "schema", "merge", "submit", "pool",
-                     "report", "cli", "git_dates", "interrupt", "mkdocs", "pelican",
-                     "pelican_legacy", "sphinx", "__init__", "__main__"), TOP),
+                     "report", "cli", "git_dates", "interrupt", "host_config",
+                     "markdown_includes", "mkdocs", "pelican", "pelican_legacy", "sphinx",
+                     "__init__", "__main__"), TOP),
 }
 # What a ground module may import from the package: the other ground modules (options reads
 # URLs, dates and globs); errors itself imports nothing of it.
