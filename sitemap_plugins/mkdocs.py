@@ -27,23 +27,15 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
+from sitemap_plugins import git_dates, page_dates
 from sitemap_plugins.dates import Lastmod, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
-from sitemap_plugins.git_dates import (
-    NO_GIT_LOG,
-    GitLog,
-    read_file_dates,
-    read_git_log,
-    shallow_note,
-    start_git_log,
-)
 from sitemap_plugins.host_config import host_config, relative_to_config
 from sitemap_plugins.markdown_includes import documented_files, snippet_bases, snippet_files
 from sitemap_plugins.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
-from sitemap_plugins.page_dates import NO_OWN_VALUES, OwnValues, date_claims, own_values
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import LISTED, DateClaim, PageHints, choose_lastmod
+from sitemap_plugins.rules import DateClaim, PageHints
 from sitemap_plugins.urls import folder_url
 
 if TYPE_CHECKING:
@@ -153,9 +145,10 @@ class _PageRecord:
     """A fallback copy's language and the page it copies (the HTML site map links that)."""
     alternates: tuple[tuple[str, str, str], ...] | None = None
     """``(hreflang, dest_uri, url)`` of the real translations; None when i18n is off."""
-    front: OwnValues | None = None
+    front: page_dates.OwnValues | None = None
     """From the front matter; None until ``on_page_context`` (``--dirty`` skips pages)."""
-    git_plugin_date: Lastmod | None = None
+    git_plugin: tuple[Lastmod, bool] | None = None
+    """The git plugin's last commit of the page: its date, and whether it created the file."""
     shows: tuple[str, ...] = ()
     """``dest_uri`` of the posts a listing page shows (Material's blog index, its archive and
     category pages, each page of their pagination): it changed when the newest of them did."""
@@ -167,8 +160,6 @@ class _PageRecord:
     includes: dict[str, tuple[Lastmod, bool]] = field(default_factory=dict)
     """Files the page includes (snippets, documented modules), by absolute path: their last
     commit, and whether that commit only added them. They date the page too."""
-    git_plugin_added: bool = False
-    """The git plugin's date is the commit that created the file (its creation date)."""
 
 
 @dataclass
@@ -208,7 +199,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._git_timezone: str | None = None
         self._i18n_default: str | None = None
         self._state = _BuildState()
-        self._git_log: Future[GitLog] | None = None
+        self._git_log: Future[git_dates.GitLog] | None = None
         self._given_site_url: str | None = None
         self._canonical_base: str | None = None
         self._lang: str | None = None
@@ -349,7 +340,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                     and self._sitemap.git_dates):
                 # No git plugin: pages without a front-matter date will want git dates.
                 # The one git log runs in another process while MkDocs builds.
-                self._git_log = start_git_log(self._docs_dir)
+                self._git_log = git_dates.start_git_log(self._docs_dir)
         self._depth += 1
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
@@ -417,11 +408,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if record is None:  # not a page this plugin saw in on_env; nothing to add
             return None
         record.front = _front_matter(page.meta, record.src_uri)
-        record.git_plugin_date = self._git_plugin_date(page.meta)
-        # With its creation dates on, a file whose creation is its last change was only added.
-        created = page.meta.get("git_creation_date_localized_raw_iso_datetime")
-        record.git_plugin_added = created is not None and created == page.meta.get(
-            f"{_GIT_META}_raw_iso_datetime")
+        record.git_plugin = self._git_plugin_commit(page.meta)
         record.shows = _shown_posts(context.get("posts"), self._state.pages)
         if record.shows:
             record.items = listing_items(_post_items(context.get("posts")))
@@ -544,8 +531,11 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             found.append(("x-default", default_file.dest_uri, default_file.url))
         record.alternates = tuple(found)
 
-    def _git_plugin_date(self, meta: Mapping[str, Any]) -> Lastmod | None:
-        """The last-commit date that mkdocs-git-revision-date-localized put in the meta.
+    def _git_plugin_commit(self, meta: Mapping[str, Any]) -> tuple[Lastmod, bool] | None:
+        """The last commit that mkdocs-git-revision-date-localized put in the meta.
+
+        Its date, and whether it created the file: with its creation dates on, a file whose
+        creation is its last change was only added.
 
         That plugin stamps the current time, with an empty hash, on pages git knows nothing
         about (new files, generated pages, ``fallback_to_build_date``); those are skipped.
@@ -553,17 +543,18 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if self._git_timezone is None or meta.get(f"{_GIT_META}_hash") == "":
             return None
         raw = meta.get(f"{_GIT_META}_raw_iso_datetime")
-        if isinstance(raw, str):
-            # Imported here: only sites with the git plugin come this way (2 ms of imports).
-            from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # noqa: PLC0415
-
-            try:
-                zone = ZoneInfo(self._git_timezone)
-                return datetime.fromisoformat(raw).replace(tzinfo=zone)
-            except (ValueError, ZoneInfoNotFoundError):
-                pass
+        created = meta.get("git_creation_date_localized_raw_iso_datetime")
+        added = created is not None and created == raw
+        try:
+            stamp = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+        except ValueError:
+            stamp = None  # its date, below
+        found = page_dates.in_zone(stamp, self._git_timezone) if stamp is not None else None
+        if found is not None:
+            return found, added
         raw = meta.get(f"{_GIT_META}_raw_iso_date")
-        return parse_w3c(raw) if isinstance(raw, str) else None
+        when = parse_w3c(raw) if isinstance(raw, str) else None
+        return (when, added) if when is not None else None
 
     def _hints(self) -> dict[str, PageHints]:
         """Turn what the builds collected into the core's per-page hints."""
@@ -588,7 +579,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         git_log = self._git_dates(listed.values())
         included = {path for dest in listed for path in state.includes.get(dest, ())}
         if included:
-            file_dates = read_file_dates(included)
+            file_dates = git_dates.read_file_dates(included)
             for dest, record in listed.items():
                 record.includes = {path: file_dates[path] for path in state.includes.get(dest, ())
                                    if path in file_dates}
@@ -597,17 +588,15 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         for dest, record in listed.items():
             # What MkDocs knows of the page's dates; the core's one rule picks
             # (rules.choose_lastmod), with the page's own date meta tags.
-            claims[dest] = found = [*date_claims(record.front or NO_OWN_VALUES,
-                                                 _commits(record, git_log))]
-            chosen = choose_lastmod(found)
-            own[dest] = chosen.value if chosen is not None else None
+            front = record.front or page_dates.NO_OWN_VALUES
+            claims[dest] = found = [*page_dates.date_claims(front, _commits(record, git_log))]
+            own[dest] = page_dates.chosen_date(found)
         for dest, record in listed.items():
-            front = record.front or NO_OWN_VALUES
+            front = record.front or page_dates.NO_OWN_VALUES
             found = claims[dest]
             if record.shows:
                 # A blog listing lists its posts: their dates are its items' dates.
-                found.extend(DateClaim(LISTED, value) for post in record.shows
-                             if (value := own.get(post)) is not None)
+                found.extend(page_dates.listing_claims(own.get(post) for post in record.shows))
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
@@ -624,18 +613,18 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 unrendered=unrendered)
         return hints
 
-    def _git_dates(self, records: Iterable[_PageRecord]) -> GitLog:
+    def _git_dates(self, records: Iterable[_PageRecord]) -> git_dates.GitLog:
         """Git dates for the pages that have no better date, from one ``git log``."""
-        needed = [r for r in records if r.src_uri is not None and r.git_plugin_date is None
+        needed = [r for r in records if r.src_uri is not None and r.git_plugin is None
                   and (r.front is None or r.front.lastmod is None)]
         if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
-            return NO_GIT_LOG
+            return git_dates.NO_GIT_LOG
         started, self._git_log = self._git_log, None
-        log_read = started.result() if started else read_git_log(self._docs_dir)
+        log_read = started.result() if started else git_dates.read_git_log(self._docs_dir)
         if log_read.shallow:
             # CI's default checkout: a note, not a warning, so that --strict builds pass.
-            log.info(shallow_note("'git_dates: false'"))
+            log.info(git_dates.shallow_note("'git_dates: false'"))
         return log_read
 
 
@@ -657,16 +646,13 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
     return own, (canonical if canonical != own else None)
 
 
-def _commits(record: _PageRecord, git_log: GitLog) -> list[tuple[Lastmod, bool]]:
+def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastmod, bool]]:
     """The last commits MkDocs knows of a page's source and of the files it includes.
 
     The git plugin's or one ``git log``'s, each as ``(date, whether it only added the file)``.
     """
-    found = [] if record.git_plugin_date is None else [
-        (record.git_plugin_date, record.git_plugin_added)]
-    if record.src_uri is not None and (commit := git_log.commit(record.src_uri)) is not None:
-        found.append(commit)
-    return [*found, *record.includes.values()]
+    logged = git_log.commit(record.src_uri) if record.src_uri is not None else None
+    return [*(c for c in (record.git_plugin, logged) if c is not None), *record.includes.values()]
 
 
 def _handler_paths(config: MkDocsConfig) -> list[str]:
@@ -722,7 +708,7 @@ def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, 
     return tuple(dest for dest in dests if isinstance(dest, str) and dest in pages)
 
 
-def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> OwnValues:
+def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_dates.OwnValues:
     """Read the page's ``sitemap:`` key and ``date``.
 
     Raises:
@@ -731,13 +717,13 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> OwnValues:
 
     """
     if "sitemap" not in meta and "date" not in meta:
-        return NO_OWN_VALUES  # most pages: nothing to check, nothing to make
+        return page_dates.NO_OWN_VALUES  # most pages: nothing to check, nothing to make
     where = src_uri or "(generated page)"
     value, date = meta.get("sitemap"), meta.get("date")
     try:  # sitemap: false, or sitemap: {lastmod: ..., changefreq: ..., priority: ...}
-        own = (own_values(value, where, date_value=date, keys=FRONT_MATTER_KEYS)
+        own = (page_dates.own_values(value, where, date_value=date, keys=FRONT_MATTER_KEYS)
                if isinstance(value, dict)
-               else own_values({"sitemap": value}, where, date_value=date))
+               else page_dates.own_values({"sitemap": value}, where, date_value=date))
     except PageValueError as err:
         raise PluginError(str(err)) from err
     if own.unread_date is not None:

@@ -24,9 +24,11 @@ from sitemap_plugins.rules import (
     FILE_TIME,
     GIT,
     GIT_ADDED,
+    LISTED,
     MODIFIED,
     PUBLISHED,
     DateClaim,
+    choose_lastmod,
 )
 
 if TYPE_CHECKING:
@@ -110,6 +112,21 @@ def stated_date(value: object, *, first: bool = False) -> Lastmod | None:
     return coerce_lastmod(value) if isinstance(value, (str, date)) else None
 
 
+def in_zone(value: datetime, zone_name: str) -> datetime | None:
+    """``value``'s wall-clock time in the zone named ``zone_name``; None for no such zone.
+
+    A host's naive times are in a zone its settings name (an IANA name, ``Europe/Paris``):
+    Pelican's ``TIMEZONE``, the ``timezone`` of MkDocs' git-revision-date-localized.
+    """
+    # Imported here: only hosts that name a zone for naive times come this way (2 ms).
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # noqa: PLC0415
+
+    try:
+        return value.replace(tzinfo=ZoneInfo(zone_name))
+    except (ValueError, ZoneInfoNotFoundError):
+        return None
+
+
 def date_claims(own: OwnValues, commits: Iterable[tuple[Lastmod, bool]] = (),
                 file_time: Lastmod | None = None) -> tuple[DateClaim, ...]:
     """The dates a host knows of a page, each with what it is (see ``rules.choose_lastmod``).
@@ -131,3 +148,17 @@ def date_claims(own: OwnValues, commits: Iterable[tuple[Lastmod, bool]] = (),
     if not claims and file_time is not None:
         claims.append(DateClaim(FILE_TIME, file_time, FILE_TIME))
     return tuple(claims)
+
+
+def chosen_date(claims: Iterable[DateClaim]) -> Lastmod | None:
+    """The date the one rule (:func:`~sitemap_plugins.rules.choose_lastmod`) picks; None."""
+    chosen = choose_lastmod(claims)
+    return chosen.value if chosen is not None else None
+
+
+def listing_claims(shown: Iterable[Lastmod | None]) -> tuple[DateClaim, ...]:
+    """A listing's dates: the chosen date of each page it shows (a blog index, a tag page).
+
+    It changed when the newest of them did.
+    """
+    return tuple(DateClaim(LISTED, when) for when in shown if when is not None)

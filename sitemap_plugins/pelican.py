@@ -27,26 +27,24 @@ import posixpath
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone, tzinfo
+from datetime import date, datetime, timezone
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 # Import Pelican before creating the logger: Pelican installs its logger class on import,
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins import pelican_legacy
+from sitemap_plugins import page_dates, pelican_legacy
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time
 from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import GitLog, read_git_log, shallow_note
 from sitemap_plugins.host_config import host_config, read_options
 from sitemap_plugins.options import PAGE_VALUE_BY_NAME, SitemapConfig
-from sitemap_plugins.page_dates import NO_OWN_VALUES, OwnValues, date_claims, own_values
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import LISTED, DateClaim, PageHints, choose_lastmod
+from sitemap_plugins.rules import DateClaim, PageHints
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
 
 if TYPE_CHECKING:
@@ -392,7 +390,8 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     if known is not None and (known[1] or not override):
         return  # Pelican wrote this one to /dev/null (or it repeats the same page)
     site = _RUN.sites[-1]
-    own = _own_values(obj) if obj is not None else NO_OWN_VALUES  # checked in every build
+    # Checked in every build, whatever the page's fate.
+    own = _own_values(obj) if obj is not None else page_dates.NO_OWN_VALUES
     hints = _page_hints(plan, site, rel, obj, context, own) if plan.base is not None else None
     place = _place(obj, context)
     if hints is not None and not hints.exclude:
@@ -488,7 +487,7 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
         if suffix in _HTML_EXTENSIONS and not plan.config.static_html:
             _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
             continue
-        claims = date_claims(NO_OWN_VALUES, file_time=_source_time(static)
+        claims = page_dates.date_claims(page_dates.NO_OWN_VALUES, file_time=_source_time(static)
                              if plan.use_source_time else None)
         hints = PageHints(dates=claims) if claims else None
         _RUN.pages[rel] = (hints, False)
@@ -584,7 +583,7 @@ def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
 
 
 def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mapping[str, Any],
-                own: OwnValues) -> PageHints:
+                own: page_dates.OwnValues) -> PageHints:
     """What Pelican knows of one written file, in the core's terms."""
     assert plan.base is not None
     if not site.served_at_offset:
@@ -659,13 +658,13 @@ def _source_name(obj: object) -> str:
     return str(getattr(obj, "relative_source_path", None) or getattr(obj, "source_path", "?"))
 
 
-def _own_values(obj: object) -> OwnValues:
+def _own_values(obj: object) -> page_dates.OwnValues:
     """The page's own values (``Sitemap:``, ``Priority:``...), checked as MkDocs' front matter.
 
     A bad one is one CRITICAL line naming the page, then exit status 1.
     """
     try:
-        return own_values(
+        return page_dates.own_values(
             {name: getattr(obj, name, None) for name in PAGE_VALUE_BY_NAME}, _source_name(obj))
     except PageValueError as err:
         log.critical("%s", err)
@@ -676,11 +675,7 @@ def _aware(value: object, timezone_name: str) -> Lastmod | None:
     """A Pelican date as a plain, timezone-aware datetime (TIMEZONE for a naive one)."""
     if isinstance(value, datetime):
         if value.tzinfo is None:
-            try:
-                zone: tzinfo = ZoneInfo(timezone_name)
-            except (ZoneInfoNotFoundError, ValueError):
-                zone = timezone.utc
-            value = value.replace(tzinfo=zone)
+            value = page_dates.in_zone(value, timezone_name) or value.replace(tzinfo=timezone.utc)
         # Pelican's SafeDatetime subclass becomes a plain datetime (cheap to pickle).
         return datetime(value.year, value.month, value.day, value.hour, value.minute,
                         value.second, tzinfo=value.tzinfo)
@@ -709,7 +704,7 @@ def _stated(obj: object, name: str, plan: _Plan) -> object:
     return None if value.replace(tzinfo=None) == stamp else value
 
 
-def _content_claims(obj: object, plan: _Plan, own: OwnValues = NO_OWN_VALUES,
+def _content_claims(obj: object, plan: _Plan, own: page_dates.OwnValues = page_dates.NO_OWN_VALUES,
                     ) -> tuple[DateClaim, ...]:
     """What Pelican knows of an article's or page's dates, each with what it is.
 
@@ -721,7 +716,7 @@ def _content_claims(obj: object, plan: _Plan, own: OwnValues = NO_OWN_VALUES,
     stated = dataclasses.replace(own, updated=_aware(_stated(obj, "modified", plan), zone),
                                  published=_aware(_stated(obj, "date", plan), zone))
     commit = _git_commit(plan, obj) if plan.config.git_dates else None
-    return date_claims(stated, [commit] if commit is not None else [],
+    return page_dates.date_claims(stated, [commit] if commit is not None else [],
                        _source_time(obj) if plan.use_source_time else None)
 
 
@@ -731,20 +726,20 @@ def _listing_claims(context: Mapping[str, Any], plan: _Plan) -> tuple[DateClaim,
     articles = getattr(page, "object_list", None) if page is not None else None
     if articles is None:
         articles = context.get("articles") or context.get("dates") or ()
-    claims = []
-    known = _RUN.content_lastmods
-    for article in articles:
-        # The same articles come back on every tag, category, archive and index page.
-        cached = known.get(id(article))
-        if cached is not None and cached[0] is article:
-            lastmod = cached[1]
-        else:
-            chosen = choose_lastmod(_content_claims(article, plan, _own_values(article)))
-            lastmod = chosen.value if chosen is not None else None
-            known[id(article)] = (article, lastmod)  # holding it keeps the id unique
-        if lastmod is not None:
-            claims.append(DateClaim(LISTED, lastmod))
-    return tuple(claims)
+    return page_dates.listing_claims(_article_date(article, plan) for article in articles)
+
+
+def _article_date(article: object, plan: _Plan) -> Lastmod | None:
+    """An article's chosen date, found once a run.
+
+    The same articles come back on every tag, category, archive and index page.
+    """
+    cached = _RUN.content_lastmods.get(id(article))
+    if cached is not None and cached[0] is article:
+        return cached[1]
+    lastmod = page_dates.chosen_date(_content_claims(article, plan, _own_values(article)))
+    _RUN.content_lastmods[id(article)] = (article, lastmod)  # holding it keeps the id unique
+    return lastmod
 
 
 def _git_commit(plan: _Plan, obj: object) -> tuple[Lastmod, bool] | None:
