@@ -18,7 +18,7 @@ from datetime import date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, coerce_lastmod
-from sitemap_plugins.options import PAGE_VALUE_BY_NAME, check_page_values
+from sitemap_plugins.options import NO_PAGE_VALUES, PAGE_VALUE_BY_NAME, check_page_values
 from sitemap_plugins.rules import (
     EXPLICIT,
     FILE_TIME,
@@ -73,6 +73,8 @@ def own_values(given: Mapping[str, object], where: str, *, date_value: object = 
 
     """
     values = check_page_values(given, where, keys)
+    if values is NO_PAGE_VALUES and date_value is None:
+        return NO_OWN_VALUES  # most pages say nothing of themselves: nothing to make
     if values.sitemap is False:  # its values are kept: a listing may still show its date
         return OwnValues(exclude=True, lastmod=values.lastmod, changefreq=values.changefreq,
                          priority=values.priority, private=bool(values.private))
