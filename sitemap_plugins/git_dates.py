@@ -1,7 +1,9 @@
 """Dates of the last commit of every file under a folder, from one ``git log``.
 
-Host-independent: the MkDocs adapter uses it for page sources, and any adapter can. One git
-call serves the whole site, never one per page.
+Host-independent: every adapter uses it for page sources (:class:`GitLog`), MkDocs' also for
+the files a page includes. One git call serves the whole site, never one per page.
+
+Floor: the top (it runs git; it writes nothing).
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ import logging
 import os
 import shutil
 import subprocess
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.dates import Lastmod, parse_w3c
 
 if TYPE_CHECKING:
     from collections.abc import Collection
+    from concurrent.futures import Future
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,44 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
         added.update(name for name, count in touched.items() if count == 1)
     log.debug("git dates for %d files under %s", len(dates), docs_dir)
     return dates, False
+
+
+class GitLog(NamedTuple):
+    """What one ``git log`` of a folder says (see :func:`read_git_dates`)."""
+
+    dates: dict[str, Lastmod]
+    shallow: bool
+    added: set[str]
+    """Files whose only commit is the one that added them."""
+
+    def commit(self, rel: str) -> tuple[Lastmod, bool] | None:
+        """The last commit of ``rel`` (relative to the folder); None when git knows none.
+
+        Its date, and whether it is the commit that added the file (its only one).
+        """
+        when = self.dates.get(rel)
+        return None if when is None else (when, rel in self.added)
+
+
+NO_GIT_LOG = GitLog({}, shallow=False, added=set())
+
+
+def read_git_log(folder: str) -> GitLog:
+    """:func:`read_git_dates` of ``folder``, with the files that were only added."""
+    added: set[str] = set()
+    dates, shallow = read_git_dates(folder, added)
+    return GitLog(dates, shallow, added)
+
+
+def start_git_log(folder: str) -> Future[GitLog]:
+    """:func:`read_git_log` in a thread, while the host builds (git runs in its own process)."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  # MkDocs only
+
+    runner = ThreadPoolExecutor(1, thread_name_prefix="sitemap-git-log")
+    try:
+        return runner.submit(read_git_log, folder)
+    finally:
+        runner.shutdown(wait=False)
 
 
 def _run_git(git: str, cwd: str, *args: str) -> str | None:

@@ -17,10 +17,9 @@ import os
 import re
 import tempfile
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
 
 from mkdocs.config import base
 from mkdocs.config.base import ValidationError
@@ -28,37 +27,20 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
-from sitemap_plugins.build import check_products, generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
+from sitemap_plugins import git_dates, page_dates
+from sitemap_plugins.dates import Lastmod, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
-from sitemap_plugins.git_dates import read_file_dates, read_git_dates, shallow_note
-from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map_markup import MARKER
-from sitemap_plugins.html_map_plan import NavNode, names_in, site_map_title
-from sitemap_plugins.options import (
-    BUILD_OPTIONS,
-    FRONT_MATTER_KEYS,
-    Option,
-    SitemapConfig,
-    check_page_values,
-)
+from sitemap_plugins.host_config import host_config, relative_to_config
+from sitemap_plugins.markdown_includes import documented_files, snippet_bases, snippet_files
+from sitemap_plugins.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import (
-    EXPLICIT,
-    GIT,
-    GIT_ADDED,
-    LISTED,
-    MODIFIED,
-    PUBLISHED,
-    DateClaim,
-    PageHints,
-    choose_lastmod,
-)
+from sitemap_plugins.rules import DateClaim, PageHints
 from sitemap_plugins.urls import folder_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from concurrent.futures import Future
 
     import jinja2
     from mkdocs.config.defaults import MkDocsConfig
@@ -66,6 +48,9 @@ if TYPE_CHECKING:
     from mkdocs.structure.nav import Navigation
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
+
+    from sitemap_plugins.html_map_plan import NavNode
+    from sitemap_plugins.options import SitemapConfig
 
 
 log = get_plugin_logger(__name__)
@@ -80,12 +65,9 @@ _LATE = -150
 _HTML = (".html", ".htm", ".xhtml")
 _GIT_PLUGIN = "git-revision-date-localized"
 _GIT_META = "git_revision_date_localized"
-_PLACEHOLDER_URL = "https://example.invalid/"
 # mike builds each version with its name in this variable; its plugin then sets site_url to
 # that version's folder, or to canonical_version's.
 _MIKE_VERSION = "MIKE_DOCS_VERSION"
-RELATIVE_TO_CONFIG = ("cache_dir", "changes_file", "html_sitemap_template")
-"""Options naming a path, which in mkdocs.yml is relative to it, as MkDocs' own are."""
 
 
 class _CoreOption(base.BaseConfigOption[object]):
@@ -114,8 +96,7 @@ class _CoreOption(base.BaseConfigOption[object]):
         """
         if value is None:
             return None
-        if self.option.name in RELATIVE_TO_CONFIG and isinstance(value, str) and value.strip():
-            value = os.path.join(self.config_dir, value)
+        value = relative_to_config(self.option.name, value, self.config_dir)
         try:
             self.option.check(self.option.name, value)
         except ConfigError as err:
@@ -152,26 +133,6 @@ _PluginConfig: type[base.Config] = type(
 )
 
 
-@dataclass(frozen=True)
-class _FrontMatter:
-    """A page's own sitemap values: ``sitemap: false`` or ``sitemap: {...}``, and ``date``."""
-
-    exclude: bool = False
-    lastmod: Lastmod | None = None
-    changefreq: str | None = None
-    priority: float | None = None
-    explicit: bool = False
-    """``lastmod`` is ``sitemap: {lastmod: ...}``, which wins over every other date; else it
-    is ``date``, when the page was published, which a later known edit overrules."""
-    published: Lastmod | None = None
-    """``date`` (Material blog: ``date.created``): when the page was first published."""
-    updated: Lastmod | None = None
-    """Material blog's ``date.updated``: when its author says it last changed."""
-
-
-_NO_FRONT_MATTER = _FrontMatter()
-
-
 @dataclass
 class _PageRecord:
     """What one build knows about one documentation page, keyed by its ``dest_uri``."""
@@ -184,9 +145,10 @@ class _PageRecord:
     """A fallback copy's language and the page it copies (the HTML site map links that)."""
     alternates: tuple[tuple[str, str, str], ...] | None = None
     """``(hreflang, dest_uri, url)`` of the real translations; None when i18n is off."""
-    front: _FrontMatter | None = None
+    front: page_dates.OwnValues | None = None
     """From the front matter; None until ``on_page_context`` (``--dirty`` skips pages)."""
-    git_plugin_date: Lastmod | None = None
+    git_plugin: tuple[Lastmod, bool] | None = None
+    """The git plugin's last commit of the page: its date, and whether it created the file."""
     shows: tuple[str, ...] = ()
     """``dest_uri`` of the posts a listing page shows (Material's blog index, its archive and
     category pages, each page of their pagination): it changed when the newest of them did."""
@@ -198,8 +160,6 @@ class _PageRecord:
     includes: dict[str, tuple[Lastmod, bool]] = field(default_factory=dict)
     """Files the page includes (snippets, documented modules), by absolute path: their last
     commit, and whether that commit only added them. They date the page too."""
-    git_plugin_added: bool = False
-    """The git plugin's date is the commit that created the file (its creation date)."""
 
 
 @dataclass
@@ -239,7 +199,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         self._git_timezone: str | None = None
         self._i18n_default: str | None = None
         self._state = _BuildState()
-        self._git_log: Future[_GitLog] | None = None
+        self._git_log: Future[git_dates.GitLog] | None = None
         self._given_site_url: str | None = None
         self._canonical_base: str | None = None
         self._lang: str | None = None
@@ -273,8 +233,6 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         options = {o.name: self.config[o.name] for o in BUILD_OPTIONS
                    if self.config[o.name] is not None}
         options.setdefault("directory_urls", config.use_directory_urls)
-        config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
-        options.setdefault("cache_dir", os.path.join(config_dir, ".sitemap-cache"))
         base_url = self.config["base_url"] or config.site_url
         self._canonical_base = None
         mike = _mike_urls(config, self._given_site_url)
@@ -290,11 +248,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                     _MIKE_VERSION), base_url,
                 f" (canonical links point at {self._canonical_base})"
                 if self._canonical_base else "")
-        # The options are checked even when no sitemap will be written (no site_url).
-        options["base_url"] = base_url or _PLACEHOLDER_URL
-        try:
-            sitemap = SitemapConfig.from_mapping(options)
-            check_products(sitemap)  # a user's template is compiled before MkDocs renders
+        config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
+        try:  # checked even when no sitemap will be written (no site_url)
+            sitemap = host_config(options, base_url=base_url, config_dir=config_dir)
         except ConfigError as err:
             where = f"Plugin '{self._name}' option '{err.option}'"
             if err.option == "base_url" and not self.config["base_url"]:
@@ -329,6 +285,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None
         from mkdocs.structure.files import File as MkDocsFile  # noqa: PLC0415
         from mkdocs.structure.files import InclusionLevel  # noqa: PLC0415
+
+        from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
+        from sitemap_plugins.html_map_plan import site_map_title  # noqa: PLC0415
 
         dest = self._sitemap.html_sitemap
         language = None
@@ -382,7 +341,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                     and self._sitemap.git_dates):
                 # No git plugin: pages without a front-matter date will want git dates.
                 # The one git log runs in another process while MkDocs builds.
-                self._git_log = _start_git_log(self._docs_dir)
+                self._git_log = git_dates.start_git_log(self._docs_dir)
         self._depth += 1
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
@@ -427,10 +386,11 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 or ("8<-" not in markdown and ":::" not in markdown)):
             return None
         found: list[str] = []
-        if "8<-" in markdown and (bases := _snippet_bases(config)):
-            found.extend(_snippet_files(markdown, bases))
+        if "8<-" in markdown and "pymdownx.snippets" in config.markdown_extensions:
+            snippets = config.mdx_configs.get("pymdownx.snippets") or {}
+            found.extend(snippet_files(markdown, snippet_bases(snippets.get("base_path", ["."]))))
         if ":::" in markdown and "mkdocstrings" in config.plugins:
-            found.extend(_documented_files(markdown, _handler_paths(config)))
+            found.extend(documented_files(markdown, _handler_paths(config)))
         # MkDocs renders the Markdown before on_env, where the page's record is made.
         self._state.includes[page.file.dest_uri] = tuple(dict.fromkeys(found))
         return None
@@ -449,11 +409,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if record is None:  # not a page this plugin saw in on_env; nothing to add
             return None
         record.front = _front_matter(page.meta, record.src_uri)
-        record.git_plugin_date = self._git_plugin_date(page.meta)
-        # With its creation dates on, a file whose creation is its last change was only added.
-        created = page.meta.get("git_creation_date_localized_raw_iso_datetime")
-        record.git_plugin_added = created is not None and created == page.meta.get(
-            f"{_GIT_META}_raw_iso_datetime")
+        record.git_plugin = self._git_plugin_commit(page.meta)
         record.shows = _shown_posts(context.get("posts"), self._state.pages)
         if record.shows:
             record.items = listing_items(_post_items(context.get("posts")))
@@ -515,12 +471,18 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # --dirty leaves the output of a deleted page in site_dir: only the files MkDocs
         # knows in this build may be listed then. (A full build starts from a clean folder.)
         only = self._state.known if self._dirty else None
-        further_page = names_in(self._lang)["page"]
+        outline: list[NavNode] = []
+        if self._state.navs:  # kept for the HTML site map only
+            from sitemap_plugins.html_map_plan import names_in  # noqa: PLC0415
+
+            further_page = names_in(self._lang)["page"]
+            outline = [node for nav in self._state.navs
+                       for node in _outline(nav.items, further_page)]
+        from sitemap_plugins.build import generate  # noqa: PLC0415  # the pipeline, as it runs
+
         try:
             result = generate(config.site_dir, self._sitemap, hints=hints, only=only,
-                              canonical_base=self._canonical_base,
-                              outline=[node for nav in self._state.navs
-                                       for node in _outline(nav.items, further_page)],
+                              canonical_base=self._canonical_base, outline=outline,
                               language_pages=self._state.language_pages,
                               stand_ins={dest: record.stands_in
                                          for dest, record in self._state.pages.items()
@@ -570,8 +532,11 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             found.append(("x-default", default_file.dest_uri, default_file.url))
         record.alternates = tuple(found)
 
-    def _git_plugin_date(self, meta: Mapping[str, Any]) -> Lastmod | None:
-        """The last-commit date that mkdocs-git-revision-date-localized put in the meta.
+    def _git_plugin_commit(self, meta: Mapping[str, Any]) -> tuple[Lastmod, bool] | None:
+        """The last commit that mkdocs-git-revision-date-localized put in the meta.
+
+        Its date, and whether it created the file: with its creation dates on, a file whose
+        creation is its last change was only added.
 
         That plugin stamps the current time, with an empty hash, on pages git knows nothing
         about (new files, generated pages, ``fallback_to_build_date``); those are skipped.
@@ -579,17 +544,18 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if self._git_timezone is None or meta.get(f"{_GIT_META}_hash") == "":
             return None
         raw = meta.get(f"{_GIT_META}_raw_iso_datetime")
-        if isinstance(raw, str):
-            # Imported here: only sites with the git plugin come this way (2 ms of imports).
-            from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # noqa: PLC0415
-
-            try:
-                zone = ZoneInfo(self._git_timezone)
-                return datetime.fromisoformat(raw).replace(tzinfo=zone)
-            except (ValueError, ZoneInfoNotFoundError):
-                pass
+        created = meta.get("git_creation_date_localized_raw_iso_datetime")
+        added = created is not None and created == raw
+        try:
+            stamp = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+        except ValueError:
+            stamp = None  # its date, below
+        found = page_dates.in_zone(stamp, self._git_timezone) if stamp is not None else None
+        if found is not None:
+            return found, added
         raw = meta.get(f"{_GIT_META}_raw_iso_date")
-        return parse_w3c(raw) if isinstance(raw, str) else None
+        when = parse_w3c(raw) if isinstance(raw, str) else None
+        return (when, added) if when is not None else None
 
     def _hints(self) -> dict[str, PageHints]:
         """Turn what the builds collected into the core's per-page hints."""
@@ -614,7 +580,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         git_log = self._git_dates(listed.values())
         included = {path for dest in listed for path in state.includes.get(dest, ())}
         if included:
-            file_dates = read_file_dates(included)
+            file_dates = git_dates.read_file_dates(included)
             for dest, record in listed.items():
                 record.includes = {path: file_dates[path] for path in state.includes.get(dest, ())
                                    if path in file_dates}
@@ -623,16 +589,15 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         for dest, record in listed.items():
             # What MkDocs knows of the page's dates; the core's one rule picks
             # (rules.choose_lastmod), with the page's own date meta tags.
-            claims[dest] = found = _date_claims(record.front or _FrontMatter(), record, git_log)
-            chosen = choose_lastmod(found)
-            own[dest] = chosen.value if chosen is not None else None
+            front = record.front or page_dates.NO_OWN_VALUES
+            claims[dest] = found = [*page_dates.date_claims(front, _commits(record, git_log))]
+            own[dest] = page_dates.chosen_date(found)
         for dest, record in listed.items():
-            front = record.front or _FrontMatter()
+            front = record.front or page_dates.NO_OWN_VALUES
             found = claims[dest]
             if record.shows:
                 # A blog listing lists its posts: their dates are its items' dates.
-                found.extend(DateClaim(LISTED, value) for post in record.shows
-                             if (value := own.get(post)) is not None)
+                found.extend(page_dates.listing_claims(own.get(post) for post in record.shows))
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
@@ -649,18 +614,18 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 unrendered=unrendered)
         return hints
 
-    def _git_dates(self, records: Iterable[_PageRecord]) -> _GitLog:
+    def _git_dates(self, records: Iterable[_PageRecord]) -> git_dates.GitLog:
         """Git dates for the pages that have no better date, from one ``git log``."""
-        needed = [r for r in records if r.src_uri is not None and r.git_plugin_date is None
-                  and (r.front is None or not r.front.explicit)]
+        needed = [r for r in records if r.src_uri is not None and r.git_plugin is None
+                  and (r.front is None or r.front.lastmod is None)]
         if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
-            return _GitLog({}, shallow=False, added=set())
+            return git_dates.NO_GIT_LOG
         started, self._git_log = self._git_log, None
-        log_read = started.result() if started else _read_git_log(self._docs_dir)
+        log_read = started.result() if started else git_dates.read_git_log(self._docs_dir)
         if log_read.shallow:
             # CI's default checkout: a note, not a warning, so that --strict builds pass.
-            log.info(shallow_note("'git_dates: false'"))
+            log.info(git_dates.shallow_note("'git_dates: false'"))
         return log_read
 
 
@@ -682,96 +647,13 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
     return own, (canonical if canonical != own else None)
 
 
-def _date_claims(front: _FrontMatter, record: _PageRecord, git_log: _GitLog,
-                 ) -> list[DateClaim]:
-    """The dates MkDocs knows of a page, each with what it is (see ``rules.choose_lastmod``)."""
-    claims = []
-    if front.explicit and front.lastmod is not None:
-        claims.append(DateClaim(EXPLICIT, front.lastmod, EXPLICIT_SOURCE))
-    if front.updated is not None:
-        claims.append(DateClaim(MODIFIED, front.updated, EXPLICIT_SOURCE))
-    if front.published is not None:
-        claims.append(DateClaim(PUBLISHED, front.published))
-    if record.git_plugin_date is not None:
-        claims.append(DateClaim(GIT_ADDED if record.git_plugin_added else GIT,
-                                record.git_plugin_date))
-    if record.src_uri is not None and (when := git_log.dates.get(record.src_uri)) is not None:
-        claims.append(DateClaim(GIT_ADDED if record.src_uri in git_log.added else GIT, when))
-    claims.extend(DateClaim(GIT_ADDED if only_added else GIT, when)
-                  for when, only_added in record.includes.values())
-    return claims
+def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastmod, bool]]:
+    """The last commits MkDocs knows of a page's source and of the files it includes.
 
-
-# pymdownx.snippets: "--8<-- 'file'" on a line, or a block of paths between two "--8<--".
-_SNIPPET = re.compile(
-    r"""^[ \t]*(?P<escape>;*)(?:-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<path>.+?)(?P=q)"""
-    r"""|(?P<block>-{1,}8<-{1,}))[ \t]*\r?$""", re.MULTILINE)
-# What may follow a snippet's path: line ranges (":2:5", ":3,7:9") or a section (":name").
-_SNIPPET_PART = re.compile(
-    r"(?i)(?:(?::-?[0-9]*){1,2}(?:,-?[0-9]*(?::-?[0-9]*)?)*|:[a-z][-_0-9a-z]*)$")
-_MAX_SNIPPET_DEPTH = 4
-# mkdocstrings: "::: package.module.Object" on a line of its own (after a heading mark or not).
-_AUTODOC = re.compile(r"^(?:#{1,6} *)?::: ?(?P<name>[A-Za-z_][\w.]*) *$", re.MULTILINE)
-
-
-def _snippet_bases(config: MkDocsConfig) -> list[str]:
-    """pymdownx.snippets' ``base_path``; none when the extension is not used.
-
-    Relative to the folder MkDocs runs in, as the extension reads them.
+    The git plugin's or one ``git log``'s, each as ``(date, whether it only added the file)``.
     """
-    if "pymdownx.snippets" not in config.markdown_extensions:
-        return []
-    base = (config.mdx_configs.get("pymdownx.snippets") or {}).get("base_path", ["."])
-    bases = [base] if isinstance(base, (str, os.PathLike)) else list(base or ())
-    return [os.path.abspath(b) for b in bases if isinstance(b, (str, os.PathLike))]
-
-
-def _snippet_files(markdown: str, bases: list[str], depth: int = 0) -> list[str]:
-    """The files ``markdown`` includes with ``--8<--``, as pymdownx.snippets finds them.
-
-    And the files those include. URLs are not followed (see docs/lastmod.md).
-    """
-    names: list[str] = []
-    block = False
-    for line in markdown.splitlines():
-        match = _SNIPPET.match(line)
-        if match is not None and match.group("escape"):
-            continue
-        if match is not None and match.group("block"):
-            block = not block
-            continue
-        if match is not None:
-            names.append(match.group("path").strip())
-        elif block and line.strip() and not line.strip().startswith(";"):
-            names.append(line.strip())
-    found: list[str] = []
-    for name in names:
-        if "://" in name:
-            continue  # a URL: not a file in the repository
-        path = _snippet_path(name, bases) or _snippet_path(_SNIPPET_PART.sub("", name), bases)
-        if path is None or path in found:
-            continue
-        found.append(path)
-        if depth < _MAX_SNIPPET_DEPTH:
-            try:
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    text = handle.read()
-            except OSError:
-                continue
-            if "8<-" in text:
-                found.extend(p for p in _snippet_files(text, bases, depth + 1) if p not in found)
-    return found
-
-
-def _snippet_path(name: str, bases: list[str]) -> str | None:
-    for folder in bases:
-        if os.path.isdir(folder):
-            candidate = os.path.join(folder, name)
-            if os.path.isfile(candidate):
-                return os.path.abspath(candidate)
-        elif os.path.isfile(folder) and os.path.basename(folder) == os.path.basename(name):
-            return folder
-    return None
+    logged = git_log.commit(record.src_uri) if record.src_uri is not None else None
+    return [*(c for c in (record.git_plugin, logged) if c is not None), *record.includes.values()]
 
 
 def _handler_paths(config: MkDocsConfig) -> list[str]:
@@ -785,32 +667,6 @@ def _handler_paths(config: MkDocsConfig) -> list[str]:
     paths = python.get("paths") if isinstance(python, Mapping) else None
     own = [os.path.join(config_dir, p) for p in (paths or ["."]) if isinstance(p, str)]
     return [*own, *sys.path]
-
-
-def _documented_files(markdown: str, search: list[str]) -> list[str]:
-    """The Python source of each module a ``:::`` identifier names or holds the object of.
-
-    Found on the search path without importing anything.
-    """
-    from importlib.machinery import PathFinder  # noqa: PLC0415  # only with mkdocstrings
-
-    found: list[str] = []
-    for match in _AUTODOC.finditer(markdown):
-        parts = match.group("name").split(".")
-        locations: list[str] | None = search
-        origin: str | None = None
-        for index in range(len(parts)):
-            spec = PathFinder.find_spec(".".join(parts[: index + 1]), locations)
-            if spec is None:
-                break  # the rest names an object inside the last module found
-            if spec.origin and spec.origin.endswith(".py"):
-                origin = spec.origin
-            locations = list(spec.submodule_search_locations or [])
-            if not locations:
-                break
-        if origin is not None and origin not in found:
-            found.append(os.path.abspath(origin))
-    return found
 
 
 _HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
@@ -853,7 +709,7 @@ def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, 
     return tuple(dest for dest in dests if isinstance(dest, str) and dest in pages)
 
 
-def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
+def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_dates.OwnValues:
     """Read the page's ``sitemap:`` key and ``date``.
 
     Raises:
@@ -862,47 +718,19 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> _FrontMatter:
 
     """
     if "sitemap" not in meta and "date" not in meta:
-        return _NO_FRONT_MATTER  # most pages: nothing to check, nothing to make
+        return page_dates.NO_OWN_VALUES  # most pages: nothing to check, nothing to make
     where = src_uri or "(generated page)"
-    value = meta.get("sitemap")
+    value, date = meta.get("sitemap"), meta.get("date")
     try:  # sitemap: false, or sitemap: {lastmod: ..., changefreq: ..., priority: ...}
-        own = (check_page_values(value, where, FRONT_MATTER_KEYS) if isinstance(value, dict)
-               else check_page_values({"sitemap": value}, where))
+        own = (page_dates.own_values(value, where, date_value=date, keys=FRONT_MATTER_KEYS)
+               if isinstance(value, dict)
+               else page_dates.own_values({"sitemap": value}, where, date_value=date))
     except PageValueError as err:
         raise PluginError(str(err)) from err
-    if own.sitemap is False:
-        return _FrontMatter(exclude=True)
-    explicit = own.lastmod is not None
-    lastmod = own.lastmod if explicit else _page_date(meta.get("date"), where)
-    published = _page_date(meta.get("date"), where, first=True) if "date" in meta else None
-    date_value = meta.get("date")
-    updated = (_page_date(date_value, where) if isinstance(date_value, dict)
-               and date_value.get("updated") is not None else None)
-    return _FrontMatter(lastmod=lastmod, changefreq=own.changefreq, priority=own.priority,
-                        explicit=explicit, published=published, updated=updated)
-
-
-def _page_date(value: object, where: str, *, first: bool = False) -> Lastmod | None:
-    """``date`` in front matter: a date, a datetime, or Material blog's created/updated.
-
-    ``first``: when the page was created (its publication), else its latest date.
-    """
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        value = value.get("created") if first else value.get("updated") or value.get("created")
-        if value is None:
-            return None
-        # Material's blog turns a bare date into midnight UTC in place; it was a date.
-        if (isinstance(value, datetime) and value.utcoffset() == timedelta(0)
-                and value.time() == time(0)):
-            value = value.date()
-    if isinstance(value, list):
-        return None
-    lastmod = coerce_lastmod(value) if isinstance(value, (str, date)) else None
-    if lastmod is None and not first:  # said once, for the lastmod
-        log.info("Page '%s': front matter date %r is not a date; not used as lastmod", where, value)
-    return lastmod
+    if own.unread_date is not None:
+        log.info("Page '%s': front matter date %r is not a date; not used as lastmod",
+                 where, own.unread_date)
+    return own
 
 
 def _read_front_matter(path: str | None) -> dict[str, Any]:
@@ -924,30 +752,6 @@ def _is_inside(path: str, folder: str) -> bool:
         return False
 
 
-class _GitLog(NamedTuple):
-    """What one ``git log`` of ``docs_dir`` says (see :func:`read_git_dates`)."""
-
-    dates: dict[str, Lastmod]
-    shallow: bool
-    added: set[str]
-    """Files whose only commit is the one that added them."""
-
-
-def _read_git_log(docs_dir: str) -> _GitLog:
-    added: set[str] = set()
-    dates, shallow = read_git_dates(docs_dir, added)
-    return _GitLog(dates, shallow, added)
-
-
-def _start_git_log(docs_dir: str) -> Future[_GitLog]:
-    """``read_git_dates(docs_dir)`` in a thread (git itself runs in its own process)."""
-    runner = ThreadPoolExecutor(1, thread_name_prefix="sitemap-git-log")
-    try:
-        return runner.submit(_read_git_log, docs_dir)
-    finally:
-        runner.shutdown(wait=False)
-
-
 def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:
     """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out).
 
@@ -956,6 +760,8 @@ def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:
     page) heads its posts, which are in no navigation, and its further pages, named by
     ``further_page`` ("{name}, page {number}"); the first listing to name a post places it.
     """
+    from sitemap_plugins.html_map_plan import NavNode  # noqa: PLC0415  # with the HTML site map
+
     nodes: list[NavNode] = []
     for item in items:
         if getattr(item, "is_page", False):
@@ -970,6 +776,8 @@ def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:
 
 def _listed(page: Any, further_page: str) -> tuple[NavNode, ...]:  # noqa: ANN401  # duck-typed
     """The posts and further pages of a Material blog listing; () for any other page."""
+    from sitemap_plugins.html_map_plan import NavNode  # noqa: PLC0415  # with the HTML site map
+
     posts, pages = getattr(page, "posts", None), getattr(page, "pages", None)
     if not isinstance(posts, list) or not isinstance(pages, list):
         return ()

@@ -27,57 +27,34 @@ import posixpath
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone, tzinfo
+from datetime import date, datetime, timezone
 from pathlib import Path, PurePath
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 # Import Pelican before creating the logger: Pelican installs its logger class on import,
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins import pelican_legacy
-from sitemap_plugins.build import check_products, generate
+from sitemap_plugins import page_dates, pelican_legacy
 from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time
 from sitemap_plugins.errors import ConfigError, PageValueError, received
-from sitemap_plugins.git_dates import read_git_dates, shallow_note
-from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map_markup import MARKER
-from sitemap_plugins.html_map_plan import BlogPlace, blog_outline, names_in, site_map_title
-from sitemap_plugins.options import (
-    BUILD_OPTIONS,
-    NO_PAGE_VALUES,
-    PAGE_VALUE_BY_NAME,
-    PageValues,
-    SitemapConfig,
-    check_keys,
-    check_page_values,
-)
+from sitemap_plugins.git_dates import GitLog, read_git_log, shallow_note
+from sitemap_plugins.host_config import host_config, read_options
+from sitemap_plugins.options import PAGE_VALUE_BY_NAME, SitemapConfig
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import (
-    EXPLICIT,
-    FILE_TIME,
-    GIT,
-    GIT_ADDED,
-    LISTED,
-    MODIFIED,
-    PUBLISHED,
-    DateClaim,
-    PageHints,
-    choose_lastmod,
-)
-from sitemap_plugins.site import read_head
+from sitemap_plugins.rules import DateClaim, PageHints
 from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
+
+if TYPE_CHECKING:
+    from sitemap_plugins.html_map_plan import BlogPlace, NavNode
 
 log = logging.getLogger(__name__)
 
 SETTING = "SITEMAP_PLUGINS"
-CACHE_DIR_NAME = ".sitemap-cache"
 
 _HTML_EXTENSIONS = (".html", ".htm")
-_PLACEHOLDER_BASE = "https://example.invalid/"
 
 REASON_DRAFT = "draft"
 REASON_HIDDEN = "hidden"
@@ -171,10 +148,8 @@ class _Run:
     """Written folder -> its path relative to the main OUTPUT_PATH (realpath is slow)."""
     places: dict[str, BlogPlace] = field(default_factory=dict)
     """Written file -> what it is on the blog, for the HTML site map's sections."""
-    git_dates: dict[str, Lastmod] | None = None
-    """Each source's last commit date (relative to ``PATH``), read once when first wanted."""
-    git_added: set[str] = field(default_factory=set)
-    """The sources whose last commit is the one that added them."""
+    git_log: GitLog | None = None
+    """Each source's last commit (relative to ``PATH``), read once when first wanted."""
 
     def main_instance(self) -> _Pelican | None:
         return self.main() if self.main is not None else None
@@ -205,36 +180,6 @@ def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
         raise SettingsError("SITEURL", str(err)) from err
 
 
-def _options(raw: object) -> dict[str, Any]:
-    """``SITEMAP_PLUGINS``, checked for its keys (the core checks the values)."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
-        msg = f"Expected a dict of sitemap options but received: {received(raw)}"
-        raise SettingsError(SETTING, msg)
-    if "base_url" in raw:
-        msg = "Not a setting here: the base URL is SITEURL. Set SITEURL instead."
-        raise SettingsError(f"{SETTING}['base_url']", msg)
-    for key in raw:
-        if key in pelican_legacy.MISPLACED_KEYS:
-            raise SettingsError(f"{SETTING}[{key!r}]", pelican_legacy.MISPLACED_KEYS[key])
-    try:
-        check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
-    except ConfigError as err:
-        raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
-    return dict(raw)
-
-
-def _default_cache_dir(settings: Mapping[str, Any]) -> str:
-    """``.sitemap-cache`` in the folder that holds the content folder.
-
-    Pelican does not keep the settings file's path; ``pelicanconf.py`` normally sits beside
-    the content folder, in PATH's parent.
-    """
-    content = Path(str(settings.get("PATH") or os.curdir)).resolve()
-    return str(content.parent / CACHE_DIR_NAME)
-
-
 def read_plan(settings: Mapping[str, Any]) -> _Plan:
     """Check the plugin's settings and turn them into a plan for the run.
 
@@ -243,20 +188,22 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
             ``SITEURL``) and what is wrong with it.
 
     """
-    core = _options(settings.get(SETTING))
+    raw = settings.get(SETTING)
     try:
+        core = read_options({} if raw is None else raw, SETTING, base_url_from="SITEURL",
+                            key_noun="a setting", misplaced=pelican_legacy.MISPLACED_KEYS)
         legacy = pelican_legacy.read_legacy(settings.get(pelican_legacy.LEGACY_SETTING), SETTING)
     except ConfigError as err:
         raise SettingsError(err.option, err.message) from err
     siteurl = settings.get("SITEURL", "")
     base = _base_from_siteurl(siteurl)
-    mapping = dict(core)
-    mapping.setdefault("cache_dir", _default_cache_dir(settings))
-    use_source_time = bool(mapping.get("lastmod_file_time", False))
+    use_source_time = bool(core.get("lastmod_file_time", False))
+    # The cache folder: Pelican does not keep the settings file's path, and pelicanconf.py
+    # normally sits beside the content folder, in PATH's parent.
+    content = Path(str(settings.get("PATH") or os.curdir)).resolve()
     try:
-        config = SitemapConfig.from_mapping(
-            {**mapping, "base_url": str(base) if base is not None else _PLACEHOLDER_BASE})
-        check_products(config)  # a user's template is compiled before Pelican renders
+        config = host_config(core, base_url=str(base) if base is not None else None,
+                             config_dir=str(content.parent))
     except ConfigError as err:
         raise SettingsError(f"{SETTING}[{err.option!r}]", err.message) from err
     if use_source_time:
@@ -338,7 +285,7 @@ def on_get_generators(pelican: _Pelican) -> None:
         _RUN.plan = read_plan(pelican.settings)
         _RUN.main_output = _real_dir(pelican.settings["OUTPUT_PATH"])
         # autoreload: the sources may have been committed since (git_dates)
-        _RUN.sites, _RUN.pages, _RUN.outside, _RUN.places, _RUN.git_dates = [], {}, 0, {}, None
+        _RUN.sites, _RUN.pages, _RUN.outside, _RUN.places, _RUN.git_log = [], {}, 0, {}, None
     _RUN.folders, _RUN.content_lastmods = {}, {}
     _RUN.sites.append(_site_for(pelican))
 
@@ -403,6 +350,9 @@ def on_pages_finalized(generator: Any) -> None:  # noqa: ANN401  # Pelican's Pag
         return
     from pelican.contents import Page  # noqa: PLC0415
 
+    from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
+    from sitemap_plugins.html_map_plan import site_map_title  # noqa: PLC0415
+
     rel = plan.config.html_sitemap
     taken = next((p for p in [*generator.pages, *generator.hidden_pages]
                   if getattr(p, "save_as", None) == rel), None)
@@ -441,7 +391,8 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
     if known is not None and (known[1] or not override):
         return  # Pelican wrote this one to /dev/null (or it repeats the same page)
     site = _RUN.sites[-1]
-    own = _own_values(obj) if obj is not None else NO_PAGE_VALUES  # checked in every build
+    # Checked in every build, whatever the page's fate.
+    own = _own_values(obj) if obj is not None else page_dates.NO_OWN_VALUES
     hints = _page_hints(plan, site, rel, obj, context, own) if plan.base is not None else None
     place = _place(obj, context)
     if hints is not None and not hints.exclude:
@@ -472,6 +423,8 @@ def _host_page(path: str, obj: object, context: Mapping[str, Any], place: BlogPl
         media = False  # a listing's images are its articles'
     if not isinstance(content, str):
         return None
+    from sitemap_plugins.site import read_head  # noqa: PLC0415  # once a page is written
+
     head = read_head(path)
     return HostPage(head, content, media) if head is not None else None
 
@@ -535,8 +488,9 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
         if suffix in _HTML_EXTENSIONS and not plan.config.static_html:
             _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
             continue
-        lastmod = _source_time(static) if plan.use_source_time else None
-        hints = PageHints(dates=(DateClaim(FILE_TIME, lastmod, FILE_TIME),)) if lastmod else None
+        claims = page_dates.date_claims(page_dates.NO_OWN_VALUES, file_time=_source_time(static)
+                             if plan.use_source_time else None)
+        hints = PageHints(dates=claims) if claims else None
         _RUN.pages[rel] = (hints, False)
 
 
@@ -573,9 +527,16 @@ def on_finalized(pelican: _Pelican) -> None:
             "them where their files are below the main site's (%s). Set each sub-site's "
             "SITEURL to the main SITEURL followed by its folder.", unplaced, plan.siteurl)
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
+    outline: tuple[NavNode, ...] = ()
+    if plan.config.html_sitemap is not None:
+        from sitemap_plugins.html_map_plan import blog_outline, names_in  # noqa: PLC0415
+
+        outline = blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
+                               names_in(pelican.settings.get("DEFAULT_LANG")))
+    from sitemap_plugins.build import generate  # noqa: PLC0415  # the pipeline, as it runs
+
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
-                      outline=blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
-                                       names_in(pelican.settings.get("DEFAULT_LANG"))))
+                      outline=outline)
     log_result(log, result, "Sitemap: ", show=_console_line)
 
 
@@ -594,6 +555,8 @@ def _console_line(line: str) -> None:
 
 def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
     """What Pelican wrote, from the objects it rendered the file with."""
+    from sitemap_plugins.html_map_plan import BlogPlace  # noqa: PLC0415  # the map's, and listings'
+
     listing = context.get("articles_page")
     number = int(getattr(listing, "number", 1) or 1)
     if context.get("article") is not None:
@@ -621,7 +584,7 @@ def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
 
 
 def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mapping[str, Any],
-                own: PageValues) -> PageHints:
+                own: page_dates.OwnValues) -> PageHints:
     """What Pelican knows of one written file, in the core's terms."""
     assert plan.base is not None
     if not site.served_at_offset:
@@ -630,7 +593,7 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
     if status != "published":
         return PageHints(exclude={"draft": REASON_DRAFT, "hidden": REASON_HIDDEN}.get(
             status, REASON_STATUS))
-    if own.sitemap is False:
+    if own.exclude:
         return PageHints(exclude=REASON_OPT_OUT)
     if own.private:
         return PageHints(exclude=REASON_PRIVATE)
@@ -696,13 +659,13 @@ def _source_name(obj: object) -> str:
     return str(getattr(obj, "relative_source_path", None) or getattr(obj, "source_path", "?"))
 
 
-def _own_values(obj: object) -> PageValues:
+def _own_values(obj: object) -> page_dates.OwnValues:
     """The page's own values (``Sitemap:``, ``Priority:``...), checked as MkDocs' front matter.
 
     A bad one is one CRITICAL line naming the page, then exit status 1.
     """
     try:
-        return check_page_values(
+        return page_dates.own_values(
             {name: getattr(obj, name, None) for name in PAGE_VALUE_BY_NAME}, _source_name(obj))
     except PageValueError as err:
         log.critical("%s", err)
@@ -713,11 +676,7 @@ def _aware(value: object, timezone_name: str) -> Lastmod | None:
     """A Pelican date as a plain, timezone-aware datetime (TIMEZONE for a naive one)."""
     if isinstance(value, datetime):
         if value.tzinfo is None:
-            try:
-                zone: tzinfo = ZoneInfo(timezone_name)
-            except (ZoneInfoNotFoundError, ValueError):
-                zone = timezone.utc
-            value = value.replace(tzinfo=zone)
+            value = page_dates.in_zone(value, timezone_name) or value.replace(tzinfo=timezone.utc)
         # Pelican's SafeDatetime subclass becomes a plain datetime (cheap to pickle).
         return datetime(value.year, value.month, value.day, value.hour, value.minute,
                         value.second, tzinfo=value.tzinfo)
@@ -746,7 +705,7 @@ def _stated(obj: object, name: str, plan: _Plan) -> object:
     return None if value.replace(tzinfo=None) == stamp else value
 
 
-def _content_claims(obj: object, plan: _Plan, own: PageValues | None = None,
+def _content_claims(obj: object, plan: _Plan, own: page_dates.OwnValues = page_dates.NO_OWN_VALUES,
                     ) -> tuple[DateClaim, ...]:
     """What Pelican knows of an article's or page's dates, each with what it is.
 
@@ -754,24 +713,12 @@ def _content_claims(obj: object, plan: _Plan, own: PageValues | None = None,
     ``Date:`` the publication (never a file time: :func:`_stated`), then its source's git
     dates; its source's file time only under ``lastmod_file_time``.
     """
-    claims = []
-    if own is not None and own.lastmod is not None:
-        claims.append(DateClaim(EXPLICIT, own.lastmod, EXPLICIT_SOURCE))
-    for name, kind, source in (("modified", MODIFIED, EXPLICIT_SOURCE),
-                               ("date", PUBLISHED, "host")):
-        value = _stated(obj, name, plan)
-        lastmod = _aware(value, plan.timezone_name) if value is not None else None
-        if lastmod is not None:
-            claims.append(DateClaim(kind, lastmod, source))
-    if plan.config.git_dates:
-        claim = _git_claim(plan, obj)
-        if claim is not None:
-            claims.append(claim)
-    if not claims and plan.use_source_time:
-        stamp = _source_time(obj)
-        if stamp is not None:
-            claims.append(DateClaim(FILE_TIME, stamp, FILE_TIME))
-    return tuple(claims)
+    zone = plan.timezone_name
+    stated = dataclasses.replace(own, updated=_aware(_stated(obj, "modified", plan), zone),
+                                 published=_aware(_stated(obj, "date", plan), zone))
+    commit = _git_commit(plan, obj) if plan.config.git_dates else None
+    return page_dates.date_claims(stated, [commit] if commit is not None else [],
+                       _source_time(obj) if plan.use_source_time else None)
 
 
 def _listing_claims(context: Mapping[str, Any], plan: _Plan) -> tuple[DateClaim, ...]:
@@ -780,37 +727,32 @@ def _listing_claims(context: Mapping[str, Any], plan: _Plan) -> tuple[DateClaim,
     articles = getattr(page, "object_list", None) if page is not None else None
     if articles is None:
         articles = context.get("articles") or context.get("dates") or ()
-    claims = []
-    known = _RUN.content_lastmods
-    for article in articles:
-        # The same articles come back on every tag, category, archive and index page.
-        cached = known.get(id(article))
-        if cached is not None and cached[0] is article:
-            lastmod = cached[1]
-        else:
-            chosen = choose_lastmod(_content_claims(article, plan, _own_values(article)))
-            lastmod = chosen.value if chosen is not None else None
-            known[id(article)] = (article, lastmod)  # holding it keeps the id unique
-        if lastmod is not None:
-            claims.append(DateClaim(LISTED, lastmod))
-    return tuple(claims)
+    return page_dates.listing_claims(_article_date(article, plan) for article in articles)
 
 
-def _git_claim(plan: _Plan, obj: object) -> DateClaim | None:
-    """When the source of ``obj`` last changed on this branch, from one ``git log``."""
+def _article_date(article: object, plan: _Plan) -> Lastmod | None:
+    """An article's chosen date, found once a run.
+
+    The same articles come back on every tag, category, archive and index page.
+    """
+    cached = _RUN.content_lastmods.get(id(article))
+    if cached is not None and cached[0] is article:
+        return cached[1]
+    lastmod = page_dates.chosen_date(_content_claims(article, plan, _own_values(article)))
+    _RUN.content_lastmods[id(article)] = (article, lastmod)  # holding it keeps the id unique
+    return lastmod
+
+
+def _git_commit(plan: _Plan, obj: object) -> tuple[Lastmod, bool] | None:
+    """The last commit of the source of ``obj`` on this branch, from one ``git log``."""
     source = getattr(obj, "source_path", None)
     if not source or not plan.content_path:
         return None
-    if _RUN.git_dates is None:
-        _RUN.git_added = set()
-        _RUN.git_dates, shallow = read_git_dates(plan.content_path, _RUN.git_added)
-        if shallow:  # CI's default checkout: a note, so that --fatal warnings passes
+    if _RUN.git_log is None:
+        _RUN.git_log = read_git_log(plan.content_path)
+        if _RUN.git_log.shallow:  # CI's default checkout: a note, so that --fatal warnings passes
             log.info(shallow_note(f"{SETTING}['git_dates'] = False"))
-    rel = os.path.relpath(source, plan.content_path).replace(os.sep, "/")
-    when = _RUN.git_dates.get(rel)
-    if when is None:
-        return None
-    return DateClaim(GIT_ADDED if rel in _RUN.git_added else GIT, when)
+    return _RUN.git_log.commit(os.path.relpath(source, plan.content_path).replace(os.sep, "/"))
 
 
 def _source_time(obj: object) -> Lastmod | None:

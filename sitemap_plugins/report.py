@@ -55,17 +55,22 @@ def shown(diagnostics: Iterable[Diagnostic], threshold: int) -> Iterator[tuple[i
 
 
 def log_result(log: logging.Logger | logging.LoggerAdapter[Any], result: Result,
-               prefix: str = "", show: Callable[[str], None] | None = None) -> None:
+               prefix: str = "", show: Callable[[str], None] | None = None, *,
+               level: Callable[[Diagnostic], int] = log_level,
+               extra: Callable[[Diagnostic], dict[str, object]] | None = None) -> None:
     """Log a build's diagnostics by :func:`log_level`, then its one summary line (info).
 
-    ``prefix`` goes before each diagnostic (Pelican's log names no plugin: ``Sitemap: ``);
-    the summary line always starts with ``Sitemap:``. ``show``: where the summary line goes
-    when the log would not show info, so that it shows at the host's default level as the
-    host's own summary does (Pelican prints its "Done: ..." line on its console, and logs
-    info only under ``--verbose``; MkDocs shows info by default).
+    ``prefix`` goes before each diagnostic (Pelican's and Sphinx's logs name no plugin:
+    ``Sitemap: ``); the summary line always starts with ``Sitemap:``. ``show``: where the
+    summary line goes when the log would not show info, so that it shows at the host's
+    default level as the host's own summary does (Pelican prints its "Done: ..." line on its
+    console, and logs info only under ``--verbose``; MkDocs and Sphinx show info by default).
+    ``level``: the host's exceptions to :func:`log_level`; ``extra``: what the host's logger
+    files a diagnostic under (Sphinx's warning type, which ``suppress_warnings`` names).
     """
-    for level, diagnostic in shown(result.diagnostics, logging.DEBUG):
-        log.log(level, "%s%s", prefix, diagnostic)
+    for diagnostic in result.diagnostics:
+        log.log(level(diagnostic), "%s%s", prefix, diagnostic,
+                extra=extra(diagnostic) if extra is not None else None)
     if result.dropped_diagnostics:
         log.info("%s%s", prefix, dropped_line(result.dropped_diagnostics))
     line = f"Sitemap: {result.summary_line()}"

@@ -22,7 +22,6 @@ from sitemap_plugins.dates import (
 )
 from sitemap_plugins.errors import Diagnostic, Level
 from sitemap_plugins.media import VideoEntry, page_images, page_videos
-from sitemap_plugins.news import NewsItem, news_language
 from sitemap_plugins.reader import NOTES
 from sitemap_plugins.urls import (
     INDEX_NAMES,
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from sitemap_plugins.globs import GlobSet
+    from sitemap_plugins.news import NewsItem
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.reader import HostPage, PageRecord
     from sitemap_plugins.robots_txt import RobotsRules
@@ -401,6 +401,8 @@ def evaluate(
 
 def _news_item(loc: str, record: PageRecord, hints: PageHints | None) -> NewsItem | None:
     """The page as a news article: the host's publication date, else the page's own."""
+    from sitemap_plugins.news import NewsItem, news_language  # noqa: PLC0415  # news option only
+
     published = hints.published if hints is not None else None
     if published is None and record.published is not None:
         published = parse_w3c(record.published)

@@ -17,8 +17,8 @@ import importlib.util
 import os
 import posixpath
 import weakref
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from logging import INFO
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from sphinx.builders.dirhtml import DirectoryHTMLBuilder
@@ -30,39 +30,28 @@ from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinx.util import logging
 
 from sitemap_plugins import __version__
-from sitemap_plugins.build import generate
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, latest
-from sitemap_plugins.errors import ConfigError, Level, PageValueError, SitemapError
+from sitemap_plugins.dates import Lastmod, latest
+from sitemap_plugins.errors import ConfigError, Diagnostic, PageValueError, SitemapError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
-from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map_markup import MARKER
-from sitemap_plugins.html_map_plan import NavNode, site_map_title
-from sitemap_plugins.options import (
-    BUILD_OPTIONS,
-    SitemapConfig,
-    check_keys,
-    check_page_values,
-    html_sitemap_file,
-)
+from sitemap_plugins.host_config import host_config, read_options, relative_to_config
+from sitemap_plugins.options import SitemapConfig, html_sitemap_file
+from sitemap_plugins.page_dates import OwnValues, date_claims, own_values
 from sitemap_plugins.reader import HostPage
+from sitemap_plugins.report import log_level, log_result
 from sitemap_plugins.rules import PageHints
-from sitemap_plugins.site import read_head
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
 
-    from sitemap_plugins.build import Result
+    from sitemap_plugins.html_map_plan import NavNode
 
 log = logging.getLogger(__name__)
 
 SETTING = "sitemap_plugins"
-CACHE_DIR_NAME = ".sitemap-cache"
-RELATIVE_TO_CONFIG = ("cache_dir", "changes_file", "html_sitemap_template")
-"""Options naming a path, which in ``conf.py`` is relative to it, as Sphinx's own are."""
 REASON_METADATA = "metadata sitemap: false"
 REASON_EXCLUDES = "sitemap_excludes"
 REASON_STATIC_HTML = "static HTML copied from html_extra_path"
@@ -74,7 +63,6 @@ _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
     ("sitemap_show_lastmod", False), ("sitemap_indent", 0))
 """sphinx-sitemap's settings, with its defaults: read so that conf.py keeps working."""
 _NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")
-_PLACEHOLDER_URL = "https://example.invalid/"
 _RUNS: weakref.WeakKeyDictionary[Sphinx, _Run] = weakref.WeakKeyDictionary()
 
 
@@ -128,33 +116,24 @@ def _options(config: Config, confdir: str) -> dict[str, Any]:
     Raises:
         sphinx.errors.ConfigError: naming the key, in the core's words.
     """
-    raw = config[SETTING]
-    if not isinstance(raw, Mapping):
-        msg = f"Expected a dict of sitemap options but received: {raw!r} ({type(raw).__name__})"
-        raise SphinxConfigError(f"{SETTING}: {msg}")
-    if "base_url" in raw:
-        msg = "Not an option here: the base URL is html_baseurl. Set html_baseurl instead."
-        raise SphinxConfigError(f"{SETTING}['base_url']: {msg}")
     try:
-        check_keys(raw, [o.name for o in BUILD_OPTIONS if o.name != "base_url"])
+        raw = read_options(config[SETTING], SETTING, base_url_from="html_baseurl",
+                           key_noun="an option")
     except ConfigError as err:
-        raise SphinxConfigError(f"{SETTING}[{err.option!r}]: {err.message}") from err
-    options = dict(raw)
-    options.update({name: os.path.join(confdir, value) for name in RELATIVE_TO_CONFIG
-                    if isinstance(value := options.get(name), str) and value.strip()})
-    return options
+        raise SphinxConfigError(f"{err.option}: {err.message}") from err
+    return {name: relative_to_config(name, value, confdir) for name, value in raw.items()}
 
 
 def _check_options(app: Sphinx, config: Config) -> None:
     """Check every option when the configuration is read, whatever the builder."""
-    _validated({**_options(config, _confdir(app)), "base_url": _PLACEHOLDER_URL},
-               base_option="base_url")
+    _validated(_options(config, _confdir(app)), None, _confdir(app), base_option="base_url")
 
 
-def _validated(mapping: dict[str, Any], *, base_option: str) -> SitemapConfig:
+def _validated(options: dict[str, Any], base_url: str | None, confdir: str, *,
+               base_option: str) -> SitemapConfig:
     """The core's config, or a Sphinx configuration error naming the option."""
-    try:
-        return SitemapConfig.from_mapping(mapping)
+    try:  # a user's template is compiled as the map is written, at the end of an html build
+        return host_config(options, base_url=base_url, config_dir=confdir, check_products=False)
     except ConfigError as err:
         where = base_option if err.option == "base_url" else f"{SETTING}[{err.option!r}]"
         raise SphinxConfigError(f"{where}: {err.message}") from err
@@ -186,7 +165,6 @@ def _start(app: Sphinx) -> None:
     notes: list[str] = []
     confdir = _confdir(app)
     options = _options(config, confdir)
-    options.setdefault("cache_dir", os.path.join(confdir, CACHE_DIR_NAME))
     options.setdefault("directory_urls", isinstance(app.builder, DirectoryHTMLBuilder))
     filename = str(config.sitemap_filename or "sitemap.xml")
     if filename != "sitemap.xml" and "sitemap_name" not in options:
@@ -194,7 +172,7 @@ def _start(app: Sphinx) -> None:
         notes.append(f"sitemap_filename {filename!r}: written as {options['sitemap_name']}.xml "
                      "(and .txt, .xml.gz beside it)")
     root, prefix = _scheme(app, str(base), notes)
-    run = _Run(_validated({**options, "base_url": root + prefix}, base_option="html_baseurl"),
+    run = _Run(_validated(options, root + prefix, confdir, base_option="html_baseurl"),
                canonical_base=root if prefix else None, alternates=_locales(app, root, notes),
                excludes=tuple(str(p) for p in config.sitemap_excludes or ()), builder=builder)
     if run.excludes:
@@ -288,6 +266,9 @@ def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
         "/index")) if _rel(app, builder.get_outfilename(name)) == rel), None)
     if pagename is None or pagename in app.env.found_docs:
         return  # not a page name Sphinx can write there, or a document the core won't replace
+    from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
+    from sitemap_plugins.html_map_plan import site_map_title  # noqa: PLC0415
+
     title = site_map_title(app.config.language)
     # In a <section>, as docutils writes a document: themes indent lists there (rtd only there).
     body = f"<section>\n<h1>{title}</h1>\n{MARKER}\n</section>\n"
@@ -325,6 +306,8 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     if run is None or exception is not None:
         return
     outline = _outline(app, run.builder) if run.config.html_sitemap is not None else ()
+    from sitemap_plugins.build import generate  # noqa: PLC0415  # the pipeline, as it runs
+
     try:
         result = generate(app.outdir, run.config, hints=_hints(app, run), outline=outline,
                           canonical_base=run.canonical_base)
@@ -332,22 +315,12 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
         raise SitemapBuildError(f"{SETTING}[{err.option!r}]: {err.message}") from err
     except SitemapError as err:
         raise SitemapBuildError(str(err)) from err
-    _report(result)
+    # Warnings are Sphinx warnings (-W counts them), filed under sitemap.<code>.
+    log_result(log, result, "Sitemap: ", level=_level,
+               extra=lambda diagnostic: {"type": "sitemap", "subtype": diagnostic.code})
 
 
-@dataclass(frozen=True)
-class _Meta:
-    """A document's own sitemap values, from its file-wide metadata (``:sitemap: false``)."""
-
-    exclude: bool = False
-    lastmod: Lastmod | None = None
-    explicit: bool = False
-    changefreq: str | None = None
-    priority: float | None = None
-    published: Lastmod | None = None
-
-
-def _metadata(docname: str, meta: Mapping[str, Any]) -> _Meta:
+def _metadata(docname: str, meta: Mapping[str, Any]) -> OwnValues:
     """A document's own sitemap values, from the fields at its top.
 
     ``:sitemap: false``, ``:sitemap_lastmod:``, ``:sitemap_changefreq:``,
@@ -358,14 +331,9 @@ def _metadata(docname: str, meta: Mapping[str, Any]) -> _Meta:
     """
     given = {value: meta.get(name) for name, value in _PAGE_FIELDS.items()}
     try:
-        values = check_page_values(given, docname)
+        return own_values(given, docname, date_value=meta.get("date"))
     except PageValueError as err:
         raise SitemapBuildError(str(err)) from err
-    if values.sitemap is False:
-        return _Meta(exclude=True)
-    published = coerce_lastmod(str(meta.get("date", "")).strip())
-    return _Meta(lastmod=values.lastmod or published, explicit=values.lastmod is not None,
-                 changefreq=values.changefreq, priority=values.priority, published=published)
 
 
 _PAGE_FIELDS = {"sitemap": "sitemap", "sitemap_lastmod": "lastmod",
@@ -374,6 +342,8 @@ _PAGE_FIELDS = {"sitemap": "sitemap", "sitemap_lastmod": "lastmod",
 
 def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     """What Sphinx knows of each page, keyed by its path in the output folder."""
+    from sitemap_plugins.site import read_head  # noqa: PLC0415  # with the pipeline
+
     env, builder, config = app.env, run.builder, run.config
     hints: dict[str, PageHints] = {}
     extra = _extra_files(app)
@@ -392,7 +362,7 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
                 (code, base + link) for code, base in run.alternates))
     docs = {_rel(app, builder.get_outfilename(doc)): doc for doc in sorted(env.found_docs)}
     metas = {doc: _metadata(doc, env.metadata.get(doc, {})) for doc in docs.values()}
-    git = _git_dates(app, [doc for doc, m in metas.items() if not m.exclude and not m.explicit],
+    git = _git_dates(app, [doc for doc, m in metas.items() if not m.exclude and m.lastmod is None],
                      _module_sources(app), config)
     for page in git.keys() - env.found_docs:  # viewcode's page of a module: the module's date
         rel = _rel(app, builder.get_outfilename(page))
@@ -407,12 +377,11 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
             continue
         # html_link_suffix: pages are linked (and served) at a URL other than their file's.
         url = builder.get_target_uri(doc) if other_link else None
-        lastmod = meta.lastmod if meta.explicit else latest(meta.lastmod, git.get(doc))
         head = read_head(os.path.join(app.outdir, rel)) if doc in bodies else None
         hints[rel] = PageHints(
-            lastmod=lastmod, changefreq=meta.changefreq, priority=meta.priority,
+            dates=date_claims(meta, [(git[doc], False)] if doc in git else []),
+            changefreq=meta.changefreq, priority=meta.priority,
             alternates=before.alternates, published=meta.published, url=url,
-            lastmod_source=EXPLICIT_SOURCE if meta.explicit else "host",
             unrendered=doc not in run.written,  # not rewritten: its last build's record holds
             page=HostPage(head, bodies[doc]) if head is not None else None)
     return hints
@@ -473,6 +442,8 @@ def _git_dates(app: Sphinx, docs: list[str], modules: dict[str, str],
 
 def _outline(app: Sphinx, builder: StandaloneHTMLBuilder) -> tuple[NavNode, ...]:
     """The toctree from the root document, as the core's navigation for the HTML site map."""
+    from sitemap_plugins.html_map_plan import NavNode  # noqa: PLC0415  # with the HTML site map
+
     env = app.env
     seen: set[str] = set()
 
@@ -487,15 +458,12 @@ def _outline(app: Sphinx, builder: StandaloneHTMLBuilder) -> tuple[NavNode, ...]
     return (node(root),) if root in env.found_docs else ()
 
 
-def _report(result: Result) -> None:
-    """Log what the core did: its warnings as Sphinx warnings (``-W`` counts them)."""
-    for diagnostic in result.diagnostics:
-        # A sitemap left by sphinx-sitemap before the switch is replaced: news, not a fault.
-        if diagnostic.level is Level.WARNING and not (
-                diagnostic.code == "replaced-sitemap" and "sphinx-sitemap" in diagnostic.message):
-            log.warning("Sitemap: %s", diagnostic, type="sitemap", subtype=diagnostic.code)
-        else:
-            log.info("Sitemap: %s", diagnostic)
-    if result.dropped_diagnostics:
-        log.info("Sitemap: %d more notes not shown", result.dropped_diagnostics)
-    log.info("Sitemap: %s", result.summary_line())
+def _level(diagnostic: Diagnostic) -> int:
+    """The one policy (:func:`log_level`), with one more note: sphinx-sitemap's file replaced.
+
+    A sitemap left by sphinx-sitemap before the switch is replaced: news, not a fault (``-W``
+    passes).
+    """
+    if diagnostic.code == "replaced-sitemap" and "sphinx-sitemap" in diagnostic.message:
+        return INFO
+    return log_level(diagnostic)

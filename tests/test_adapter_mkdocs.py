@@ -17,7 +17,6 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,8 +25,7 @@ from lxml import etree
 
 pytest.importorskip("mkdocs")
 
-from sitemap_plugins.dates import format_w3c
-from sitemap_plugins.mkdocs import _front_matter, _PluginConfig
+from sitemap_plugins.mkdocs import _PluginConfig
 from sitemap_plugins.options import BUILD_OPTIONS
 
 if TYPE_CHECKING:
@@ -551,29 +549,6 @@ def test_material_blog_listing_is_as_new_as_its_newest_post(tmp_path: Path):
         "https://blog.example/blog/2023/05/01/old-post/": edited,
         **{url: edited for url, date in listings.items() if date == old},
     }
-
-
-@pytest.mark.parametrize(
-    ("meta", "lastmod"),
-    [
-        ({"date": date(2024, 5, 6)}, "2024-05-06"),
-        # YAML gives a naive datetime for a time without a zone: only its date is sure.
-        ({"date": datetime(2024, 5, 6, 10, 0)}, "2024-05-06"),  # noqa: DTZ001
-        ({"date": datetime(2024, 5, 6, 10, 0, tzinfo=timezone.utc)}, "2024-05-06T10:00:00Z"),
-        ({"date": "2024-05-06"}, "2024-05-06"),
-        ({"date": {"created": date(2024, 1, 1), "updated": date(2024, 2, 1)}}, "2024-02-01"),
-        ({"date": {"created": datetime(2024, 1, 1, tzinfo=timezone.utc)}}, "2024-01-01"),
-        ({"date": "spring"}, None),
-        ({"sitemap": {"lastmod": "2023-12-24"}, "date": date(2020, 1, 1)}, "2023-12-24"),
-        ({}, None),
-    ],
-    ids=["date", "naive-datetime", "aware-datetime", "string", "blog-updated", "blog-midnight",
-         "not-a-date", "sitemap-lastmod-wins", "none"],
-)
-def test_front_matter_dates(meta: dict[str, object], lastmod: str | None):
-    """Front-matter dates become W3C dates, and datetimes only when their zone is known."""
-    found = _front_matter(meta, "page.md").lastmod
-    assert (format_w3c(found) if found is not None else None) == lastmod
 
 
 # -- missing site_url, strict mode, invalid values -----------------------------------------

@@ -25,12 +25,13 @@ FLOORS: dict[str, int] = {
                    GROUND),
     **dict.fromkeys(("reader", "content", "chrome", "record_codec", "rules", "media", "news",
                      "render", "robots_txt", "html_map", "html_map_plan", "html_map_markup", "proofs",
-                     "history_files", "progress"),
+                     "history_files", "progress", "page_dates"),
                     MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),
     **dict.fromkeys(("build", "result", "feeds", "check", "schema", "merge", "submit", "pool",
-                     "report", "cli", "git_dates", "interrupt", "mkdocs", "pelican",
-                     "pelican_legacy", "sphinx", "__init__", "__main__"), TOP),
+                     "report", "cli", "git_dates", "interrupt", "host_config",
+                     "markdown_includes", "mkdocs", "pelican", "pelican_legacy", "sphinx",
+                     "__init__", "__main__"), TOP),
 }
 # What a ground module may import from the package: the other ground modules (options reads
 # URLs, dates and globs); errors itself imports nothing of it.

@@ -1,0 +1,116 @@
+"""The files a Markdown page includes: ``pymdownx.snippets`` and mkdocstrings' ``:::``.
+
+Their last commits date the page too (see ``docs/lastmod.md`` for what is covered). This is
+Markdown-level logic, as those extensions read the page: it knows no host object, and any host
+that renders Python-Markdown with them can use it (MkDocs does).
+
+Floor: the top. It reads the files a snippet includes (snippets may include snippets), and
+writes nothing; modules are found on the search path without importing anything.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+
+# pymdownx.snippets: "--8<-- 'file'" on a line, or a block of paths between two "--8<--".
+_SNIPPET = re.compile(
+    r"""^[ \t]*(?P<escape>;*)(?:-{1,}8<-{1,}[ \t]+(?P<q>["'])(?P<path>.+?)(?P=q)"""
+    r"""|(?P<block>-{1,}8<-{1,}))[ \t]*\r?$""", re.MULTILINE)
+# What may follow a snippet's path: line ranges (":2:5", ":3,7:9") or a section (":name").
+_SNIPPET_PART = re.compile(
+    r"(?i)(?:(?::-?[0-9]*){1,2}(?:,-?[0-9]*(?::-?[0-9]*)?)*|:[a-z][-_0-9a-z]*)$")
+_MAX_SNIPPET_DEPTH = 4
+# mkdocstrings: "::: package.module.Object" on a line of its own (after a heading mark or not).
+_AUTODOC = re.compile(r"^(?:#{1,6} *)?::: ?(?P<name>[A-Za-z_][\w.]*) *$", re.MULTILINE)
+
+
+def snippet_bases(base_path: object) -> list[str]:
+    """pymdownx.snippets' ``base_path`` setting (a path or a list of them), as absolute paths.
+
+    Relative to the folder the build runs in, as the extension reads them.
+    """
+    if isinstance(base_path, (str, os.PathLike)):
+        bases: list[object] = [base_path]
+    else:
+        bases = list(base_path) if isinstance(base_path, Iterable) else []
+    return [os.path.abspath(b) for b in bases if isinstance(b, (str, os.PathLike))]
+
+
+def snippet_files(markdown: str, bases: list[str], depth: int = 0) -> list[str]:
+    """The files ``markdown`` includes with ``--8<--``, as pymdownx.snippets finds them.
+
+    And the files those include. URLs are not followed (see docs/lastmod.md).
+    """
+    if "8<-" not in markdown or not bases:
+        return []
+    names: list[str] = []
+    block = False
+    for line in markdown.splitlines():
+        match = _SNIPPET.match(line)
+        if match is not None and match.group("escape"):
+            continue
+        if match is not None and match.group("block"):
+            block = not block
+            continue
+        if match is not None:
+            names.append(match.group("path").strip())
+        elif block and line.strip() and not line.strip().startswith(";"):
+            names.append(line.strip())
+    found: list[str] = []
+    for name in names:
+        if "://" in name:
+            continue  # a URL: not a file in the repository
+        path = _snippet_path(name, bases) or _snippet_path(_SNIPPET_PART.sub("", name), bases)
+        if path is None or path in found:
+            continue
+        found.append(path)
+        if depth < _MAX_SNIPPET_DEPTH:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            found.extend(p for p in snippet_files(text, bases, depth + 1) if p not in found)
+    return found
+
+
+def _snippet_path(name: str, bases: list[str]) -> str | None:
+    for folder in bases:
+        if os.path.isdir(folder):
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate):
+                return os.path.abspath(candidate)
+        elif os.path.isfile(folder) and os.path.basename(folder) == os.path.basename(name):
+            return folder
+    return None
+
+
+def documented_files(markdown: str, search: list[str]) -> list[str]:
+    """The Python source of each module a ``:::`` identifier names or holds the object of.
+
+    Found on the search path (mkdocstrings' handler ``paths``, then ``sys.path``) without
+    importing anything.
+    """
+    if ":::" not in markdown:
+        return []
+    from importlib.machinery import PathFinder  # noqa: PLC0415  # only with mkdocstrings
+
+    found: list[str] = []
+    for match in _AUTODOC.finditer(markdown):
+        parts = match.group("name").split(".")
+        locations: list[str] | None = search
+        origin: str | None = None
+        for index in range(len(parts)):
+            spec = PathFinder.find_spec(".".join(parts[: index + 1]), locations)
+            if spec is None:
+                break  # the rest names an object inside the last module found
+            if spec.origin and spec.origin.endswith(".py"):
+                origin = spec.origin
+            locations = list(spec.submodule_search_locations or [])
+            if not locations:
+                break
+        if origin is not None and origin not in found:
+            found.append(os.path.abspath(origin))
+    return found
