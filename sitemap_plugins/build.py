@@ -29,7 +29,14 @@ from urllib.parse import unquote
 
 from sitemap_plugins.cache_keys import default_cache_dir
 from sitemap_plugins.dates import build_time
-from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
+from sitemap_plugins.errors import (
+    Diagnostic,
+    Level,
+    ScanError,
+    SitemapError,
+    WriteError,
+    explain,
+)
 from sitemap_plugins.feeds import announced_feeds
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.history import (
@@ -104,7 +111,6 @@ from sitemap_plugins.site import (
     SkipCallback,
     Staged,
     discard_unfinished,
-    explain,
     is_inside,
     read_bytes,
     read_robots,

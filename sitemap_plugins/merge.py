@@ -41,10 +41,11 @@ from sitemap_plugins.errors import (
     ScanError,
     SitemapError,
     WriteError,
+    explain,
 )
 from sitemap_plugins.options import FRAGMENT_NAME
 from sitemap_plugins.owned import identify
-from sitemap_plugins.render import OWN, gzip_stream, template_module
+from sitemap_plugins.render import OWN, NotASitemapError, gzip_stream, template_module
 from sitemap_plugins.result import counted
 from sitemap_plugins.robots_txt import (
     create_robots,
@@ -54,10 +55,8 @@ from sitemap_plugins.robots_txt import (
     without_sitemap_lines,
 )
 from sitemap_plugins.site import (
-    NotASitemapError,
     commit,
     discard,
-    explain,
     is_regular,
     list_names,
     read_chunks,

@@ -20,7 +20,14 @@ from urllib.parse import unquote
 
 from sitemap_plugins.cache_keys import former_site_key
 from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
-from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError, WriteError
+from sitemap_plugins.errors import (
+    ConfigError,
+    Diagnostic,
+    Level,
+    SitemapError,
+    WriteError,
+    explain,
+)
 from sitemap_plugins.history import read_written, record_path, save_written
 from sitemap_plugins.news import news_file_name
 from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern, text_index_name
@@ -28,6 +35,7 @@ from sitemap_plugins.proofs import MAX_MAP_PAGE, PROOFS, Proof, key_proof
 from sitemap_plugins.render import (
     HTML_MAP_MARKER,
     OWN,
+    NotASitemapError,
     gzip_stream,
     identify_bytes,
     is_own_index_head,
@@ -43,10 +51,8 @@ from sitemap_plugins.robots_txt import (
     without_sitemap_lines,
 )
 from sitemap_plugins.site import (
-    NotASitemapError,
     commit,
     discard,
-    explain,
     is_inside,
     is_regular,
     list_names,
