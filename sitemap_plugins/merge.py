@@ -834,7 +834,7 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
     if mode == "off":
         return
     base = config.base_url
-    host_root = f"{base.scheme}://{base.netloc}/"
+    host_root = base.host_root
     if base.has_path or mode == "fragment":
         data = render_fragment_lines(merged.index_urls, host_root)
         _write_if_changed(root / FRAGMENT_NAME, data, merged)

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 import jinja2
 import markupsafe
 
-from sitemap_plugins.dates import Lastmod, sort_key
+from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
+from sitemap_plugins.errors import SitemapError
 from sitemap_plugins.values import xml_text
 
 if TYPE_CHECKING:
@@ -82,6 +83,11 @@ _GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
 )
 OWN = "sitemap-plugins"
 """What :func:`identify` calls this tool's own output."""
+HONEST_DATES = frozenset({"Hugo"})
+"""Generators whose ``<lastmod>`` is the content's own date: Hugo's is the page's ``lastmod``
+(front matter or, with ``enableGitInfo``, its last commit), a listing's its newest page's.
+Not MkDocs' built-in template (the build date) nor pelican-sitemap (file times under
+``DEFAULT_DATE = 'fs'``), whose replaced dates say nothing."""
 
 
 def identify_bytes(head: bytes, tail: bytes) -> str | None:
@@ -636,6 +642,32 @@ def render_index(parts: Iterable[tuple[str, str]]) -> str:
     pieces.extend(str(module.sitemap(loc, lastmod)) for loc, lastmod in parts)
     pieces.append(str(module.footer()))
     return "".join(pieces)
+
+
+def newest_of(parts: Iterable[Part]) -> Lastmod | None:
+    """The newest lastmod of any of ``parts`` (an index's own date); None when none is dated."""
+    dated = [p.newest for p in parts if p.newest is not None]
+    return max(dated, key=sort_key) if dated else None
+
+
+def index_of_parts(parts: Sequence[Part], name: str, extension: str, base: str, *,
+                   max_urls: int, max_bytes: int) -> tuple[list[str], bytes]:
+    """The names of a split set's parts (``sitemap-1.xml``, ...) and the index naming them.
+
+    Raises:
+        SitemapError: when the index would pass ``max_urls`` entries or ``max_bytes``.
+    """
+    if len(parts) > max_urls:
+        msg = (f"{len(parts):,} parts would pass the index limit of {max_urls:,} entries; "
+               f"raise max_urls or max_bytes")
+        raise SitemapError(msg)
+    names = [f"{name}-{number}.{extension}" for number in range(1, len(parts) + 1)]
+    index = render_index([(base + final, format_w3c(part.newest) if part.newest else "")
+                          for final, part in zip(names, parts, strict=True)]).encode("utf-8")
+    if len(index) > max_bytes:
+        msg = f"the sitemap index would hold {len(index):,} bytes, past max_bytes"
+        raise SitemapError(msg)
+    return names, index
 
 
 # -------------------- formerly writers/text_sitemap.py

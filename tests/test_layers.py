@@ -26,7 +26,7 @@ FLOORS: dict[str, int] = {
     **dict.fromkeys(("reader", "record_codec", "rules", "media", "news", "render", "robots_txt",
                      "html_map", "proofs", "history_files", "progress"), MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),
-    **dict.fromkeys(("build", "result", "feeds", "check", "schema", "merge", "submit", "pool",
+    **dict.fromkeys(("build", "extra_files", "result", "feeds", "check", "schema", "merge", "submit", "pool",
                      "report", "cli", "git_dates", "interrupt", "mkdocs", "pelican",
                      "pelican_legacy", "sphinx", "__init__", "__main__"), TOP),
 }
