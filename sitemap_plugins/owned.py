@@ -153,10 +153,7 @@ def identify(path: Path) -> str | None:
     Only XML sitemaps (and their ``.gz``) are recognised, by the bytes their templates write
     first; a hand-written file or anything that is not such a sitemap is None.
     """
-    return _identify(_ends(path))
-
-
-def _identify(ends: tuple[bytes, bytes] | None) -> str | None:
+    ends = _ends(path)
     return None if ends is None else identify_bytes(*ends)
 
 
@@ -275,7 +272,7 @@ class Ownership:
             if name in self.files and self.owns(name):
                 continue
             ends = _ends(self.site / name)
-            if ends is None or _identify(ends) != OWN:
+            if ends is None or identify_bytes(*ends) != OWN:
                 continue
             self._adopt(name)
             if is_own_index_head(ends[0]) and not name.endswith(".gz"):

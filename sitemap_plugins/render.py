@@ -644,6 +644,31 @@ def render_index(parts: Iterable[tuple[str, str]]) -> str:
     return "".join(pieces)
 
 
+def render_indexes(entries: Sequence[tuple[str, str]], *, max_urls: int, max_bytes: int,
+                   ) -> list[tuple[bytes, int]]:
+    """Index files over ``(loc, lastmod_w3c)`` entries, split before either limit.
+
+    Each is its bytes and the number of entries it names, in order. An index may not name
+    another index (sitemaps.org), so past ``max_urls`` entries or ``max_bytes`` there are
+    several.
+    """
+    module = template_module("sitemapindex.xml")
+    header = str(module.header()).encode("utf-8")
+    footer = str(module.footer()).encode("utf-8")
+    indexes: list[tuple[bytes, int]] = []
+    pieces: list[bytes] = []
+    size = len(header) + len(footer)
+    for loc, lastmod in entries:
+        piece = str(module.sitemap(loc, lastmod)).encode("utf-8")
+        if pieces and (len(pieces) >= max_urls or size + len(piece) > max_bytes):
+            indexes.append((header + b"".join(pieces) + footer, len(pieces)))
+            pieces, size = [], len(header) + len(footer)
+        pieces.append(piece)
+        size += len(piece)
+    indexes.append((header + b"".join(pieces) + footer, len(pieces)))
+    return indexes
+
+
 def newest_of(parts: Iterable[Part]) -> Lastmod | None:
     """The newest lastmod of any of ``parts`` (an index's own date); None when none is dated."""
     dated = [p.newest for p in parts if p.newest is not None]

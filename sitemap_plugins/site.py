@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import secrets
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -30,7 +29,7 @@ import xxhash
 
 from sitemap_plugins.cache_keys import default_cache_dir, site_key
 from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError, explain, special_kind
-from sitemap_plugins.options import own_file_pattern
+from sitemap_plugins.options import own_file_pattern, temp_name, temp_target
 from sitemap_plugins.reader import MAX_PARSED_BYTES, PageBytes
 from sitemap_plugins.render import NotASitemapError, sitemap_kind_of, stream_sitemap_entries
 from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, editable
@@ -465,10 +464,6 @@ def sitemap_kind(path: Path) -> str:
 
 # -------------------- writing
 
-TEMP_PREFIX = ".sitemap-plugins-tmp-"
-_TOKEN_LENGTH = 12
-
-
 # The temporary files this process has named and not yet put in place or deleted. Python runs
 # a signal's handler between any two bytecodes, so a Ctrl-C or SIGTERM can land after a file
 # is created and before its writer has recorded it: naming it records it first, and an
@@ -478,7 +473,7 @@ _UNFINISHED: set[Path] = set()
 
 def temp_path_for(target: Path) -> Path:
     """A fresh hidden temporary name in the target's folder (same file system)."""
-    path = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(_TOKEN_LENGTH // 2)}-{target.name}"
+    path = target.parent / temp_name(target.name)
     _UNFINISHED.add(path)
     return path
 
@@ -634,9 +629,8 @@ def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> li
     """
     removed: list[Path] = []
     for name in list_names(folder):
-        if name.startswith(TEMP_PREFIX) and (
-                targets is None
-                or name[len(TEMP_PREFIX) + _TOKEN_LENGTH + 1:] in targets):
+        target = temp_target(name)
+        if target is not None and (targets is None or target in targets):
             path = folder / name
             with contextlib.suppress(OSError):
                 path.unlink()

@@ -24,7 +24,7 @@ FLOORS: dict[str, int] = {
     **dict.fromkeys(("errors", "options", "urls", "dates", "globs", "values", "cache_keys"),
                    GROUND),
     **dict.fromkeys(("reader", "record_codec", "rules", "media", "news", "render", "robots_txt",
-                     "html_map", "proofs", "history_files", "progress"), MIDDLE),
+                     "html_map", "proofs", "history_files", "progress", "doc_versions"), MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),
     **dict.fromkeys(("build", "extra_files", "result", "feeds", "check", "schema", "merge", "submit", "pool",
                      "report", "cli", "git_dates", "interrupt", "mkdocs", "pelican",
