@@ -39,7 +39,7 @@ from sitemap_plugins.errors import (
     explain,
 )
 from sitemap_plugins.extra_files import (
-    check_targets,
+    check_extra_targets,
     own_names,
     publish_key_file,
     withdraw,
@@ -659,7 +659,7 @@ def _generate(
     if progress is not None:
         files = progress.counted(files)
     owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
-    check_targets(site, config, owned)
+    check_extra_targets(site, config, owned)
     manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
                          own_files=[record_path(cache_dir, site).name])
                 if cache_dir is not None else None)

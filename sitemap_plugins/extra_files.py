@@ -4,10 +4,10 @@ Floor: the top (a product's step, called by :mod:`sitemap_plugins.build`). Touch
 only through the door: :mod:`~sitemap_plugins.owned` for the files this tool writes in the
 site, :mod:`~sitemap_plugins.site` for the news sitemap's atomic write. In the build's order:
 
-    check_targets     the news sitemap and the fragment may be written over (before any page)
-    write_extras      HTML site map pages, news sitemap, robots.txt lines or the fragment
-    withdraw          after a build that listed nothing: stale files and pointers go
-    publish_key_file  the IndexNow key file
+    check_extra_targets   the news sitemap and the fragment may be written over (before any page)
+    write_extras          HTML site map pages, news sitemap, robots.txt lines or the fragment
+    withdraw              after a build that listed nothing: stale files and pointers go
+    publish_key_file      the IndexNow key file
 
 Each step adds what it wrote, removed and has to say to the build's :class:`Result`. The
 IndexNow and feed modules are imported only when their options are on.
@@ -50,7 +50,7 @@ def own_names(config: SitemapConfig) -> frozenset[str]:
     return frozenset({key_file_name(config.indexnow_key)})
 
 
-def check_targets(site: Path, config: SitemapConfig, owned: Ownership) -> None:
+def check_extra_targets(site: Path, config: SitemapConfig, owned: Ownership) -> None:
     """Before any page is read: the news sitemap and the fragment may be written over.
 
     Raises:
