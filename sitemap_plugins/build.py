@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
 from sitemap_plugins.cache_keys import default_cache_dir
+from sitemap_plugins.chrome import CHROME_WITNESSES, HOME_PAGE, PageBlocks, SiteChrome, site_chrome
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.errors import (
     Diagnostic,
@@ -56,13 +57,9 @@ from sitemap_plugins.history import (
     record_pending,
     write_changes,
 )
-from sitemap_plugins.html_map import (
-    HtmlEntry,
-    NavNode,
-    SiteMapPages,
-    load_template,
-    page_title,
-)
+from sitemap_plugins.html_map import SiteMapPages
+from sitemap_plugins.html_map_markup import load_template
+from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, page_title
 from sitemap_plugins.interrupt import sigterm_cleans_up
 from sitemap_plugins.news import NewsItem, NewsSelection
 from sitemap_plugins.owned import (
@@ -73,16 +70,11 @@ from sitemap_plugins.owned import (
     replaced_dates,
 )
 from sitemap_plugins.reader import (
-    CHROME_WITNESSES,
-    HOME_PAGE,
-    PageBlocks,
     PageRecord,
-    SiteChrome,
     page_blocks,
     parts_digest,
     read_parts,
     read_record,
-    site_chrome,
 )
 from sitemap_plugins.record_codec import decode_record, encode_record
 from sitemap_plugins.render import (
@@ -320,10 +312,10 @@ def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
 
 
 def _home_chrome(site: Path) -> SiteChrome | None:
-    """The chrome of ``site`` (:func:`~sitemap_plugins.reader.site_chrome`).
+    """The chrome of ``site`` (:func:`~sitemap_plugins.chrome.site_chrome`).
 
     Its home page, and the first pages of the site it links to (at most
-    :data:`~sitemap_plugins.reader.CHROME_WITNESSES`), read once before the pages. None
+    :data:`~sitemap_plugins.chrome.CHROME_WITNESSES`), read once before the pages. None
     without a readable home page or a page it links to (their own reads report why).
     """
     home = _blocks_of(site / HOME_PAGE)

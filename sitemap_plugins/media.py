@@ -24,7 +24,8 @@ from sitemap_plugins.urls import comparison_key, resolve_href, url_problem
 from sitemap_plugins.values import xml_text
 
 if TYPE_CHECKING:
-    from sitemap_plugins.reader import PageRecord, Video
+    from sitemap_plugins.content import Video
+    from sitemap_plugins.reader import PageRecord
 
 MAX_IMAGES = 1_000  # Google: at most 1,000 image:image elements in one <url>
 MAX_VIDEO_TITLE = 100  # sitemap-video.xsd

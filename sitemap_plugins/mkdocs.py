@@ -33,7 +33,8 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
 from sitemap_plugins.git_dates import read_file_dates, read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map import MARKER, NavNode, names_in, site_map_title
+from sitemap_plugins.html_map_markup import MARKER
+from sitemap_plugins.html_map_plan import NavNode, names_in, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
     FRONT_MATTER_KEYS,

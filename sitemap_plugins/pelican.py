@@ -43,7 +43,8 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time
 from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map import MARKER, BlogPlace, blog_outline, names_in, site_map_title
+from sitemap_plugins.html_map_markup import MARKER
+from sitemap_plugins.html_map_plan import BlogPlace, blog_outline, names_in, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
     NO_PAGE_VALUES,

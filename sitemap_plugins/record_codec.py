@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-from sitemap_plugins.reader import PageRecord, Video
+from sitemap_plugins.content import Video
+from sitemap_plugins.reader import PageRecord
 
 # One encoder for every record: json.dumps with arguments builds a new one at each call.
 # ASCII output: a lone surrogate from a bad byte survives too.

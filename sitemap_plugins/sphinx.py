@@ -35,7 +35,8 @@ from sitemap_plugins.dates import Lastmod, coerce_lastmod, latest
 from sitemap_plugins.errors import ConfigError, Level, PageValueError, SitemapError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.history import EXPLICIT_SOURCE
-from sitemap_plugins.html_map import MARKER, NavNode, site_map_title
+from sitemap_plugins.html_map_markup import MARKER
+from sitemap_plugins.html_map_plan import NavNode, site_map_title
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
     SitemapConfig,

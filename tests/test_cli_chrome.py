@@ -151,7 +151,8 @@ def _w3c(epoch: int) -> str:
 
 def test_a_page_with_a_content_region_keeps_its_fingerprint(tmp_path: Path) -> None:
     """The chrome is looked for only where no landmark marks the content."""
-    from sitemap_plugins.reader import page_blocks, site_chrome  # noqa: PLC0415
+    from sitemap_plugins.chrome import site_chrome  # noqa: PLC0415
+    from sitemap_plugins.reader import page_blocks  # noqa: PLC0415
     from sitemap_plugins.site import read_bytes  # noqa: PLC0415
 
     write_site(tmp_path, MENU)

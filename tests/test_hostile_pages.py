@@ -25,7 +25,7 @@ from lxml import html as lxml_html
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.check import check_site
 from sitemap_plugins.cli import main
-from sitemap_plugins.html_map import HtmlEntry, NavNode, build_tree, in_order
+from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, build_tree, in_order
 from sitemap_plugins.reader import parse_html
 from sitemap_plugins.values import is_language_tag, xml_text
 from tests.test_html_sitemap import run_chromium, serve
@@ -176,17 +176,41 @@ def test_a_language_tag_is_kept(lang: str) -> None:
 
 # --- the site map: trees deeper than the recursion limit ----------------------------------
 
+@pytest.fixture
+def nested(tmp_path: Path) -> Iterator[Callable[[Path, str, int], list[Path]]]:
+    """Makes chains of nested folders, and deletes them from the bottom up after the test:
+    pytest's own clean-up (a recursive shutil.rmtree on Python 3.11) fails on a thousand
+    levels with RecursionError and leaves them for every later run to trip over."""
+    chains: list[list[Path]] = []
+
+    def make(top: Path, name: str, levels: int) -> list[Path]:
+        top.mkdir(parents=True, exist_ok=True)
+        folders = [top]
+        for _ in range(levels):  # one at a time: mkdir(parents=True) recurses too
+            folders.append(folders[-1] / name)
+            folders[-1].mkdir()
+        chains.append(folders[1:])
+        return folders[1:]
+
+    yield make
+    for folders in chains:
+        for folder in reversed(folders):
+            for child in folder.iterdir():
+                if not child.is_dir():
+                    child.unlink()
+            folder.rmdir()
+
+
 @pytest.mark.parametrize("depth_option", ["0", "3", "20"])
 @pytest.mark.integration  # a large input
-def test_a_thousand_nested_folders_give_a_site_map(tmp_path: Path, depth_option: str,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_thousand_nested_folders_give_a_site_map(
+        tmp_path: Path, depth_option: str, capsys: pytest.CaptureFixture[str],
+        nested: Callable[[Path, str, int], list[Path]]) -> None:
     """A thousand nested folders: every page is linked once, the lists nest a bounded number
     of levels, and no error names a template option that was never given."""
     site = tmp_path / "site"
-    folder = site
     _write(site, "index.html", _page("Home"))
-    for level in range(1000):
-        folder = folder / "d"
+    for level, folder in enumerate(nested(site, "d", 1000)):
         _write(folder, "index.html", _page(f"Level {level}"))
     assert _build(site, "--html-sitemap", "sitemap/", "--html-sitemap-depth", depth_option) == 0
     assert "template" not in capsys.readouterr().err
@@ -198,7 +222,8 @@ def test_a_thousand_nested_folders_give_a_site_map(tmp_path: Path, depth_option:
 
 
 @pytest.mark.integration  # a large input
-def test_a_template_of_ones_own_recursing_over_a_deep_tree(tmp_path: Path) -> None:
+def test_a_template_of_ones_own_recursing_over_a_deep_tree(
+        tmp_path: Path, nested: Callable[[Path, str, int], list[Path]]) -> None:
     """A user's template that recurses over the tree (as the shipped one does) renders a
     tree of a thousand levels: the tree it is given is never that deep."""
     template = tmp_path / "mine.html"
@@ -210,10 +235,8 @@ def test_a_template_of_ones_own_recursing_over_a_deep_tree(tmp_path: Path) -> No
         "</title><ul>{% if tree.index %}<li><a href='{{ tree.index.loc }}'>{{ tree.index.title }}"
         "</a></li>{% endif %}{{ walk(tree) }}</ul></html>", "utf-8")
     site = tmp_path / "site"
-    folder = site
     _write(site, "index.html", _page("Home"))
-    for level in range(1000):
-        folder = folder / "f"
+    for level, folder in enumerate(nested(site, "f", 1000)):
         _write(folder, f"p{level}.html", _page(f"Level {level}"))
     assert _build(site, "--html-sitemap", "map.html", "--html-sitemap-template",
                   str(template)) == 0
@@ -469,13 +492,13 @@ def test_a_failure_of_the_shipped_template_never_blames_the_template_option(
 ) -> None:
     """When no template was given, a failure while rendering (here made up) is one line that
     names the site map, never ``--html-sitemap-template``, and exits 1, not 2."""
-    from sitemap_plugins import html_map  # noqa: PLC0415
+    from sitemap_plugins import html_map_markup  # noqa: PLC0415
 
     def broken(_view: object) -> str:
         msg = "maximum recursion depth exceeded"
         raise RecursionError(msg)
 
-    monkeypatch.setattr(html_map.View, "direction", property(broken))
+    monkeypatch.setattr(html_map_markup.View, "direction", property(broken))
     site = tmp_path / "site"
     _write(site, "index.html", _page("Home"))
     assert main(["build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/"]) == 1

@@ -23,10 +23,10 @@ from lxml import html as lxml_html
 
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.cli import main
-from sitemap_plugins.html_map import (
-    MARKER,
+from sitemap_plugins.html_map import OWN_MARK
+from sitemap_plugins.html_map_markup import MARKER
+from sitemap_plugins.html_map_plan import (
     MAX_LINKS,
-    OWN_MARK,
     HtmlEntry,
     NavNode,
     Section,

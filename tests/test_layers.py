@@ -23,12 +23,14 @@ FLOOR_NAMES = {GROUND: "ground", MIDDLE: "middle", DOOR: "door", TOP: "top"}
 FLOORS: dict[str, int] = {
     **dict.fromkeys(("errors", "options", "urls", "dates", "globs", "values", "cache_keys"),
                    GROUND),
-    **dict.fromkeys(("reader", "record_codec", "rules", "media", "news", "render", "robots_txt",
-                     "html_map", "proofs", "history_files", "progress", "doc_versions"), MIDDLE),
+    **dict.fromkeys(("reader", "content", "chrome", "record_codec", "rules", "media", "news",
+                     "render", "robots_txt", "html_map", "html_map_plan", "html_map_markup", "proofs",
+                     "history_files", "progress", "doc_versions"),
+                    MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),
-    **dict.fromkeys(("build", "extra_files", "result", "feeds", "check", "schema", "merge", "submit", "pool",
-                     "report", "cli", "git_dates", "interrupt", "mkdocs", "pelican",
-                     "pelican_legacy", "sphinx", "__init__", "__main__"), TOP),
+    **dict.fromkeys(("build", "extra_files", "result", "feeds", "check", "schema", "merge",
+                     "submit", "pool", "report", "cli", "git_dates", "interrupt", "mkdocs",
+                     "pelican", "pelican_legacy", "sphinx", "__init__", "__main__"), TOP),
 }
 # What a ground module may import from the package: the other ground modules (options reads
 # URLs, dates and globs); errors itself imports nothing of it.

@@ -240,14 +240,14 @@ def test_upgrading_to_article_headers_moves_no_date_then_a_title_edit_does(
     """The fingerprint that counts an article's own header: the first build with it adopts
     its fingerprints (no date moves), and from then on a title edit moves that article and
     the index that lists it, and nothing else."""
-    from sitemap_plugins import reader  # noqa: PLC0415
+    from sitemap_plugins import content  # noqa: PLC0415
 
     site = tmp_path / "blog"
     changes = tmp_path / "changes.json"
     t4, t5 = T3 + 86_400, T3 + 2 * 86_400
     posts = {"first": ("First post", "One."), "second": ("Second post", "Two.")}
     with monkeypatch.context() as old:  # the reader before: every <header> left out
-        old.setattr(reader, "_DROPPED_IN_CONTENT_SELECTOR", reader._DROPPED_SELECTOR,
+        old.setattr(content, "_DROPPED_IN_CONTENT_SELECTOR", content._DROPPED_SELECTOR,
                     raising=False)
         old.setattr(manifest, "FINGERPRINT_VERSION", "3")
         old.setattr(manifest, "READER_VERSION", "4")

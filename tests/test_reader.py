@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sitemap_plugins.content import Video
 from sitemap_plugins.reader import (
     MAX_PARSED_BYTES,
     PageRecord,
-    Video,
     decode_html,
     parse_html,
     read_record,
