@@ -9,7 +9,8 @@ It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
     evaluate         -> Decision     listed or not, and how (pure)
     History.settle   -> lastmod      honest dates across builds
     render_url       -> Rendered     its <url> element
-    write_entries    -> files        parts, index, .gz, text; then robots.txt
+    write_entries    -> files        parts, index, .gz, text
+    write_extras     -> files        HTML site map, news sitemap, robots.txt (extra_files)
 
 Memory stays flat as the site grows: files are yielded one folder at a time and entries go
 straight to the part writers. A large site's pages are read by a pool of processes, in order,
@@ -30,8 +31,21 @@ from urllib.parse import unquote
 from sitemap_plugins.cache_keys import default_cache_dir
 from sitemap_plugins.chrome import CHROME_WITNESSES, HOME_PAGE, PageBlocks, SiteChrome, site_chrome
 from sitemap_plugins.dates import build_time
-from sitemap_plugins.errors import Diagnostic, Level, ScanError, SitemapError, WriteError
-from sitemap_plugins.feeds import announced_feeds
+from sitemap_plugins.errors import (
+    Diagnostic,
+    Level,
+    ScanError,
+    SitemapError,
+    WriteError,
+    explain,
+)
+from sitemap_plugins.extra_files import (
+    check_extra_targets,
+    own_names,
+    publish_key_file,
+    withdraw,
+    write_extras,
+)
 from sitemap_plugins.globs import GlobSet
 from sitemap_plugins.history import (
     History,
@@ -47,21 +61,13 @@ from sitemap_plugins.html_map import SiteMapPages
 from sitemap_plugins.html_map_markup import load_template
 from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, page_title
 from sitemap_plugins.interrupt import sigterm_cleans_up
-from sitemap_plugins.news import NewsItem, NewsSelection, fit_news, news_file_name
-from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern
+from sitemap_plugins.news import NewsItem, NewsSelection
 from sitemap_plugins.owned import (
     Installed,
     Ownership,
     SitePages,
-    drop_gone_sitemaps,
     install,
-    is_own_file,
-    remove_obsolete_fragment,
-    remove_obsolete_news,
-    remove_stale,
     replaced_dates,
-    update_robots,
-    without_sitemap,
 )
 from sitemap_plugins.reader import (
     PageRecord,
@@ -96,16 +102,13 @@ from sitemap_plugins.site import (
     SkipCallback,
     Staged,
     discard_unfinished,
-    explain,
     is_inside,
     read_bytes,
     read_robots,
     remove_leftovers,
     scan_site,
     site_lock,
-    write_bytes_atomic,
 )
-from sitemap_plugins.submit import key_file_name, publish_key
 from sitemap_plugins.urls import comparison_key
 
 if TYPE_CHECKING:
@@ -633,7 +636,7 @@ def _generate(
     files: Iterable[BuiltFile] = scan_site(
         str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
         directory_urls=config.directory_urls, on_skip=on_skip,
-        own_names=frozenset({key_file_name(config.indexnow_key)} if config.indexnow_key else ()))
+        own_names=own_names(config))
     html = None
     if config.html_sitemap is not None:
         pages = SitePages(site)
@@ -648,7 +651,7 @@ def _generate(
     if progress is not None:
         files = progress.counted(files)
     owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
-    _check_own_targets(site, config, owned)
+    check_extra_targets(site, config, owned)
     manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
                          own_files=[record_path(cache_dir, site).name])
                 if cache_dir is not None else None)
@@ -693,69 +696,19 @@ def _generate(
             progress.finish()
     _unused_rules(config, result)
     if installed is None:
-        _nothing_listed(site, config, result, owned)
+        withdraw(site, config, result, owned)
     else:
         result.files.extend(installed.files)
         result.removed = installed.removed
-        if html is not None and html.pages:
-            written, gone = html.write()
-            result.files.extend(written)
-            result.removed.extend(gone)
         result.split = installed.split
-        also_named: list[str] = []
-        if news is not None and config.news is not None:
-            _write_news(site, config, news, result)
-            also_named.append(f"{config.base_url}{news_file_name(config.sitemap_name)}")
-        feeds = (announced_feeds(site, config, result.add_diagnostic) if config.announce_feeds
-                 else [])
-        robots = update_robots(site, config, sitemap_url, [*also_named, *feeds])
-        result.removed.extend(remove_obsolete_fragment(site, robots.files))
-        if config.news is None:
-            obsolete = remove_obsolete_news(site, config)
-            result.removed.extend(obsolete.removed)
-            robots.files.extend(f for f in obsolete.files if f not in robots.files)
-            robots.diagnostics.extend(obsolete.diagnostics)
-        # Our own old lines go with our files (a renamed sitemap_name): none names a 404.
-        stale_lines = drop_gone_sitemaps(site, config, result.removed)
-        robots.files.extend(f for f in stale_lines.files if f not in robots.files)
-        result.files.extend(robots.files)
-        for diagnostic in robots.diagnostics:
-            result.add_diagnostic(diagnostic)
+        write_extras(site, config, result, html, news)
     if config.indexnow_key:
-        _publish_key(site, config, result)
+        publish_key_file(site, config, result)
     for diagnostic in owned.diagnostics:
         result.add_diagnostic(diagnostic)
     result.diagnostics.sort()
     log.debug("%d page records came from the cache (same bytes)", result.cached)
     return result
-
-
-def _publish_key(site: Path, config: SitemapConfig, result: Result) -> None:
-    assert config.indexnow_key is not None
-    files, diagnostics = publish_key(site, config.indexnow_key)
-    result.files.extend(files)
-    for diagnostic in diagnostics:
-        result.add_diagnostic(diagnostic)
-    if not config.fingerprint:
-        result.add_diagnostic(Diagnostic(
-            "", "indexnow-no-changes", "indexnow_key is set but fingerprint is off: builds "
-            "record no changed URLs for 'sitemap-plugins submit' to send", Level.INFO))
-
-
-def _write_news(site: Path, config: SitemapConfig, news: NewsSelection, result: Result) -> None:
-    """Write the news sitemap, also when it is empty: yesterday's articles must drop out."""
-    assert config.news is not None
-    items = news.items()
-    name = news_file_name(config.sitemap_name)
-    data, listed = fit_news(config.news, items, config.max_bytes)
-    write_bytes_atomic(site / name, data)
-    if listed < len(items):
-        result.add_diagnostic(Diagnostic(name, "news-too-large", (
-            f"the {len(items):,} recent articles do not fit in max_bytes "
-            f"({config.max_bytes:,} bytes); the newest {listed:,} are listed (a shorter news "
-            "name makes room)")))
-    result.files.append(name)
-    result.news = listed
 
 
 def _only(
@@ -781,33 +734,6 @@ def _unused_rules(config: SitemapConfig, result: Result) -> None:
                     f"{option} rule {pattern!r}: {value!r} matches no listed page (or an "
                     "earlier rule always matches first); globs match file paths such as "
                     "'blog/*.html' or URL paths such as 'blog/**'"))
-
-
-def _check_own_targets(site: Path, config: SitemapConfig, owned: Ownership) -> None:
-    """Before any page is read: the news sitemap and the fragment may be written over.
-
-    Raises:
-        WriteError: when a file that is not ours stands there (see :class:`Ownership`).
-    """
-    names = []
-    if config.news is not None:
-        names.append(news_file_name(config.sitemap_name))
-    if config.robots_txt == "fragment" or (config.base_url.has_path
-                                           and config.robots_txt != "off"):
-        names.append(FRAGMENT_NAME)
-    owned.check_targets(names, own_content=lambda name: is_own_file(site, name))
-
-
-def _nothing_listed(site: Path, config: SitemapConfig, result: Result, owned: Ownership,
-                    ) -> None:
-    owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
-    result.removed = remove_stale(owned, set())
-    result.add_diagnostic(Diagnostic(
-        "", "nothing-listed", "no page can be listed, so no sitemap was written"))
-    pointers = without_sitemap(site, config, result.sitemap_url)
-    result.removed.extend(pointers.removed)
-    for diagnostic in pointers.diagnostics:
-        result.add_diagnostic(diagnostic)
 
 
 __all__ = ["Entry", "PageHints", "Result", "SitemapError", "generate"]

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote_to_bytes, urlsplit
 
 from sitemap_plugins.dates import parse_w3c, sort_key
-from sitemap_plugins.errors import ScanError
+from sitemap_plugins.errors import ScanError, special_kind
 from sitemap_plugins.news import MAX_NEWS
 from sitemap_plugins.options import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS, text_index_name
 from sitemap_plugins.reader import parse_html
-from sitemap_plugins.render import Node, XmlError, parse_xml
+from sitemap_plugins.render import Node, XmlError, gunzip, parse_xml
 from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
 from sitemap_plugins.rules import same_page
 from sitemap_plugins.schema import (
@@ -43,13 +43,7 @@ from sitemap_plugins.schema import (
     validate_root,
 )
 from sitemap_plugins.schema import check_url as schema_url
-from sitemap_plugins.site import (
-    gunzip,
-    is_inside,
-    is_regular,
-    read_in_site,
-    special_kind,
-)
+from sitemap_plugins.site import is_inside, is_regular, read_in_site
 from sitemap_plugins.urls import (
     INDEX_NAMES,
     is_public,

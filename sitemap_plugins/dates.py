@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
 Lastmod = date | datetime  # a datetime is always timezone-aware here
@@ -94,6 +95,26 @@ def latest(*dates: Lastmod | None) -> Lastmod | None:
     """The latest of the known dates (the first of equals); None when none is known."""
     known = [d for d in dates if d is not None]
     return max(known, key=sort_key) if known else None
+
+
+@dataclass
+class Newest:
+    """The newest of the dates seen, kept as written; a date that does not parse is passed over."""
+
+    text: str = ""
+    """The newest date as written; empty while none was seen."""
+    key: datetime | None = None
+
+    def see(self, text: str) -> None:
+        """Take the date ``text`` (W3C) into account."""
+        if not text or text == self.text:
+            return
+        value = parse_w3c(text)
+        if value is None:
+            return
+        key = sort_key(value)
+        if self.key is None or key > self.key:
+            self.text, self.key = text, key
 
 
 def build_time() -> datetime:

@@ -1,13 +1,16 @@
 """Errors the core raises and the diagnostics it reports back to its callers.
 
 Ground floor: imports nothing of the package and touches no file. The words every message
-shares live here too: :func:`received` (``'x' (str)``) and :func:`unknown_key` (the one
-"did you mean" hint).
+shares live here too: :func:`received` (``'x' (str)``), :func:`unknown_key` (the one
+"did you mean" hint), :func:`explain` (why a write failed) and :func:`special_kind` (what
+stands where a regular file was expected, told from a mode value the caller read).
 """
 
 from __future__ import annotations
 
 import difflib
+import errno
+import stat
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -94,6 +97,30 @@ class ScanError(PathError):
 
 class WriteError(PathError):
     """A sitemap file could not be written; the old file, if any, is left whole."""
+
+
+def explain(err: OSError) -> str:
+    """A user-facing explanation of a write failure."""
+    if err.errno == errno.ENOSPC:
+        return "the disk is full; the previous file was kept"
+    if err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"permission denied ({err.strerror}); the previous file was kept"
+    return f"{err.strerror or err}; the previous file was kept"
+
+
+# A folder needs no check: a rename onto it fails by itself, and the old one is kept.
+_SPECIAL = (
+    (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+)
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is when it is not a regular file or folder, or None.
+
+    Said in the messages about a file that is not read or replaced (a pipe, a device).
+    """
+    return next((what for test, what in _SPECIAL if test(mode)), None)
 
 
 class Level(str, Enum):

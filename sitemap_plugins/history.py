@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.cache_keys import former_site_key, site_key
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
-from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
+from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError, explain
 from sitemap_plugins.history_files import (
     _REMEDY,
     PENDING_NAME,
@@ -54,7 +54,6 @@ from sitemap_plugins.history_files import (
 )
 from sitemap_plugins.reader import FINGERPRINT_VERSION, READER_VERSION
 from sitemap_plugins.site import (
-    explain,
     finished,
     folder_lock,
     is_regular,

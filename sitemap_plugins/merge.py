@@ -23,17 +23,22 @@ second merge with nothing changed leaves every byte and time stamp as it was.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.dates import parse_w3c, sort_key
+from sitemap_plugins.dates import Newest, parse_w3c
+from sitemap_plugins.doc_versions import (
+    VERSIONS_FILE,
+    VERSIONS_SHAPE,
+    Versions,
+    parse_versions,
+    read_the_docs_versions,
+)
 from sitemap_plugins.errors import (
     ConfigError,
     Diagnostic,
@@ -41,10 +46,11 @@ from sitemap_plugins.errors import (
     ScanError,
     SitemapError,
     WriteError,
+    explain,
 )
 from sitemap_plugins.options import FRAGMENT_NAME
 from sitemap_plugins.owned import identify
-from sitemap_plugins.render import OWN, gzip_stream, template_module
+from sitemap_plugins.render import OWN, NotASitemapError, gzip_stream, render_indexes
 from sitemap_plugins.result import counted
 from sitemap_plugins.robots_txt import (
     create_robots,
@@ -54,10 +60,8 @@ from sitemap_plugins.robots_txt import (
     without_sitemap_lines,
 )
 from sitemap_plugins.site import (
-    NotASitemapError,
     commit,
     discard,
-    explain,
     is_regular,
     list_names,
     read_chunks,
@@ -81,7 +85,6 @@ if TYPE_CHECKING:
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.progress import Progress
 
-VERSIONS_FILE = "versions.json"
 _MAX_FRAGMENT = 65_536
 _MAX_VERSIONS_FILE = 16 * 1024 * 1024
 # At most this many problems are kept; the rest are counted (a broken child of 50,000 URLs
@@ -198,43 +201,7 @@ class _Problems:
             raise MergeError(self.kept, self.more)
 
 
-# -- mike -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Versions:
-    """mike's ``versions.json``: each version's folder and its aliases."""
-
-    aliases: dict[str, tuple[str, ...]]
-    """Version name -> its aliases, in the file's order (newest first, as mike writes it)."""
-
-    def choose(self, patterns: tuple[str, ...], *, default: bool) -> list[str]:
-        """The versions the patterns name (a version, an alias or a glob over either).
-
-        Raises:
-            ConfigError: for a pattern that names nothing.
-        """
-        chosen: list[str] = []
-        for pattern in patterns:
-            found = [v for v, aliases in self.aliases.items()
-                     if any(fnmatchcase(name, pattern) for name in (v, *aliases))]
-            if not found:
-                known = ", ".join(f"{v} ({', '.join(a)})" if a else v
-                                  for v, a in self.aliases.items())
-                if default:
-                    msg = (f"No version in versions.json has the alias {pattern!r}; name the "
-                           f"versions to offer to crawlers with --versions (known: {known})")
-                else:
-                    msg = (f"Expected versions or aliases of versions.json ({known}) but "
-                           f"received: {pattern!r}")
-                raise ConfigError("versions", msg)
-            chosen.extend(v for v in found if v not in chosen)
-        return chosen
-
-    @property
-    def alias_names(self) -> set[str]:
-        """Folders that are aliases (symlinks, redirect pages or copies of a version)."""
-        return {a for aliases in self.aliases.values() for a in aliases} - set(self.aliases)
+# -- mike's and Read the Docs' versions (sitemap_plugins.doc_versions) ------------------------
 
 
 def read_versions(root: Path) -> Versions | None:
@@ -246,60 +213,31 @@ def read_versions(root: Path) -> Versions | None:
     path = root / VERSIONS_FILE
     if not path.is_file():
         return None
-    shape = "expected a list of objects with 'version' and 'aliases'"
     try:
-        data = json.loads(read_file(path, _MAX_VERSIONS_FILE))
-    except (OSError, ValueError, RecursionError) as err:
-        # RecursionError: arrays nested thousands deep ("[[[[..."), which json parses by
-        # recursion; mike writes one flat list.
-        detail = err.strerror if isinstance(err, OSError) else shape
+        return parse_versions(read_file(path, _MAX_VERSIONS_FILE))
+    except (OSError, ValueError) as err:
+        detail = err.strerror if isinstance(err, OSError) else VERSIONS_SHAPE
         msg = f"{VERSIONS_FILE}: is not mike's list of versions ({detail})"
         raise MergeError([msg]) from None
-    aliases: dict[str, tuple[str, ...]] = {}
-    for item in data if isinstance(data, list) else [None]:
-        version = item.get("version") if isinstance(item, dict) else None
-        names = item.get("aliases") if isinstance(item, dict) else None
-        if (not isinstance(version, str) or not isinstance(names, list)
-                or not all(isinstance(a, str) for a in names)):
-            msg = f"{VERSIONS_FILE}: is not mike's list of versions ({shape})"
-            raise MergeError([msg])
-        aliases[version] = tuple(names)
-    return Versions(aliases)
-
-
-# -- Read the Docs ----------------------------------------------------------------------------
-
-_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?\Z")
-"""A Read the Docs language folder: ``en``, ``pt-br``, ``zh_CN``."""
 
 
 def offer_read_the_docs(builds: list[Build], patterns: tuple[str, ...], merged: Merged, *,
                         default: bool) -> list[Build] | None:
     """The builds of the chosen versions in every language, on Read the Docs' layout.
 
-    That is: each build at ``<language>/<version>/``, and one version named ``latest`` or
-    ``stable``. The others go to ``merged.not_offered``, as mike's versions do. None when the
-    builds are not laid out so.
+    The others go to ``merged.not_offered``, as mike's versions do. None when the builds are
+    not laid out so (:func:`~sitemap_plugins.doc_versions.read_the_docs_versions`).
 
     Raises:
         ConfigError: for a pattern that names no version.
     """
-    parts = [build.folder.partition("/") for build in builds]
-    if not parts or any("/" in p[2] or not (p[2] and _LANGUAGE.match(p[0])) for p in parts) or (
-            not {"latest", "stable"} & {p[2] for p in parts}):
+    chosen = read_the_docs_versions([build.folder for build in builds], patterns,
+                                    default=default)
+    if chosen is None:
         return None
-    names = sorted({p[2] for p in parts})
-    for pattern in patterns:
-        if not any(fnmatchcase(name, pattern) for name in names):
-            msg = (f"Expected versions of the <language>/<version>/ folders ({', '.join(names)})"
-                   f" but received: {pattern!r}")
-            if default:
-                msg = (f"No <language>/<version>/ folder has the version {pattern!r}; name the "
-                       f"versions to offer to crawlers with --versions (known: {', '.join(names)})")
-            raise ConfigError("versions", msg)
     offered: list[Build] = []
     for build in builds:
-        if any(fnmatchcase(build.folder.partition("/")[2], p) for p in patterns):
+        if build.folder in chosen:
             offered.append(build)
         else:
             merged.not_offered.append(build.folder)
@@ -419,24 +357,6 @@ def _build_in(
 # -- reading sitemaps, streamed (sitemap_plugins.site.sitemap_entries) ------------------------
 
 
-@dataclass
-class _Newest:
-    """The newest lastmod seen, keeping its text as written."""
-
-    text: str = ""
-    key: object = None
-
-    def see(self, text: str) -> None:
-        if not text or text == self.text:
-            return
-        value = parse_w3c(text)
-        if value is None:
-            return
-        key = sort_key(value)
-        if self.key is None or key > self.key:  # type: ignore[operator]
-            self.text, self.key = text, key
-
-
 class _Reader:
     """Reads the builds' urlsets in order; checks scope, and URLs listed by two builds."""
 
@@ -466,7 +386,7 @@ class _Reader:
 
     def read_urlset(self, build: Build, rel: str, loc: str) -> SitemapFile:
         """Stream one urlset of ``build``; the file's entry for the root index."""
-        newest = _Newest()
+        newest = Newest()
         count = outside = 0
         first_outside = ""
         own = not build.folder
@@ -615,22 +535,12 @@ def plan_indexes(
     An index may not name another index (sitemaps.org), so past ``max_urls`` entries or
     ``max_bytes`` there are several root indexes, each named in robots.txt.
     """
-    module = template_module("sitemapindex.xml")
-    header = str(module.header()).encode("utf-8")
-    footer = str(module.footer()).encode("utf-8")
     indexes: list[tuple[bytes, list[SitemapFile]]] = []
-    pieces: list[bytes] = []
-    named: list[SitemapFile] = []
-    size = len(header) + len(footer)
-    for item in files:
-        piece = str(module.sitemap(item.loc, item.lastmod)).encode("utf-8")
-        if pieces and (len(pieces) >= config.max_urls or size + len(piece) > config.max_bytes):
-            indexes.append((header + b"".join(pieces) + footer, named))
-            pieces, named, size = [], [], len(header) + len(footer)
-        pieces.append(piece)
-        named.append(item)
-        size += len(piece)
-    indexes.append((header + b"".join(pieces) + footer, named))
+    start = 0
+    for data, count in render_indexes([(f.loc, f.lastmod) for f in files],
+                                      max_urls=config.max_urls, max_bytes=config.max_bytes):
+        indexes.append((data, files[start:start + count]))
+        start += count
     return indexes
 
 
@@ -640,7 +550,7 @@ def _gzip_bytes(data: bytes, newest: Lastmod | None) -> bytes:
 
 
 def _newest_of(texts: list[str]) -> tuple[str, Lastmod | None]:
-    newest = _Newest()
+    newest = Newest()
     for text in texts:
         newest.see(text)
     return newest.text, parse_w3c(newest.text) if newest.text else None
@@ -835,7 +745,7 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
     if mode == "off":
         return
     base = config.base_url
-    host_root = f"{base.scheme}://{base.netloc}/"
+    host_root = base.host_root
     if base.has_path or mode == "fragment":
         data = render_fragment_lines(merged.index_urls, host_root)
         _write_if_changed(root / FRAGMENT_NAME, data, merged)

@@ -11,9 +11,9 @@ A page's own values (MkDocs front matter, Pelican metadata) are declared the sam
 
 Ground floor: it imports only :mod:`~sitemap_plugins.errors`, ``urls``, ``dates`` and
 ``globs``, and touches no file. The facts that products share with the options live here
-(the fragment's name, our file-name patterns, the HTML map's file, the IndexNow key syntax,
-the news publication); a check that needs a product (compiling a user's HTML-map template)
-runs when the build starts (:func:`sitemap_plugins.build.check_products`).
+(the fragment's name, our file-name patterns and temporary names, the HTML map's file, the
+IndexNow key syntax, the news publication); a check that needs a product (compiling a user's
+HTML-map template) runs when the build starts (:func:`sitemap_plugins.build.check_products`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -69,6 +70,22 @@ def own_file_pattern(sitemap_name: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?:{name}(?:-\d+)?\.(?:xml|txt)|{name}-txt-index\.xml|{name}-news\.xml)(?:\.gz)?\Z"
         rf"|{re.escape(FRAGMENT_NAME)}\Z")
+
+
+TEMP_PREFIX = ".sitemap-plugins-tmp-"
+"""Starts the name of each temporary file this tool writes: hidden, so that the walk never
+lists one, and recognised, so that the next run removes one that a killed run left behind."""
+_TOKEN_LENGTH = 12
+
+
+def temp_name(target: str) -> str:
+    """A fresh temporary name for a file that is to become ``target`` (in the same folder)."""
+    return f"{TEMP_PREFIX}{secrets.token_hex(_TOKEN_LENGTH // 2)}-{target}"
+
+
+def temp_target(name: str) -> str | None:
+    """The name that the temporary file ``name`` was to become; None for any other file."""
+    return name[len(TEMP_PREFIX) + _TOKEN_LENGTH + 1:] if name.startswith(TEMP_PREFIX) else None
 
 
 def sitemap_file_pattern(name: str) -> re.Pattern[str]:

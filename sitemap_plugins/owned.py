@@ -14,24 +14,44 @@ import os
 import re
 import zlib
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from sitemap_plugins.cache_keys import former_site_key
-from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
-from sitemap_plugins.errors import ConfigError, Diagnostic, Level, SitemapError, WriteError
+from sitemap_plugins.errors import (
+    ConfigError,
+    Diagnostic,
+    Level,
+    WriteError,
+    explain,
+)
 from sitemap_plugins.history import read_written, record_path, save_written
 from sitemap_plugins.news import news_file_name
 from sitemap_plugins.options import FRAGMENT_NAME, sitemap_file_pattern, text_index_name
-from sitemap_plugins.proofs import MAX_MAP_PAGE, PROOFS, Proof, key_proof
+from sitemap_plugins.proofs import (
+    HEAD_BYTES,
+    MAX_MAP_PAGE,
+    PROOFS,
+    TAIL_BYTES,
+    Proof,
+    inflated_ends,
+    is_text_sitemap,
+    key_proof,
+    marker_page,
+    may_hold_map,
+    replacing,
+)
 from sitemap_plugins.render import (
-    HTML_MAP_MARKER,
+    HONEST_DATES,
     OWN,
+    NotASitemapError,
     gzip_stream,
     identify_bytes,
+    index_of_parts,
     is_own_index_head,
-    render_index,
+    newest_of,
 )
 from sitemap_plugins.robots_txt import (
     MAX_ROBOTS_BYTES,
@@ -43,10 +63,8 @@ from sitemap_plugins.robots_txt import (
     without_sitemap_lines,
 )
 from sitemap_plugins.site import (
-    NotASitemapError,
     commit,
     discard,
-    explain,
     is_inside,
     is_regular,
     list_names,
@@ -59,11 +77,13 @@ from sitemap_plugins.site import (
     sitemap_entries,
     stage,
     write_bytes_atomic,
+    write_if_changed,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
+    from sitemap_plugins.dates import Lastmod
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.render import Part
 
@@ -94,19 +114,7 @@ def remove_own(site: Path, name: str, proof: Proof) -> bool | OSError:
 
 # -------------------- the sitemap set, and the record of what was written
 
-# What is looked at of a file to tell whose it is: its start and its end.
-_HEAD = 4_096
-_TAIL = 64
-# A .gz is inflated only this far (the protocol's 50 MiB per file, and a little more).
-_MAX_INFLATED = 52_428_800 + _HEAD
-_CHUNK = 1 << 20
 _PART = re.compile(r".*-\d+\.(?:xml|txt)(?:\.gz)?\Z")
-
-HONEST_DATES = frozenset({"Hugo"})
-"""Generators whose ``<lastmod>`` is the content's own date: Hugo's is the page's ``lastmod``
-(front matter or, with ``enableGitInfo``, its last commit), a listing's its newest page's.
-Not MkDocs' built-in template (the build date) nor pelican-sitemap (file times under
-``DEFAULT_DATE = 'fs'``), whose replaced dates say nothing."""
 _MAX_DATED_FILES = 1_000  # the children of a replaced sitemap index read, at most
 
 
@@ -130,34 +138,13 @@ def _ends(path: Path) -> tuple[bytes, bytes] | None:
     try:
         with path.open("rb") as handle:
             if path.name.endswith(".gz"):
-                return _inflated_ends(handle)
-            head = handle.read(_HEAD)
+                return inflated_ends(iter(partial(handle.read, 64 * 1024), b""))
+            head = handle.read(HEAD_BYTES)
             size = os.fstat(handle.fileno()).st_size
-            handle.seek(max(size - _TAIL, 0))
-            return head, handle.read(_TAIL)
+            handle.seek(max(size - TAIL_BYTES, 0))
+            return head, handle.read(TAIL_BYTES)
     except (OSError, zlib.error, EOFError):
         return None
-
-
-def _inflated_ends(handle: object) -> tuple[bytes, bytes] | None:
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    head, tail, total = b"", b"", 0
-    read = handle.read  # type: ignore[attr-defined]
-    while chunk := read(64 * 1024):
-        data = inflater.decompress(chunk, _CHUNK)
-        while True:
-            total += len(data)
-            if total > _MAX_INFLATED:
-                return None
-            if len(head) < _HEAD:
-                head += data[: _HEAD - len(head)]
-            tail = (tail + data)[-_TAIL:]
-            if not inflater.unconsumed_tail:
-                break
-            data = inflater.decompress(inflater.unconsumed_tail, _CHUNK)
-        if inflater.eof:
-            break
-    return (head, tail) if inflater.eof else None
 
 
 def identify(path: Path) -> str | None:
@@ -166,10 +153,7 @@ def identify(path: Path) -> str | None:
     Only XML sitemaps (and their ``.gz``) are recognised, by the bytes their templates write
     first; a hand-written file or anything that is not such a sitemap is None.
     """
-    return _identify(_ends(path))
-
-
-def _identify(ends: tuple[bytes, bytes] | None) -> str | None:
+    ends = _ends(path)
     return None if ends is None else identify_bytes(*ends)
 
 
@@ -209,22 +193,14 @@ def _sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
 
 
 def _text_lines(path: Path) -> bool:
-    """A text sitemap as this tool writes it: one absolute http(s) URL a line.
-
-    The base URL is not asked for: it may be the one of the build that wrote the file.
-    """
+    """Whether a regular file stands at ``path`` that is a text sitemap of ours (by its lines)."""
     if not is_regular(path):
         return False
     try:
         with path.open("rb") as handle:
-            for raw in handle:
-                line = raw.decode("utf-8")
-                if (not line.endswith("\n") or not line.startswith(("https://", "http://"))
-                        or any(c.isspace() for c in line[:-1])):
-                    return False
-    except (OSError, UnicodeDecodeError):
+            return is_text_sitemap(handle)
+    except OSError:
         return False
-    return True
 
 
 @dataclass
@@ -296,7 +272,7 @@ class Ownership:
             if name in self.files and self.owns(name):
                 continue
             ends = _ends(self.site / name)
-            if ends is None or _identify(ends) != OWN:
+            if ends is None or identify_bytes(*ends) != OWN:
                 continue
             self._adopt(name)
             if is_own_index_head(ends[0]) and not name.endswith(".gz"):
@@ -334,15 +310,9 @@ class Ownership:
                 continue
             if who is None and name.endswith(".txt") and self._text_beside_own_xml(name):
                 continue
-            if who is not None and name.endswith((".xml", ".xml.gz")):  # where it writes
-                self.diagnostics.append(Diagnostic(name, "replaced-sitemap", (
-                    f"was a sitemap written by {who}; replaced by this build's (turn that "
-                    "generator's sitemap off so that one tool owns the file)")))
-                continue
-            if self.replace_files:
-                self.diagnostics.append(Diagnostic(name, "replaced-file", (
-                    "was not written by this tool; replaced, as replace_files says"),
-                    Level.INFO))
+            replaced = replacing(name, who, replace_files=self.replace_files)
+            if replaced is not None:
+                self.diagnostics.append(replaced)
                 continue
             msg = ("is already in the site and was not written by sitemap-plugins (nor is it "
                    "a sitemap from Hugo, MkDocs or pelican-sitemap): remove it, choose "
@@ -451,38 +421,23 @@ class Installed:
     split: bool = False
 
 
-def _newest(parts: list[Part]) -> Lastmod | None:
-    dated = [p.newest for p in parts if p.newest is not None]
-    return max(dated, key=sort_key) if dated else None
-
-
 def _stage_set(
     site: Path, config: SitemapConfig, parts: list[Part], extension: str,
     staged: list[tuple[Path, Path, Lastmod | None]], temps: list[Path],
 ) -> bool:
     """Stage one format's files in commit order; True when it was split into parts."""
     name = config.sitemap_name
-    base = str(config.base_url)
     main = site / (f"{name}.xml" if extension == "xml" else text_index_name(name))
     if len(parts) == 1:
         staged.append((parts[0].temp, site / f"{name}.{extension}", parts[0].newest))
         return False
-    if len(parts) > config.max_urls:
-        msg = (f"{len(parts):,} parts would pass the index limit of {config.max_urls:,} entries; "
-               f"raise max_urls or max_bytes")
-        raise SitemapError(msg)
-    listing: list[tuple[str, str]] = []
-    for number, part in enumerate(parts, start=1):
-        final = site / f"{name}-{number}.{extension}"
-        staged.append((part.temp, final, part.newest))
-        listing.append((base + final.name, format_w3c(part.newest) if part.newest else ""))
-    index = render_index(listing).encode("utf-8")
-    if len(index) > config.max_bytes:
-        msg = f"the sitemap index would hold {len(index):,} bytes, past max_bytes"
-        raise SitemapError(msg)
+    names, index = index_of_parts(parts, name, extension, str(config.base_url),
+                                  max_urls=config.max_urls, max_bytes=config.max_bytes)
+    staged.extend((part.temp, site / final, part.newest)
+                  for part, final in zip(parts, names, strict=True))
     temp = stage(main, [index])
     temps.append(temp)
-    staged.append((temp, main, _newest(parts)))
+    staged.append((temp, main, newest_of(parts)))
     return True
 
 
@@ -603,20 +558,17 @@ def update_robots(
     if mode == "off":
         return result
     if config.base_url.has_path and mode != "fragment":
-        root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
         result.diagnostics.append(Diagnostic(
             "", "robots-below-root",
             f"the site lives below the host root ({config.base_url.path}), so its robots.txt "
-            f"is not the one crawlers read at {root}robots.txt; wrote "
+            f"is not the one crawlers read at {config.base_url.host_root}robots.txt; wrote "
             f"{FRAGMENT_NAME} with the Sitemap: line to add there", Level.INFO))
         mode = "fragment"
     if mode == "fragment":
-        root = f"{config.base_url.scheme}://{config.base_url.netloc}/"
         target = site / FRAGMENT_NAME
-        data = render_fragment(sitemap_url, root, feeds)
+        data = render_fragment(sitemap_url, config.base_url.host_root, feeds)
         # Unreadable: written anew (write_bytes_atomic refuses a special file).
-        if read_own(target, len(data) + 1) != data:
-            write_bytes_atomic(target, data)
+        write_if_changed(target, data)
         result.files.append(target.name)
         return result
     target = site / "robots.txt"
@@ -682,23 +634,30 @@ def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str])
     """
     result = Installed()
     urls = {f"{config.base_url}{name}" for name in gone if not os.path.lexists(site / name)}
-    robots = site / "robots.txt"
-    if not urls or config.robots_txt == "off" or not is_regular(robots):
-        return result
+    if urls and config.robots_txt != "off" and _drop_sitemap_lines(site / "robots.txt", urls):
+        result.files.append("robots.txt")
+    return result
+
+
+def _drop_sitemap_lines(robots: Path, urls: set[str]) -> bool:
+    """Take the ``Sitemap:`` lines naming ``urls`` out of robots.txt; whether it changed.
+
+    Only a regular file that can be read and edited is (every other byte kept); anything
+    else is left as it is.
+    """
+    if not is_regular(robots):
+        return False
     try:
         original, _ = read_editable(robots)
     except OSError:
-        return result
+        return False
     if original is None:
-        return result
-    try:
-        kept = without_sitemap_lines(original, urls)
-    except UnicodeError:
-        return result
-    if kept != original:
-        write_bytes_atomic(robots, kept)
-        result.files.append("robots.txt")
-    return result
+        return False
+    kept = without_sitemap_lines(original, urls)
+    if kept == original:
+        return False
+    write_bytes_atomic(robots, kept)
+    return True
 
 
 def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
@@ -717,18 +676,9 @@ def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
     if gone is not True:
         return result
     result.removed.append(name)
-    robots = site / "robots.txt"
-    if config.robots_txt == "off" or not is_regular(robots):
-        return result
-    try:
-        original, _ = read_editable(robots)
-    except OSError:
-        return result
-    if original is not None:
-        kept = without_sitemap_lines(original, {f"{config.base_url}{name}"})
-        if kept != original:
-            write_bytes_atomic(robots, kept)
-            result.files.append("robots.txt")
+    if config.robots_txt != "off" and _drop_sitemap_lines(
+            site / "robots.txt", {f"{config.base_url}{name}"}):
+        result.files.append("robots.txt")
     return result
 
 
@@ -810,18 +760,16 @@ class SitePages:
             return
         except OSError as err:
             raise _refused(rel_path, f"cannot be read: {err.strerror}") from err
-        if HTML_MAP_MARKER.encode() not in data and not PROOFS["html-map"].holds(data):
+        if not may_hold_map(data):
             raise _refused(rel_path, "is a page of the site, not an HTML site map; choose "
                                      "another path")
 
     def shell(self, rel_path: str) -> str | None:
         """The host's themed page holding the marker, or None (a standalone page is written)."""
         try:
-            text = read_file(self.site / rel_path, MAX_MAP_PAGE).decode("utf-8")
-        except (OSError, UnicodeDecodeError):
+            return marker_page(read_file(self.site / rel_path, MAX_MAP_PAGE))
+        except OSError:
             return None
-        text = text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
-        return text if HTML_MAP_MARKER in text else None
 
     def is_ours(self, rel_path: str) -> bool:
         """Whether a page of ours stands there (never one out of the site through a link)."""

@@ -5,14 +5,17 @@ gzip, and the Jinja2 environment of the XML templates. The part writers stream i
 :mod:`sitemap_plugins.site` provides (:class:`~sitemap_plugins.site.Staged` files); gzip is a
 stream over bytes. The format the other way too, over bytes: the files' names, who wrote a
 sitemap (by the bytes its templates write) and the one expat reader of sitemaps, with line
-numbers (:class:`SitemapParser`: ``check``, and :func:`sitemap_plugins.site.sitemap_entries`
-for ``merge`` and :mod:`~sitemap_plugins.owned`). Opens no file: :func:`template_path` only
-looks for a template.
+numbers (:class:`SitemapParser`: ``check``, and :func:`stream_sitemap_entries` over the
+chunks :func:`sitemap_plugins.site.sitemap_entries` reads for ``merge`` and
+:mod:`~sitemap_plugins.owned`), and gzip inflated a chunk at a time (:func:`gunzip`). Opens
+no file: :func:`template_path` only looks for a template.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gzip
+import io
 import re
 import struct
 import xml.parsers.expat
@@ -25,7 +28,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 import jinja2
 import markupsafe
 
-from sitemap_plugins.dates import Lastmod, sort_key
+from sitemap_plugins.dates import Lastmod, format_w3c, sort_key
+from sitemap_plugins.errors import SitemapError
 from sitemap_plugins.values import xml_text
 
 if TYPE_CHECKING:
@@ -79,6 +83,11 @@ _GENERATORS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
 )
 OWN = "sitemap-plugins"
 """What :func:`identify` calls this tool's own output."""
+HONEST_DATES = frozenset({"Hugo"})
+"""Generators whose ``<lastmod>`` is the content's own date: Hugo's is the page's ``lastmod``
+(front matter or, with ``enableGitInfo``, its last commit), a listing's its newest page's.
+Not MkDocs' built-in template (the build date) nor pelican-sitemap (file times under
+``DEFAULT_DATE = 'fs'``), whose replaced dates say nothing."""
 
 
 def identify_bytes(head: bytes, tail: bytes) -> str | None:
@@ -247,6 +256,65 @@ def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) 
     parser.feed(raw, final=True)
     return Document(parser.found[0], parser.declaration.get("encoding"),
                     "encoding" in parser.declaration)
+
+
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+SITEMAP_KINDS = ("urlset", "sitemapindex")
+
+
+class NotASitemapError(ValueError):
+    """The file is not a sitemaps.org urlset or index, or not XML."""
+
+
+def stream_sitemap_entries(chunks: Iterable[bytes]) -> Iterator[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per ``<url>`` or ``<sitemap>`` of a sitemap's bytes, streamed.
+
+    Raises:
+        NotASitemapError: when the bytes are not a sitemaps.org urlset or index, or not XML.
+    """
+    ready: list[tuple[str, str, str]] = []
+
+    def root(node: Node) -> None:
+        kind = node.tag[len(SITEMAP_NS):] if node.tag.startswith(SITEMAP_NS) else ""
+        if kind not in SITEMAP_KINDS:
+            msg = f"is not a sitemaps.org urlset or sitemap index (root element {node.tag})"
+            raise NotASitemapError(msg)
+
+    def entry(top: Node, node: Node) -> None:
+        kind = top.tag[len(SITEMAP_NS):]
+        if node.tag == SITEMAP_NS + ("url" if kind == "urlset" else "sitemap"):
+            ready.append((kind, node.find_text(SITEMAP_NS + "loc"),
+                          node.find_text(SITEMAP_NS + "lastmod")))
+
+    parser = SitemapParser(entry, root)
+    try:
+        for chunk in chunks:
+            parser.feed(chunk, final=False)
+            yield from ready
+            ready.clear()
+        parser.feed(b"", final=True)
+    except XmlError as err:
+        msg = f"is not well-formed XML ({err})"
+        raise NotASitemapError(msg) from err
+    yield from ready
+
+
+def sitemap_kind_of(chunks: Iterable[bytes]) -> str:
+    """``urlset``, ``sitemapindex``, or empty when the bytes are neither.
+
+    Read only as far as the root element.
+    """
+    roots: list[str] = []
+    parser = SitemapParser(None, lambda node: roots.append(node.tag))
+    try:
+        for chunk in chunks:
+            parser.feed(chunk, final=False)
+            if roots:
+                break
+    except XmlError:
+        pass
+    tag = roots[0] if roots else ""
+    return tag[len(SITEMAP_NS):] if tag in (SITEMAP_NS + k for k in SITEMAP_KINDS) else ""
 
 
 # -------------------- the part writers
@@ -576,6 +644,57 @@ def render_index(parts: Iterable[tuple[str, str]]) -> str:
     return "".join(pieces)
 
 
+def render_indexes(entries: Sequence[tuple[str, str]], *, max_urls: int, max_bytes: int,
+                   ) -> list[tuple[bytes, int]]:
+    """Index files over ``(loc, lastmod_w3c)`` entries, split before either limit.
+
+    Each is its bytes and the number of entries it names, in order. An index may not name
+    another index (sitemaps.org), so past ``max_urls`` entries or ``max_bytes`` there are
+    several.
+    """
+    module = template_module("sitemapindex.xml")
+    header = str(module.header()).encode("utf-8")
+    footer = str(module.footer()).encode("utf-8")
+    indexes: list[tuple[bytes, int]] = []
+    pieces: list[bytes] = []
+    size = len(header) + len(footer)
+    for loc, lastmod in entries:
+        piece = str(module.sitemap(loc, lastmod)).encode("utf-8")
+        if pieces and (len(pieces) >= max_urls or size + len(piece) > max_bytes):
+            indexes.append((header + b"".join(pieces) + footer, len(pieces)))
+            pieces, size = [], len(header) + len(footer)
+        pieces.append(piece)
+        size += len(piece)
+    indexes.append((header + b"".join(pieces) + footer, len(pieces)))
+    return indexes
+
+
+def newest_of(parts: Iterable[Part]) -> Lastmod | None:
+    """The newest lastmod of any of ``parts`` (an index's own date); None when none is dated."""
+    dated = [p.newest for p in parts if p.newest is not None]
+    return max(dated, key=sort_key) if dated else None
+
+
+def index_of_parts(parts: Sequence[Part], name: str, extension: str, base: str, *,
+                   max_urls: int, max_bytes: int) -> tuple[list[str], bytes]:
+    """The names of a split set's parts (``sitemap-1.xml``, ...) and the index naming them.
+
+    Raises:
+        SitemapError: when the index would pass ``max_urls`` entries or ``max_bytes``.
+    """
+    if len(parts) > max_urls:
+        msg = (f"{len(parts):,} parts would pass the index limit of {max_urls:,} entries; "
+               f"raise max_urls or max_bytes")
+        raise SitemapError(msg)
+    names = [f"{name}-{number}.{extension}" for number in range(1, len(parts) + 1)]
+    index = render_index([(base + final, format_w3c(part.newest) if part.newest else "")
+                          for final, part in zip(names, parts, strict=True)]).encode("utf-8")
+    if len(index) > max_bytes:
+        msg = f"the sitemap index would hold {len(index):,} bytes, past max_bytes"
+        raise SitemapError(msg)
+    return names, index
+
+
 # -------------------- formerly writers/text_sitemap.py
 
 def render_line(entry: Rendered) -> str:
@@ -588,6 +707,7 @@ def render_line(entry: Rendered) -> str:
 # zlib's own default, as gzip(1) uses: on a sitemap, level 9 takes 2.6 times as long for a
 # file 9 % smaller (a 10 MB part: 0.15 s against 0.06 s).
 COMPRESS_LEVEL = 6
+_INFLATED_CHUNK = 1 << 20
 
 
 def header_time(newest: Lastmod | None) -> int:
@@ -613,3 +733,16 @@ def gzip_stream(chunks: Iterable[bytes], newest: Lastmod | None = None) -> Itera
         if packed := compressor.compress(chunk):
             yield packed
     yield compressor.flush() + struct.pack("<LL", crc, size & 0xFFFFFFFF)
+
+
+def gunzip(data: bytes) -> Iterator[bytes]:
+    """A gzip file's bytes, inflated a chunk at a time.
+
+    A small file that inflates to gigabytes (a gzip bomb) costs no more memory than it.
+
+    Raises:
+        OSError, EOFError, zlib.error: when it is not a whole gzip file.
+    """
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as inflated:
+        while chunk := inflated.read(_INFLATED_CHUNK):
+            yield chunk

@@ -16,12 +16,8 @@ streamed through render's one expat reader (:func:`sitemap_entries`).
 from __future__ import annotations
 
 import contextlib
-import errno
-import gzip
-import io
 import logging
 import os
-import secrets
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -32,10 +28,10 @@ import filelock
 import xxhash
 
 from sitemap_plugins.cache_keys import default_cache_dir, site_key
-from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError
-from sitemap_plugins.options import own_file_pattern
+from sitemap_plugins.errors import BusyError, Diagnostic, Level, WriteError, explain, special_kind
+from sitemap_plugins.options import own_file_pattern, temp_name, temp_target
 from sitemap_plugins.reader import MAX_PARSED_BYTES, PageBytes
-from sitemap_plugins.render import Node, SitemapParser, XmlError
+from sitemap_plugins.render import NotASitemapError, sitemap_kind_of, stream_sitemap_entries
 from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, editable
 from sitemap_plugins.urls import INDEX_NAMES
 
@@ -52,18 +48,6 @@ def is_inside(site: Path | str, path: Path | str) -> bool:
     """Whether ``path``, its links followed, lies in the folder ``site``."""
     real_site = os.path.realpath(site)
     return os.path.commonpath([real_site, os.path.realpath(path)]) == real_site
-
-
-# A folder needs no check: a rename onto it fails by itself, and the old one is kept.
-_SPECIAL = (
-    (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-)
-
-
-def special_kind(mode: int) -> str | None:
-    """What a file of this ``st_mode`` is when it is not a regular file or folder, or None."""
-    return next((what for test, what in _SPECIAL if test(mode)), None)
 
 
 def is_regular(path: Path) -> bool:
@@ -428,19 +412,6 @@ def read_chunks(path: Path) -> Iterator[bytes]:
             yield chunk
 
 
-def gunzip(data: bytes) -> Iterator[bytes]:
-    """A gzip file's bytes, inflated a chunk at a time.
-
-    A small file that inflates to gigabytes (a gzip bomb) costs no more memory than it.
-
-    Raises:
-        OSError, EOFError, zlib.error: when it is not a whole gzip file.
-    """
-    with gzip.GzipFile(fileobj=io.BytesIO(data)) as inflated:
-        while chunk := inflated.read(_CHUNK):
-            yield chunk
-
-
 def same_files(one: Path, other: Path) -> bool:
     """Whether two files hold the same bytes, compared a chunk at a time."""
     try:
@@ -459,15 +430,9 @@ def list_names(folder: Path) -> list[str]:
         return []
 
 
-# -------------------- our own sitemaps, read back
+# -------------------- our own sitemaps, read back (render's one expat reader)
 
-SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-SITEMAP_KINDS = ("urlset", "sitemapindex")
 _MAX_SITEMAP_BYTES = 52_428_800  # the protocol's limit of one file, uncompressed
-
-
-class NotASitemapError(ValueError):
-    """The file is not a sitemaps.org urlset or index, or not XML."""
 
 
 def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
@@ -483,31 +448,7 @@ def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
         raise NotASitemapError(msg)
     if size == 0:
         raise NotASitemapError("is empty")
-    ready: list[tuple[str, str, str]] = []
-
-    def root(node: Node) -> None:
-        kind = node.tag[len(SITEMAP_NS):] if node.tag.startswith(SITEMAP_NS) else ""
-        if kind not in SITEMAP_KINDS:
-            msg = f"is not a sitemaps.org urlset or sitemap index (root element {node.tag})"
-            raise NotASitemapError(msg)
-
-    def entry(top: Node, node: Node) -> None:
-        kind = top.tag[len(SITEMAP_NS):]
-        if node.tag == SITEMAP_NS + ("url" if kind == "urlset" else "sitemap"):
-            ready.append((kind, node.find_text(SITEMAP_NS + "loc"),
-                          node.find_text(SITEMAP_NS + "lastmod")))
-
-    parser = SitemapParser(entry, root)
-    try:
-        for chunk in read_chunks(path):
-            parser.feed(chunk, final=False)
-            yield from ready
-            ready.clear()
-        parser.feed(b"", final=True)
-    except XmlError as err:
-        msg = f"is not well-formed XML ({err})"
-        raise NotASitemapError(msg) from err
-    yield from ready
+    yield from stream_sitemap_entries(read_chunks(path))
 
 
 def sitemap_kind(path: Path) -> str:
@@ -515,24 +456,13 @@ def sitemap_kind(path: Path) -> str:
 
     Read only as far as its root element.
     """
-    roots: list[str] = []
-    parser = SitemapParser(None, lambda node: roots.append(node.tag))
     try:
-        for chunk in read_chunks(path):
-            parser.feed(chunk, final=False)
-            if roots:
-                break
-    except (OSError, XmlError):
-        pass
-    tag = roots[0] if roots else ""
-    return tag[len(SITEMAP_NS):] if tag in (SITEMAP_NS + k for k in SITEMAP_KINDS) else ""
+        return sitemap_kind_of(read_chunks(path))
+    except OSError:
+        return ""
 
 
 # -------------------- writing
-
-TEMP_PREFIX = ".sitemap-plugins-tmp-"
-_TOKEN_LENGTH = 12
-
 
 # The temporary files this process has named and not yet put in place or deleted. Python runs
 # a signal's handler between any two bytecodes, so a Ctrl-C or SIGTERM can land after a file
@@ -543,7 +473,7 @@ _UNFINISHED: set[Path] = set()
 
 def temp_path_for(target: Path) -> Path:
     """A fresh hidden temporary name in the target's folder (same file system)."""
-    path = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(_TOKEN_LENGTH // 2)}-{target.name}"
+    path = target.parent / temp_name(target.name)
     _UNFINISHED.add(path)
     return path
 
@@ -558,15 +488,6 @@ def discard_unfinished() -> None:
     while _UNFINISHED:
         with contextlib.suppress(OSError):
             _UNFINISHED.pop().unlink()
-
-
-def explain(err: OSError) -> str:
-    """A user-facing explanation of a write failure."""
-    if err.errno == errno.ENOSPC:
-        return "the disk is full; the previous file was kept"
-    if err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return f"permission denied ({err.strerror}); the previous file was kept"
-    return f"{err.strerror or err}; the previous file was kept"
 
 
 class Staged:
@@ -708,9 +629,8 @@ def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> li
     """
     removed: list[Path] = []
     for name in list_names(folder):
-        if name.startswith(TEMP_PREFIX) and (
-                targets is None
-                or name[len(TEMP_PREFIX) + _TOKEN_LENGTH + 1:] in targets):
+        target = temp_target(name)
+        if target is not None and (targets is None or target in targets):
             path = folder / name
             with contextlib.suppress(OSError):
                 path.unlink()

@@ -54,6 +54,11 @@ class BaseUrl:
         """Whether the site lives below the host root (its robots.txt is then not the host's)."""
         return self.path != "/"
 
+    @property
+    def host_root(self) -> str:
+        """The host's root URL, ``scheme://host[:port]/``: where crawlers read robots.txt."""
+        return f"{self.scheme}://{self.netloc}/"
+
 
 def parse_base_url(text: str) -> BaseUrl:
     """Validate and normalise a base URL.

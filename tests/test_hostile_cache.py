@@ -187,7 +187,7 @@ def test_two_sites_named_alike_keep_their_own_history(
 
 def test_a_build_keeps_a_namesakes_temporary_files(tmp_path: Path) -> None:
     """A build never removes the temporary files of another site's build in the same cache."""
-    from sitemap_plugins.site import TEMP_PREFIX  # noqa: PLC0415
+    from sitemap_plugins.options import TEMP_PREFIX  # noqa: PLC0415
 
     one, two = two_publics(tmp_path)
     cache = tmp_path / "shared-cache"

@@ -40,8 +40,7 @@ from lxml import etree
 from sitemap_plugins import SitemapConfig, SitemapError, generate
 from sitemap_plugins import owned as output_module
 from sitemap_plugins.cli import main
-from sitemap_plugins.errors import WriteError
-from sitemap_plugins.site import explain
+from sitemap_plugins.errors import WriteError, explain
 
 BASE = "https://example.org/"
 EPOCH = "1718000000"

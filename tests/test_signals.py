@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.site import TEMP_PREFIX
+from sitemap_plugins.options import TEMP_PREFIX
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://example.org/"
