@@ -12,6 +12,7 @@ import re
 
 from sitemap_plugins.content import Video
 from sitemap_plugins.reader import PageRecord
+from sitemap_plugins.values import NOT_XML
 
 # One encoder for every record: json.dumps with arguments builds a new one at each call.
 # ASCII output: a lone surrogate from a bad byte survives too.
@@ -58,8 +59,7 @@ def _strings(value: object, width: int = 0) -> tuple[object, ...]:
 # A record holds what a page's head and main content say: far less than this.
 MAX_RECORD_TEXT = 4 * 1024 * 1024
 _FINGERPRINT = re.compile(r"[\x21-\x7e]{1,256}\Z")
-# What XML 1.0 cannot hold, and lone surrogates: never written, so never taken from a cache.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# What XML 1.0 cannot hold (values.NOT_XML) is never written, so never taken from a cache.
 # Where those characters may be, in a record's JSON text: the encoder writes every character
 # outside ASCII as an escape, so a record without one of these needs no walk over its
 # decoded strings (which cost more than decoding them). A match is only looked at closer:
@@ -71,7 +71,7 @@ _MAYBE_NOT_XML = re.compile(
 def _all_text_clean(value: object) -> bool:
     """Whether every string in a decoded JSON value is text XML can hold."""
     if isinstance(value, str):
-        return not _NOT_XML.search(value)
+        return not NOT_XML.search(value)
     if isinstance(value, list):
         return all(_all_text_clean(item) for item in value)
     return True
