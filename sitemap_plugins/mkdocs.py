@@ -14,7 +14,6 @@ Top floor, a front-end writing no file: front matter is checked as Pelican's met
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -33,10 +32,11 @@ from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, un
 from sitemap_plugins.host_config import host_config, relative_to_config
 from sitemap_plugins.markdown_includes import documented_files, snippet_bases, snippet_files
 from sitemap_plugins.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
-from sitemap_plugins.reader import HostPage, listing_items, titled
+from sitemap_plugins.reader import HostPage, head_of, listing_items, titled
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import DateClaim, PageHints
-from sitemap_plugins.urls import folder_url
+from sitemap_plugins.urls import folder_url, rel_path
+from sitemap_plugins.values import hreflang, language_group
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -143,8 +143,8 @@ class _PageRecord:
     fallback: bool = False
     stands_in: tuple[str, str] | None = None
     """A fallback copy's language and the page it copies (the HTML site map links that)."""
-    alternates: tuple[tuple[str, str, str], ...] | None = None
-    """``(hreflang, dest_uri, url)`` of the real translations; None when i18n is off."""
+    alternates: tuple[tuple[str, tuple[str, str]], ...] | None = None
+    """``(hreflang, (dest_uri, url))`` of the real translations; None when i18n is off."""
     front: page_dates.OwnValues | None = None
     """From the front matter; None until ``on_page_context`` (``--dirty`` skips pages)."""
     git_plugin: tuple[Lastmod, bool] | None = None
@@ -366,7 +366,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         for file in files.static_pages():
             dest = file.dest_uri
             if (dest.lower().endswith(_HTML) and file.abs_src_path
-                    and _is_inside(file.abs_src_path, docs_dir)):
+                    and rel_path(file.abs_src_path, docs_dir) is not None):
                 self._state.static_html.add(dest)
         for name in config.theme.static_templates:
             if name.lower().endswith(_HTML) and name.rpartition("/")[2].lower() != "404.html":
@@ -428,7 +428,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if (record is None or self._sitemap is None or record.fallback
                 or (record.front is not None and record.front.exclude)):
             return None  # left out whatever it holds: nothing of it is needed
-        head = _head_of(output)
+        head = head_of(output)
         if head is not None and isinstance(page.content, str):
             record.host = HostPage(
                 head, titled(str(page.title or ""), page.content) + record.items)
@@ -518,19 +518,11 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         record.fallback = locale != build_locale
         original = alternates.get(locale) if record.fallback else None
         if original is not None and isinstance(getattr(original, "dest_uri", None), str):
-            record.stands_in = (str(build_locale).replace("_", "-"), original.dest_uri)
-        found: list[tuple[str, str, str]] = []
-        default_file: File | None = None
-        for language, other in sorted(alternates.items()):
-            if getattr(other, "locale", None) != language:
-                continue  # the default-language page standing in for a missing translation
-            # pt_BR, a common i18n locale spelling, is the hreflang pt-BR.
-            found.append((language.replace("_", "-"), other.dest_uri, other.url))
-            if language == self._i18n_default:
-                default_file = other
-        if default_file is not None:
-            found.append(("x-default", default_file.dest_uri, default_file.url))
-        record.alternates = tuple(found)
+            record.stands_in = (hreflang(build_locale), original.dest_uri)
+        record.alternates = language_group(
+            ((language, (other.dest_uri, other.url)) for language, other in sorted(
+                alternates.items())  # not the default-language page standing in for one
+             if getattr(other, "locale", None) == language), self._i18n_default)
 
     def _git_plugin_commit(self, meta: Mapping[str, Any]) -> tuple[Lastmod, bool] | None:
         """The last commit that mkdocs-git-revision-date-localized put in the meta.
@@ -602,7 +594,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
                 alternates = tuple(
-                    (code, href) for code, other, href in record.alternates if other in listed)
+                    (code, href) for code, (other, href) in record.alternates if other in listed)
             unrendered = self._dirty and record.host is None  # --dirty skipped it
             if (not found and front.changefreq is None and front.priority is None
                     and alternates is None and front.published is None and record.host is None
@@ -669,20 +661,6 @@ def _handler_paths(config: MkDocsConfig) -> list[str]:
     return [*own, *sys.path]
 
 
-_HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
-
-
-def _head_of(output: str) -> str | None:
-    """The output up to its ``</head>``; None when it has none (read whole from disk then)."""
-    end = output.find("</head>")
-    if end < 0:
-        found = _HEAD_END.search(output)
-        if found is None:
-            return None
-        end = found.start()
-    return output[:end]
-
-
 def _post_items(posts: object) -> list[tuple[str, str, str, str]]:
     """``(url, title, date, excerpt HTML)`` of each post a Material blog listing shows."""
     items = []
@@ -743,13 +721,6 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         log.debug("cannot read the front matter of %s: %s", path, err)
         return {}
-
-
-def _is_inside(path: str, folder: str) -> bool:
-    try:
-        return os.path.commonpath([os.path.abspath(path), folder]) == folder
-    except ValueError:  # different drives on Windows
-        return False
 
 
 def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.dates import Lastmod, coerce_lastmod
@@ -127,6 +127,22 @@ def in_zone(value: datetime, zone_name: str) -> datetime | None:
         return value.replace(tzinfo=ZoneInfo(zone_name))
     except (ValueError, ZoneInfoNotFoundError):
         return None
+
+
+def aware(value: object, zone_name: str) -> Lastmod | None:
+    """A host's date as a plain, timezone-aware lastmod.
+
+    A naive time is in the zone named ``zone_name`` (UTC when there is no such zone); a
+    subclass (Pelican's ``SafeDatetime``) becomes a plain datetime, cheap to pickle.
+    """
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = in_zone(value, zone_name) or value.replace(tzinfo=timezone.utc)
+        return datetime(value.year, value.month, value.day, value.hour, value.minute,
+                        value.second, tzinfo=value.tzinfo)
+    if isinstance(value, date):
+        return date(value.year, value.month, value.day)
+    return coerce_lastmod(value)
 
 
 def date_claims(own: OwnValues, commits: Iterable[tuple[Lastmod, bool]] = (),

@@ -27,7 +27,7 @@ import posixpath
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 from pelican.plugins import signals
 
 from sitemap_plugins import page_dates, pelican_legacy
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time
+from sitemap_plugins.dates import Lastmod, file_time
 from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import GitLog, read_git_log, shallow_note
 from sitemap_plugins.host_config import host_config, read_options
@@ -45,7 +45,15 @@ from sitemap_plugins.options import PAGE_VALUE_BY_NAME, SitemapConfig
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import DateClaim, PageHints
-from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
+from sitemap_plugins.urls import (
+    BaseUrl,
+    page_url,
+    parse_base_url,
+    rel_path,
+    relative_base,
+    resolve_href,
+)
+from sitemap_plugins.values import hreflang, language_group
 
 if TYPE_CHECKING:
     from sitemap_plugins.html_map_plan import BlogPlace, NavNode
@@ -212,7 +220,7 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
     return _Plan(config=config, base=base, siteurl=str(siteurl),
                  development=not str(siteurl).strip() and bool(settings.get("RELATIVE_URLS")),
                  use_source_time=use_source_time, legacy=legacy,
-                 default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
+                 default_lang=hreflang(settings.get("DEFAULT_LANG", "")),
                  timezone_name=str(settings.get("TIMEZONE") or "UTC"),
                  urls_follow_files=_urls_follow_files(settings),
                  content_path=str(settings.get("PATH") or ""),
@@ -292,7 +300,7 @@ def on_get_generators(pelican: _Pelican) -> None:
 
 def _site_for(pelican: _Pelican) -> _Site:
     output = _real_dir(pelican.settings["OUTPUT_PATH"])
-    offset = _relative(output, _RUN.main_output)
+    offset = rel_path(output, _RUN.main_output)
     plan = _RUN.plan
     siteurl = pelican.settings.get("SITEURL", "")
     try:
@@ -312,19 +320,6 @@ def _real_dir(path: object) -> str:
     return os.path.realpath(os.fspath(str(path)))
 
 
-def _relative(path: str, root: str) -> str | None:
-    """``path`` relative to ``root`` in POSIX form, or None when it lies outside."""
-    try:
-        rel = os.path.relpath(path, root)
-    except ValueError:  # another drive on Windows
-        return None
-    if rel == os.curdir:
-        return ""
-    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return None
-    return PurePath(rel).as_posix()
-
-
 def _written_rel(path: str) -> str | None:
     """A written file's path relative to the main OUTPUT_PATH, or None when outside it.
 
@@ -333,7 +328,7 @@ def _written_rel(path: str) -> str | None:
     """
     head, name = os.path.split(os.path.abspath(path))
     if head not in _RUN.folders:
-        _RUN.folders[head] = _relative(os.path.realpath(head), _RUN.main_output)
+        _RUN.folders[head] = rel_path(os.path.realpath(head), _RUN.main_output)
     folder = _RUN.folders[head]
     if folder is None:
         return None
@@ -615,7 +610,7 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
         claims = _content_claims(obj, plan, own)
         date_value = _stated(obj, "date", plan)  # an article's Date: when it was published
         if kind == "articles" and date_value is not None:  # pages are not news
-            published = _aware(date_value, plan.timezone_name)
+            published = page_dates.aware(date_value, plan.timezone_name)
         own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls,
                                        extensionless_urls=config.extensionless_urls)
         alternates = _translations(plan, site, obj, own_url)
@@ -672,19 +667,6 @@ def _own_values(obj: object) -> page_dates.OwnValues:
         raise SystemExit(1) from None
 
 
-def _aware(value: object, timezone_name: str) -> Lastmod | None:
-    """A Pelican date as a plain, timezone-aware datetime (TIMEZONE for a naive one)."""
-    if isinstance(value, datetime):
-        if value.tzinfo is None:
-            value = page_dates.in_zone(value, timezone_name) or value.replace(tzinfo=timezone.utc)
-        # Pelican's SafeDatetime subclass becomes a plain datetime (cheap to pickle).
-        return datetime(value.year, value.month, value.day, value.hour, value.minute,
-                        value.second, tzinfo=value.tzinfo)
-    if isinstance(value, date):
-        return date(value.year, value.month, value.day)
-    return coerce_lastmod(value)
-
-
 def _stated(obj: object, name: str, plan: _Plan) -> object:
     """The content's ``date`` or ``modified`` as its author stated it; None for a file time.
 
@@ -713,9 +695,9 @@ def _content_claims(obj: object, plan: _Plan, own: page_dates.OwnValues = page_d
     ``Date:`` the publication (never a file time: :func:`_stated`), then its source's git
     dates; its source's file time only under ``lastmod_file_time``.
     """
-    zone = plan.timezone_name
-    stated = dataclasses.replace(own, updated=_aware(_stated(obj, "modified", plan), zone),
-                                 published=_aware(_stated(obj, "date", plan), zone))
+    modified, published = (page_dates.aware(_stated(obj, name, plan), plan.timezone_name)
+                           for name in ("modified", "date"))
+    stated = dataclasses.replace(own, updated=modified, published=published)
     commit = _git_commit(plan, obj) if plan.config.git_dates else None
     return page_dates.date_claims(stated, [commit] if commit is not None else [],
                        _source_time(obj) if plan.use_source_time else None)
@@ -763,11 +745,6 @@ def _source_time(obj: object) -> Lastmod | None:
         return None
 
 
-def _lang_code(lang: object) -> str:
-    """Pelican language names as hreflang codes (``pt_BR`` -> ``pt-BR``)."""
-    return str(lang or "").strip().replace("_", "-")
-
-
 def _translations(plan: _Plan, site: _Site, obj: object,
                   own_url: str) -> tuple[tuple[str, str], ...] | None:
     """The page's language group: itself, its published translations and ``x-default``.
@@ -780,15 +757,11 @@ def _translations(plan: _Plan, site: _Site, obj: object,
                     if str(getattr(t, "status", "published")).lower() == "published"]
     if not translations or site.base is None:
         return None
-    pairs = [(_lang_code(getattr(obj, "lang", "")), own_url)]
-    for translation in translations:
-        url = resolve_href(str(getattr(translation, "url", "") or "./"), str(site.base))
-        if url is not None:
-            pairs.append((_lang_code(getattr(translation, "lang", "")), url))
-    default = next((url for code, url in pairs if code == plan.default_lang), None)
-    if default is not None:
-        pairs.append(("x-default", default))
-    return tuple(pairs)
+    found = ((getattr(t, "lang", ""), resolve_href(str(getattr(t, "url", "") or "./"),
+                                                    str(site.base))) for t in translations)
+    return language_group([(getattr(obj, "lang", ""), own_url),
+                           *((lang, url) for lang, url in found if url is not None)],
+                          plan.default_lang)
 
 
 __all__ = ["SETTING", "SettingsError", "read_plan", "register"]

@@ -320,6 +320,22 @@ def comparison_key(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
 
 
+def rel_path(path: str, root: str) -> str | None:
+    """``path`` relative to the folder ``root``, POSIX (``""`` for ``root``); None outside.
+
+    The paths as given: no link is followed, no file is read.
+    """
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:  # another drive on Windows
+        return None
+    if rel == os.curdir:
+        return ""
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return None
+    return rel.replace(os.sep, "/")
+
+
 def folder_url(root: str, name: str) -> str:
     """The URL of folder ``name`` (one path segment, percent-encoded) under URL ``root``.
 
