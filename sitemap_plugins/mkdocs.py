@@ -26,15 +26,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
-from sitemap_plugins import git_dates, page_dates
+from sitemap_plugins import git_dates, markdown_includes, page_dates
 from sitemap_plugins.dates import Lastmod, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
 from sitemap_plugins.host_config import host_config, relative_to_config
-from sitemap_plugins.markdown_includes import documented_files, snippet_bases, snippet_files
 from sitemap_plugins.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
 from sitemap_plugins.reader import HostPage, head_of, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import DateClaim, PageHints
+from sitemap_plugins.rules import PageHints
 from sitemap_plugins.urls import folder_url, rel_path
 from sitemap_plugins.values import hreflang, language_group
 
@@ -388,9 +387,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         found: list[str] = []
         if "8<-" in markdown and "pymdownx.snippets" in config.markdown_extensions:
             snippets = config.mdx_configs.get("pymdownx.snippets") or {}
-            found.extend(snippet_files(markdown, snippet_bases(snippets.get("base_path", ["."]))))
+            bases = markdown_includes.snippet_bases(snippets.get("base_path", ["."]))
+            found.extend(markdown_includes.snippet_files(markdown, bases))
         if ":::" in markdown and "mkdocstrings" in config.plugins:
-            found.extend(documented_files(markdown, _handler_paths(config)))
+            config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
+            handlers = getattr(config.plugins["mkdocstrings"], "config", {}).get("handlers")
+            search = markdown_includes.search_path(handlers, config_dir)
+            found.extend(markdown_includes.documented_files(markdown, search))
         # MkDocs renders the Markdown before on_env, where the page's record is made.
         self._state.includes[page.file.dest_uri] = tuple(dict.fromkeys(found))
         return None
@@ -471,13 +474,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # --dirty leaves the output of a deleted page in site_dir: only the files MkDocs
         # knows in this build may be listed then. (A full build starts from a clean folder.)
         only = self._state.known if self._dirty else None
-        outline: list[NavNode] = []
-        if self._state.navs:  # kept for the HTML site map only
-            from sitemap_plugins.html_map_plan import names_in  # noqa: PLC0415
-
-            further_page = names_in(self._lang)["page"]
-            outline = [node for nav in self._state.navs
-                       for node in _outline(nav.items, further_page)]
+        # The navigation, kept for the HTML site map only.
+        outline = [node for nav in self._state.navs for node in _outline(nav.items, self._lang)]
         from sitemap_plugins.build import generate  # noqa: PLC0415  # the pipeline, as it runs
 
         try:
@@ -576,34 +574,27 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             for dest, record in listed.items():
                 record.includes = {path: file_dates[path] for path in state.includes.get(dest, ())
                                    if path in file_dates}
-        claims: dict[str, list[DateClaim]] = {}
-        own: dict[str, Lastmod | None] = {}
+        # What MkDocs knows of the pages' dates; the core's one rule picks
+        # (rules.choose_lastmod), with the page's own date meta tags. A blog listing lists its
+        # posts: their dates are its items' dates.
+        claims = page_dates.with_listings(
+            {dest: page_dates.date_claims(record.front or page_dates.NO_OWN_VALUES,
+                                          _commits(record, git_log))
+             for dest, record in listed.items()},
+            {dest: record.shows for dest, record in listed.items()})
         for dest, record in listed.items():
-            # What MkDocs knows of the page's dates; the core's one rule picks
-            # (rules.choose_lastmod), with the page's own date meta tags.
             front = record.front or page_dates.NO_OWN_VALUES
-            claims[dest] = found = [*page_dates.date_claims(front, _commits(record, git_log))]
-            own[dest] = page_dates.chosen_date(found)
-        for dest, record in listed.items():
-            front = record.front or page_dates.NO_OWN_VALUES
-            found = claims[dest]
-            if record.shows:
-                # A blog listing lists its posts: their dates are its items' dates.
-                found.extend(page_dates.listing_claims(own.get(post) for post in record.shows))
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
                 alternates = tuple(
                     (code, href) for code, (other, href) in record.alternates if other in listed)
-            unrendered = self._dirty and record.host is None  # --dirty skipped it
-            if (not found and front.changefreq is None and front.priority is None
-                    and alternates is None and front.published is None and record.host is None
-                    and not unrendered):
-                continue  # nothing to add: the page speaks for itself (and costs less)
-            hints[dest] = PageHints(
-                dates=tuple(found), changefreq=front.changefreq, priority=front.priority,
+            page_hints = PageHints(
+                dates=claims[dest], changefreq=front.changefreq, priority=front.priority,
                 alternates=alternates, published=front.published, page=record.host,
-                unrendered=unrendered)
+                unrendered=self._dirty and record.host is None)  # --dirty skipped it
+            if page_hints != PageHints():  # else the page speaks for itself (and costs less)
+                hints[dest] = page_hints
         return hints
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> git_dates.GitLog:
@@ -648,19 +639,6 @@ def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastm
     return [*(c for c in (record.git_plugin, logged) if c is not None), *record.includes.values()]
 
 
-def _handler_paths(config: MkDocsConfig) -> list[str]:
-    """Where mkdocstrings' Python handler looks for modules (its ``paths``), then sys.path."""
-    import sys  # noqa: PLC0415
-
-    config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
-    plugin = config.plugins.get("mkdocstrings")
-    handlers = getattr(plugin, "config", {}).get("handlers") or {}
-    python = handlers.get("python") if isinstance(handlers, Mapping) else None
-    paths = python.get("paths") if isinstance(python, Mapping) else None
-    own = [os.path.join(config_dir, p) for p in (paths or ["."]) if isinstance(p, str)]
-    return [*own, *sys.path]
-
-
 def _post_items(posts: object) -> list[tuple[str, str, str, str]]:
     """``(url, title, date, excerpt HTML)`` of each post a Material blog listing shows."""
     items = []
@@ -682,9 +660,8 @@ def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, 
     if not isinstance(posts, (list, tuple)):
         return ()
     # Each item is an excerpt of a post (its .post), or the post itself.
-    dests = (getattr(getattr(getattr(item, "post", item), "file", None), "dest_uri", None)
-             for item in posts)
-    return tuple(dest for dest in dests if isinstance(dest, str) and dest in pages)
+    dests = (_dest_uri(getattr(item, "post", item)) for item in posts)
+    return tuple(dest for dest in dests if dest is not None and dest in pages)
 
 
 def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_dates.OwnValues:
@@ -723,40 +700,33 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
         return {}
 
 
-def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:
+def _outline(items: Iterable[Any], lang: str | None) -> tuple[NavNode, ...]:
     """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out).
 
     A page may head a section: mkdocs-section-index makes a section's index page the section,
     children and all. A listing of Material's blog (the blog index, an archive or category
-    page) heads its posts, which are in no navigation, and its further pages, named by
-    ``further_page`` ("{name}, page {number}"); the first listing to name a post places it.
+    page) heads its posts, which are in no navigation, and its further pages
+    (:func:`~sitemap_plugins.html_map_plan.listing_nodes`); the first listing to name a post
+    places it.
     """
-    from sitemap_plugins.html_map_plan import NavNode  # noqa: PLC0415  # with the HTML site map
+    from sitemap_plugins.html_map_plan import NavNode, listing_nodes  # noqa: PLC0415  # the map's
 
     nodes: list[NavNode] = []
     for item in items:
         if getattr(item, "is_page", False):
-            children = (_outline(item.children or (), further_page)
+            children = (_outline(item.children or (), lang)
                         if getattr(item, "is_section", False) else ())
-            nodes.append(NavNode(item.title, item.file.dest_uri,
-                                 (*children, *_listed(item, further_page))))
+            posts, pages = getattr(item, "posts", None), getattr(item, "pages", None)
+            if isinstance(posts, list) and isinstance(pages, list):  # a Material blog listing
+                children = (*children, *listing_nodes(
+                    item.title or "", map(_dest_uri, posts), map(_dest_uri, pages[1:]), lang))
+            nodes.append(NavNode(item.title, item.file.dest_uri, children))
         elif getattr(item, "is_section", False):
-            nodes.append(NavNode(item.title, None, _outline(item.children, further_page)))
+            nodes.append(NavNode(item.title, None, _outline(item.children, lang)))
     return tuple(nodes)
 
 
-def _listed(page: Any, further_page: str) -> tuple[NavNode, ...]:  # noqa: ANN401  # duck-typed
-    """The posts and further pages of a Material blog listing; () for any other page."""
-    from sitemap_plugins.html_map_plan import NavNode  # noqa: PLC0415  # with the HTML site map
-
-    posts, pages = getattr(page, "posts", None), getattr(page, "pages", None)
-    if not isinstance(posts, list) or not isinstance(pages, list):
-        return ()
-    nodes = [NavNode(None, dest) for post in posts
-             if isinstance(dest := getattr(getattr(post, "file", None), "dest_uri", None), str)]
-    name = page.title or ""
-    for number, further in enumerate(pages[1:], start=2):
-        dest = getattr(getattr(further, "file", None), "dest_uri", None)
-        if isinstance(dest, str):
-            nodes.append(NavNode(further_page.format(name=name, number=number), dest))
-    return tuple(nodes)
+def _dest_uri(obj: object) -> str | None:
+    """Where MkDocs writes the file of a page (a blog post, a listing's further page)."""
+    dest = getattr(getattr(obj, "file", None), "dest_uri", None)
+    return dest if isinstance(dest, str) else None

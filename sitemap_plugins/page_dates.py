@@ -180,3 +180,14 @@ def listing_claims(shown: Iterable[Lastmod | None]) -> tuple[DateClaim, ...]:
     It changed when the newest of them did.
     """
     return tuple(DateClaim(LISTED, when) for when in shown if when is not None)
+
+
+def with_listings(claims: Mapping[str, tuple[DateClaim, ...]],
+                  shows: Mapping[str, Iterable[str]]) -> dict[str, tuple[DateClaim, ...]]:
+    """Each page's claims; a listing's with the chosen date of each page it shows.
+
+    ``shows``: by page, the pages it lists (:func:`listing_claims`), among ``claims``' keys.
+    """
+    chosen = {page: chosen_date(found) for page, found in claims.items()}
+    return {page: (*found, *listing_claims(chosen.get(shown) for shown in shows.get(page, ())))
+            for page, found in claims.items()}
