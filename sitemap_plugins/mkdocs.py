@@ -16,8 +16,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from mkdocs.config import base
@@ -27,14 +26,13 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins import git_dates, markdown_includes, page_dates
-from sitemap_plugins.dates import Lastmod, parse_w3c
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
-from sitemap_plugins.host_config import host_config, relative_to_config
+from sitemap_plugins.host_config import host_config, preview_config, relative_to_config
 from sitemap_plugins.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
 from sitemap_plugins.reader import HostPage, head_of, listing_items, titled
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PageHints
-from sitemap_plugins.urls import folder_url, rel_path
+from sitemap_plugins.urls import rel_path, version_urls
 from sitemap_plugins.values import hreflang, language_group
 
 if TYPE_CHECKING:
@@ -48,6 +46,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
+    from sitemap_plugins.dates import Lastmod
     from sitemap_plugins.html_map_plan import NavNode
     from sitemap_plugins.options import SitemapConfig
 
@@ -257,11 +256,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             raise PluginError(f"{where}: {err.message}") from err
         if self._command == "serve" or _is_served(config):
             # Material's instant navigation asks the dev server for sitemap.xml: the served
-            # copy lists the dev server's own URLs, which is what it serves. It keeps no
-            # history (a manifest of localhost URLs would replace the site's dates), records
-            # nothing for IndexNow and asks git nothing, so a rebuild on every edit stays cheap.
-            self._sitemap = replace(sitemap, fingerprint=False, changes_file=None,
-                                    git_dates=False, indexnow_key=None)
+            # copy lists the dev server's own URLs, which is what it serves.
+            self._sitemap = preview_config(sitemap)
         elif base_url:
             self._sitemap = sitemap
         else:
@@ -535,17 +531,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None
         raw = meta.get(f"{_GIT_META}_raw_iso_datetime")
         created = meta.get("git_creation_date_localized_raw_iso_datetime")
-        added = created is not None and created == raw
-        try:
-            stamp = datetime.fromisoformat(raw) if isinstance(raw, str) else None
-        except ValueError:
-            stamp = None  # its date, below
-        found = page_dates.in_zone(stamp, self._git_timezone) if stamp is not None else None
-        if found is not None:
-            return found, added
-        raw = meta.get(f"{_GIT_META}_raw_iso_date")
-        when = parse_w3c(raw) if isinstance(raw, str) else None
-        return (when, added) if when is not None else None
+        when = page_dates.zoned_time(raw, self._git_timezone, meta.get(f"{_GIT_META}_raw_iso_date"))
+        return (when, created is not None and created == raw) if when is not None else None
 
     def _hints(self) -> dict[str, PageHints]:
         """Turn what the builds collected into the core's per-page hints."""
@@ -622,12 +609,8 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
     mike = config.plugins.get("mike")
     if not version or mike is None or not given_site_url:
         return None
-    own = folder_url(given_site_url, version)
-    canonical_version = getattr(mike, "config", {}).get("canonical_version")
-    if not isinstance(canonical_version, str) or not canonical_version.strip():
-        return own, None
-    canonical = folder_url(given_site_url, canonical_version.strip("/"))
-    return own, (canonical if canonical != own else None)
+    return version_urls(given_site_url, version,
+                        getattr(mike, "config", {}).get("canonical_version"))
 
 
 def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastmod, bool]]:

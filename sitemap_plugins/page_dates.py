@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.dates import Lastmod, coerce_lastmod
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
 from sitemap_plugins.options import NO_PAGE_VALUES, PAGE_VALUE_BY_NAME, check_page_values
 from sitemap_plugins.rules import (
     EXPLICIT,
@@ -127,6 +127,22 @@ def in_zone(value: datetime, zone_name: str) -> datetime | None:
         return value.replace(tzinfo=ZoneInfo(zone_name))
     except (ValueError, ZoneInfoNotFoundError):
         return None
+
+
+def zoned_time(stamp: object, zone_name: str, day: object = None) -> Lastmod | None:
+    """ISO 8601 text ``stamp`` as its wall-clock time in the zone named ``zone_name``.
+
+    Else ``day``, W3C text; None when neither is one. A host's dates given as text in a zone
+    of its settings: the times mkdocs-git-revision-date-localized stamps, say.
+    """
+    try:
+        found = datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
+    except ValueError:
+        found = None  # its day, below
+    zoned = in_zone(found, zone_name) if found is not None else None
+    if zoned is not None:
+        return zoned
+    return parse_w3c(day) if isinstance(day, str) else None
 
 
 def aware(value: object, zone_name: str) -> Lastmod | None:

@@ -345,6 +345,19 @@ def folder_url(root: str, name: str) -> str:
     return urljoin(root if root.endswith("/") else root + "/", quote(name, safe="") + "/")
 
 
+def version_urls(site_url: str, version: str, canonical_version: object) -> tuple[str, str | None]:
+    """A version's own base URL, its folder of ``site_url``, and where its canonicals point.
+
+    The second is the folder of ``canonical_version`` (a version or an alias; None or blank
+    for none), or None when that is the version's own: mike's ``canonical_version``.
+    """
+    own = folder_url(site_url, version)
+    if not isinstance(canonical_version, str) or not canonical_version.strip():
+        return own, None
+    canonical = folder_url(site_url, canonical_version.strip("/"))
+    return own, (canonical if canonical != own else None)
+
+
 def relative_base(href: str, against: BaseUrl) -> BaseUrl | None:
     """A base URL written relative to another (a sub-site's ``/fr``), as a browser reads it.
 
