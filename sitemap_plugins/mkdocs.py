@@ -155,9 +155,6 @@ class _PageRecord:
     content besides its own Markdown."""
     host: HostPage | None = None
     """The page as MkDocs rendered it: its content and the head of the output it wrote."""
-    includes: dict[str, tuple[Lastmod, bool]] = field(default_factory=dict)
-    """Files the page includes (snippets, documented modules), by absolute path: their last
-    commit, and whether that commit only added them. They date the page too."""
 
 
 @dataclass
@@ -555,18 +552,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             else:
                 listed[dest] = record
         git_log = self._git_dates(listed.values())
-        included = {path for dest in listed for path in state.includes.get(dest, ())}
-        if included:
-            file_dates = git_dates.read_file_dates(included)
-            for dest, record in listed.items():
-                record.includes = {path: file_dates[path] for path in state.includes.get(dest, ())
-                                   if path in file_dates}
+        included = git_dates.included_commits({d: state.includes.get(d, ()) for d in listed})
         # What MkDocs knows of the pages' dates; the core's one rule picks
         # (rules.choose_lastmod), with the page's own date meta tags. A blog listing lists its
         # posts: their dates are its items' dates.
         claims = page_dates.with_listings(
             {dest: page_dates.date_claims(record.front or page_dates.NO_OWN_VALUES,
-                                          _commits(record, git_log))
+                                          [*_commits(record, git_log), *included[dest]])
              for dest, record in listed.items()},
             {dest: record.shows for dest, record in listed.items()})
         for dest, record in listed.items():
@@ -614,12 +606,12 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
 
 
 def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastmod, bool]]:
-    """The last commits MkDocs knows of a page's source and of the files it includes.
+    """The last commits MkDocs knows of a page's source: the git plugin's, one ``git log``'s.
 
-    The git plugin's or one ``git log``'s, each as ``(date, whether it only added the file)``.
+    Each as ``(date, whether it only added the file)``.
     """
     logged = git_log.commit(record.src_uri) if record.src_uri is not None else None
-    return [*(c for c in (record.git_plugin, logged) if c is not None), *record.includes.values()]
+    return [c for c in (record.git_plugin, logged) if c is not None]
 
 
 def _post_items(posts: object) -> list[tuple[str, str, str, str]]:

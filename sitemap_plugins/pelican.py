@@ -2,17 +2,9 @@
 
 Settings live in one dict, ``SITEMAP_PLUGINS``, whose keys are the core's option names plus
 ``static_html``. pelican-sitemap's ``SITEMAP`` dict is read too, so that switching plugins
-takes one line. Pelican's signals drive everything:
-
-* ``initialized``: check the settings (a bad one stops the build) and warn when
-  pelican-sitemap is enabled as well.
-* ``get_generators``: the first Pelican instance seen is the main site; i18n_subsites runs its
-  sub-sites as nested instances inside that run, so their pages join the main sitemap.
-* ``content_written``: note what Pelican knows about every page it writes (status, dates,
-  translations, opt-outs). Only these files are listed: stale files left in ``OUTPUT_PATH``
-  by earlier builds are not.
-* ``static_generator_finalized``: note the static files copied by this run.
-* ``finalized`` (main instance only): hand the notes to :func:`sitemap_plugins.build`.
+takes one line. Pelican's signals drive everything (:func:`register`): the settings are
+checked when Pelican starts, each file written is noted as it is written (only those are
+listed, not stale files of earlier builds), and the main instance's end writes the sitemap.
 
 Top floor, a front-end writing no file: Pelican's objects become plain values; page values
 are checked as MkDocs' are (:mod:`~sitemap_plugins.options`); migration: ``pelican_legacy``.
@@ -287,7 +279,11 @@ def on_initialized(pelican: _Pelican) -> None:
 
 
 def on_get_generators(pelican: _Pelican) -> None:
-    """Start a run for the main instance; remember an i18n sub-site inside it."""
+    """Start a run for the main instance; remember an i18n sub-site inside it.
+
+    The first Pelican instance seen is the main site; i18n_subsites runs its sub-sites as
+    nested instances inside that run, so their pages join the main sitemap.
+    """
     if not _nested(pelican):
         _RUN.main = weakref.ref(pelican)
         _RUN.plan = read_plan(pelican.settings)
@@ -367,7 +363,7 @@ def on_pages_finalized(generator: Any) -> None:  # noqa: ANN401  # Pelican's Pag
 
 
 def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> None:
-    """Note a page Pelican wrote.
+    """Note what Pelican knows of a page it wrote: status, dates, translations, opt-outs.
 
     The first writer of a path wins, unless a later one overrides it by ``save_as``: Pelican
     then really writes the later one and sends the other writes to /dev/null.
