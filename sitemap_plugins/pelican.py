@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import urlsplit
 
 # Import Pelican before creating the logger: Pelican installs its logger class on import,
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins import page_dates, pelican_legacy
+from sitemap_plugins import page_dates, pelican_legacy, urls
 from sitemap_plugins.dates import Lastmod, file_time
 from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import GitLog, read_git_log, shallow_note
@@ -37,18 +36,11 @@ from sitemap_plugins.options import PAGE_VALUE_BY_NAME, SitemapConfig
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import DateClaim, PageHints
-from sitemap_plugins.urls import (
-    BaseUrl,
-    page_url,
-    parse_base_url,
-    rel_path,
-    relative_base,
-    resolve_href,
-)
 from sitemap_plugins.values import hreflang, language_group
 
 if TYPE_CHECKING:
     from sitemap_plugins.html_map_plan import BlogPlace, NavNode
+    from sitemap_plugins.urls import BaseUrl
 
 log = logging.getLogger(__name__)
 
@@ -171,11 +163,8 @@ def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
     if not isinstance(siteurl, str):
         msg = f"Expected a URL string but received: {received(siteurl)}"
         raise SettingsError("SITEURL", msg)
-    text = siteurl.strip()
-    if not urlsplit(text).scheme:
-        return None
     try:
-        return parse_base_url(text)
+        return urls.absolute_base(siteurl)
     except ValueError as err:
         raise SettingsError("SITEURL", str(err)) from err
 
@@ -296,7 +285,7 @@ def on_get_generators(pelican: _Pelican) -> None:
 
 def _site_for(pelican: _Pelican) -> _Site:
     output = _real_dir(pelican.settings["OUTPUT_PATH"])
-    offset = rel_path(output, _RUN.main_output)
+    offset = urls.rel_path(output, _RUN.main_output)
     plan = _RUN.plan
     siteurl = pelican.settings.get("SITEURL", "")
     try:
@@ -304,11 +293,10 @@ def _site_for(pelican: _Pelican) -> _Site:
     except SettingsError:
         base = None
     if base is None and plan is not None and plan.base is not None and isinstance(siteurl, str):
-        base = relative_base(siteurl, plan.base)
+        base = urls.relative_base(siteurl, plan.base)
     served = False
     if plan is not None and plan.base is not None and base is not None and offset is not None:
-        expected = parse_base_url(page_url(plan.base, f"{offset}/" if offset else ""))
-        served = expected == base
+        served = urls.folder_base(plan.base, offset) == base
     return _Site(id(pelican), base, offset, served)
 
 
@@ -324,7 +312,7 @@ def _written_rel(path: str) -> str | None:
     """
     head, name = os.path.split(os.path.abspath(path))
     if head not in _RUN.folders:
-        _RUN.folders[head] = rel_path(os.path.realpath(head), _RUN.main_output)
+        _RUN.folders[head] = urls.rel_path(os.path.realpath(head), _RUN.main_output)
     folder = _RUN.folders[head]
     if folder is None:
         return None
@@ -607,8 +595,8 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
         date_value = _stated(obj, "date", plan)  # an article's Date: when it was published
         if kind == "articles" and date_value is not None:  # pages are not news
             published = page_dates.aware(date_value, plan.timezone_name)
-        own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls,
-                                       extensionless_urls=config.extensionless_urls)
+        own_url = host_url or urls.page_url(plan.base, rel, directory_urls=config.directory_urls,
+                                            extensionless_urls=config.extensionless_urls)
         alternates = _translations(plan, site, obj, own_url)
     elif not _is_template_page(context):
         claims = _listing_claims(context, plan)
@@ -643,7 +631,7 @@ def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
     if prefix + save_as != rel and posixpath.normpath(prefix + save_as) != rel:
         return None  # another file of the page's (a listing it heads, say)
     # Pelican's URLs are relative to the SITEURL of the instance that wrote the page.
-    return resolve_href(url or "./", str(site.base))
+    return urls.resolve_href(url or "./", str(site.base))
 
 
 def _source_name(obj: object) -> str:
@@ -753,8 +741,8 @@ def _translations(plan: _Plan, site: _Site, obj: object,
                     if str(getattr(t, "status", "published")).lower() == "published"]
     if not translations or site.base is None:
         return None
-    found = ((getattr(t, "lang", ""), resolve_href(str(getattr(t, "url", "") or "./"),
-                                                    str(site.base))) for t in translations)
+    found = ((getattr(t, "lang", ""), urls.resolve_href(str(getattr(t, "url", "") or "./"),
+                                                         str(site.base))) for t in translations)
     return language_group([(getattr(obj, "lang", ""), own_url),
                            *((lang, url) for lang, url in found if url is not None)],
                           plan.default_lang)

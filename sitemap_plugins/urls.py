@@ -358,6 +358,22 @@ def version_urls(site_url: str, version: str, canonical_version: object) -> tupl
     return own, (canonical if canonical != own else None)
 
 
+def absolute_base(text: str) -> BaseUrl | None:
+    """``text`` as a base URL; None when it is no absolute URL (empty, or relative).
+
+    Raises:
+        ValueError: when it is absolute but not a usable base URL (:func:`parse_base_url`).
+
+    """
+    text = text.strip()
+    return parse_base_url(text) if urlsplit(text).scheme else None
+
+
+def folder_base(base: BaseUrl, folder: str) -> BaseUrl:
+    """The base URL of ``folder``, a path below ``base``'s (``""`` for ``base`` itself)."""
+    return parse_base_url(page_url(base, f"{folder}/" if folder else ""))
+
+
 def relative_base(href: str, against: BaseUrl) -> BaseUrl | None:
     """A base URL written relative to another (a sub-site's ``/fr``), as a browser reads it.
 
