@@ -382,6 +382,11 @@ def site_map_title(lang: str | None) -> str:
     return names_in(lang)["site_map"]
 
 
+def taken_message(rel_path: str, source: str) -> str:
+    """Why a host cannot add the site map as a page: ``rel_path`` is the output of ``source``."""
+    return f"{rel_path!r} is the output of {source!r}; choose another path"
+
+
 @dataclass
 class MapPage:
     """One page of the HTML site map: a language's list, or a part of it."""

@@ -279,7 +279,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         from mkdocs.structure.files import InclusionLevel  # noqa: PLC0415
 
         from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
-        from sitemap_plugins.html_map_plan import site_map_title  # noqa: PLC0415
+        from sitemap_plugins.html_map_plan import site_map_title, taken_message  # noqa: PLC0415
 
         dest = self._sitemap.html_sitemap
         language = None
@@ -292,9 +292,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         taken = files.get_file_from_path(src) or next(
             (f for f in files if f.dest_uri == dest), None)
         if taken is not None:
-            msg = (f"Plugin '{self._name}' option 'html_sitemap': {dest!r} is the output of "
-                   f"{taken.src_uri!r}; choose another path")
-            raise PluginError(msg)
+            msg = taken_message(dest, taken.src_uri)
+            raise PluginError(f"Plugin '{self._name}' option 'html_sitemap': {msg}")
         # Named in the build's language: the theme's (Material's "language", the built-in
         # themes' "locale", which mkdocs-static-i18n sets for each language), else the
         # language built.
@@ -406,9 +405,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None
         record.front = _front_matter(page.meta, record.src_uri)
         record.git_plugin = self._git_plugin_commit(page.meta)
-        record.shows = _shown_posts(context.get("posts"), self._state.pages)
-        if record.shows:
-            record.items = listing_items(_post_items(context.get("posts")))
+        record.shows, record.items = _listing(context.get("posts"), self._state.pages)
         return None
 
     @event_priority(_LATE)  # after plugins that rework the output (minifiers)
@@ -614,29 +611,27 @@ def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastm
     return [c for c in (record.git_plugin, logged) if c is not None]
 
 
-def _post_items(posts: object) -> list[tuple[str, str, str, str]]:
-    """``(url, title, date, excerpt HTML)`` of each post a Material blog listing shows."""
+def _listing(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[tuple[str, ...], str]:
+    """What a Material blog listing shows, from its ``posts``; ``((), "")`` for other pages.
+
+    The ``dest_uri`` of the documentation pages among them, and its items
+    (:func:`~sitemap_plugins.reader.listing_items`): each post's URL, title, date and excerpt.
+    """
+    # Each item is an excerpt of a post (its .post), or the post itself.
+    shown = [(getattr(item, "post", item), item)
+             for item in (posts if isinstance(posts, (list, tuple)) else ())]
+    dests = tuple(dest for post, _ in shown
+                  if (dest := _dest_uri(post)) is not None and dest in pages)
+    if not dests:
+        return (), ""
     items = []
-    for item in posts if isinstance(posts, (list, tuple)) else ():
-        post = getattr(item, "post", item)
+    for post, item in shown:
         meta = getattr(post, "meta", None)
         date = meta.get("date", "") if isinstance(meta, Mapping) else ""
         content = getattr(item, "content", None)
         items.append((str(getattr(post, "url", "") or ""), str(getattr(post, "title", "") or ""),
                       str(date), content if isinstance(content, str) else ""))
-    return items
-
-
-def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, ...]:
-    """``dest_uri`` of the documentation pages in a listing's ``posts``; () for other pages.
-
-    Material's blog: the excerpts this page of the listing shows, each holding its post.
-    """
-    if not isinstance(posts, (list, tuple)):
-        return ()
-    # Each item is an excerpt of a post (its .post), or the post itself.
-    dests = (_dest_uri(getattr(item, "post", item)) for item in posts)
-    return tuple(dest for dest in dests if dest is not None and dest in pages)
+    return dests, listing_items(items)
 
 
 def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_dates.OwnValues:

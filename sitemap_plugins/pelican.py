@@ -35,7 +35,7 @@ from sitemap_plugins.host_config import host_config, read_options
 from sitemap_plugins.options import PAGE_VALUE_BY_NAME, SitemapConfig
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import DateClaim, PageHints
+from sitemap_plugins.rules import PUBLISHED, DateClaim, PageHints
 from sitemap_plugins.values import hreflang, language_group
 
 if TYPE_CHECKING:
@@ -217,9 +217,8 @@ def _urls_follow_files(settings: Mapping[str, Any]) -> bool:
         url, save_as = settings.get(f"{kind}_URL"), settings.get(f"{kind}_SAVE_AS")
         if url is None and save_as is None:
             continue
-        if not (isinstance(url, str) and isinstance(save_as, str)):
-            return False
-        if url not in (save_as, save_as.removesuffix("index.html")):
+        if not (isinstance(url, str) and isinstance(save_as, str)
+                and urls.is_file_link(url, save_as)):
             return False
     return True
 
@@ -330,14 +329,14 @@ def on_pages_finalized(generator: Any) -> None:  # noqa: ANN401  # Pelican's Pag
     from pelican.contents import Page  # noqa: PLC0415
 
     from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
-    from sitemap_plugins.html_map_plan import site_map_title  # noqa: PLC0415
+    from sitemap_plugins.html_map_plan import site_map_title, taken_message  # noqa: PLC0415
 
     rel = plan.config.html_sitemap
     taken = next((p for p in [*generator.pages, *generator.hidden_pages]
                   if getattr(p, "save_as", None) == rel), None)
     if taken is not None:
-        log.critical("SettingsError: SITEMAP_PLUGINS['html_sitemap']: %r is the output of %r; "
-                     "choose another path", rel, _source_name(taken))
+        log.critical("SettingsError: SITEMAP_PLUGINS['html_sitemap']: %s",
+                     taken_message(rel, _source_name(taken)))
         raise SystemExit(1)
     url = rel[: -len("index.html")] if rel.endswith("/index.html") else rel
     settings = generator.settings
@@ -479,9 +478,8 @@ def on_finalized(pelican: _Pelican) -> None:
         _RUN.sites.pop()
     if _RUN.main_instance() is not pelican:
         return
-    plan, pages, outside = _RUN.plan, _RUN.pages, _RUN.outside
+    plan, pages, outside, places = _RUN.plan, _RUN.pages, _RUN.outside, _RUN.places
     _RUN.main, _RUN.plan, _RUN.sites, _RUN.pages, _RUN.outside = None, None, [], {}, 0
-    places = _RUN.places
     _RUN.folders, _RUN.content_lastmods, _RUN.places = {}, {}, {}
     if plan is None:
         return
@@ -592,9 +590,8 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
     claims: tuple[DateClaim, ...] = ()
     if obj is not None:
         claims = _content_claims(obj, plan, own)
-        date_value = _stated(obj, "date", plan)  # an article's Date: when it was published
-        if kind == "articles" and date_value is not None:  # pages are not news
-            published = page_dates.aware(date_value, plan.timezone_name)
+        if kind == "articles":  # an article's Date: when it was published (pages are not news)
+            published = next((claim.value for claim in claims if claim.kind == PUBLISHED), None)
         own_url = host_url or urls.page_url(plan.base, rel, directory_urls=config.directory_urls,
                                             extensionless_urls=config.extensionless_urls)
         alternates = _translations(plan, site, obj, own_url)
@@ -625,7 +622,7 @@ def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
     if not isinstance(save_as, str) or not isinstance(url, str) or site.base is None:
         return None
     save_as = save_as.replace(os.sep, "/")
-    if url == save_as or url == save_as.removesuffix("index.html"):
+    if urls.is_file_link(url, save_as):
         return None  # the usual case, told apart without any URL work (every page pays it)
     prefix = f"{site.offset}/" if site.offset else ""
     if prefix + save_as != rel and posixpath.normpath(prefix + save_as) != rel:

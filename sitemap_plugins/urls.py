@@ -358,6 +358,14 @@ def version_urls(site_url: str, version: str, canonical_version: object) -> tupl
     return own, (canonical if canonical != own else None)
 
 
+def is_file_link(href: str, rel_path: str) -> bool:
+    """Whether a site-relative ``href`` is the file ``rel_path``'s path, or its folder's.
+
+    Such a link (``a.html``, ``a/`` for ``a/index.html``) is the URL the file gets anyway.
+    """
+    return href in (rel_path, rel_path.removesuffix("index.html"))
+
+
 def absolute_base(text: str) -> BaseUrl | None:
     """``text`` as a base URL; None when it is no absolute URL (empty, or relative).
 
