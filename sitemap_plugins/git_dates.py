@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from sitemap_plugins.dates import Lastmod, parse_w3c
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Iterable, Mapping
     from concurrent.futures import Future
 
 log = logging.getLogger(__name__)
@@ -137,6 +137,18 @@ def _run_git(git: str, cwd: str, *args: str) -> str | None:
         log.debug("git %s: %s", args[0], done.stderr.decode("utf-8", "replace").strip())
         return None
     return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def included_commits(includes: Mapping[str, Iterable[str]],
+                     ) -> dict[str, list[tuple[Lastmod, bool]]]:
+    """By page, the last commit of each file it includes (snippets, documented modules).
+
+    They date the page too. Each commit as :func:`read_file_dates` gives it; one read for all.
+    """
+    wanted = {path for paths in includes.values() for path in paths}
+    dates = read_file_dates(wanted) if wanted else {}
+    return {page: [dates[path] for path in paths if path in dates]
+            for page, paths in includes.items()}
 
 
 def read_file_dates(paths: Collection[str]) -> dict[str, tuple[Lastmod, bool]]:

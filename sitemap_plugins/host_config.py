@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from sitemap_plugins.errors import ConfigError, received
@@ -91,3 +92,13 @@ def host_config(options: Mapping[str, Any], *, base_url: str | None, config_dir:
 
         check(config)
     return config
+
+
+def preview_config(config: SitemapConfig) -> SitemapConfig:
+    """``config`` for a host's dev server, whose sitemap lists the server's own URLs.
+
+    It keeps no history (a manifest of localhost URLs would replace the site's dates), records
+    nothing for IndexNow and asks git nothing, so a rebuild on every edit stays cheap.
+    """
+    return replace(config, fingerprint=False, changes_file=None, git_dates=False,
+                   indexnow_key=None)

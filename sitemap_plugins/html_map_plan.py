@@ -23,7 +23,7 @@ from sitemap_plugins.urls import INDEX_NAMES
 from sitemap_plugins.values import is_language_tag, xml_text
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 # A title's site-name suffix: "Page - Site", "Page | Site", "Page — Site".
 _SUFFIX = re.compile(r"\s+[-|\u2013\u2014\u00b7:]\s+[^-|\u2013\u2014\u00b7:]+\Z")
@@ -72,6 +72,19 @@ class NavNode:
     title: str | None = None
     rel_path: str | None = None
     children: tuple[NavNode, ...] = ()
+
+
+def listing_nodes(name: str, posts: Iterable[str | None], further: Iterable[str | None],
+                  lang: str | None) -> tuple[NavNode, ...]:
+    """What a blog listing named ``name`` heads: the posts it shows, then its further pages.
+
+    Each post is titled by its own page. The further pages, the second on (None where the
+    host wrote no file), are named in ``lang`` as :func:`blog_outline` names them.
+    """
+    further_page = names_in(lang)["page"]
+    return (*(NavNode(None, rel) for rel in posts if rel is not None),
+            *(NavNode(further_page.format(name=name, number=number), rel)
+              for number, rel in enumerate(further, start=2) if rel is not None))
 
 
 @dataclass(frozen=True)
@@ -367,6 +380,11 @@ def language_key(lang: str) -> str:
 def site_map_title(lang: str | None) -> str:
     """The site map's name for people in ``lang``; English for a language not in NAMES."""
     return names_in(lang)["site_map"]
+
+
+def taken_message(rel_path: str, source: str) -> str:
+    """Why a host cannot add the site map as a page: ``rel_path`` is the output of ``source``."""
+    return f"{rel_path!r} is the output of {source!r}; choose another path"
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 # pymdownx.snippets: "--8<-- 'file'" on a line, or a block of paths between two "--8<--".
 _SNIPPET = re.compile(
@@ -85,6 +85,20 @@ def _snippet_path(name: str, bases: list[str]) -> str | None:
         elif os.path.isfile(folder) and os.path.basename(folder) == os.path.basename(name):
             return folder
     return None
+
+
+def search_path(handlers: object, config_dir: str) -> list[str]:
+    """Where mkdocstrings' Python handler looks for modules: its ``paths``, then ``sys.path``.
+
+    ``handlers`` is mkdocstrings' setting of that name; the ``paths`` of its ``python`` entry
+    are relative to ``config_dir``, the config file's folder (by default that folder itself).
+    """
+    import sys  # noqa: PLC0415
+
+    python = handlers.get("python") if isinstance(handlers, Mapping) else None
+    paths = python.get("paths") if isinstance(python, Mapping) else None
+    own = [os.path.join(config_dir, p) for p in (paths or ["."]) if isinstance(p, str)]
+    return [*own, *sys.path]
 
 
 def documented_files(markdown: str, search: list[str]) -> list[str]:

@@ -14,11 +14,9 @@ Top floor, a front-end writing no file: front matter is checked as Pelican's met
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from mkdocs.config import base
@@ -27,16 +25,15 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
-from sitemap_plugins import git_dates, page_dates
-from sitemap_plugins.dates import Lastmod, parse_w3c
+from sitemap_plugins import git_dates, markdown_includes, page_dates
 from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
-from sitemap_plugins.host_config import host_config, relative_to_config
-from sitemap_plugins.markdown_includes import documented_files, snippet_bases, snippet_files
+from sitemap_plugins.host_config import host_config, preview_config, relative_to_config
 from sitemap_plugins.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
-from sitemap_plugins.reader import HostPage, listing_items, titled
+from sitemap_plugins.reader import HostPage, head_of, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import DateClaim, PageHints
-from sitemap_plugins.urls import folder_url
+from sitemap_plugins.rules import PageHints
+from sitemap_plugins.urls import rel_path, version_urls
+from sitemap_plugins.values import hreflang, language_group
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -49,6 +46,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
+    from sitemap_plugins.dates import Lastmod
     from sitemap_plugins.html_map_plan import NavNode
     from sitemap_plugins.options import SitemapConfig
 
@@ -143,8 +141,8 @@ class _PageRecord:
     fallback: bool = False
     stands_in: tuple[str, str] | None = None
     """A fallback copy's language and the page it copies (the HTML site map links that)."""
-    alternates: tuple[tuple[str, str, str], ...] | None = None
-    """``(hreflang, dest_uri, url)`` of the real translations; None when i18n is off."""
+    alternates: tuple[tuple[str, tuple[str, str]], ...] | None = None
+    """``(hreflang, (dest_uri, url))`` of the real translations; None when i18n is off."""
     front: page_dates.OwnValues | None = None
     """From the front matter; None until ``on_page_context`` (``--dirty`` skips pages)."""
     git_plugin: tuple[Lastmod, bool] | None = None
@@ -157,9 +155,6 @@ class _PageRecord:
     content besides its own Markdown."""
     host: HostPage | None = None
     """The page as MkDocs rendered it: its content and the head of the output it wrote."""
-    includes: dict[str, tuple[Lastmod, bool]] = field(default_factory=dict)
-    """Files the page includes (snippets, documented modules), by absolute path: their last
-    commit, and whether that commit only added them. They date the page too."""
 
 
 @dataclass
@@ -258,11 +253,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             raise PluginError(f"{where}: {err.message}") from err
         if self._command == "serve" or _is_served(config):
             # Material's instant navigation asks the dev server for sitemap.xml: the served
-            # copy lists the dev server's own URLs, which is what it serves. It keeps no
-            # history (a manifest of localhost URLs would replace the site's dates), records
-            # nothing for IndexNow and asks git nothing, so a rebuild on every edit stays cheap.
-            self._sitemap = replace(sitemap, fingerprint=False, changes_file=None,
-                                    git_dates=False, indexnow_key=None)
+            # copy lists the dev server's own URLs, which is what it serves.
+            self._sitemap = preview_config(sitemap)
         elif base_url:
             self._sitemap = sitemap
         else:
@@ -287,7 +279,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         from mkdocs.structure.files import InclusionLevel  # noqa: PLC0415
 
         from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
-        from sitemap_plugins.html_map_plan import site_map_title  # noqa: PLC0415
+        from sitemap_plugins.html_map_plan import site_map_title, taken_message  # noqa: PLC0415
 
         dest = self._sitemap.html_sitemap
         language = None
@@ -300,9 +292,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         taken = files.get_file_from_path(src) or next(
             (f for f in files if f.dest_uri == dest), None)
         if taken is not None:
-            msg = (f"Plugin '{self._name}' option 'html_sitemap': {dest!r} is the output of "
-                   f"{taken.src_uri!r}; choose another path")
-            raise PluginError(msg)
+            msg = taken_message(dest, taken.src_uri)
+            raise PluginError(f"Plugin '{self._name}' option 'html_sitemap': {msg}")
         # Named in the build's language: the theme's (Material's "language", the built-in
         # themes' "locale", which mkdocs-static-i18n sets for each language), else the
         # language built.
@@ -366,7 +357,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         for file in files.static_pages():
             dest = file.dest_uri
             if (dest.lower().endswith(_HTML) and file.abs_src_path
-                    and _is_inside(file.abs_src_path, docs_dir)):
+                    and rel_path(file.abs_src_path, docs_dir) is not None):
                 self._state.static_html.add(dest)
         for name in config.theme.static_templates:
             if name.lower().endswith(_HTML) and name.rpartition("/")[2].lower() != "404.html":
@@ -388,9 +379,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         found: list[str] = []
         if "8<-" in markdown and "pymdownx.snippets" in config.markdown_extensions:
             snippets = config.mdx_configs.get("pymdownx.snippets") or {}
-            found.extend(snippet_files(markdown, snippet_bases(snippets.get("base_path", ["."]))))
+            bases = markdown_includes.snippet_bases(snippets.get("base_path", ["."]))
+            found.extend(markdown_includes.snippet_files(markdown, bases))
         if ":::" in markdown and "mkdocstrings" in config.plugins:
-            found.extend(documented_files(markdown, _handler_paths(config)))
+            config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
+            handlers = getattr(config.plugins["mkdocstrings"], "config", {}).get("handlers")
+            search = markdown_includes.search_path(handlers, config_dir)
+            found.extend(markdown_includes.documented_files(markdown, search))
         # MkDocs renders the Markdown before on_env, where the page's record is made.
         self._state.includes[page.file.dest_uri] = tuple(dict.fromkeys(found))
         return None
@@ -410,9 +405,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None
         record.front = _front_matter(page.meta, record.src_uri)
         record.git_plugin = self._git_plugin_commit(page.meta)
-        record.shows = _shown_posts(context.get("posts"), self._state.pages)
-        if record.shows:
-            record.items = listing_items(_post_items(context.get("posts")))
+        record.shows, record.items = _listing(context.get("posts"), self._state.pages)
         return None
 
     @event_priority(_LATE)  # after plugins that rework the output (minifiers)
@@ -428,7 +421,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         if (record is None or self._sitemap is None or record.fallback
                 or (record.front is not None and record.front.exclude)):
             return None  # left out whatever it holds: nothing of it is needed
-        head = _head_of(output)
+        head = head_of(output)
         if head is not None and isinstance(page.content, str):
             record.host = HostPage(
                 head, titled(str(page.title or ""), page.content) + record.items)
@@ -471,13 +464,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # --dirty leaves the output of a deleted page in site_dir: only the files MkDocs
         # knows in this build may be listed then. (A full build starts from a clean folder.)
         only = self._state.known if self._dirty else None
-        outline: list[NavNode] = []
-        if self._state.navs:  # kept for the HTML site map only
-            from sitemap_plugins.html_map_plan import names_in  # noqa: PLC0415
-
-            further_page = names_in(self._lang)["page"]
-            outline = [node for nav in self._state.navs
-                       for node in _outline(nav.items, further_page)]
+        # The navigation, kept for the HTML site map only.
+        outline = [node for nav in self._state.navs for node in _outline(nav.items, self._lang)]
         from sitemap_plugins.build import generate  # noqa: PLC0415  # the pipeline, as it runs
 
         try:
@@ -518,19 +506,11 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         record.fallback = locale != build_locale
         original = alternates.get(locale) if record.fallback else None
         if original is not None and isinstance(getattr(original, "dest_uri", None), str):
-            record.stands_in = (str(build_locale).replace("_", "-"), original.dest_uri)
-        found: list[tuple[str, str, str]] = []
-        default_file: File | None = None
-        for language, other in sorted(alternates.items()):
-            if getattr(other, "locale", None) != language:
-                continue  # the default-language page standing in for a missing translation
-            # pt_BR, a common i18n locale spelling, is the hreflang pt-BR.
-            found.append((language.replace("_", "-"), other.dest_uri, other.url))
-            if language == self._i18n_default:
-                default_file = other
-        if default_file is not None:
-            found.append(("x-default", default_file.dest_uri, default_file.url))
-        record.alternates = tuple(found)
+            record.stands_in = (hreflang(build_locale), original.dest_uri)
+        record.alternates = language_group(
+            ((language, (other.dest_uri, other.url)) for language, other in sorted(
+                alternates.items())  # not the default-language page standing in for one
+             if getattr(other, "locale", None) == language), self._i18n_default)
 
     def _git_plugin_commit(self, meta: Mapping[str, Any]) -> tuple[Lastmod, bool] | None:
         """The last commit that mkdocs-git-revision-date-localized put in the meta.
@@ -545,17 +525,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None
         raw = meta.get(f"{_GIT_META}_raw_iso_datetime")
         created = meta.get("git_creation_date_localized_raw_iso_datetime")
-        added = created is not None and created == raw
-        try:
-            stamp = datetime.fromisoformat(raw) if isinstance(raw, str) else None
-        except ValueError:
-            stamp = None  # its date, below
-        found = page_dates.in_zone(stamp, self._git_timezone) if stamp is not None else None
-        if found is not None:
-            return found, added
-        raw = meta.get(f"{_GIT_META}_raw_iso_date")
-        when = parse_w3c(raw) if isinstance(raw, str) else None
-        return (when, added) if when is not None else None
+        when = page_dates.zoned_time(raw, self._git_timezone, meta.get(f"{_GIT_META}_raw_iso_date"))
+        return (when, created is not None and created == raw) if when is not None else None
 
     def _hints(self) -> dict[str, PageHints]:
         """Turn what the builds collected into the core's per-page hints."""
@@ -578,40 +549,28 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             else:
                 listed[dest] = record
         git_log = self._git_dates(listed.values())
-        included = {path for dest in listed for path in state.includes.get(dest, ())}
-        if included:
-            file_dates = git_dates.read_file_dates(included)
-            for dest, record in listed.items():
-                record.includes = {path: file_dates[path] for path in state.includes.get(dest, ())
-                                   if path in file_dates}
-        claims: dict[str, list[DateClaim]] = {}
-        own: dict[str, Lastmod | None] = {}
-        for dest, record in listed.items():
-            # What MkDocs knows of the page's dates; the core's one rule picks
-            # (rules.choose_lastmod), with the page's own date meta tags.
-            front = record.front or page_dates.NO_OWN_VALUES
-            claims[dest] = found = [*page_dates.date_claims(front, _commits(record, git_log))]
-            own[dest] = page_dates.chosen_date(found)
+        included = git_dates.included_commits({d: state.includes.get(d, ()) for d in listed})
+        # What MkDocs knows of the pages' dates; the core's one rule picks
+        # (rules.choose_lastmod), with the page's own date meta tags. A blog listing lists its
+        # posts: their dates are its items' dates.
+        claims = page_dates.with_listings(
+            {dest: page_dates.date_claims(record.front or page_dates.NO_OWN_VALUES,
+                                          [*_commits(record, git_log), *included[dest]])
+             for dest, record in listed.items()},
+            {dest: record.shows for dest, record in listed.items()})
         for dest, record in listed.items():
             front = record.front or page_dates.NO_OWN_VALUES
-            found = claims[dest]
-            if record.shows:
-                # A blog listing lists its posts: their dates are its items' dates.
-                found.extend(page_dates.listing_claims(own.get(post) for post in record.shows))
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
                 alternates = tuple(
-                    (code, href) for code, other, href in record.alternates if other in listed)
-            unrendered = self._dirty and record.host is None  # --dirty skipped it
-            if (not found and front.changefreq is None and front.priority is None
-                    and alternates is None and front.published is None and record.host is None
-                    and not unrendered):
-                continue  # nothing to add: the page speaks for itself (and costs less)
-            hints[dest] = PageHints(
-                dates=tuple(found), changefreq=front.changefreq, priority=front.priority,
+                    (code, href) for code, (other, href) in record.alternates if other in listed)
+            page_hints = PageHints(
+                dates=claims[dest], changefreq=front.changefreq, priority=front.priority,
                 alternates=alternates, published=front.published, page=record.host,
-                unrendered=unrendered)
+                unrendered=self._dirty and record.host is None)  # --dirty skipped it
+            if page_hints != PageHints():  # else the page speaks for itself (and costs less)
+                hints[dest] = page_hints
         return hints
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> git_dates.GitLog:
@@ -639,74 +598,40 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
     mike = config.plugins.get("mike")
     if not version or mike is None or not given_site_url:
         return None
-    own = folder_url(given_site_url, version)
-    canonical_version = getattr(mike, "config", {}).get("canonical_version")
-    if not isinstance(canonical_version, str) or not canonical_version.strip():
-        return own, None
-    canonical = folder_url(given_site_url, canonical_version.strip("/"))
-    return own, (canonical if canonical != own else None)
+    return version_urls(given_site_url, version,
+                        getattr(mike, "config", {}).get("canonical_version"))
 
 
 def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastmod, bool]]:
-    """The last commits MkDocs knows of a page's source and of the files it includes.
+    """The last commits MkDocs knows of a page's source: the git plugin's, one ``git log``'s.
 
-    The git plugin's or one ``git log``'s, each as ``(date, whether it only added the file)``.
+    Each as ``(date, whether it only added the file)``.
     """
     logged = git_log.commit(record.src_uri) if record.src_uri is not None else None
-    return [*(c for c in (record.git_plugin, logged) if c is not None), *record.includes.values()]
+    return [c for c in (record.git_plugin, logged) if c is not None]
 
 
-def _handler_paths(config: MkDocsConfig) -> list[str]:
-    """Where mkdocstrings' Python handler looks for modules (its ``paths``), then sys.path."""
-    import sys  # noqa: PLC0415
+def _listing(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[tuple[str, ...], str]:
+    """What a Material blog listing shows, from its ``posts``; ``((), "")`` for other pages.
 
-    config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
-    plugin = config.plugins.get("mkdocstrings")
-    handlers = getattr(plugin, "config", {}).get("handlers") or {}
-    python = handlers.get("python") if isinstance(handlers, Mapping) else None
-    paths = python.get("paths") if isinstance(python, Mapping) else None
-    own = [os.path.join(config_dir, p) for p in (paths or ["."]) if isinstance(p, str)]
-    return [*own, *sys.path]
-
-
-_HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
-
-
-def _head_of(output: str) -> str | None:
-    """The output up to its ``</head>``; None when it has none (read whole from disk then)."""
-    end = output.find("</head>")
-    if end < 0:
-        found = _HEAD_END.search(output)
-        if found is None:
-            return None
-        end = found.start()
-    return output[:end]
-
-
-def _post_items(posts: object) -> list[tuple[str, str, str, str]]:
-    """``(url, title, date, excerpt HTML)`` of each post a Material blog listing shows."""
+    The ``dest_uri`` of the documentation pages among them, and its items
+    (:func:`~sitemap_plugins.reader.listing_items`): each post's URL, title, date and excerpt.
+    """
+    # Each item is an excerpt of a post (its .post), or the post itself.
+    shown = [(getattr(item, "post", item), item)
+             for item in (posts if isinstance(posts, (list, tuple)) else ())]
+    dests = tuple(dest for post, _ in shown
+                  if (dest := _dest_uri(post)) is not None and dest in pages)
+    if not dests:
+        return (), ""
     items = []
-    for item in posts if isinstance(posts, (list, tuple)) else ():
-        post = getattr(item, "post", item)
+    for post, item in shown:
         meta = getattr(post, "meta", None)
         date = meta.get("date", "") if isinstance(meta, Mapping) else ""
         content = getattr(item, "content", None)
         items.append((str(getattr(post, "url", "") or ""), str(getattr(post, "title", "") or ""),
                       str(date), content if isinstance(content, str) else ""))
-    return items
-
-
-def _shown_posts(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[str, ...]:
-    """``dest_uri`` of the documentation pages in a listing's ``posts``; () for other pages.
-
-    Material's blog: the excerpts this page of the listing shows, each holding its post.
-    """
-    if not isinstance(posts, (list, tuple)):
-        return ()
-    # Each item is an excerpt of a post (its .post), or the post itself.
-    dests = (getattr(getattr(getattr(item, "post", item), "file", None), "dest_uri", None)
-             for item in posts)
-    return tuple(dest for dest in dests if isinstance(dest, str) and dest in pages)
+    return dests, listing_items(items)
 
 
 def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_dates.OwnValues:
@@ -745,47 +670,33 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
         return {}
 
 
-def _is_inside(path: str, folder: str) -> bool:
-    try:
-        return os.path.commonpath([os.path.abspath(path), folder]) == folder
-    except ValueError:  # different drives on Windows
-        return False
-
-
-def _outline(items: Iterable[Any], further_page: str) -> tuple[NavNode, ...]:
+def _outline(items: Iterable[Any], lang: str | None) -> tuple[NavNode, ...]:
     """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out).
 
     A page may head a section: mkdocs-section-index makes a section's index page the section,
     children and all. A listing of Material's blog (the blog index, an archive or category
-    page) heads its posts, which are in no navigation, and its further pages, named by
-    ``further_page`` ("{name}, page {number}"); the first listing to name a post places it.
+    page) heads its posts, which are in no navigation, and its further pages
+    (:func:`~sitemap_plugins.html_map_plan.listing_nodes`); the first listing to name a post
+    places it.
     """
-    from sitemap_plugins.html_map_plan import NavNode  # noqa: PLC0415  # with the HTML site map
+    from sitemap_plugins.html_map_plan import NavNode, listing_nodes  # noqa: PLC0415  # the map's
 
     nodes: list[NavNode] = []
     for item in items:
         if getattr(item, "is_page", False):
-            children = (_outline(item.children or (), further_page)
+            children = (_outline(item.children or (), lang)
                         if getattr(item, "is_section", False) else ())
-            nodes.append(NavNode(item.title, item.file.dest_uri,
-                                 (*children, *_listed(item, further_page))))
+            posts, pages = getattr(item, "posts", None), getattr(item, "pages", None)
+            if isinstance(posts, list) and isinstance(pages, list):  # a Material blog listing
+                children = (*children, *listing_nodes(
+                    item.title or "", map(_dest_uri, posts), map(_dest_uri, pages[1:]), lang))
+            nodes.append(NavNode(item.title, item.file.dest_uri, children))
         elif getattr(item, "is_section", False):
-            nodes.append(NavNode(item.title, None, _outline(item.children, further_page)))
+            nodes.append(NavNode(item.title, None, _outline(item.children, lang)))
     return tuple(nodes)
 
 
-def _listed(page: Any, further_page: str) -> tuple[NavNode, ...]:  # noqa: ANN401  # duck-typed
-    """The posts and further pages of a Material blog listing; () for any other page."""
-    from sitemap_plugins.html_map_plan import NavNode  # noqa: PLC0415  # with the HTML site map
-
-    posts, pages = getattr(page, "posts", None), getattr(page, "pages", None)
-    if not isinstance(posts, list) or not isinstance(pages, list):
-        return ()
-    nodes = [NavNode(None, dest) for post in posts
-             if isinstance(dest := getattr(getattr(post, "file", None), "dest_uri", None), str)]
-    name = page.title or ""
-    for number, further in enumerate(pages[1:], start=2):
-        dest = getattr(getattr(further, "file", None), "dest_uri", None)
-        if isinstance(dest, str):
-            nodes.append(NavNode(further_page.format(name=name, number=number), dest))
-    return tuple(nodes)
+def _dest_uri(obj: object) -> str | None:
+    """Where MkDocs writes the file of a page (a blog post, a listing's further page)."""
+    dest = getattr(getattr(obj, "file", None), "dest_uri", None)
+    return dest if isinstance(dest, str) else None

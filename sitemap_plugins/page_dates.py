@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.dates import Lastmod, coerce_lastmod
+from sitemap_plugins.dates import Lastmod, coerce_lastmod, parse_w3c
 from sitemap_plugins.options import NO_PAGE_VALUES, PAGE_VALUE_BY_NAME, check_page_values
 from sitemap_plugins.rules import (
     EXPLICIT,
@@ -129,6 +129,38 @@ def in_zone(value: datetime, zone_name: str) -> datetime | None:
         return None
 
 
+def zoned_time(stamp: object, zone_name: str, day: object = None) -> Lastmod | None:
+    """ISO 8601 text ``stamp`` as its wall-clock time in the zone named ``zone_name``.
+
+    Else ``day``, W3C text; None when neither is one. A host's dates given as text in a zone
+    of its settings: the times mkdocs-git-revision-date-localized stamps, say.
+    """
+    try:
+        found = datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
+    except ValueError:
+        found = None  # its day, below
+    zoned = in_zone(found, zone_name) if found is not None else None
+    if zoned is not None:
+        return zoned
+    return parse_w3c(day) if isinstance(day, str) else None
+
+
+def aware(value: object, zone_name: str) -> Lastmod | None:
+    """A host's date as a plain, timezone-aware lastmod.
+
+    A naive time is in the zone named ``zone_name`` (UTC when there is no such zone); a
+    subclass (Pelican's ``SafeDatetime``) becomes a plain datetime, cheap to pickle.
+    """
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = in_zone(value, zone_name) or value.replace(tzinfo=timezone.utc)
+        return datetime(value.year, value.month, value.day, value.hour, value.minute,
+                        value.second, tzinfo=value.tzinfo)
+    if isinstance(value, date):
+        return date(value.year, value.month, value.day)
+    return coerce_lastmod(value)
+
+
 def date_claims(own: OwnValues, commits: Iterable[tuple[Lastmod, bool]] = (),
                 file_time: Lastmod | None = None) -> tuple[DateClaim, ...]:
     """The dates a host knows of a page, each with what it is (see ``rules.choose_lastmod``).
@@ -164,3 +196,14 @@ def listing_claims(shown: Iterable[Lastmod | None]) -> tuple[DateClaim, ...]:
     It changed when the newest of them did.
     """
     return tuple(DateClaim(LISTED, when) for when in shown if when is not None)
+
+
+def with_listings(claims: Mapping[str, tuple[DateClaim, ...]],
+                  shows: Mapping[str, Iterable[str]]) -> dict[str, tuple[DateClaim, ...]]:
+    """Each page's claims; a listing's with the chosen date of each page it shows.
+
+    ``shows``: by page, the pages it lists (:func:`listing_claims`), among ``claims``' keys.
+    """
+    chosen = {page: chosen_date(found) for page, found in claims.items()}
+    return {page: (*found, *listing_claims(chosen.get(shown) for shown in shows.get(page, ())))
+            for page, found in claims.items()}

@@ -2,17 +2,9 @@
 
 Settings live in one dict, ``SITEMAP_PLUGINS``, whose keys are the core's option names plus
 ``static_html``. pelican-sitemap's ``SITEMAP`` dict is read too, so that switching plugins
-takes one line. Pelican's signals drive everything:
-
-* ``initialized``: check the settings (a bad one stops the build) and warn when
-  pelican-sitemap is enabled as well.
-* ``get_generators``: the first Pelican instance seen is the main site; i18n_subsites runs its
-  sub-sites as nested instances inside that run, so their pages join the main sitemap.
-* ``content_written``: note what Pelican knows about every page it writes (status, dates,
-  translations, opt-outs). Only these files are listed: stale files left in ``OUTPUT_PATH``
-  by earlier builds are not.
-* ``static_generator_finalized``: note the static files copied by this run.
-* ``finalized`` (main instance only): hand the notes to :func:`sitemap_plugins.build`.
+takes one line. Pelican's signals drive everything (:func:`register`): the settings are
+checked when Pelican starts, each file written is noted as it is written (only those are
+listed, not stale files of earlier builds), and the main instance's end writes the sitemap.
 
 Top floor, a front-end writing no file: Pelican's objects become plain values; page values
 are checked as MkDocs' are (:mod:`~sitemap_plugins.options`); migration: ``pelican_legacy``.
@@ -27,28 +19,28 @@ import posixpath
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import urlsplit
 
 # Import Pelican before creating the logger: Pelican installs its logger class on import,
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins import page_dates, pelican_legacy
-from sitemap_plugins.dates import Lastmod, coerce_lastmod, file_time
+from sitemap_plugins import page_dates, pelican_legacy, urls
+from sitemap_plugins.dates import Lastmod, file_time
 from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import GitLog, read_git_log, shallow_note
 from sitemap_plugins.host_config import host_config, read_options
 from sitemap_plugins.options import PAGE_VALUE_BY_NAME, SitemapConfig
 from sitemap_plugins.reader import HostPage, listing_items, titled
 from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import DateClaim, PageHints
-from sitemap_plugins.urls import BaseUrl, page_url, parse_base_url, relative_base, resolve_href
+from sitemap_plugins.rules import PUBLISHED, DateClaim, PageHints
+from sitemap_plugins.values import hreflang, language_group
 
 if TYPE_CHECKING:
     from sitemap_plugins.html_map_plan import BlogPlace, NavNode
+    from sitemap_plugins.urls import BaseUrl
 
 log = logging.getLogger(__name__)
 
@@ -171,11 +163,8 @@ def _base_from_siteurl(siteurl: object) -> BaseUrl | None:
     if not isinstance(siteurl, str):
         msg = f"Expected a URL string but received: {received(siteurl)}"
         raise SettingsError("SITEURL", msg)
-    text = siteurl.strip()
-    if not urlsplit(text).scheme:
-        return None
     try:
-        return parse_base_url(text)
+        return urls.absolute_base(siteurl)
     except ValueError as err:
         raise SettingsError("SITEURL", str(err)) from err
 
@@ -212,7 +201,7 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
     return _Plan(config=config, base=base, siteurl=str(siteurl),
                  development=not str(siteurl).strip() and bool(settings.get("RELATIVE_URLS")),
                  use_source_time=use_source_time, legacy=legacy,
-                 default_lang=_lang_code(settings.get("DEFAULT_LANG", "")),
+                 default_lang=hreflang(settings.get("DEFAULT_LANG", "")),
                  timezone_name=str(settings.get("TIMEZONE") or "UTC"),
                  urls_follow_files=_urls_follow_files(settings),
                  content_path=str(settings.get("PATH") or ""),
@@ -228,9 +217,8 @@ def _urls_follow_files(settings: Mapping[str, Any]) -> bool:
         url, save_as = settings.get(f"{kind}_URL"), settings.get(f"{kind}_SAVE_AS")
         if url is None and save_as is None:
             continue
-        if not (isinstance(url, str) and isinstance(save_as, str)):
-            return False
-        if url not in (save_as, save_as.removesuffix("index.html")):
+        if not (isinstance(url, str) and isinstance(save_as, str)
+                and urls.is_file_link(url, save_as)):
             return False
     return True
 
@@ -279,7 +267,11 @@ def on_initialized(pelican: _Pelican) -> None:
 
 
 def on_get_generators(pelican: _Pelican) -> None:
-    """Start a run for the main instance; remember an i18n sub-site inside it."""
+    """Start a run for the main instance; remember an i18n sub-site inside it.
+
+    The first Pelican instance seen is the main site; i18n_subsites runs its sub-sites as
+    nested instances inside that run, so their pages join the main sitemap.
+    """
     if not _nested(pelican):
         _RUN.main = weakref.ref(pelican)
         _RUN.plan = read_plan(pelican.settings)
@@ -292,7 +284,7 @@ def on_get_generators(pelican: _Pelican) -> None:
 
 def _site_for(pelican: _Pelican) -> _Site:
     output = _real_dir(pelican.settings["OUTPUT_PATH"])
-    offset = _relative(output, _RUN.main_output)
+    offset = urls.rel_path(output, _RUN.main_output)
     plan = _RUN.plan
     siteurl = pelican.settings.get("SITEURL", "")
     try:
@@ -300,29 +292,15 @@ def _site_for(pelican: _Pelican) -> _Site:
     except SettingsError:
         base = None
     if base is None and plan is not None and plan.base is not None and isinstance(siteurl, str):
-        base = relative_base(siteurl, plan.base)
+        base = urls.relative_base(siteurl, plan.base)
     served = False
     if plan is not None and plan.base is not None and base is not None and offset is not None:
-        expected = parse_base_url(page_url(plan.base, f"{offset}/" if offset else ""))
-        served = expected == base
+        served = urls.folder_base(plan.base, offset) == base
     return _Site(id(pelican), base, offset, served)
 
 
 def _real_dir(path: object) -> str:
     return os.path.realpath(os.fspath(str(path)))
-
-
-def _relative(path: str, root: str) -> str | None:
-    """``path`` relative to ``root`` in POSIX form, or None when it lies outside."""
-    try:
-        rel = os.path.relpath(path, root)
-    except ValueError:  # another drive on Windows
-        return None
-    if rel == os.curdir:
-        return ""
-    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return None
-    return PurePath(rel).as_posix()
 
 
 def _written_rel(path: str) -> str | None:
@@ -333,7 +311,7 @@ def _written_rel(path: str) -> str | None:
     """
     head, name = os.path.split(os.path.abspath(path))
     if head not in _RUN.folders:
-        _RUN.folders[head] = _relative(os.path.realpath(head), _RUN.main_output)
+        _RUN.folders[head] = urls.rel_path(os.path.realpath(head), _RUN.main_output)
     folder = _RUN.folders[head]
     if folder is None:
         return None
@@ -351,14 +329,14 @@ def on_pages_finalized(generator: Any) -> None:  # noqa: ANN401  # Pelican's Pag
     from pelican.contents import Page  # noqa: PLC0415
 
     from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
-    from sitemap_plugins.html_map_plan import site_map_title  # noqa: PLC0415
+    from sitemap_plugins.html_map_plan import site_map_title, taken_message  # noqa: PLC0415
 
     rel = plan.config.html_sitemap
     taken = next((p for p in [*generator.pages, *generator.hidden_pages]
                   if getattr(p, "save_as", None) == rel), None)
     if taken is not None:
-        log.critical("SettingsError: SITEMAP_PLUGINS['html_sitemap']: %r is the output of %r; "
-                     "choose another path", rel, _source_name(taken))
+        log.critical("SettingsError: SITEMAP_PLUGINS['html_sitemap']: %s",
+                     taken_message(rel, _source_name(taken)))
         raise SystemExit(1)
     url = rel[: -len("index.html")] if rel.endswith("/index.html") else rel
     settings = generator.settings
@@ -372,7 +350,7 @@ def on_pages_finalized(generator: Any) -> None:  # noqa: ANN401  # Pelican's Pag
 
 
 def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> None:
-    """Note a page Pelican wrote.
+    """Note what Pelican knows of a page it wrote: status, dates, translations, opt-outs.
 
     The first writer of a path wins, unless a later one overrides it by ``save_as``: Pelican
     then really writes the later one and sends the other writes to /dev/null.
@@ -500,9 +478,8 @@ def on_finalized(pelican: _Pelican) -> None:
         _RUN.sites.pop()
     if _RUN.main_instance() is not pelican:
         return
-    plan, pages, outside = _RUN.plan, _RUN.pages, _RUN.outside
+    plan, pages, outside, places = _RUN.plan, _RUN.pages, _RUN.outside, _RUN.places
     _RUN.main, _RUN.plan, _RUN.sites, _RUN.pages, _RUN.outside = None, None, [], {}, 0
-    places = _RUN.places
     _RUN.folders, _RUN.content_lastmods, _RUN.places = {}, {}, {}
     if plan is None:
         return
@@ -613,11 +590,10 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
     claims: tuple[DateClaim, ...] = ()
     if obj is not None:
         claims = _content_claims(obj, plan, own)
-        date_value = _stated(obj, "date", plan)  # an article's Date: when it was published
-        if kind == "articles" and date_value is not None:  # pages are not news
-            published = _aware(date_value, plan.timezone_name)
-        own_url = host_url or page_url(plan.base, rel, directory_urls=config.directory_urls,
-                                       extensionless_urls=config.extensionless_urls)
+        if kind == "articles":  # an article's Date: when it was published (pages are not news)
+            published = next((claim.value for claim in claims if claim.kind == PUBLISHED), None)
+        own_url = host_url or urls.page_url(plan.base, rel, directory_urls=config.directory_urls,
+                                            extensionless_urls=config.extensionless_urls)
         alternates = _translations(plan, site, obj, own_url)
     elif not _is_template_page(context):
         claims = _listing_claims(context, plan)
@@ -646,13 +622,13 @@ def _host_url(plan: _Plan, site: _Site, rel: str, obj: object) -> str | None:
     if not isinstance(save_as, str) or not isinstance(url, str) or site.base is None:
         return None
     save_as = save_as.replace(os.sep, "/")
-    if url == save_as or url == save_as.removesuffix("index.html"):
+    if urls.is_file_link(url, save_as):
         return None  # the usual case, told apart without any URL work (every page pays it)
     prefix = f"{site.offset}/" if site.offset else ""
     if prefix + save_as != rel and posixpath.normpath(prefix + save_as) != rel:
         return None  # another file of the page's (a listing it heads, say)
     # Pelican's URLs are relative to the SITEURL of the instance that wrote the page.
-    return resolve_href(url or "./", str(site.base))
+    return urls.resolve_href(url or "./", str(site.base))
 
 
 def _source_name(obj: object) -> str:
@@ -670,19 +646,6 @@ def _own_values(obj: object) -> page_dates.OwnValues:
     except PageValueError as err:
         log.critical("%s", err)
         raise SystemExit(1) from None
-
-
-def _aware(value: object, timezone_name: str) -> Lastmod | None:
-    """A Pelican date as a plain, timezone-aware datetime (TIMEZONE for a naive one)."""
-    if isinstance(value, datetime):
-        if value.tzinfo is None:
-            value = page_dates.in_zone(value, timezone_name) or value.replace(tzinfo=timezone.utc)
-        # Pelican's SafeDatetime subclass becomes a plain datetime (cheap to pickle).
-        return datetime(value.year, value.month, value.day, value.hour, value.minute,
-                        value.second, tzinfo=value.tzinfo)
-    if isinstance(value, date):
-        return date(value.year, value.month, value.day)
-    return coerce_lastmod(value)
 
 
 def _stated(obj: object, name: str, plan: _Plan) -> object:
@@ -713,9 +676,9 @@ def _content_claims(obj: object, plan: _Plan, own: page_dates.OwnValues = page_d
     ``Date:`` the publication (never a file time: :func:`_stated`), then its source's git
     dates; its source's file time only under ``lastmod_file_time``.
     """
-    zone = plan.timezone_name
-    stated = dataclasses.replace(own, updated=_aware(_stated(obj, "modified", plan), zone),
-                                 published=_aware(_stated(obj, "date", plan), zone))
+    modified, published = (page_dates.aware(_stated(obj, name, plan), plan.timezone_name)
+                           for name in ("modified", "date"))
+    stated = dataclasses.replace(own, updated=modified, published=published)
     commit = _git_commit(plan, obj) if plan.config.git_dates else None
     return page_dates.date_claims(stated, [commit] if commit is not None else [],
                        _source_time(obj) if plan.use_source_time else None)
@@ -763,11 +726,6 @@ def _source_time(obj: object) -> Lastmod | None:
         return None
 
 
-def _lang_code(lang: object) -> str:
-    """Pelican language names as hreflang codes (``pt_BR`` -> ``pt-BR``)."""
-    return str(lang or "").strip().replace("_", "-")
-
-
 def _translations(plan: _Plan, site: _Site, obj: object,
                   own_url: str) -> tuple[tuple[str, str], ...] | None:
     """The page's language group: itself, its published translations and ``x-default``.
@@ -780,15 +738,11 @@ def _translations(plan: _Plan, site: _Site, obj: object,
                     if str(getattr(t, "status", "published")).lower() == "published"]
     if not translations or site.base is None:
         return None
-    pairs = [(_lang_code(getattr(obj, "lang", "")), own_url)]
-    for translation in translations:
-        url = resolve_href(str(getattr(translation, "url", "") or "./"), str(site.base))
-        if url is not None:
-            pairs.append((_lang_code(getattr(translation, "lang", "")), url))
-    default = next((url for code, url in pairs if code == plan.default_lang), None)
-    if default is not None:
-        pairs.append(("x-default", default))
-    return tuple(pairs)
+    found = ((getattr(t, "lang", ""), urls.resolve_href(str(getattr(t, "url", "") or "./"),
+                                                         str(site.base))) for t in translations)
+    return language_group([(getattr(obj, "lang", ""), own_url),
+                           *((lang, url) for lang, url in found if url is not None)],
+                          plan.default_lang)
 
 
 __all__ = ["SETTING", "SettingsError", "read_plan", "register"]

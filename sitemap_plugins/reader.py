@@ -395,6 +395,20 @@ def read_parts(page: HostPage) -> PageRecord:
     return record
 
 
+_HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
+
+
+def head_of(output: str) -> str | None:
+    """A written page up to its ``</head>``; None when it has none (read it whole then)."""
+    end = output.find("</head>")
+    if end < 0:
+        found = _HEAD_END.search(output)
+        if found is None:
+            return None
+        end = found.start()
+    return output[:end]
+
+
 def titled(title: str, content: str) -> str:
     """A host's content with its title as its first heading, unless it has a heading already.
 

@@ -39,6 +39,7 @@ from sitemap_plugins.page_dates import OwnValues, date_claims, own_values
 from sitemap_plugins.reader import HostPage
 from sitemap_plugins.report import log_level, log_result
 from sitemap_plugins.rules import PageHints
+from sitemap_plugins.values import hreflang
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -249,7 +250,7 @@ def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str],
     if locales and "{lang}" not in str(config.sitemap_url_scheme):
         notes.append("sitemap_locales: no alternates written, sitemap_url_scheme has no {lang}")
         return ()
-    return tuple((str(locale).replace("_", "-"), root + _prefix(app, str(locale)))
+    return tuple((hreflang(locale), root + _prefix(app, str(locale)))
                  for locale in dict.fromkeys(locales) if locale)
 
 

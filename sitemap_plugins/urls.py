@@ -325,6 +325,22 @@ def comparison_key(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
 
 
+def rel_path(path: str, root: str) -> str | None:
+    """``path`` relative to the folder ``root``, POSIX (``""`` for ``root``); None outside.
+
+    The paths as given: no link is followed, no file is read.
+    """
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:  # another drive on Windows
+        return None
+    if rel == os.curdir:
+        return ""
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return None
+    return rel.replace(os.sep, "/")
+
+
 def folder_url(root: str, name: str) -> str:
     """The URL of folder ``name`` (one path segment, percent-encoded) under URL ``root``.
 
@@ -332,6 +348,43 @@ def folder_url(root: str, name: str) -> str:
     ``2.0`` give ``https://example.org/docs/2.0/``.
     """
     return urljoin(root if root.endswith("/") else root + "/", quote(name, safe="") + "/")
+
+
+def version_urls(site_url: str, version: str, canonical_version: object) -> tuple[str, str | None]:
+    """A version's own base URL, its folder of ``site_url``, and where its canonicals point.
+
+    The second is the folder of ``canonical_version`` (a version or an alias; None or blank
+    for none), or None when that is the version's own: mike's ``canonical_version``.
+    """
+    own = folder_url(site_url, version)
+    if not isinstance(canonical_version, str) or not canonical_version.strip():
+        return own, None
+    canonical = folder_url(site_url, canonical_version.strip("/"))
+    return own, (canonical if canonical != own else None)
+
+
+def is_file_link(href: str, rel_path: str) -> bool:
+    """Whether a site-relative ``href`` is the file ``rel_path``'s path, or its folder's.
+
+    Such a link (``a.html``, ``a/`` for ``a/index.html``) is the URL the file gets anyway.
+    """
+    return href in (rel_path, rel_path.removesuffix("index.html"))
+
+
+def absolute_base(text: str) -> BaseUrl | None:
+    """``text`` as a base URL; None when it is no absolute URL (empty, or relative).
+
+    Raises:
+        ValueError: when it is absolute but not a usable base URL (:func:`parse_base_url`).
+
+    """
+    text = text.strip()
+    return parse_base_url(text) if urlsplit(text).scheme else None
+
+
+def folder_base(base: BaseUrl, folder: str) -> BaseUrl:
+    """The base URL of ``folder``, a path below ``base``'s (``""`` for ``base`` itself)."""
+    return parse_base_url(page_url(base, f"{folder}/" if folder else ""))
 
 
 def relative_base(href: str, against: BaseUrl) -> BaseUrl | None:

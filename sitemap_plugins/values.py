@@ -1,7 +1,8 @@
 """Values that reach the output whatever a page holds: language tags and XML text.
 
 The ground floor: one rule for what a language tag is, used by the reader (a page's
-``<html lang>``), the rules (``hreflang``), the HTML site map and ``check``; and one function
+``<html lang>``), the rules (``hreflang``), the HTML site map and ``check``; the hosts' language
+names as hreflang codes, and a page's translations as its alternates; and one function
 that makes any text fit for XML 1.0, used by every path where text reaches a file this tool
 writes (:func:`sitemap_plugins.render._escape` and the templates' ``finalize``).
 """
@@ -10,6 +11,12 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+_T = TypeVar("_T")
 
 # RFC 5646 section 2.1, with one deliberate narrowing: the primary language subtag has two or
 # three letters (ISO 639). The syntax also admits 4 letters (reserved) and 5 to 8 letters
@@ -45,6 +52,23 @@ def is_language_tag(text: str) -> bool:
     if not text or len(text) > _MAX_TAG_LENGTH:
         return False
     return _LANGUAGE_TAG.fullmatch(text) is not None or text.lower() in _GRANDFATHERED
+
+
+def hreflang(lang: object) -> str:
+    """A host's language name as an hreflang code: ``pt_BR``, a common spelling, is ``pt-BR``."""
+    return str(lang or "").strip().replace("_", "-")
+
+
+def language_group(members: Iterable[tuple[str, _T]],
+                   default_lang: str | None) -> tuple[tuple[str, _T], ...]:
+    """A page's translations as its alternates: each ``(language, where)`` by its hreflang.
+
+    Then ``x-default``, where the first one in ``default_lang`` is (none when that is None).
+    """
+    group = tuple((hreflang(lang), where) for lang, where in members)
+    default = None if default_lang is None else next(
+        (where for code, where in group if code == hreflang(default_lang)), None)
+    return group if default is None else (*group, ("x-default", default))
 
 
 # XML 1.0 section 2.2, Char: every character but these C0 controls, U+FFFE, U+FFFF and lone

@@ -963,7 +963,7 @@ OLD_READER_HOOK = '''\
 import sitemap_plugins.history
 import sitemap_plugins.mkdocs
 
-sitemap_plugins.mkdocs._head_of = lambda output: None
+sitemap_plugins.mkdocs.head_of = lambda output: None
 sitemap_plugins.history.FINGERPRINT_VERSION = "4"
 sitemap_plugins.history.READER_VERSION = "6"
 '''
