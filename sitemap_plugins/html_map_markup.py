@@ -191,6 +191,10 @@ def fill_themed(shell: str, view: View) -> str:
     return html
 
 
-_HTML_LANG = re.compile(r'(<html\b[^>]*?\blang=)(?:"([^"]*)"|\'([^\']*)\')', re.IGNORECASE)
-_TITLE_ELEMENT = re.compile(r"<title\b[^>]*>[^<]*</title>", re.IGNORECASE)
-_H1_ELEMENT = re.compile(r"<h1\b[^>]*>(?:(?!</h1>).){0,2000}</h1>", re.IGNORECASE | re.DOTALL)
+# No run in these may pass a "<" (nor the start of another element of its kind): a run that
+# could would be tried again from every later start, and a shell holding thousands of
+# unclosed "<html " took minutes. So every character is looked at a bounded number of times.
+_HTML_LANG = re.compile(r'(<html\b[^<>]*?\blang=)(?:"([^"<>]*)"|\'([^\'<>]*)\')', re.IGNORECASE)
+_TITLE_ELEMENT = re.compile(r"<title\b[^<>]*>[^<]*</title>", re.IGNORECASE)
+_H1_ELEMENT = re.compile(r"<h1\b[^<>]*>(?:(?!</h1>|<h1\b).){0,2000}</h1>",
+                         re.IGNORECASE | re.DOTALL)

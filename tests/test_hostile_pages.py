@@ -25,6 +25,7 @@ from lxml import html as lxml_html
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.check import check_site
 from sitemap_plugins.cli import main
+from sitemap_plugins.html_map_markup import MARKER, View, fill_themed
 from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, build_tree, in_order
 from sitemap_plugins.reader import parse_html
 from sitemap_plugins.values import is_language_tag, xml_text
@@ -371,6 +372,35 @@ def test_many_videos_in_one_figure_are_read_in_linear_time() -> None:
     videos = records[0].videos
     assert len(videos) == 1_000
     assert {video.caption for video in videos} == {"Caption"}
+
+
+@pytest.mark.parametrize("junk", ["<html ", '<html lang="', "<title ", "<title>", "<h1>",
+                                  "<h1 "])
+def test_a_themed_shell_full_of_unclosed_tags_is_filled_in_linear_time(junk: str) -> None:
+    """The host's themed page for the site map, with a megabyte of unclosed tags before its
+    own (their runs were tried again from every later start: 16 s for 120 KB of "<html "):
+    filled in well under the limit, and the real ``lang``, title and heading still found."""
+    shell = (junk * (1_000_000 // len(junk)) + '<html lang="fr"><head><title>Plan du site'
+             f"</title></head><body><h1>Plan du site</h1>{MARKER}</body></html>")
+    view = View(build_tree([], 0), 0, "de", "Seitenübersicht", [], [], [])
+    filled: list[str] = []
+    _within(10, lambda: filled.append(fill_themed(shell, view)))
+    tail = filled[0][-400:]
+    assert '<html lang="de">' in tail
+    assert "<title>Seitenübersicht</title>" in tail
+    assert "<h1>Seitenübersicht</h1>" in tail
+
+
+def test_a_themed_shell_without_lang_after_unclosed_tags_is_filled_in_linear_time() -> None:
+    """No ``lang`` to find after a megabyte of "<html ": each start looked to the end (this
+    took minutes)."""
+    shell = ("<html " * 200_000 + "<html><head><title>Site map</title></head><body>"
+             f"<h1>Site map</h1>{MARKER}</body></html>")
+    view = View(build_tree([], 0), 0, "de", "Seitenübersicht", [], [], [])
+    filled: list[str] = []
+    _within(10, lambda: filled.append(fill_themed(shell, view)))
+    assert MARKER not in filled[0]
+    assert "<title>Seitenübersicht</title>" in filled[0][-400:]
 
 
 def test_srcset_picks_the_widest_candidate() -> None:
