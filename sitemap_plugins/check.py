@@ -533,7 +533,7 @@ class _Checker:
             # only URLs in its own folder (sitemaps.org, "Sitemap file location").
             self.tree = self.tree or bool(folder)
             self.scope = self.base + folder + "/" if folder else self.base
-            if part_name.endswith(".txt"):
+            if part_name.endswith((".txt", ".txt.gz")):  # read_sitemap inflates a .gz
                 locs.extend(self.check_text(part_name))
                 self.scope = self.base
                 continue

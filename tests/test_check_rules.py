@@ -231,6 +231,22 @@ def test_a_good_gz_part_is_read(tmp_path: Path) -> None:
                              f"the site serves '{BASE}missing.html'")]
 
 
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_text_part_of_an_index_is_read_as_text(tmp_path: Path, packed: bool) -> None:
+    """An index may name text sitemaps (sitemaps.org: any sitemap format), gzipped or not:
+    each is read as text, its URLs checked, never parsed as XML."""
+    site = _site(tmp_path, "")
+    text = f"{BASE}a.html\n{BASE}missing.html\n".encode()
+    part = "sitemap-1.txt.gz" if packed else "sitemap-1.txt"
+    (site / part).write_bytes(gzip.compress(text, mtime=0) if packed else text)
+    (site / "sitemap.xml").write_text(
+        f'{DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<sitemap><loc>{BASE}{part}</loc></sitemap></sitemapindex>\n", "utf-8")
+    errors = _errors(site)
+    assert [line for line in errors if "missing.html" in line], errors
+    assert not [line for line in errors if "XML" in line or "declaration" in line], errors
+
+
 @pytest.mark.parametrize("loc", ["HTTPS://EXAMPLE.ORG/a.html", "https://Example.Org/a.html",
                                  "Https://example.ORG/a.html"])
 def test_scheme_and_host_in_any_case_are_the_same_url(tmp_path: Path, loc: str) -> None:
