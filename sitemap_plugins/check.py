@@ -573,6 +573,10 @@ class _Checker:
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
+        if lines and all(line.endswith("\r") for line in lines):
+            # Windows line ends: every reader takes them, so the URLs are read without them.
+            self.warning(name, "ends its lines with CR LF; better LF alone")
+            lines = [line[:-1] for line in lines]
         if len(lines) > PROTOCOL_MAX_URLS:
             self.problem(name, f"{len(lines):,} URLs; the limit is 50,000")
         first: dict[str, int] = {}

@@ -247,6 +247,16 @@ def test_a_text_part_of_an_index_is_read_as_text(tmp_path: Path, packed: bool) -
     assert not [line for line in errors if "XML" in line or "declaration" in line], errors
 
 
+def test_a_text_sitemap_with_windows_line_ends_is_read_with_a_warning(tmp_path: Path) -> None:
+    """CR LF after every URL (a file written on Windows): the URLs are checked without the CR,
+    and one warning says so; a lone CR inside a line is still a problem."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url><url><loc>{BASE}b.html</loc></url>")
+    (site / "sitemap.txt").write_bytes(f"{BASE}a.html\r\n{BASE}b.html\r\n".encode())
+    assert _problems(site) == [("sitemap.txt: ends its lines with CR LF; better LF alone", True)]
+    (site / "sitemap.txt").write_bytes(f"{BASE}a.html\r\n{BASE}b.html\n".encode())
+    assert "sitemap.txt: line 1: must hold one URL and nothing else" in _errors(site)
+
+
 @pytest.mark.parametrize("loc", ["HTTPS://EXAMPLE.ORG/a.html", "https://Example.Org/a.html",
                                  "Https://example.ORG/a.html"])
 def test_scheme_and_host_in_any_case_are_the_same_url(tmp_path: Path, loc: str) -> None:
