@@ -59,8 +59,7 @@ def check_extra_targets(site: Path, config: SitemapConfig, owned: Ownership) -> 
     names = []
     if config.news is not None:
         names.append(news_file_name(config.sitemap_name))
-    if config.robots_txt == "fragment" or (config.base_url.has_path
-                                           and config.robots_txt != "off"):
+    if config.base_url.robots_mode(config.robots_txt) == "fragment":
         names.append(FRAGMENT_NAME)
     owned.check_targets(names, own_content=lambda name: is_own_file(site, name))
 

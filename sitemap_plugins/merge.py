@@ -741,12 +741,12 @@ def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:
 
 
 def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: set[str]) -> None:
-    mode = config.robots_txt
+    mode = config.base_url.robots_mode(config.robots_txt)
     if mode == "off":
         return
     base = config.base_url
     host_root = base.host_root
-    if base.has_path or mode == "fragment":
+    if mode == "fragment":
         data = render_fragment_lines(merged.index_urls, host_root)
         _write_if_changed(root / FRAGMENT_NAME, data, merged)
         if base.has_path:

@@ -554,16 +554,15 @@ def update_robots(
     (``announce_feeds``).
     """
     result = Installed()
-    mode = config.robots_txt
+    mode = config.base_url.robots_mode(config.robots_txt)
     if mode == "off":
         return result
-    if config.base_url.has_path and mode != "fragment":
+    if mode != config.robots_txt:
         result.diagnostics.append(Diagnostic(
             "", "robots-below-root",
             f"the site lives below the host root ({config.base_url.path}), so its robots.txt "
             f"is not the one crawlers read at {config.base_url.host_root}robots.txt; wrote "
             f"{FRAGMENT_NAME} with the Sitemap: line to add there", Level.INFO))
-        mode = "fragment"
     if mode == "fragment":
         target = site / FRAGMENT_NAME
         data = render_fragment(sitemap_url, config.base_url.host_root, feeds)

@@ -59,6 +59,15 @@ class BaseUrl:
         """The host's root URL, ``scheme://host[:port]/``: where crawlers read robots.txt."""
         return f"{self.scheme}://{self.netloc}/"
 
+    def robots_mode(self, robots_txt: str) -> str:
+        """What the ``robots_txt`` option comes to for a site here.
+
+        "off" stays off; below the host root it is the fragment whatever was asked, as the
+        site's own robots.txt is not the one crawlers read. The build, its check before any
+        write and ``merge`` all decide by this.
+        """
+        return "fragment" if robots_txt != "off" and self.has_path else robots_txt
+
 
 def parse_base_url(text: str) -> BaseUrl:
     """Validate and normalise a base URL.
