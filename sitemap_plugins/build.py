@@ -57,9 +57,6 @@ from sitemap_plugins.history import (
     record_pending,
     write_changes,
 )
-from sitemap_plugins.html_map import SiteMapPages
-from sitemap_plugins.html_map_markup import load_template
-from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, page_title
 from sitemap_plugins.interrupt import sigterm_cleans_up
 from sitemap_plugins.news import NewsItem, NewsSelection
 from sitemap_plugins.owned import (
@@ -114,6 +111,8 @@ from sitemap_plugins.urls import comparison_key
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
+    from sitemap_plugins.html_map import SiteMapPages
+    from sitemap_plugins.html_map_plan import HtmlEntry, NavNode
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.progress import Progress
 
@@ -285,8 +284,12 @@ class PageStep:
                 f"{dropped}; listed without them")))
         rendered = Rendered(entry.loc, element, entry.lastmod, len(entry.images),
                             len(entry.videos))
-        shown = (HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
-                           seen.lang or "") if config.html_sitemap else None)
+        shown = None
+        if config.html_sitemap:  # the HTML site map's modules are loaded only for it
+            from sitemap_plugins.html_map_plan import HtmlEntry, page_title  # noqa: PLC0415
+
+            shown = HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
+                              seen.lang or "")
         return PageDone("", rendered, diagnostics, row, cached, decision.rules_applied,
                         shown, decision.videos_skipped, entry.news)
 
@@ -540,6 +543,8 @@ def check_products(config: SitemapConfig) -> None:
 
     """
     if config.html_sitemap_template is not None:
+        from sitemap_plugins.html_map_markup import load_template  # noqa: PLC0415  # only then
+
         load_template(config.html_sitemap_template)
 
 
@@ -639,6 +644,8 @@ def _generate(
         own_names=own_names(config))
     html = None
     if config.html_sitemap is not None:
+        from sitemap_plugins.html_map import SiteMapPages  # noqa: PLC0415  # only then
+
         pages = SitePages(site)
         pages.check_free(config.html_sitemap)
         html = SiteMapPages(pages, config.html_sitemap, config.base_url, config.directory_urls,
