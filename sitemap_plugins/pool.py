@@ -159,6 +159,12 @@ class _Worker:
             if self.process.exitcode is None:
                 self.process.kill()
         self.process.join()
+        # The sender is done before the connection closes: closed under it, a write it was in
+        # went on with no descriptor (a traceback), or with the same number reused by a file
+        # the build opened next, which would take the rest of a chunk. With the worker gone
+        # (its end was only ever in the worker), a write the sender is in fails at once.
+        self.outbox.put(None)
+        self.sender.join(timeout=30)
         self.connection.close()
 
 

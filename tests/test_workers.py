@@ -29,7 +29,7 @@ from conftest import ROOT
 from sitemap_plugins.build import PARALLEL_THRESHOLD
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 # Worker pools over a site of thousands of pages, killed workers and signals.
 pytestmark = pytest.mark.integration
@@ -389,3 +389,37 @@ def test_a_worker_killed_at_any_moment_never_hangs_the_build(site: Path, tmp_pat
             assert "a worker process reading the pages ended" in err, (attempt, err)
         else:
             assert {name: (copy / name).read_bytes() for name in complete} == complete
+
+
+def test_a_worker_killed_while_its_chunk_is_on_the_way_leaves_no_thread_behind(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build's writer thread may be half-way through a chunk when its worker dies: the
+    pool's clean-up must not close the connection under it (a traceback from the thread, or
+    the rest of the chunk written into whatever file takes the same descriptor next)."""
+    import multiprocessing  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    from sitemap_plugins.pool import Pool, WorkerLost  # noqa: PLC0415
+
+    thread_errors: list[str] = []
+    monkeypatch.setattr(threading, "excepthook",
+                        lambda args: thread_errors.append(repr(args.exc_value)))
+    context = multiprocessing.get_context("forkserver")
+    chunk = list(range(400_000))  # megabytes through a pipe that holds 64 KiB
+
+    def chunks_killing_the_worker() -> Iterator[list[int]]:
+        yield chunk
+        yield chunk
+        for child in multiprocessing.active_children():  # the pool's one worker
+            if child.name == "sitemap-plugins-worker":
+                os.kill(child.pid or 0, signal.SIGKILL)
+        yield chunk
+
+    for _ in range(12):
+        before = set(threading.enumerate())
+        pool: Pool[int, int] = Pool(context, sorted, 1)
+        with pytest.raises(WorkerLost):
+            list(pool.map(chunks_killing_the_worker()))
+        pool.close(finished=False)
+        assert set(threading.enumerate()) <= before
+    assert thread_errors == []
