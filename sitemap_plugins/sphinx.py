@@ -58,7 +58,7 @@ REASON_METADATA = "metadata sitemap: false"
 REASON_EXCLUDES = "sitemap_excludes"
 REASON_STATIC_HTML = "static HTML copied from html_extra_path"
 REASON_NOT_A_PAGE = "theme or source file (not a page)"
-REASON_LEFT_OVER = "left from an earlier build (its document is gone)"
+REASON_LEFT_OVER = "left from an earlier build (Sphinx no longer writes it)"
 DEFAULT_SCHEME = "{lang}{version}{link}"
 _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
     ("site_url", None), ("sitemap_url_scheme", DEFAULT_SCHEME), ("sitemap_locales", []),
@@ -187,6 +187,8 @@ def _begin(app: Sphinx, builder: StandaloneHTMLBuilder) -> None:
     confdir = _confdir(app)
     options = _options(config, confdir)
     options.setdefault("directory_urls", isinstance(app.builder, DirectoryHTMLBuilder))
+    if (suffix := builder.out_suffix.lower()) not in (".html", ".htm") and suffix[1:].isalnum():
+        options.setdefault("extensions", [".html", ".htm", suffix])  # html_file_suffix's pages
     filename, names = str(config.sitemap_filename or "sitemap.xml"), {"base_url": "html_baseurl"}
     if filename != "sitemap.xml" and "sitemap_name" not in options:
         # At the root: a sitemap lists only URLs below its folder (sitemaps.org, file location).
@@ -376,7 +378,8 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
              } | extra
     own_map = posixpath.splitext(html_sitemap_file(config.html_sitemap))[0].removesuffix(
         "/index") if config.html_sitemap else "\0"  # the core's own page, and its languages'
-    for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((".html", ".htm"))):
+    for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((
+            ".html", ".htm", builder.out_suffix.lower() or ".html"))):
         # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
         link = rel.removesuffix("index.html") if config.directory_urls and (
             rel == "index.html" or rel.endswith("/index.html")) else rel

@@ -373,7 +373,7 @@ def test_deleted_page_is_dropped(tmp_path: Path, builder: str) -> None:
     for args, epoch in (((), 1717747750), ((), 1720000000), (("-E",), 1730000000)):
         build = built(sphinx_build(source, out, *args, builder=builder, epoch=epoch))
         assert (out / "sub" / ("page.html" if builder == "html" else "page/index.html")).exists()
-        assert "left from an earlier build (its document is gone) (1)" in build.log, build.log
+        assert "left from an earlier build (Sphinx no longer writes it) (1)" in build.log, build.log
         found = entries(out)
         assert sorted(found) == sorted(set(first) - {gone})
         kept = BASE + ("guide.html" if builder == "html" else "guide/")
@@ -455,6 +455,16 @@ def test_link_suffix_gives_the_linked_urls(tmp_path: Path) -> None:
     assert BASE + "guide" in found
     assert BASE + "sub/page" in found
     assert BASE + "guide.html" not in found
+
+
+def test_file_suffix_gives_the_pages_files(tmp_path: Path) -> None:
+    """With ``html_file_suffix = ".xhtml"`` the pages are listed at their ``.xhtml`` URLs (none
+    were), read as pages (the noindex one left out), and sitemap_excludes match that link."""
+    build = built(sphinx_build(sample(tmp_path, "html_file_suffix = '.xhtml'\n"
+                                      "sitemap_excludes = ['orphan.xhtml']"), tmp_path / "out"))
+    assert sorted(entries(build.out)) == sorted(
+        BASE + page + (".html" if page == "site-map/index" else ".xhtml")
+        for page in PAGES if page != "orphan")
 
 
 RTD = "https://sample.readthedocs.io/"
