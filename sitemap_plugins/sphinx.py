@@ -197,9 +197,9 @@ def _begin(app: Sphinx, builder: StandaloneHTMLBuilder) -> None:
         names["sitemap_name"] = "sitemap_filename"
         notes.append(f"sitemap_filename {filename!r}: written as {options['sitemap_name']}.xml "
                      "at the root of the site (and .txt, .xml.gz beside it)")
-    root, prefix = _scheme(app, str(base), notes)
+    root, prefix, lang_root = _scheme(app, str(base), notes)
     run = _Run(_validated(options, root + prefix, confdir, names=names),
-               canonical_base=root if prefix else None, alternates=_locales(app, root, notes),
+               canonical_base=root if prefix else None, alternates=_locales(app, lang_root, notes),
                excludes=tuple(str(p) for p in config.sitemap_excludes or ()), builder=builder)
     if run.excludes:
         notes.append("sitemap_excludes: matched as sphinx-sitemap does (fnmatch on the page's "
@@ -214,13 +214,14 @@ def _begin(app: Sphinx, builder: StandaloneHTMLBuilder) -> None:
     _RUNS[app] = run
 
 
-def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
-    """(html_baseurl with its slash, the path sphinx-sitemap's URL scheme puts before pages).
+def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str, str | None]:
+    """(html_baseurl with its slash, the URL scheme's path before pages, its languages' root).
 
-    ``{lang}`` and ``{version}`` are Read the Docs' language and version when it builds, else
-    ``language`` and ``version``. Outside Read the Docs the scheme applies only when
-    conf.py sets it: Sphinx's canonical links, and where the pages are served, are
-    html_baseurl + page. A prefix that html_baseurl already ends with is not added again.
+    The last is where each language's path goes (None: the scheme is not used). ``{lang}``
+    and ``{version}`` are Read the Docs' language and version when it builds, else
+    ``language`` and ``version``. Outside Read the Docs the scheme applies only when conf.py
+    sets it (Sphinx's canonical links are html_baseurl + page). A prefix that html_baseurl
+    already ends with is not added again.
     """
     config = app.config
     root = base if base.endswith("/") else base + "/"
@@ -235,19 +236,15 @@ def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
             notes.append(f"sitemap_url_scheme not set: pages are listed at html_baseurl + page, "
                          f"as Sphinx's canonical links say (sphinx-sitemap put {prefix!r} "
                          "between them; set sitemap_url_scheme to keep that)")
-        return root, ""
+        return root, "", None
     if prefix and root.endswith("/" + prefix):
         notes.append(f"html_baseurl ends in {prefix!r} already: sitemap_url_scheme adds none")
-        return root, ""
-    return root, prefix
+        return root, "", root[: -len(prefix)]
+    return root, prefix, root
 
 
 def _prefix(app: Sphinx, lang: str) -> str:
-    """What ``sitemap_url_scheme`` puts between the base URL and the page, for ``lang``.
-
-    Raises:
-        sphinx.errors.ConfigError: when the scheme is not ``...{link}`` with known fields.
-    """
+    """What ``sitemap_url_scheme`` puts before the page for ``lang`` (ConfigError if bad)."""
     scheme = str(app.config.sitemap_url_scheme)
     version = os.environ.get("READTHEDOCS_VERSION") or app.config.version or ""
     try:
@@ -261,7 +258,7 @@ def _prefix(app: Sphinx, lang: str) -> str:
         raise SphinxConfigError(f"sitemap_url_scheme: {msg}") from err
 
 
-def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str], ...]:
+def _locales(app: Sphinx, root: str | None, notes: list[str]) -> tuple[tuple[str, str], ...]:
     """sphinx-sitemap's ``sitemap_locales`` (or the folders of ``locale_dirs``) as bases."""
     config = app.config
     locales = list(config.sitemap_locales or ())
@@ -272,8 +269,10 @@ def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str],
         if os.path.isdir(path):
             locales.extend(sorted(name for name in os.listdir(path)
                                   if os.path.isdir(os.path.join(path, name))))
-    if locales and "{lang}" not in str(config.sitemap_url_scheme):
-        notes.append("sitemap_locales: no alternates written, sitemap_url_scheme has no {lang}")
+    if root is None or "{lang}" not in str(config.sitemap_url_scheme):
+        if locales:
+            notes.append("sitemap_locales: no alternates written, sitemap_url_scheme "
+                         f"{'is not set' if root is None else 'has no {lang}'}")
         return ()
     return tuple((hreflang(locale), root + _prefix(app, str(locale)))
                  for locale in dict.fromkeys(locales) if locale)

@@ -323,6 +323,28 @@ def test_read_the_docs_fills_the_scheme(tmp_path: Path, baseurl: str, prefix: st
     assert len(found) == len(PAGES)
 
 
+def test_locales_under_the_canonical_url_of_read_the_docs(tmp_path: Path) -> None:
+    """``sitemap_locales`` with Read the Docs' canonical URL as html_baseurl (which holds
+    ``/en/latest/`` already): each language's alternate is under the domain, never doubled and
+    never dropped."""
+    rtd = "https://sample.readthedocs.io/"
+    build = built(sphinx_build(
+        sample(tmp_path, f"html_baseurl = '{rtd}en/latest/'\nsitemap_locales = ['en', 'fr']"),
+        tmp_path / "out", "-W", env={"READTHEDOCS": "True", "READTHEDOCS_LANGUAGE": "en",
+                                     "READTHEDOCS_VERSION": "latest"}))
+    assert entries(build.out)[f"{rtd}en/latest/guide.html"]["alternates"] == {
+        "en": f"{rtd}en/latest/guide.html", "fr": f"{rtd}fr/latest/guide.html"}
+
+
+def test_locales_without_a_scheme_say_why_there_are_no_alternates(tmp_path: Path) -> None:
+    """``sitemap_locales`` where no URL scheme is used (pages at html_baseurl + page): no
+    alternates, and a note says why (they were dropped without a word)."""
+    build = built(sphinx_build(sample(tmp_path, "sitemap_locales = ['en', 'fr']"),
+                               tmp_path / "out", "-W"))
+    assert not any(entry["alternates"] for entry in entries(build.out).values())
+    assert "sitemap_locales: no alternates written, sitemap_url_scheme is not set" in build.log
+
+
 def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     """A rebuild lists the pages Sphinx did not rewrite, with their git dates; autodoc's and
     viewcode's pages take their module's date."""
