@@ -16,6 +16,7 @@ import fnmatch
 import importlib.util
 import os
 import posixpath
+import time
 import weakref
 from dataclasses import dataclass, field, replace
 from logging import INFO
@@ -25,13 +26,13 @@ from sphinx.builders.dirhtml import DirectoryHTMLBuilder
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.builders.singlehtml import SingleFileHTMLBuilder
 from sphinx.errors import ConfigError as SphinxConfigError
-from sphinx.errors import ExtensionError, SphinxError
+from sphinx.errors import SphinxError
 from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinx.util import logging
 
 from sitemap_plugins import __version__
 from sitemap_plugins.dates import Lastmod, latest
-from sitemap_plugins.errors import ConfigError, Diagnostic, PageValueError, SitemapError
+from sitemap_plugins.errors import ConfigError, Diagnostic, SitemapError
 from sitemap_plugins.git_dates import read_git_dates, shallow_note
 from sitemap_plugins.host_config import host_config, read_options, relative_to_config
 from sitemap_plugins.options import SitemapConfig, html_sitemap_file
@@ -57,6 +58,7 @@ REASON_METADATA = "metadata sitemap: false"
 REASON_EXCLUDES = "sitemap_excludes"
 REASON_STATIC_HTML = "static HTML copied from html_extra_path"
 REASON_NOT_A_PAGE = "theme or source file (not a page)"
+REASON_LEFT_OVER = "left from an earlier build (Sphinx no longer writes it)"
 DEFAULT_SCHEME = "{lang}{version}{link}"
 _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
     ("site_url", None), ("sitemap_url_scheme", DEFAULT_SCHEME), ("sitemap_locales", []),
@@ -65,12 +67,7 @@ _LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
 """sphinx-sitemap's settings, with its defaults: read so that conf.py keeps working."""
 _NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")
 _RUNS: weakref.WeakKeyDictionary[Sphinx, _Run] = weakref.WeakKeyDictionary()
-
-
-class SitemapBuildError(SphinxError):
-    """The sitemap could not be written, or a page's metadata is bad; Sphinx shows one line."""
-
-    category = "Sitemap error"
+_REFUSED: weakref.WeakSet[Sphinx] = weakref.WeakSet()
 
 
 @dataclass
@@ -86,18 +83,20 @@ class _Run:
     builder: StandaloneHTMLBuilder = field(kw_only=True)
     written: set[str] = field(default_factory=set)  # resolved here, whatever -j says
     bodies: dict[str, str] = field(default_factory=dict)  # of the pages rendered here
+    pages: set[str] = field(default_factory=set)  # rendered here: all but -j's documents
+    started: int = field(default_factory=time.time_ns)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the options and sphinx-sitemap's settings; connect the build's events.
 
-    Raises:
-        ExtensionError: when sphinx-sitemap is loaded too: one of the two must go.
+    With sphinx-sitemap loaded too, an error says which one to remove.
     """
+    meta = {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
     if "sphinx_sitemap" in app.config.extensions:
-        msg = ("sitemap_plugins.sphinx replaces sphinx_sitemap (and reads its sitemap_* "
-               "settings): remove 'sphinx_sitemap' from extensions in conf.py")
-        raise ExtensionError(msg)
+        _refuse(app, "sitemap_plugins.sphinx replaces sphinx_sitemap (and reads its sitemap_* "
+                "settings): remove 'sphinx_sitemap' from extensions in conf.py")
+        return meta
     app.add_config_value(SETTING, {}, "", types=frozenset({dict}))
     for name, default in _LEGACY_DEFAULTS:
         if name not in app.config:
@@ -108,7 +107,18 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _page_context)
     app.connect("doctree-resolved", _resolved)
     app.connect("build-finished", _finish)  # all the work, in the main process
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return meta
+
+
+def _refuse(app: Sphinx, err: SphinxError | str) -> None:
+    """Report a bad setting or page value in one ``ERROR:`` line; the build then exits 1.
+
+    As linkcheck reports a broken link: a raised error would print Sphinx's crash report (a
+    traceback, and a plea to report a bug to Sphinx) for a user's value. No sitemap is written.
+    """
+    log.error("%s", err)  # untyped: suppress_warnings must not hide why the build failed
+    app.statuscode = 1
+    _REFUSED.add(app)
 
 
 def _options(config: Config, confdir: str) -> dict[str, Any]:
@@ -127,16 +137,19 @@ def _options(config: Config, confdir: str) -> dict[str, Any]:
 
 def _check_options(app: Sphinx, config: Config) -> None:
     """Check every option when the configuration is read, whatever the builder."""
-    _validated(_options(config, _confdir(app)), None, _confdir(app), base_option="base_url")
+    try:
+        _validated(_options(config, _confdir(app)), None, _confdir(app), names={})
+    except SphinxConfigError as err:
+        _refuse(app, err)
 
 
 def _validated(options: dict[str, Any], base_url: str | None, confdir: str, *,
-               base_option: str) -> SitemapConfig:
-    """The core's config, or a Sphinx configuration error naming the option."""
+               names: dict[str, str]) -> SitemapConfig:
+    """The core's config, or an error naming the option (``names``: set as another setting)."""
     try:  # a user's template is compiled as the map is written, at the end of an html build
         return host_config(options, base_url=base_url, config_dir=confdir, check_products=False)
     except ConfigError as err:
-        where = base_option if err.option == "base_url" else f"{SETTING}[{err.option!r}]"
+        where = names.get(err.option, f"{SETTING}[{err.option!r}]")
         raise SphinxConfigError(f"{where}: {err.message}") from err
 
 
@@ -153,8 +166,15 @@ def _confdir(app: Sphinx) -> str:
 
 def _start(app: Sphinx) -> None:
     """Check the base URL and the options for this HTML build; say what differs."""
-    if not _is_html(builder := app.builder):
+    if not _is_html(builder := app.builder) or app in _REFUSED:
         return
+    try:
+        _begin(app, builder)
+    except SphinxConfigError as err:
+        _refuse(app, err)
+
+
+def _begin(app: Sphinx, builder: StandaloneHTMLBuilder) -> None:
     config = app.config
     base = config.site_url or config.html_baseurl
     if not base:
@@ -167,14 +187,19 @@ def _start(app: Sphinx) -> None:
     confdir = _confdir(app)
     options = _options(config, confdir)
     options.setdefault("directory_urls", isinstance(app.builder, DirectoryHTMLBuilder))
-    filename = str(config.sitemap_filename or "sitemap.xml")
+    if (suffix := builder.out_suffix.lower()) not in (".html", ".htm") and suffix[1:].isalnum():
+        options.setdefault("extensions", [".html", ".htm", suffix])  # html_file_suffix's pages
+    filename, names = str(config.sitemap_filename or "sitemap.xml"), {"base_url": "html_baseurl"}
     if filename != "sitemap.xml" and "sitemap_name" not in options:
-        options["sitemap_name"] = filename.removesuffix(".xml")
+        # At the root: a sitemap lists only URLs below its folder (sitemaps.org, file location).
+        name = posixpath.basename(filename.replace("\\", "/")).removesuffix(".gz")
+        options["sitemap_name"] = name.removesuffix(".xml")
+        names["sitemap_name"] = "sitemap_filename"
         notes.append(f"sitemap_filename {filename!r}: written as {options['sitemap_name']}.xml "
-                     "(and .txt, .xml.gz beside it)")
-    root, prefix = _scheme(app, str(base), notes)
-    run = _Run(_validated(options, root + prefix, confdir, base_option="html_baseurl"),
-               canonical_base=root if prefix else None, alternates=_locales(app, root, notes),
+                     "at the root of the site (and .txt, .xml.gz beside it)")
+    root, prefix, lang_root = _scheme(app, str(base), notes)
+    run = _Run(_validated(options, root + prefix, confdir, names=names),
+               canonical_base=root if prefix else None, alternates=_locales(app, lang_root, notes),
                excludes=tuple(str(p) for p in config.sitemap_excludes or ()), builder=builder)
     if run.excludes:
         notes.append("sitemap_excludes: matched as sphinx-sitemap does (fnmatch on the page's "
@@ -189,13 +214,14 @@ def _start(app: Sphinx) -> None:
     _RUNS[app] = run
 
 
-def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
-    """(html_baseurl with its slash, the path sphinx-sitemap's URL scheme puts before pages).
+def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str, str | None]:
+    """(html_baseurl with its slash, the URL scheme's path before pages, its languages' root).
 
-    ``{lang}`` and ``{version}`` are Read the Docs' language and version when it builds, else
-    ``language`` and ``version``. Outside Read the Docs the scheme applies only when
-    conf.py sets it: Sphinx's canonical links, and where the pages are served, are
-    html_baseurl + page. A prefix that html_baseurl already ends with is not added again.
+    The last is where each language's path goes (None: the scheme is not used). ``{lang}``
+    and ``{version}`` are Read the Docs' language and version when it builds, else
+    ``language`` and ``version``. Outside Read the Docs the scheme applies only when conf.py
+    sets it (Sphinx's canonical links are html_baseurl + page). A prefix that html_baseurl
+    already ends with is not added again.
     """
     config = app.config
     root = base if base.endswith("/") else base + "/"
@@ -210,19 +236,15 @@ def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str]:
             notes.append(f"sitemap_url_scheme not set: pages are listed at html_baseurl + page, "
                          f"as Sphinx's canonical links say (sphinx-sitemap put {prefix!r} "
                          "between them; set sitemap_url_scheme to keep that)")
-        return root, ""
+        return root, "", None
     if prefix and root.endswith("/" + prefix):
         notes.append(f"html_baseurl ends in {prefix!r} already: sitemap_url_scheme adds none")
-        return root, ""
-    return root, prefix
+        return root, "", root[: -len(prefix)]
+    return root, prefix, root
 
 
 def _prefix(app: Sphinx, lang: str) -> str:
-    """What ``sitemap_url_scheme`` puts between the base URL and the page, for ``lang``.
-
-    Raises:
-        sphinx.errors.ConfigError: when the scheme is not ``...{link}`` with known fields.
-    """
+    """What ``sitemap_url_scheme`` puts before the page for ``lang`` (ConfigError if bad)."""
     scheme = str(app.config.sitemap_url_scheme)
     version = os.environ.get("READTHEDOCS_VERSION") or app.config.version or ""
     try:
@@ -236,7 +258,7 @@ def _prefix(app: Sphinx, lang: str) -> str:
         raise SphinxConfigError(f"sitemap_url_scheme: {msg}") from err
 
 
-def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str], ...]:
+def _locales(app: Sphinx, root: str | None, notes: list[str]) -> tuple[tuple[str, str], ...]:
     """sphinx-sitemap's ``sitemap_locales`` (or the folders of ``locale_dirs``) as bases."""
     config = app.config
     locales = list(config.sitemap_locales or ())
@@ -247,8 +269,10 @@ def _locales(app: Sphinx, root: str, notes: list[str]) -> tuple[tuple[str, str],
         if os.path.isdir(path):
             locales.extend(sorted(name for name in os.listdir(path)
                                   if os.path.isdir(os.path.join(path, name))))
-    if locales and "{lang}" not in str(config.sitemap_url_scheme):
-        notes.append("sitemap_locales: no alternates written, sitemap_url_scheme has no {lang}")
+    if root is None or "{lang}" not in str(config.sitemap_url_scheme):
+        if locales:
+            notes.append("sitemap_locales: no alternates written, sitemap_url_scheme "
+                         f"{'is not set' if root is None else 'has no {lang}'}")
         return ()
     return tuple((hreflang(locale), root + _prefix(app, str(locale)))
                  for locale in dict.fromkeys(locales) if locale)
@@ -280,6 +304,8 @@ def _page_context(app: Sphinx, pagename: str, template: str, context: dict[str, 
                   _doctree: object) -> None:
     """Keep a document's rendered content; fix its canonical link, the search page's noindex."""
     builder, base, run = app.builder, app.config.html_baseurl, _RUNS.get(app)
+    if run:
+        run.pages.add(pagename)
     if run and pagename in app.env.found_docs and isinstance(body := context.get("body"), str):
         run.bodies[pagename] = body  # its title in it, as the <h1> of its first section
     # dirhtml's canonical links say page.html, a file it never writes (Sphinx < 8.2, #9730).
@@ -312,10 +338,10 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     try:
         result = generate(app.outdir, run.config, hints=_hints(app, run), outline=outline,
                           canonical_base=run.canonical_base)
-    except ConfigError as err:
-        raise SitemapBuildError(f"{SETTING}[{err.option!r}]: {err.message}") from err
-    except SitemapError as err:
-        raise SitemapBuildError(str(err)) from err
+    except SitemapError as err:  # a page's bad value, a file in the way
+        _refuse(app, f"{SETTING}[{err.option!r}]: {err.message}" if isinstance(
+            err, ConfigError) else str(err))
+        return
     # Warnings are Sphinx warnings (-W counts them), filed under sitemap.<code>.
     log_result(log, result, "Sitemap: ", level=_level,
                extra=lambda diagnostic: {"type": "sitemap", "subtype": diagnostic.code})
@@ -328,13 +354,10 @@ def _metadata(docname: str, meta: Mapping[str, Any]) -> OwnValues:
     ``:sitemap_priority:``, and ``:date:`` (when it was published; free text is passed by).
 
     Raises:
-        SitemapBuildError: naming the document and the field, when a sitemap value is bad.
+        PageValueError: naming the document and the field, when a sitemap value is bad.
     """
     given = {value: meta.get(name) for name, value in _PAGE_FIELDS.items()}
-    try:
-        return own_values(given, docname, date_value=meta.get("date"))
-    except PageValueError as err:
-        raise SitemapBuildError(str(err)) from err
+    return own_values(given, docname, date_value=meta.get("date"))
 
 
 _PAGE_FIELDS = {"sitemap": "sitemap", "sitemap_lastmod": "lastmod",
@@ -348,7 +371,14 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     env, builder, config = app.env, run.builder, run.config
     hints: dict[str, PageHints] = {}
     extra = _extra_files(app)
-    for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((".html", ".htm"))):
+    known = {_rel(app, builder.get_outfilename(name)) for name in (
+        *env.found_docs, *run.pages, *(f"_modules/{module.replace('.', '/')}" for module, entry
+                                       in getattr(env, "_viewcode_modules", {}).items() if entry))
+             } | extra
+    own_map = posixpath.splitext(html_sitemap_file(config.html_sitemap))[0].removesuffix(
+        "/index") if config.html_sitemap else "\0"  # the core's own page, and its languages'
+    for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((
+            ".html", ".htm", builder.out_suffix.lower() or ".html"))):
         # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
         link = rel.removesuffix("index.html") if config.directory_urls and (
             rel == "index.html" or rel.endswith("/index.html")) else rel
@@ -356,6 +386,9 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
             hints[rel] = PageHints(exclude=REASON_NOT_A_PAGE)
         elif rel in extra and not config.static_html:
             hints[rel] = PageHints(exclude=REASON_STATIC_HTML)
+        elif rel not in known and not rel.startswith(own_map) and os.stat(
+                os.path.join(app.outdir, rel)).st_mtime_ns < run.started:  # Sphinx deletes none
+            hints[rel] = PageHints(exclude=REASON_LEFT_OVER)
         elif any(fnmatch.fnmatch(link, pattern) for pattern in run.excludes):
             hints[rel] = PageHints(exclude=REASON_EXCLUDES)
         elif run.alternates:
@@ -460,11 +493,7 @@ def _outline(app: Sphinx, builder: StandaloneHTMLBuilder) -> tuple[NavNode, ...]
 
 
 def _level(diagnostic: Diagnostic) -> int:
-    """The one policy (:func:`log_level`), with one more note: sphinx-sitemap's file replaced.
-
-    A sitemap left by sphinx-sitemap before the switch is replaced: news, not a fault (``-W``
-    passes).
-    """
+    """The one policy (:func:`log_level`); sphinx-sitemap's file replaced is news (-W passes)."""
     if diagnostic.code == "replaced-sitemap" and "sphinx-sitemap" in diagnostic.message:
         return INFO
     return log_level(diagnostic)

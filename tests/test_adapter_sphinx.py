@@ -208,14 +208,51 @@ def test_no_base_url_warns_in_html_only(tmp_path: Path) -> None:
     ("html_baseurl = 'docs.example.org'", "html_baseurl: "),
     ("sitemap_url_scheme = '{link}?v={version}'",
      "sitemap_url_scheme: Expected a scheme of {lang}, {version} and text, ending in {link}"),
-], ids=["bad-value", "unknown-key", "base-url", "bad-base-url", "bad-scheme"])
-def test_bad_option_stops_the_build(tmp_path: Path, conf: str, message: str) -> None:
-    """A bad option stops the build as a configuration error, in the core's words, naming it."""
+    ("sitemap_filename = 'my map.xml'",
+     ("sitemap_filename: Expected a plain file name without extension such as 'sitemap' but "
+      "received: 'my map' (str)")),
+    ("sitemap_plugins = []",
+     "sitemap_plugins: Expected a dict of sitemap options but received: [] (list)"),
+], ids=["bad-value", "unknown-key", "base-url", "bad-base-url", "bad-scheme", "bad-filename",
+        "not-a-dict"])
+def test_bad_option_fails_the_build_in_one_line(tmp_path: Path, conf: str, message: str) -> None:
+    """A bad option is one ``ERROR:`` line in the core's words naming the setting, as Sphinx's
+    linkcheck reports a broken link: no crash report (traceback), no sitemap, exit status 1,
+    even where ``suppress_warnings`` names the extension's warnings."""
+    conf += "\nsuppress_warnings = ['sitemap']"
     build = sphinx_build(sample(tmp_path, conf), tmp_path / "out")
-    assert build.returncode == 2
-    assert "Configuration error" in build.log
-    assert message in build.log, build.log
-    assert not (tmp_path / "out" / "index.html").exists()  # stopped before writing
+    assert build.returncode == 1, build.log
+    assert f"ERROR: {message}" in build.log, build.log
+    assert "Traceback" not in build.log
+    assert not list((tmp_path / "out").glob("sitemap*"))
+
+
+def test_bad_option_has_the_command_lines_words(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The same bad value gets the same words from the extension and from the command line."""
+    build = sphinx_build(sample(tmp_path, "sitemap_plugins['max_urls'] = 0"), tmp_path / "out")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<title>x</title>", "utf-8")
+    assert main(["build", str(site), "--base-url", BASE, "--max-urls", "0"]) == 2
+    words = capsys.readouterr().err.split("--max-urls: ")[1].strip()
+    assert f"ERROR: sitemap_plugins['max_urls']: {words}" in build.log, build.log
+
+
+def test_file_in_the_way_is_one_error_line(tmp_path: Path) -> None:
+    """A sitemap.xml of the user's own (copied by html_extra_path) is kept, and said so in one
+    ``ERROR:`` line; the build exits 1 and keeps its environment (no crash report)."""
+    source = sample(tmp_path)
+    mine = b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>'
+    (source / "extra" / "sitemap.xml").write_bytes(mine)
+    build = sphinx_build(source, tmp_path / "out")
+    assert build.returncode == 1, build.log
+    assert "ERROR: " in build.log
+    assert "sitemap.xml: is already in the site and was not written by sitemap-plugins" in build.log
+    assert "Traceback" not in build.log
+    assert (build.out / "sitemap.xml").read_bytes() == mine
+    again = sphinx_build(source, tmp_path / "out")  # no full rebuild forced
+    assert "0 added, 0 changed, 0 removed" in again.log, again.log
 
 
 def test_sphinx_sitemap_alongside_is_refused(tmp_path: Path) -> None:
@@ -224,6 +261,7 @@ def test_sphinx_sitemap_alongside_is_refused(tmp_path: Path) -> None:
     build = sphinx_build(sample(tmp_path, "extensions.append('sphinx_sitemap')"), tmp_path / "o")
     assert build.returncode != 0
     assert "remove 'sphinx_sitemap' from extensions in conf.py" in build.log, build.log
+    assert "Traceback" not in build.log
 
 
 def test_switching_from_sphinx_sitemap_replaces_its_file(tmp_path: Path) -> None:
@@ -285,6 +323,28 @@ def test_read_the_docs_fills_the_scheme(tmp_path: Path, baseurl: str, prefix: st
     assert len(found) == len(PAGES)
 
 
+def test_locales_under_the_canonical_url_of_read_the_docs(tmp_path: Path) -> None:
+    """``sitemap_locales`` with Read the Docs' canonical URL as html_baseurl (which holds
+    ``/en/latest/`` already): each language's alternate is under the domain, never doubled and
+    never dropped."""
+    rtd = "https://sample.readthedocs.io/"
+    build = built(sphinx_build(
+        sample(tmp_path, f"html_baseurl = '{rtd}en/latest/'\nsitemap_locales = ['en', 'fr']"),
+        tmp_path / "out", "-W", env={"READTHEDOCS": "True", "READTHEDOCS_LANGUAGE": "en",
+                                     "READTHEDOCS_VERSION": "latest"}))
+    assert entries(build.out)[f"{rtd}en/latest/guide.html"]["alternates"] == {
+        "en": f"{rtd}en/latest/guide.html", "fr": f"{rtd}fr/latest/guide.html"}
+
+
+def test_locales_without_a_scheme_say_why_there_are_no_alternates(tmp_path: Path) -> None:
+    """``sitemap_locales`` where no URL scheme is used (pages at html_baseurl + page): no
+    alternates, and a note says why (they were dropped without a word)."""
+    build = built(sphinx_build(sample(tmp_path, "sitemap_locales = ['en', 'fr']"),
+                               tmp_path / "out", "-W"))
+    assert not any(entry["alternates"] for entry in entries(build.out).values())
+    assert "sitemap_locales: no alternates written, sitemap_url_scheme is not set" in build.log
+
+
 def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     """A rebuild lists the pages Sphinx did not rewrite, with their git dates; autodoc's and
     viewcode's pages take their module's date."""
@@ -318,6 +378,40 @@ def test_incremental_build_keeps_pages_and_dates(tmp_path: Path) -> None:
     for page in ("sub/index", "sub/page"):  # not rewritten by Sphinx, still listed and dated
         assert again[f"{BASE}{page}.html"]["lastmod"] == "2024-01-02T03:04:05Z", page
     assert again[BASE + "guide.html"]["lastmod"] == "2024-03-01"  # its :date: is later
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_deleted_page_is_dropped(tmp_path: Path, builder: str) -> None:
+    """A page whose document was deleted is left out, though Sphinx leaves its file in the
+    output folder: after an incremental build, after ``-E``, and in later builds; the pages
+    Sphinx did not rewrite keep their dates."""
+    source = sample(tmp_path)
+    out = tmp_path / "out"
+    first = entries(built(sphinx_build(source, out, builder=builder, epoch=1709251200)).out)
+    (source / "sub" / "page.rst").unlink()
+    index = source / "sub" / "index.rst"
+    index.write_text(index.read_text("utf-8").replace("   page\n", ""), "utf-8")
+    gone = BASE + ("sub/page.html" if builder == "html" else "sub/page/")
+    for args, epoch in (((), 1717747750), ((), 1720000000), (("-E",), 1730000000)):
+        build = built(sphinx_build(source, out, *args, builder=builder, epoch=epoch))
+        assert (out / "sub" / ("page.html" if builder == "html" else "page/index.html")).exists()
+        assert "left from an earlier build (Sphinx no longer writes it) (1)" in build.log, build.log
+        found = entries(out)
+        assert sorted(found) == sorted(set(first) - {gone})
+        kept = BASE + ("guide.html" if builder == "html" else "guide/")
+        assert found[kept] == first[kept]
+
+
+def test_sitemap_filename_in_a_folder_is_written_at_the_root(tmp_path: Path) -> None:
+    """sphinx-sitemap's ``sitemap_filename`` in a folder, or ending in ``.gz``, gives the
+    sitemap at the root (a sitemap lists only URLs below its folder), with a note."""
+    for filename, name in (("maps/docs.xml", "docs"), ("docs-en.xml.gz", "docs-en")):
+        out = tmp_path / f"{name}-out"
+        build = built(sphinx_build(sample(tmp_path / name, f"sitemap_filename = {filename!r}"),
+                                   out, "-W"))
+        assert sorted(entries(out, f"{name}.xml")) == HTML_URLS
+        assert f"written as {name}.xml at the root of the site" in build.log
+        assert not (out / "maps").exists()
 
 
 # A theme's next and previous links inside its main region (as pydata-sphinx-theme has them
@@ -367,9 +461,10 @@ def test_bad_page_metadata_names_the_page(tmp_path: Path) -> None:
     guide = source / "guide.rst"
     guide.write_text(guide.read_text("utf-8").replace("2024-03-01", "March 2024"), "utf-8")
     build = sphinx_build(source, tmp_path / "out")
-    assert build.returncode != 0
-    assert ("Page 'sub/page' sitemap value 'priority': Expected a number from 0.0 to 1.0 "
+    assert build.returncode == 1
+    assert ("ERROR: Page 'sub/page' sitemap value 'priority': Expected a number from 0.0 to 1.0 "
             "but received: 'high' (str)") in build.log, build.log
+    assert "Traceback" not in build.log
     page.write_text(page.read_text("utf-8").replace("high", "0.6"), "utf-8")
     found = entries(built(sphinx_build(source, tmp_path / "out")).out)
     assert found[BASE + "guide.html"]["lastmod"] is None
@@ -382,6 +477,16 @@ def test_link_suffix_gives_the_linked_urls(tmp_path: Path) -> None:
     assert BASE + "guide" in found
     assert BASE + "sub/page" in found
     assert BASE + "guide.html" not in found
+
+
+def test_file_suffix_gives_the_pages_files(tmp_path: Path) -> None:
+    """With ``html_file_suffix = ".xhtml"`` the pages are listed at their ``.xhtml`` URLs (none
+    were), read as pages (the noindex one left out), and sitemap_excludes match that link."""
+    build = built(sphinx_build(sample(tmp_path, "html_file_suffix = '.xhtml'\n"
+                                      "sitemap_excludes = ['orphan.xhtml']"), tmp_path / "out"))
+    assert sorted(entries(build.out)) == sorted(
+        BASE + page + (".html" if page == "site-map/index" else ".xhtml")
+        for page in PAGES if page != "orphan")
 
 
 RTD = "https://sample.readthedocs.io/"
