@@ -1,7 +1,8 @@
 """Shapes of problems seen on real public sites, each reproduced in a temporary project.
 
-A Material blog whose index page only lists posts; a page whose content is made from code; the
-command line with a relative cache folder; a cache folder inside a git work tree.
+A Material blog whose index page only lists posts; a page whose content is made from code; a
+click reference made from a package's modules; the command line with a relative cache folder; a
+cache folder inside a git work tree.
 """
 
 from __future__ import annotations
@@ -131,6 +132,54 @@ def test_page_made_from_code_moves_when_its_output_changes(tmp_path: Path) -> No
     second = mkdocs_build(project, T2)
     assert second[f"{SITE}api/"] == w3c(T2)
     assert second[SITE] == "2025-01-10T09:00:00Z"
+
+
+CLI_GROUP = '''\
+import click
+
+from tinycli.cli.build import build
+
+
+@click.group()
+def main():
+    """The tool."""
+
+
+main.add_command(build)
+'''
+
+
+def test_click_reference_moves_with_the_commands_it_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hatch's and MkDocs' own shape: ``::: mkdocs-click`` documents a command group whose
+    commands live in the package's modules. The page's Markdown never changes; a command's
+    help does, in a module the page does not name: the page is dated by that commit (seen
+    with no cache), not by its 2021 stub (hatch's CLI reference said 2021-12-29 while its
+    commands changed in 2026)."""
+    pytest.importorskip("mkdocs_click")
+    project = tmp_path / "tool"
+    write(project / "mkdocs.yml", f"site_name: Tool\nsite_url: {SITE}\n"
+                                  "markdown_extensions:\n  - mkdocs-click\n"
+                                  "plugins:\n  - search\n  - sitemap\n")
+    write(project / "docs" / "index.md", "# Home\n")
+    write(project / "docs" / "cli.md",
+          "# CLI\n\n::: mkdocs-click\n    :module: tinycli.cli\n    :command: main\n")
+    write(project / "src" / "tinycli" / "__init__.py", "")
+    write(project / "src" / "tinycli" / "cli" / "__init__.py", CLI_GROUP)
+    write(project / "src" / "tinycli" / "cli" / "build.py",
+          'import click\n\n\n@click.command()\ndef build():\n    """Build it."""\n')
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2021-12-29T10:00:00+00:00")
+    write(project / "src" / "tinycli" / "cli" / "build.py",
+          'import click\n\n\n@click.command()\ndef build():\n    """Build it, fast."""\n')
+    git(project, "commit", "-q", "-am", "help", when="2025-05-06T07:08:09+00:00")
+    # Installed as hatch's docs environment installs it (editable: its src/ on sys.path).
+    monkeypatch.setenv("PYTHONPATH", str(project / "src"))
+    dates = mkdocs_build(project, T1)
+    assert "Build it, fast." in (project / "site" / "cli" / "index.html").read_text("utf-8")
+    assert dates == {SITE: "2021-12-29T10:00:00Z", f"{SITE}cli/": "2025-05-06T07:08:09Z"}
 
 
 def test_relative_cache_dir_works_on_every_build(
