@@ -431,6 +431,10 @@ _EMOJI_CLASSES = frozenset({"twemoji", "emojione", "gemoji", "emoji", "wp-smiley
 # Avatars: people's pictures from their profiles (contributor tables, post bylines).
 _AVATAR_URL = re.compile(r"(?:https?:)?//(?:avatars\d*\.githubusercontent\.com/|"
                          r"(?:[a-z0-9-]+\.)?gravatar\.com/avatar/)", re.IGNORECASE)
+# Or named so: "avatar" as a word of the class (Docusaurus' avatar__photo), the alt (Elegant's
+# "Talha Mansoor Avatar", pelican-bootstrap3's "avatar") or the path (/images/avatars/...).
+_AVATAR = re.compile(r"(?:\A|[\W_])avatars?(?:\Z|[\W_])", re.IGNORECASE)
+_URL_HOST = re.compile(r"\A(?:[a-z][a-z0-9+.-]*:)?//[^/]*", re.IGNORECASE)
 _SHORTCODE = re.compile(r":[\w+-]+:\Z")
 _LOGO = re.compile(r"(?:\A|[\W_])logo(?:\Z|[\W_])", re.IGNORECASE)
 
@@ -442,8 +446,8 @@ def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link
     ``source``: the image's URL as written; ``classes`` and ``alt``: its attributes;
     ``in_home_link``: it sits in a link to the site's home; ``in_banner``: in a ``<header>``,
     ``<nav>`` or banner. A badge (by host or path), an emoji (by class, CDN or a ``:code:`` or
-    one-emoji alt), an avatar (GitHub's, Gravatar's) or a logo (``logo`` in its class or alt,
-    in a home link or a banner) is decoration.
+    one-emoji alt), an avatar (GitHub's, Gravatar's, or ``avatar`` in its class, alt or path)
+    or a logo (``logo`` in its class or alt, in a home link or a banner) is decoration.
     """
     url = source.strip()
     host = re.match(r"(?:https?:)?//([^/?#:]+)", url, re.IGNORECASE)
@@ -453,7 +457,8 @@ def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link
     if _BADGE_PATH.search(path) or _EMOJI_URL.match(url if host is None or url.startswith(
             ("http:", "https:")) else "https:" + url):
         return True
-    if _AVATAR_URL.match(url):
+    if _AVATAR_URL.match(url) or any(
+            _AVATAR.search(value) for value in (classes, alt, _URL_HOST.sub("", path))):
         return True
     class_names = {name.lower() for name in classes.split()}
     text = alt.strip()
