@@ -16,10 +16,12 @@ of the package). :mod:`~sitemap_plugins.reader` and :mod:`~sitemap_plugins.chrom
    ``aside``, ``script``, ``style``, ``noscript``, ``template``, ``svg`` (comments are never
    text), and ``header`` when the region is ``<body>`` or the header's ``role`` names
    ``banner``. Navigation, sidebars, build stamps and inline assets do not count, so adding a
-   page to the site's navigation changes no other page's fingerprint. A ``<header>`` inside a
-   ``<main>``, ``<article>`` or ``role=main`` region is the content's own (an article's
-   title, byline and date, each article's on a blog's index) and counts, but for the
-   navigation and the rest dropped inside it; a ``<body>``'s header is the site's banner.
+   page to the site's navigation changes no other page's fingerprint. Nor does a heading's
+   permalink (:func:`drop_permalinks`): its symbol is the site's setting, not the page's.
+   A ``<header>`` inside a ``<main>``, ``<article>`` or ``role=main`` region is the content's
+   own (an article's title, byline and date, each article's on a blog's index) and counts,
+   but for the navigation and the rest dropped inside it; a ``<body>``'s header is the
+   site's banner.
    A ``<body>`` region (a theme without landmarks) read whole from disk also loses the site's
    chrome when the build gives it (:class:`~sitemap_plugins.chrome.SiteChrome`: the command
    line's, measured once per build on the home page and the page it links to that shares the
@@ -236,6 +238,41 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
     for node in scope.select(selector):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
             node.remove(False)  # unlinked whole, its subtree kept (and never walked)
+    drop_permalinks(scope)
+
+
+# Links inside headings; a heading's permalink is one of them (see drop_permalinks).
+_HEADING_LINKS_SELECTOR = ", ".join(f"h{level} a" for level in range(1, 7))
+_HEADINGS = frozenset(f"h{level}" for level in range(1, 7))
+_PERMALINK_CLASSES = frozenset({"headerlink", "hash-link", "anchor-link", "heading-anchor"})
+
+
+def drop_permalinks(scope: Scope) -> None:
+    """Take each heading's permalink out of the regions: unlinked, never freed.
+
+    The link to the heading itself that Python-Markdown's toc (``¶``, or the symbol its
+    ``permalink`` sets), Sphinx and Material (``headerlink``), Docusaurus (``hash-link``) and
+    Hugo themes (``#``) put in every heading: a link to a fragment of the page, or of one of
+    those classes. Its symbol is a setting of the whole site (real: Python-Markdown's
+    documentation moved 67 of 68 lastmods when ``permalink: true`` became ``"§"``); the
+    heading's own text is the content. A link that is all the heading's text stays: it is the
+    heading (a title linked to itself).
+    """
+    for anchor in scope.select(_HEADING_LINKS_SELECTOR):
+        attributes = anchor.attributes
+        href = url_value(attributes.get("href"))
+        classes = set((attributes.get("class") or "").split())
+        if not (href.startswith("#") or classes & _PERMALINK_CLASSES):
+            continue
+        heading = anchor.parent
+        while heading is not None and heading.tag not in _HEADINGS:
+            heading = heading.parent
+        if heading is None:
+            continue
+        own = anchor.text(strip=True)
+        whole = heading.text(separator=" ", strip=True)
+        if whole.replace(own, "", 1).strip():  # the heading has text of its own besides
+            anchor.remove(False)
 
 
 # --- Steps 3 and 4: what counts in the fingerprint ----------------------------------------

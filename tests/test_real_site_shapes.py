@@ -23,7 +23,8 @@ pytestmark = pytest.mark.integration
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 SITE = "https://blog.example.org/"
-T1, T2 = 1_750_000_000, 1_750_086_400  # two builds, a day apart, after every commit below
+# Builds a day apart, after every commit below.
+T1, T2, T3 = 1_750_000_000, 1_750_086_400, 1_750_172_800
 GIT_ENV = {
     "GIT_CONFIG_GLOBAL": os.devnull,
     "GIT_CONFIG_NOSYSTEM": "1",
@@ -180,6 +181,85 @@ def test_click_reference_moves_with_the_commands_it_documents(
     dates = mkdocs_build(project, T1)
     assert "Build it, fast." in (project / "site" / "cli" / "index.html").read_text("utf-8")
     assert dates == {SITE: "2021-12-29T10:00:00Z", f"{SITE}cli/": "2025-05-06T07:08:09Z"}
+
+
+def test_permalink_symbol_moves_no_page_but_a_heading_edit_moves_its_own(tmp_path: Path) -> None:
+    """Python-Markdown's own documentation: ``toc: {permalink: true}`` made ``"§"`` changed
+    every heading's permalink in every page's content, and moved 67 of 68 lastmods to the
+    build's time. The symbol is the site's setting; a heading's text is the page's."""
+    project = tmp_path / "docs-site"
+    config = (f"site_name: Docs\nsite_url: {SITE}\ntheme: mkdocs\n"
+              "markdown_extensions:\n  - toc:\n      permalink: true\n"
+              "plugins:\n  - search\n  - sitemap\n")
+    write(project / "mkdocs.yml", config)
+    write(project / "docs" / "index.md", "# Home\n\n## Part one\n\nText.\n")
+    write(project / "docs" / "guide.md", "# Guide\n\n## Step\n\nDo it.\n")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    first = mkdocs_build(project, T1)
+    assert first == {SITE: "2025-01-10T09:00:00Z", f"{SITE}guide/": "2025-01-10T09:00:00Z"}
+    write(project / "mkdocs.yml", config.replace("permalink: true", 'permalink: "§"'))
+    assert mkdocs_build(project, T2) == first
+    guide = (project / "site" / "guide" / "index.html").read_text("utf-8")
+    assert 'title="Permanent link">§</a>' in guide  # the symbol did change in the page
+    write(project / "docs" / "guide.md", "# Guide\n\n## First step\n\nDo it.\n")
+    assert mkdocs_build(project, T3) == {**first, f"{SITE}guide/": w3c(T3)}
+
+
+@pytest.mark.parametrize(("before", "after", "moves"), [
+    # Sphinx: the headerlink's title and symbol are the theme's and the language's.
+    ('<h2>Install<a class="headerlink" href="#install" title="Link to this heading">¶</a></h2>',
+     '<h2>Install<a class="headerlink" href="#install" title="Lien">#</a></h2>', False),
+    # Hugo themes: a "#" link to the heading before its text.
+    ('<h2 id="install"><a href="#install">#</a> Install</h2>',
+     '<h2 id="install"><a href="#install" aria-hidden="true">🔗</a> Install</h2>', False),
+    # A heading that is all a link to itself: the link is the heading, its text counts.
+    ('<h2 id="install"><a href="#install">Install</a></h2>',
+     '<h2 id="install"><a href="#install">Installing</a></h2>', True),
+    ('<h2>Install<a class="headerlink" href="#install">¶</a></h2>',
+     '<h2>Installing<a class="headerlink" href="#installing">¶</a></h2>', True),
+])
+def test_a_built_page_s_heading_permalink_is_not_its_content(
+    before: str, after: str, moves: bool
+) -> None:
+    """The command line reading built pages: the same rule as inside the hosts."""
+    from sitemap_plugins.reader import parse_html  # noqa: PLC0415
+
+    def fingerprint(heading: str) -> str:
+        page = f"<!doctype html><html><body><main>{heading}<p>Text.</p></main></body></html>"
+        return parse_html(page.encode()).fingerprint
+
+    assert (fingerprint(before) != fingerprint(after)) is moves
+
+
+def test_pelican_titles_made_html_read_as_text_in_the_site_map(tmp_path: Path) -> None:
+    """Elegant's documentation (``TYPOGRIFY = True``) showed "Latest&nbsp;Release" and
+    ``Clean <span class="caps">URL</span>`` as text in the HTML site map: Pelican's title is
+    HTML, as its themes print it. ``FORMATTED_FIELDS = ["title"]`` (Markdown in titles, as
+    kdeldycke's blog sets it) makes it HTML the same way."""
+    pytest.importorskip("pelican")
+    from tests.test_adapter_pelican import pelican  # noqa: PLC0415
+
+    site = tmp_path / "source"
+    write(site / "pelicanconf.py", (
+        'SITENAME = "Docs"\nSITEURL = "https://blog.example.org"\nPATH = "content"\n'
+        'TIMEZONE = "UTC"\nFEED_ALL_ATOM = None\nCATEGORY_FEED_ATOM = None\n'
+        'AUTHOR_FEED_ATOM = None\nAUTHOR_FEED_RSS = None\nFORMATTED_FIELDS = ["title"]\n'
+        'PLUGINS = ["sitemap_plugins.pelican"]\n'
+        'SITEMAP_PLUGINS = {"html_sitemap": "site-map.html"}\n'))
+    write(site / "content" / "clean.md",
+          "Title: Clean *URL* for fish & chips\nDate: 2024-01-02\nCategory: Guides\n\nText.\n")
+    write(site / "content" / "about.md", "Title: About *us*\nDate: 2024-01-03\n\nUs.\n")
+    out = tmp_path / "out"
+    build = pelican(site, out, fatal=False)
+    assert build.returncode == 0, build.log
+    assert "<em>URL</em>" in (out / "clean-url-for-fish-chips.html").read_text("utf-8")
+    shown = (out / "site-map.html").read_text("utf-8")
+    assert ">Clean URL for fish &amp; chips</a>" in shown
+    assert ">About us</a>" in shown
+    assert "&lt;" not in shown
+    assert "&amp;amp;" not in shown
 
 
 def test_relative_cache_dir_works_on_every_build(
