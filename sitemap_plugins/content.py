@@ -16,8 +16,9 @@ of the package). :mod:`~sitemap_plugins.reader` and :mod:`~sitemap_plugins.chrom
    ``aside``, ``script``, ``style``, ``noscript``, ``template``, ``svg`` (comments are never
    text), and ``header`` when the region is ``<body>`` or the header's ``role`` names
    ``banner``. Navigation, sidebars, build stamps and inline assets do not count, so adding a
-   page to the site's navigation changes no other page's fingerprint. Nor does a heading's
-   permalink (:func:`drop_permalinks`): its symbol is the site's setting, not the page's.
+   page to the site's navigation changes no other page's fingerprint. Nor do a heading's
+   permalink (:func:`drop_permalinks`) and a code block's line numbers (Pygments' ``linenos``
+   and ``linenodiv``, Chroma's ``lnt`` and ``ln``): the site's settings, not the page's.
    A ``<header>`` inside a ``<main>``, ``<article>`` or ``role=main`` region is the content's
    own (an article's title, byline and date, each article's on a blog's index) and counts,
    but for the navigation and the rest dropped inside it; a ``<body>``'s header is the
@@ -235,12 +236,18 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
     # Several regions are articles, never the body (their common ancestor may well be it).
     whole_body = body is not None and is_whole_body(regions, body)
     selector = _DROPPED_SELECTOR if whole_body else _DROPPED_IN_CONTENT_SELECTOR
+    selector = f"{selector}, {_LINE_NUMBERS_SELECTOR}"
     for node in scope.select(selector):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
             node.remove(False)  # unlinked whole, its subtree kept (and never walked)
     drop_permalinks(scope)
 
 
+# A code block's line numbers: Pygments' (Python-Markdown's codehilite, pymdownx.highlight,
+# Sphinx: a "linenos" cell or span) and Chroma's (Hugo: "lnt" in a table, "ln" inline). Turning
+# them on for the site is no change of any page (Python-Markdown's documentation moved 48 of
+# 68 lastmods when codehilite's linenums became true).
+_LINE_NUMBERS_SELECTOR = ".linenos, .linenodiv, pre .lnt, pre .ln"
 # Links inside headings; a heading's permalink is one of them (see drop_permalinks).
 _HEADING_LINKS_SELECTOR = ", ".join(f"h{level} a" for level in range(1, 7))
 _HEADINGS = frozenset(f"h{level}" for level in range(1, 7))

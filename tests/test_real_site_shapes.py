@@ -183,28 +183,43 @@ def test_click_reference_moves_with_the_commands_it_documents(
     assert dates == {SITE: "2021-12-29T10:00:00Z", f"{SITE}cli/": "2025-05-06T07:08:09Z"}
 
 
-def test_permalink_symbol_moves_no_page_but_a_heading_edit_moves_its_own(tmp_path: Path) -> None:
+def test_permalinks_and_line_numbers_move_no_page_but_a_heading_edit_moves_its_own(
+    tmp_path: Path,
+) -> None:
     """Python-Markdown's own documentation: ``toc: {permalink: true}`` made ``"§"`` changed
-    every heading's permalink in every page's content, and moved 67 of 68 lastmods to the
-    build's time. The symbol is the site's setting; a heading's text is the page's."""
+    every heading's permalink in every page's content and moved 67 of 68 lastmods to the
+    build's time; ``codehilite: {linenums: true}`` moved 48 (those with code). The symbol
+    and the numbers are the site's settings; a heading's text is the page's."""
     project = tmp_path / "docs-site"
     config = (f"site_name: Docs\nsite_url: {SITE}\ntheme: mkdocs\n"
-              "markdown_extensions:\n  - toc:\n      permalink: true\n"
-              "plugins:\n  - search\n  - sitemap\n")
+              "markdown_extensions:\n  - codehilite\n  - fenced_code\n"
+              "  - toc:\n      permalink: true\nplugins:\n  - search\n  - sitemap\n")
     write(project / "mkdocs.yml", config)
     write(project / "docs" / "index.md", "# Home\n\n## Part one\n\nText.\n")
-    write(project / "docs" / "guide.md", "# Guide\n\n## Step\n\nDo it.\n")
+    write(project / "docs" / "guide.md",
+          "# Guide\n\n## Step\n\nDo it.\n\n```python\nx = 1\ny = 2\n```\n")
     git(project, "init", "-q")
     git(project, "add", ".")
     git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
     first = mkdocs_build(project, T1)
     assert first == {SITE: "2025-01-10T09:00:00Z", f"{SITE}guide/": "2025-01-10T09:00:00Z"}
-    write(project / "mkdocs.yml", config.replace("permalink: true", 'permalink: "§"'))
+    write(project / "mkdocs.yml", config.replace("permalink: true", 'permalink: "§"').replace(
+        "  - codehilite\n", "  - codehilite:\n      linenums: true\n"))
     assert mkdocs_build(project, T2) == first
     guide = (project / "site" / "guide" / "index.html").read_text("utf-8")
     assert 'title="Permanent link">§</a>' in guide  # the symbol did change in the page
-    write(project / "docs" / "guide.md", "# Guide\n\n## First step\n\nDo it.\n")
+    assert 'class="linenos"' in guide  # and the numbers are there
+    write(project / "docs" / "guide.md", "# Guide\n\n## First step\n\nDo it.\n\n"
+                                         "```python\nx = 1\ny = 2\n```\n")
     assert mkdocs_build(project, T3) == {**first, f"{SITE}guide/": w3c(T3)}
+
+
+CODE = '<div class="highlight"><pre>x = 1</pre></div>'
+PYGMENTS_NUMBERED = ('<table class="highlighttable"><tr><td class="linenos"><div class="linenodiv">'
+                     f'<pre>1</pre></div></td><td class="code">{CODE}</td></tr></table>')
+CHROMA = ('<pre class="chroma"><code><span class="line"><span class="cl">x = 1</span></span>'
+          "</code></pre>")
+CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span><span class="cl">')
 
 
 @pytest.mark.parametrize(("before", "after", "moves"), [
@@ -219,11 +234,15 @@ def test_permalink_symbol_moves_no_page_but_a_heading_edit_moves_its_own(tmp_pat
      '<h2 id="install"><a href="#install">Installing</a></h2>', True),
     ('<h2>Install<a class="headerlink" href="#install">¶</a></h2>',
      '<h2>Installing<a class="headerlink" href="#installing">¶</a></h2>', True),
+    # Line numbers: Sphinx's (Pygments, a table) and Hugo's (Chroma, inline).
+    (CODE, PYGMENTS_NUMBERED, False),
+    (CHROMA, CHROMA_NUMBERED, False),
+    (CODE, CODE.replace("x = 1", "x = 2"), True),
 ])
-def test_a_built_page_s_heading_permalink_is_not_its_content(
+def test_a_built_page_s_permalinks_and_line_numbers_are_not_its_content(
     before: str, after: str, moves: bool
 ) -> None:
-    """The command line reading built pages: the same rule as inside the hosts."""
+    """The command line reading built pages: the same rules as inside the hosts."""
     from sitemap_plugins.reader import parse_html  # noqa: PLC0415
 
     def fingerprint(heading: str) -> str:
