@@ -34,7 +34,8 @@ of the package). :mod:`~sitemap_plugins.reader` and :mod:`~sitemap_plugins.chrom
 3. What remains is its text (entities decoded; each text node stripped of the white space at
    its ends, so that indenting or minifying the markup around it does not count) plus the
    ``href`` and ``src`` values of its elements that do not point at versioned assets (links
-   and images are content; a hash in an asset's file name is not).
+   and images are content; a hash in an asset's file name is not), but for the ``href`` of a
+   link to the very image it holds (a lightbox's: that image counts by its ``src``).
 4. XXH3-128 of that (UTF-8), as hex: a change detector, not a seal.
 
 A change to any step here or in :mod:`~sitemap_plugins.chrome` bumps
@@ -312,16 +313,40 @@ def content_fingerprint(regions: list[LexborNode], elements: dict[str, list[Lexb
 def _links(elements: dict[str, list[LexborNode]]) -> list[str]:
     """``href`` and ``src`` values of the regions' linking elements.
 
-    By element name, then in document order: the same bytes always give the same list.
+    By element name, then in document order: the same bytes always give the same list. A
+    link to the very image it holds is that image (a lightbox's or a zoom's: mkdocs-glightbox,
+    Sphinx's scaled images), already counted by its ``src``: turning such a plugin on or off
+    for the site is no change of any page (hatch's five pages with images moved).
     """
+    zooms = _image_links(elements["img"])
     found: list[str] = []
     for name in LINKING:
         for node in elements[name]:
             attributes = node.attributes
             for attribute in ("href", "src"):
                 value = attributes.get(attribute)
-                if value:
+                if value and not (name == "a" and zooms.get(node.mem_id) == value):
                     found.append(value)
+    return found
+
+
+_MAX_ZOOM_DEPTH = 3  # an image sits in its link, or in a <picture> or <span> inside it
+
+
+def _image_links(images: list[LexborNode]) -> dict[int, str]:
+    """Each link that holds an image, by ``mem_id``, with that image's ``src``."""
+    found: dict[int, str] = {}
+    for image in images:
+        parent = image.parent
+        for _ in range(_MAX_ZOOM_DEPTH):
+            if parent is None:
+                break
+            if parent.tag == "a":
+                source = image.attributes.get("src")
+                if source:
+                    found.setdefault(parent.mem_id, source)
+                break
+            parent = parent.parent
     return found
 
 

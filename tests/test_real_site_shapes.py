@@ -219,6 +219,7 @@ PYGMENTS_NUMBERED = ('<table class="highlighttable"><tr><td class="linenos"><div
                      f'<pre>1</pre></div></td><td class="code">{CODE}</td></tr></table>')
 CHROMA = ('<pre class="chroma"><code><span class="line"><span class="cl">x = 1</span></span>'
           "</code></pre>")
+FIGURE = '<p><img alt="Run file" src="run.png"></p>'
 CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span><span class="cl">')
 
 
@@ -238,8 +239,16 @@ CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span>
     (CODE, PYGMENTS_NUMBERED, False),
     (CHROMA, CHROMA_NUMBERED, False),
     (CODE, CODE.replace("x = 1", "x = 2"), True),
+    # A lightbox's link to the image it holds (mkdocs-glightbox; Sphinx's scaled images).
+    (FIGURE, FIGURE.replace("<img", '<a class="glightbox" data-type="image" href="run.png"><img')
+     .replace("</p>", "</a></p>"), False),
+    (FIGURE, FIGURE.replace("<img", '<a class="reference internal image-reference" '
+                                    'href="run.png"><img').replace("</p>", "</a></p>"), False),
+    # A link around an image to another page is a link.
+    (FIGURE, FIGURE.replace("<img", '<a href="/install/"><img').replace("</p>", "</a></p>"),
+     True),
 ])
-def test_a_built_page_s_permalinks_and_line_numbers_are_not_its_content(
+def test_a_built_page_s_permalinks_line_numbers_and_zooms_are_not_its_content(
     before: str, after: str, moves: bool
 ) -> None:
     """The command line reading built pages: the same rules as inside the hosts."""
@@ -250,6 +259,36 @@ def test_a_built_page_s_permalinks_and_line_numbers_are_not_its_content(
         return parse_html(page.encode()).fingerprint
 
     assert (fingerprint(before) != fingerprint(after)) is moves
+
+
+LIGHTBOX_HOOK = '''\
+import re
+
+
+def on_page_content(html, page, config, files):
+    """mkdocs-glightbox's shape: each content image wrapped in a link to itself."""
+    return re.sub(r'(<img [^>]*src="([^"]+)"[^>]*>)',
+                  r'<a class="glightbox" data-type="image" href="\\2">\\1</a>', html)
+'''
+
+
+def test_a_lightbox_turned_on_moves_no_page(tmp_path: Path) -> None:
+    """hatch's documentation: taking mkdocs-glightbox out of the plugins moved its five pages
+    with images. The lightbox's link leads to the image the page already shows."""
+    project = tmp_path / "docs-site"
+    config = (f"site_name: Docs\nsite_url: {SITE}\ntheme: mkdocs\n"
+              "plugins:\n  - search\n  - sitemap\n")
+    write(project / "mkdocs.yml", config)
+    write(project / "lightbox.py", LIGHTBOX_HOOK)
+    write(project / "docs" / "index.md", "# Home\n\n![Run file](run.png)\n")
+    write(project / "docs" / "run.png", "not really a picture")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    first = mkdocs_build(project, T1)
+    write(project / "mkdocs.yml", config + "hooks:\n  - lightbox.py\n")
+    assert mkdocs_build(project, T2) == first
+    assert 'class="glightbox"' in (project / "site" / "index.html").read_text("utf-8")
 
 
 def test_pelican_titles_made_html_read_as_text_in_the_site_map(tmp_path: Path) -> None:
