@@ -35,7 +35,8 @@ of the package). :mod:`~sitemap_plugins.reader` and :mod:`~sitemap_plugins.chrom
    its ends, so that indenting or minifying the markup around it does not count) plus the
    ``href`` and ``src`` values of its elements that do not point at versioned assets (links
    and images are content; a hash in an asset's file name is not), but for the ``href`` of a
-   link to the very image it holds (a lightbox's: that image counts by its ``src``).
+   link to the very image it holds (a lightbox's: that image counts by its ``src``); an emoji
+   image counts by its file name (which emoji), not its CDN, version or format.
 4. XXH3-128 of that (UTF-8), as hex: a change detector, not a seal.
 
 A change to any step here or in :mod:`~sitemap_plugins.chrome` bumps
@@ -326,8 +327,25 @@ def _links(elements: dict[str, list[LexborNode]]) -> list[str]:
             for attribute in ("href", "src"):
                 value = attributes.get(attribute)
                 if value and not (name == "a" and zooms.get(node.mem_id) == value):
-                    found.append(value)
+                    found.append(_emoji_name(value) if name == "img" and _is_emoji_image(
+                        attributes, value) else value)
     return found
+
+
+def _is_emoji_image(attributes: dict[str, str | None], source: str) -> bool:
+    classes = {name.lower() for name in (attributes.get("class") or "").split()}
+    return bool(classes & _EMOJI_CLASSES) or _EMOJI_URL.match(source.strip()) is not None
+
+
+def _emoji_name(source: str) -> str:
+    """An emoji image's file name without its folder and type: which emoji it is.
+
+    The CDN, its version and the format are pymdownx's (its releases move to new twemoji
+    versions) and the site's (``image_path``, ``to_png`` or ``to_svg``): an upgrade changes
+    them on every page with an emoji, while the page's emoji stays.
+    """
+    name = url_value(source).split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[-1]
+    return "emoji:" + name.rsplit(".", 1)[0]
 
 
 _MAX_ZOOM_DEPTH = 3  # an image sits in its link, or in a <picture> or <span> inside it

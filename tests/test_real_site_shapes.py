@@ -291,6 +291,31 @@ def test_a_lightbox_turned_on_moves_no_page(tmp_path: Path) -> None:
     assert 'class="glightbox"' in (project / "site" / "index.html").read_text("utf-8")
 
 
+def test_an_emoji_cdn_moved_moves_no_page_but_another_emoji_does(tmp_path: Path) -> None:
+    """pymdownx draws emoji as images from a CDN whose version its releases move (and
+    ``image_path`` sets): every page with an emoji would move on an upgrade. Which emoji a
+    page shows is its content."""
+    pytest.importorskip("pymdownx")
+    project = tmp_path / "docs-site"
+    config = (f"site_name: Docs\nsite_url: {SITE}\ntheme: mkdocs\n"
+              "markdown_extensions:\n  - pymdownx.emoji:\n"
+              "      emoji_generator: !!python/name:pymdownx.emoji.to_png\n"
+              "plugins:\n  - search\n  - sitemap\n")
+    write(project / "mkdocs.yml", config)
+    write(project / "docs" / "index.md", "# Home\n\nShipped :rocket:\n")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    first = mkdocs_build(project, T1)
+    cdn = "https://cdn.example.org/twemoji@99.0.0/assets/72x72/"
+    write(project / "mkdocs.yml", config.replace(
+        "to_png\n", f"to_png\n      options:\n        image_path: {cdn}\n"))
+    assert mkdocs_build(project, T2) == first
+    assert cdn in (project / "site" / "index.html").read_text("utf-8")
+    write(project / "docs" / "index.md", "# Home\n\nShipped :tada:\n")
+    assert mkdocs_build(project, T3) == {SITE: w3c(T3)}
+
+
 def test_pelican_titles_made_html_read_as_text_in_the_site_map(tmp_path: Path) -> None:
     """Elegant's documentation (``TYPOGRIFY = True``) showed "Latest&nbsp;Release" and
     ``Clean <span class="caps">URL</span>`` as text in the HTML site map: Pelican's title is
