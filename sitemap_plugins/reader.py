@@ -63,10 +63,10 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "13"
+READER_VERSION = "9"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
-FINGERPRINT_VERSION = "10"
+FINGERPRINT_VERSION = "7"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
