@@ -314,20 +314,24 @@ def content_fingerprint(regions: list[LexborNode], elements: dict[str, list[Lexb
     # a typographer puts around "URL", an inline tag, a minified block) and where Markdown
     # lines wrap are no change of it. A <pre>'s text counts once more as it is: re-indented
     # code is changed code.
-    prose = "".join(plain_typography(" ".join(texts)).split())
+    prose = plain_typography(" ".join(texts)).encode("utf-8", "surrogatepass").translate(
+        None, _ASCII_SPACE)  # bytes: deleting the white space runs in C
     code = "\0".join(node.text() for node in elements["pre"])
-    content = prose + "\n" + code + "\n" + "\n".join(links)
-    return xxhash.xxh3_128_hexdigest(content.encode("utf-8", "surrogatepass"))
+    content = "\n" + code + "\n" + "\n".join(links)
+    return xxhash.xxh3_128_hexdigest(prose + content.encode("utf-8", "surrogatepass"))
 
 
 # What typographers (SmartyPants, Pelican's TYPOGRIFY, Python-Markdown's smarty) make of plain
 # ASCII, made plain again: curly quotes, dashes, ellipses and no-break or thin spaces.
-_TYPOGRAPHY = str.maketrans({
+_TYPOGRAPHY = {
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"',
     "\u2013": "--", "\u2014": "--", "\u2026": "...", "\u00a0": " ", "\u2009": " ",
     "\u202f": " ", "\u200a": " ",
-})
+}
+# Found by one pass in C; a page holds few of them, each replaced through the table.
+_TYPOGRAPHIC = re.compile("[" + "".join(_TYPOGRAPHY) + "]")
 _DASHES = re.compile(r"-{3,}")
+_ASCII_SPACE = b" \t\n\r\x0b\x0c"
 
 
 def plain_typography(text: str) -> str:
@@ -340,7 +344,7 @@ def plain_typography(text: str) -> str:
     stay apart (``--verbose`` is not ``-verbose``).
     """
     if not text.isascii():
-        text = text.translate(_TYPOGRAPHY)
+        text = _TYPOGRAPHIC.sub(lambda match: _TYPOGRAPHY[match.group()], text)
     return _DASHES.sub("--", text) if "---" in text else text
 
 
