@@ -378,6 +378,98 @@ def test_pelican_titles_made_html_read_as_text_in_the_site_map(tmp_path: Path) -
     assert "&amp;amp;" not in shown
 
 
+# Elegant's shape where it has no landmark (its search page): the menu in plain <div>s, every
+# link an absolute URL of the site (Pelican's, with RELATIVE_URLS off), served without .html.
+BARE_BASE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ SITENAME }}</title></head>
+<body><div class="navbar"><div class="container"><a class="brand" href="{{ SITEURL }}">Docs</a>
+<ul class="top-menu">{% for title, link in MENUITEMS %}<li><a href="{{ link }}">{{ title }}</a>
+</li>{% endfor %}<li><a href="{{ SITEURL }}/search">Search</a></li>
+{% for one in articles %}<li><a href="{{ SITEURL }}/{{ one.url }}">{{ one.title }}</a></li>
+{% endfor %}</ul></div></div>
+<div class="container">{% block content %}{% endblock %}</div></body></html>
+"""
+BARE_SEARCH = """{% extends "base.html" %}{% block content %}<div id="results">Type to search.
+</div>{% endblock %}"""
+
+
+def test_pelican_page_read_from_disk_keeps_its_date_when_the_menu_grows(tmp_path: Path) -> None:
+    """Elegant's search page (a direct template Pelican renders without content of its own, so
+    read whole from disk; no <main>, <article> or <nav>) moved when ``html_sitemap`` added a
+    menu link to every page: the host measures the site's chrome for such pages too, from its
+    home page's links, which are URLs of the site."""
+    pytest.importorskip("pelican")
+    from tests.test_adapter_pelican import pelican  # noqa: PLC0415
+
+    theme = tmp_path / "theme" / "templates"
+    write(theme / "base.html", BARE_BASE)
+    write(theme / "search.html", BARE_SEARCH)
+    site = tmp_path / "source"
+    settings = (
+        'SITENAME = "Docs"\nSITEURL = "https://blog.example.org"\nPATH = "content"\n'
+        'TIMEZONE = "UTC"\nFEED_ALL_ATOM = None\nCATEGORY_FEED_ATOM = None\n'
+        'AUTHOR_FEED_ATOM = None\nAUTHOR_FEED_RSS = None\nARTICLE_URL = "{slug}"\n'
+        'ARTICLE_SAVE_AS = "{slug}.html"\nDIRECT_TEMPLATES = ["index", "search"]\n'
+        f'THEME = "{tmp_path / "theme"}"\nPLUGINS = ["sitemap_plugins.pelican"]\n'
+        "MENUITEMS = ()\n")
+    write(site / "pelicanconf.py", settings)
+    write(site / "content" / "one.md", "Title: One\nDate: 2024-01-02\n\nFirst.\n")
+    write(site / "content" / "two.md", "Title: Two\nDate: 2024-01-03\n\nSecond.\n")
+    out = tmp_path / "out"
+
+    def dates(epoch: int) -> dict[str, str | None]:
+        build = pelican(site, out, fatal=False, epoch=epoch)
+        assert build.returncode == 0, build.log
+        root = etree.parse(str(out / "sitemap.xml")).getroot()
+        return {url.findtext("s:loc", namespaces=NS): url.findtext("s:lastmod", namespaces=NS)
+                for url in root.iterfind("s:url", NS)}
+
+    first = dates(T1)
+    assert "https://blog.example.org/search.html" in first
+    write(site / "pelicanconf.py", settings.replace(
+        "MENUITEMS = ()", 'MENUITEMS = (("Site map", "https://blog.example.org/map"),)'))
+    assert dates(T2) == first
+    assert "Site map" in (out / "search.html").read_text("utf-8")
+
+
+def test_cli_measures_the_chrome_from_a_home_page_that_links_with_full_urls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line on a built Pelican site whose links are absolute URLs of the site
+    (``RELATIVE_URLS`` off, the publish default) and lack ``.html`` (a server adds it): a menu
+    link added to every page of a theme without landmarks moves no page."""
+    site = tmp_path / "site"
+    base = "https://blog.example.org/docs/"
+
+    def page(title: str, body: str, extra: str = "") -> str:
+        menu = (f'<a href="{base}">Home</a><a href="{base}one">One</a>'
+                f'<a href="/docs/two.html">Two</a><a href="https://elsewhere.example/">Out</a>'
+                f"{extra}")
+        return (f"<!doctype html><html><head><title>{title}</title></head><body>"
+                f'<div class="navbar"><div class="menu">{menu}</div></div>'
+                f'<div class="container"><h1>{title}</h1><p>{body}</p></div></body></html>')
+
+    def write_pages(extra: str = "") -> None:
+        write(site / "index.html", page("Docs", "Welcome.", extra))
+        write(site / "one.html", page("One", "First.", extra))
+        write(site / "two.html", page("Two", "Second.", extra))
+
+    def lastmods(when: int) -> dict[str, str | None]:
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", str(when))
+        assert main(["-q", "build", str(site), "--base-url", base, "--cache-dir",
+                     str(tmp_path / "cache"), "--extensionless-urls"]) == 0
+        root = etree.parse(str(site / "sitemap.xml")).getroot()
+        return {url.findtext("s:loc", namespaces=NS) or "":
+                url.findtext("s:lastmod", namespaces=NS) for url in root.iterfind("s:url", NS)}
+
+    write_pages()
+    first = lastmods(T1)
+    write_pages(f'<a href="{base}site-map">Site map</a>')
+    assert lastmods(T2) == first
+    write(site / "two.html", page("Two", "Second, longer.", f'<a href="{base}site-map">Site map</a>'))
+    assert lastmods(T3) == {**first, f"{base}two": w3c(T3)}
+
+
 def test_relative_cache_dir_works_on_every_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
