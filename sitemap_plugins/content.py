@@ -249,10 +249,11 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
 
 
 # A code block's line numbers: Pygments' (Python-Markdown's codehilite, pymdownx.highlight,
-# Sphinx: a "linenos" cell or span) and Chroma's (Hugo: "lnt" in a table, "ln" inline). Turning
-# them on for the site is no change of any page (Python-Markdown's documentation moved 48 of
-# 68 lastmods when codehilite's linenums became true).
-_LINE_NUMBERS_SELECTOR = ".linenos, .linenodiv, pre .lnt, pre .ln"
+# Sphinx: a "linenos" cell or span) and Chroma's (Hugo: "lnt" in a table, "ln" inline), and
+# the links to each line pymdownx's anchor_linenums puts around them. Turning them on for the
+# site is no change of any page (Python-Markdown's documentation moved 48 of 68 lastmods when
+# codehilite's linenums became true; hatch's 71 of 88 with anchor_linenums).
+_LINE_NUMBERS_SELECTOR = '.linenos, .linenodiv, pre .lnt, pre .ln, pre a[href^="#"]'
 # Links inside headings; a heading's permalink is one of them (see drop_permalinks).
 _HEADING_LINKS_SELECTOR = ", ".join(f"h{level} a" for level in range(1, 7))
 _HEADINGS = frozenset(f"h{level}" for level in range(1, 7))
