@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from sitemap_plugins.cache_keys import default_cache_dir
 from sitemap_plugins.chrome import CHROME_WITNESSES, HOME_PAGE, PageBlocks, SiteChrome, site_chrome
@@ -189,6 +189,21 @@ class PageStep:
     history: History
     chrome: SiteChrome | None = None
     """The home page's blocks, left out of pages without a content region (the CLI's)."""
+    chrome_site: Path | None = None
+    """Where the chrome is measured when a page is first read whole (a host's build)."""
+
+    def _chrome(self) -> SiteChrome | None:
+        """The chrome; in a host's build, measured once, when a page is first read whole.
+
+        A host hands over the content of the pages it rendered; the others (Pelican's
+        search page and ``TEMPLATE_PAGES``, static HTML) are read whole as the command line
+        reads them, menus included (Elegant's search page moved when ``html_sitemap`` added
+        its menu link). Each worker process measures it alike, from the same files.
+        """
+        if self.chrome_site is not None:
+            self.chrome, self.chrome_site = _home_chrome(
+                self.chrome_site, str(self.rules.config.base_url)), None
+        return self.chrome
 
     def run_chunk(self, files: list[BuiltFile]) -> list[PageDone]:
         """:meth:`run` over a chunk of files: what a worker process is handed."""
@@ -243,7 +258,8 @@ class PageStep:
                     record = decode_record(kept.record)
                 cached = record is not None
                 if record is None:
-                    record = read_record(page, html=html, chrome=self.chrome)
+                    record = read_record(page, html=html,
+                                         chrome=self._chrome() if html else None)
                     record_text = encode_record(record) if config.fingerprint else ""
                 else:
                     record_text = kept.record if kept is not None else ""
@@ -314,7 +330,7 @@ def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
     return None
 
 
-def _home_chrome(site: Path) -> SiteChrome | None:
+def _home_chrome(site: Path, base_url: str) -> SiteChrome | None:
     """The chrome of ``site`` (:func:`~sitemap_plugins.chrome.site_chrome`).
 
     Its home page, and the first pages of the site it links to (at most
@@ -327,28 +343,46 @@ def _home_chrome(site: Path) -> SiteChrome | None:
     witnesses: list[PageBlocks] = []
     seen = {HOME_PAGE}
     for href in home.links:
-        rel = _local_page(href)
-        if rel is None or rel in seen:
-            continue
-        seen.add(rel)
-        found = _blocks_of(site / rel)
-        if found is not None:
-            witnesses.append(found)
-            if len(witnesses) >= CHROME_WITNESSES:
+        for rel in _local_pages(href, base_url):
+            if rel in seen:
+                continue
+            seen.add(rel)
+            found = _blocks_of(site / rel)
+            if found is not None:
+                witnesses.append(found)
                 break
+        if len(witnesses) >= CHROME_WITNESSES:
+            break
     return site_chrome(home, witnesses)
 
 
-def _local_page(href: str) -> str | None:
-    """The site file a home page's link names (``about/`` is ``about/index.html``)."""
-    path = unquote(href.split("#", 1)[0].split("?", 1)[0])
+def _local_pages(href: str, base_url: str) -> list[str]:
+    """The site files a home page's link may name, the likeliest first.
+
+    ``about/`` is ``about/index.html``; a URL of the site (Pelican's, with ``RELATIVE_URLS``
+    off: Elegant's menu) and a path below the site's own path are read from there; ``about``
+    is ``about/index.html`` or ``about.html`` (a server that adds the suffix: Netlify's).
+    """
+    link = urlsplit(href.split("#", 1)[0])
+    base = urlsplit(base_url)
+    path = unquote(link.path)
+    if link.netloc or link.scheme:
+        if link.netloc.lower() != base.netloc.lower():
+            return []  # another site
+        path = path or "/"
+    if path.startswith("/"):
+        if not path.startswith(base.path):
+            return []  # outside the site
+        path = path[len(base.path):]
     parts = [part for part in path.split("/") if part not in ("", ".")]
     if ".." in parts or "\\" in path:
-        return None  # never a file outside the site
+        return []  # never a file outside the site
     if not parts or path.endswith("/"):
-        parts.append(HOME_PAGE)
+        return ["/".join([*parts, HOME_PAGE])]
     rel = "/".join(parts)
-    return rel if is_html_page(rel) else None
+    if "." not in parts[-1]:
+        return [f"{rel}/{HOME_PAGE}", f"{rel}.html"]
+    return [rel] if is_html_page(rel) else []
 
 
 def _blocks_of(path: Path) -> PageBlocks | None:
@@ -664,9 +698,12 @@ def _generate(
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
     # The CLI reads whole pages: the home page's blocks tell a theme's chrome from content
-    # where no landmark does. A host hands over each page's content without its theme.
-    chrome = _home_chrome(site) if not hints and config.fingerprint else None
-    step = PageStep(rules, hints or {}, history, chrome)
+    # where no landmark does. A host hands over each page's content without its theme, but
+    # for the pages it did not render: for them it is measured when first needed.
+    chrome = (_home_chrome(site, str(config.base_url)) if not hints and config.fingerprint
+              else None)
+    step = PageStep(rules, hints or {}, history, chrome,
+                    site if hints and config.fingerprint else None)
     news = NewsSelection(build_time()) if config.news is not None else None
     try:
         installed = write_entries(site, config, _listed(

@@ -43,11 +43,12 @@ class SiteChrome(NamedTuple):
 
 
 class PageBlocks(NamedTuple):
-    """A page's blocks (as :attr:`SiteChrome.blocks`, each with its place) and local links."""
+    """A page's blocks (as :attr:`SiteChrome.blocks`, each with its place) and its links."""
 
     blocks: dict[int, str]
     links: tuple[str, ...]
-    """``href`` values of its links without a scheme or host, in page order."""
+    """``href`` values of its links to pages (paths, and http(s) URLs, which may be the site's
+    own: Pelican's are, with ``RELATIVE_URLS`` off), in page order."""
 
 
 HOME_PAGE = "index.html"
@@ -60,12 +61,12 @@ _MAX_CHROME_BLOCKS = 20_000
 _MAX_CHROME_DEPTH = 24
 
 
-# A link with a scheme (http:, mailto:), to another host (//), or to a fragment of the page.
-_NOT_LOCAL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//|#")
+# A link with a scheme other than http(s) (mailto:, javascript:), or to a fragment of the page.
+_NOT_A_PAGE = re.compile(r"(?!https?:)[A-Za-z][A-Za-z0-9+.-]*:|#", re.IGNORECASE)
 
 
 def body_blocks(body: LexborNode) -> PageBlocks:
-    """The blocks of a page's ``<body>`` and its local links.
+    """The blocks of a page's ``<body>`` and its links to pages.
 
     :func:`sitemap_plugins.reader.page_blocks` parses the page and drops step 2's elements
     (:func:`sitemap_plugins.content.drop_non_content`) first, as from every page.
@@ -78,7 +79,7 @@ def body_blocks(body: LexborNode) -> PageBlocks:
     links = []
     for anchor in body.css("a[href]"):
         href = url_value(anchor.attributes.get("href"))
-        if href and not _NOT_LOCAL.match(href):
+        if href and not _NOT_A_PAGE.match(href):
             links.append(href)
     return PageBlocks(blocks, tuple(links))
 

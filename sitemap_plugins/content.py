@@ -16,10 +16,13 @@ of the package). :mod:`~sitemap_plugins.reader` and :mod:`~sitemap_plugins.chrom
    ``aside``, ``script``, ``style``, ``noscript``, ``template``, ``svg`` (comments are never
    text), and ``header`` when the region is ``<body>`` or the header's ``role`` names
    ``banner``. Navigation, sidebars, build stamps and inline assets do not count, so adding a
-   page to the site's navigation changes no other page's fingerprint. A ``<header>`` inside a
-   ``<main>``, ``<article>`` or ``role=main`` region is the content's own (an article's
-   title, byline and date, each article's on a blog's index) and counts, but for the
-   navigation and the rest dropped inside it; a ``<body>``'s header is the site's banner.
+   page to the site's navigation changes no other page's fingerprint. Nor do a heading's
+   permalink (:func:`drop_permalinks`) and a code block's line numbers (Pygments' ``linenos``
+   and ``linenodiv``, Chroma's ``lnt`` and ``ln``): the site's settings, not the page's.
+   A ``<header>`` inside a ``<main>``, ``<article>`` or ``role=main`` region is the content's
+   own (an article's title, byline and date, each article's on a blog's index) and counts,
+   but for the navigation and the rest dropped inside it; a ``<body>``'s header is the
+   site's banner.
    A ``<body>`` region (a theme without landmarks) read whole from disk also loses the site's
    chrome when the build gives it (:class:`~sitemap_plugins.chrome.SiteChrome`: the command
    line's, measured once per build on the home page and the page it links to that shares the
@@ -28,10 +31,15 @@ of the package). :mod:`~sitemap_plugins.reader` and :mod:`~sitemap_plugins.chrom
    whole; an element that differs is looked into. A page with a ``<main>``, ``<article>`` or
    ``role=main`` region is never touched by this rule; the hosts hand over their content
    without the theme and need none.
-3. What remains is its text (entities decoded; each text node stripped of the white space at
-   its ends, so that indenting or minifying the markup around it does not count) plus the
+3. What remains is its text (entities decoded; without white space, so that indenting,
+   minifying or re-wrapping the markup and the Markdown lines, or an inline element put around
+   a word, does not count; the text of each ``<pre>`` once more as it is) plus the
    ``href`` and ``src`` values of its elements that do not point at versioned assets (links
-   and images are content; a hash in an asset's file name is not).
+   and images are content; a hash in an asset's file name is not), but for the ``href`` of a
+   link to the very image it holds (a lightbox's: that image counts by its ``src``); an emoji
+   image counts by its file name (which emoji), not its CDN, version or format. The text's
+   typography is made plain (:func:`plain_typography`: curly quotes, dashes, ellipses,
+   no-break spaces), which SmartyPants, ``TYPOGRIFY`` and ``smarty`` set for the whole site.
 4. XXH3-128 of that (UTF-8), as hex: a change detector, not a seal.
 
 A change to any step here or in :mod:`~sitemap_plugins.chrome` bumps
@@ -65,7 +73,7 @@ _DROPPED_SELECTOR = ", ".join(_DROPPED)
 # maps a header scoped to these to no landmark); one that names itself the banner is not.
 _DROPPED_IN_CONTENT_SELECTOR = ", ".join(
     'header[role~="banner" i]' if name == "header" else name for name in _DROPPED)
-_CONTENT_ELEMENTS = ("h1", *LINKING)
+_CONTENT_ELEMENTS = ("h1", "pre", *LINKING)
 _CONTENT_SELECTOR = ", ".join(_CONTENT_ELEMENTS)
 # Asset links whose names carry a build hash (style.4f3a9c.css, app.js?v=123).
 _ASSET = re.compile(r"\.(?:css|js|mjs|map|woff2?|ttf|ico)(?:[?#].*)?\Z", re.IGNORECASE)
@@ -233,9 +241,51 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
     # Several regions are articles, never the body (their common ancestor may well be it).
     whole_body = body is not None and is_whole_body(regions, body)
     selector = _DROPPED_SELECTOR if whole_body else _DROPPED_IN_CONTENT_SELECTOR
+    selector = f"{selector}, {_LINE_NUMBERS_SELECTOR}"
     for node in scope.select(selector):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
             node.remove(False)  # unlinked whole, its subtree kept (and never walked)
+    drop_permalinks(scope)
+
+
+# A code block's line numbers: Pygments' (Python-Markdown's codehilite, pymdownx.highlight,
+# Sphinx: a "linenos" cell or span) and Chroma's (Hugo: "lnt" in a table, "ln" inline), and
+# the links to each line pymdownx's anchor_linenums puts around them. Turning them on for the
+# site is no change of any page (Python-Markdown's documentation moved 48 of 68 lastmods when
+# codehilite's linenums became true; hatch's 71 of 88 with anchor_linenums).
+_LINE_NUMBERS_SELECTOR = '.linenos, .linenodiv, pre .lnt, pre .ln, pre a[href^="#"]'
+# Links inside headings; a heading's permalink is one of them (see drop_permalinks).
+_HEADING_LINKS_SELECTOR = ", ".join(f"h{level} a" for level in range(1, 7))
+_HEADINGS = frozenset(f"h{level}" for level in range(1, 7))
+_PERMALINK_CLASSES = frozenset({"headerlink", "hash-link", "anchor-link", "heading-anchor"})
+
+
+def drop_permalinks(scope: Scope) -> None:
+    """Take each heading's permalink out of the regions: unlinked, never freed.
+
+    The link to the heading itself that Python-Markdown's toc (``¶``, or the symbol its
+    ``permalink`` sets), Sphinx and Material (``headerlink``), Docusaurus (``hash-link``) and
+    Hugo themes (``#``) put in every heading: a link to a fragment of the page, or of one of
+    those classes. Its symbol is a setting of the whole site (real: Python-Markdown's
+    documentation moved 67 of 68 lastmods when ``permalink: true`` became ``"§"``); the
+    heading's own text is the content. A link that is all the heading's text stays: it is the
+    heading (a title linked to itself).
+    """
+    for anchor in scope.select(_HEADING_LINKS_SELECTOR):
+        attributes = anchor.attributes
+        href = url_value(attributes.get("href"))
+        classes = set((attributes.get("class") or "").split())
+        if not (href.startswith("#") or classes & _PERMALINK_CLASSES):
+            continue
+        heading = anchor.parent
+        while heading is not None and heading.tag not in _HEADINGS:
+            heading = heading.parent
+        if heading is None:
+            continue
+        own = anchor.text(strip=True)
+        whole = heading.text(separator=" ", strip=True)
+        if whole.replace(own, "", 1).strip():  # the heading has text of its own besides
+            anchor.remove(False)
 
 
 # --- Steps 3 and 4: what counts in the fingerprint ----------------------------------------
@@ -261,23 +311,98 @@ def content_fingerprint(regions: list[LexborNode], elements: dict[str, list[Lexb
     # minifying or reflowing markup between elements changes nothing.
     texts = [region.text(separator=" ", strip=True, skip_empty=True) for region in regions]
     links = [value for value in _links(elements) if not _ASSET.search(value)]
-    content = " ".join(texts) + "\n" + "\n".join(links)
-    return xxhash.xxh3_128_hexdigest(content.encode("utf-8", "surrogatepass"))
+    # Without its white space: where markup splits text into nodes (a <span class="caps">
+    # a typographer puts around "URL", an inline tag, a minified block) and where Markdown
+    # lines wrap are no change of it. A <pre>'s text counts once more as it is: re-indented
+    # code is changed code.
+    prose = plain_typography(" ".join(texts)).encode("utf-8", "surrogatepass").translate(
+        None, _ASCII_SPACE)  # bytes: deleting the white space runs in C
+    code = "\0".join(node.text() for node in elements["pre"])
+    content = "\n" + code + "\n" + "\n".join(links)
+    return xxhash.xxh3_128_hexdigest(prose + content.encode("utf-8", "surrogatepass"))
+
+
+# What typographers (SmartyPants, Pelican's TYPOGRIFY, Python-Markdown's smarty) make of plain
+# ASCII, made plain again: curly quotes, dashes, ellipses and no-break or thin spaces.
+_TYPOGRAPHY = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"',
+    "\u2013": "--", "\u2014": "--", "\u2026": "...", "\u00a0": " ", "\u2009": " ",
+    "\u202f": " ", "\u200a": " ",
+}
+# Found by one pass in C; a page holds few of them, each replaced through the table.
+_TYPOGRAPHIC = re.compile("[" + "".join(_TYPOGRAPHY) + "]")
+_DASHES = re.compile(r"-{3,}")
+_ASCII_SPACE = b" \t\n\r\x0b\x0c"
+
+
+def plain_typography(text: str) -> str:
+    """``text`` with plain typography: curly quotes, dashes, ellipses and no-break spaces.
+
+    As ASCII: a curly quote as a straight one, an en or em dash (or ``---``) as ``--``, an
+    ellipsis as ``...``, a no-break or thin space as a space. Typography is the site's
+    setting: Elegant's documentation moved 112 of 118 lastmods when ``TYPOGRIFY`` was turned
+    off, every quote and dash of every page changed. A dash typed as ``--`` and a hyphen
+    stay apart (``--verbose`` is not ``-verbose``).
+    """
+    if not text.isascii():
+        text = _TYPOGRAPHIC.sub(lambda match: _TYPOGRAPHY[match.group()], text)
+    return _DASHES.sub("--", text) if "---" in text else text
 
 
 def _links(elements: dict[str, list[LexborNode]]) -> list[str]:
     """``href`` and ``src`` values of the regions' linking elements.
 
-    By element name, then in document order: the same bytes always give the same list.
+    By element name, then in document order: the same bytes always give the same list. A
+    link to the very image it holds is that image (a lightbox's or a zoom's: mkdocs-glightbox,
+    Sphinx's scaled images), already counted by its ``src``: turning such a plugin on or off
+    for the site is no change of any page (hatch's five pages with images moved).
     """
+    zooms = _image_links(elements["img"])
     found: list[str] = []
     for name in LINKING:
         for node in elements[name]:
             attributes = node.attributes
             for attribute in ("href", "src"):
                 value = attributes.get(attribute)
-                if value:
-                    found.append(value)
+                if value and not (name == "a" and zooms.get(node.mem_id) == value):
+                    found.append(_emoji_name(value) if name == "img" and _is_emoji_image(
+                        attributes, value) else value)
+    return found
+
+
+def _is_emoji_image(attributes: dict[str, str | None], source: str) -> bool:
+    classes = {name.lower() for name in (attributes.get("class") or "").split()}
+    return bool(classes & _EMOJI_CLASSES) or _EMOJI_URL.match(source.strip()) is not None
+
+
+def _emoji_name(source: str) -> str:
+    """An emoji image's file name without its folder and type: which emoji it is.
+
+    The CDN, its version and the format are pymdownx's (its releases move to new twemoji
+    versions) and the site's (``image_path``, ``to_png`` or ``to_svg``): an upgrade changes
+    them on every page with an emoji, while the page's emoji stays.
+    """
+    name = url_value(source).split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[-1]
+    return "emoji:" + name.rsplit(".", 1)[0]
+
+
+_MAX_ZOOM_DEPTH = 3  # an image sits in its link, or in a <picture> or <span> inside it
+
+
+def _image_links(images: list[LexborNode]) -> dict[int, str]:
+    """Each link that holds an image, by ``mem_id``, with that image's ``src``."""
+    found: dict[int, str] = {}
+    for image in images:
+        parent = image.parent
+        for _ in range(_MAX_ZOOM_DEPTH):
+            if parent is None:
+                break
+            if parent.tag == "a":
+                source = image.attributes.get("src")
+                if source:
+                    found.setdefault(parent.mem_id, source)
+                break
+            parent = parent.parent
     return found
 
 
@@ -431,6 +556,10 @@ _EMOJI_CLASSES = frozenset({"twemoji", "emojione", "gemoji", "emoji", "wp-smiley
 # Avatars: people's pictures from their profiles (contributor tables, post bylines).
 _AVATAR_URL = re.compile(r"(?:https?:)?//(?:avatars\d*\.githubusercontent\.com/|"
                          r"(?:[a-z0-9-]+\.)?gravatar\.com/avatar/)", re.IGNORECASE)
+# Or named so: "avatar" as a word of the class (Docusaurus' avatar__photo), the alt (Elegant's
+# "Talha Mansoor Avatar", pelican-bootstrap3's "avatar") or the path (/images/avatars/...).
+_AVATAR = re.compile(r"(?:\A|[\W_])avatars?(?:\Z|[\W_])", re.IGNORECASE)
+_URL_HOST = re.compile(r"\A(?:[a-z][a-z0-9+.-]*:)?//[^/]*", re.IGNORECASE)
 _SHORTCODE = re.compile(r":[\w+-]+:\Z")
 _LOGO = re.compile(r"(?:\A|[\W_])logo(?:\Z|[\W_])", re.IGNORECASE)
 
@@ -442,8 +571,8 @@ def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link
     ``source``: the image's URL as written; ``classes`` and ``alt``: its attributes;
     ``in_home_link``: it sits in a link to the site's home; ``in_banner``: in a ``<header>``,
     ``<nav>`` or banner. A badge (by host or path), an emoji (by class, CDN or a ``:code:`` or
-    one-emoji alt), an avatar (GitHub's, Gravatar's) or a logo (``logo`` in its class or alt,
-    in a home link or a banner) is decoration.
+    one-emoji alt), an avatar (GitHub's, Gravatar's, or ``avatar`` in its class, alt or path)
+    or a logo (``logo`` in its class or alt, in a home link or a banner) is decoration.
     """
     url = source.strip()
     host = re.match(r"(?:https?:)?//([^/?#:]+)", url, re.IGNORECASE)
@@ -453,7 +582,8 @@ def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link
     if _BADGE_PATH.search(path) or _EMOJI_URL.match(url if host is None or url.startswith(
             ("http:", "https:")) else "https:" + url):
         return True
-    if _AVATAR_URL.match(url):
+    if _AVATAR_URL.match(url) or any(
+            _AVATAR.search(value) for value in (classes, alt, _URL_HOST.sub("", path))):
         return True
     class_names = {name.lower() for name in classes.split()}
     text = alt.strip()

@@ -1,4 +1,4 @@
-"""The files a Markdown page includes: ``pymdownx.snippets`` and mkdocstrings' ``:::``.
+"""The files a Markdown page includes: ``pymdownx.snippets``, mkdocstrings' and mkdocs-click's.
 
 Their last commits date the page too (see ``docs/lastmod.md`` for what is covered). This is
 Markdown-level logic, as those extensions read the page: it knows no host object, and any host
@@ -24,6 +24,40 @@ _SNIPPET_PART = re.compile(
 _MAX_SNIPPET_DEPTH = 4
 # mkdocstrings: "::: package.module.Object" on a line of its own (after a heading mark or not).
 _AUTODOC = re.compile(r"^(?:#{1,6} *)?::: ?(?P<name>[A-Za-z_][\w.]*) *$", re.MULTILINE)
+# mkdocs-click: a "::: mkdocs-click" line, then indented ":key: value" lines, as the extension
+# reads them; ":module:" names the module it imports to document a command.
+_CLICK_START = re.compile(r"::: mkdocs-click")
+_CLICK_OPTION = re.compile(r"\s+:(?P<key>.+?):(?:\s+(?P<value>.*\S))?")
+_MODULE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+# A package's modules that date a command group documented from it: bounded, whatever it holds.
+_MAX_PACKAGE_FILES = 1_000
+
+
+def page_includes(markdown: str, *, extensions: Iterable[str], mdx_configs: Mapping[str, object],
+                  mkdocstrings: Mapping[str, object] | None, config_dir: str) -> list[str]:
+    """Every file ``markdown`` includes through the extensions and plugins that are on.
+
+    ``extensions`` and ``mdx_configs``: the Markdown extensions and their settings (MkDocs'
+    ``markdown_extensions``); ``mkdocstrings``: that plugin's settings, None without it;
+    ``config_dir``: the config file's folder. Snippets (``pymdownx.snippets``), mkdocstrings'
+    ``:::`` modules and mkdocs-click's ``:module:`` (``mkdocs-click``), each file once.
+    """
+    if "8<-" not in markdown and ":::" not in markdown:
+        return []
+    names = set(extensions)
+    found: list[str] = []
+    if "8<-" in markdown and "pymdownx.snippets" in names:
+        snippets = mdx_configs.get("pymdownx.snippets")
+        base_path = snippets.get("base_path", ["."]) if isinstance(snippets, Mapping) else ["."]
+        found.extend(snippet_files(markdown, snippet_bases(base_path)))
+    if ":::" in markdown and mkdocstrings is not None:
+        handlers = mkdocstrings.get("handlers")
+        found.extend(documented_files(markdown, search_path(handlers, config_dir)))
+    if ":::" in markdown and names & {"mkdocs-click", "mkdocs_click"}:
+        # The extension imports the module: the config's folder (where a build runs from),
+        # then sys.path, where an installed or editable package is.
+        found.extend(click_files(markdown, search_path(None, config_dir)))
+    return list(dict.fromkeys(found))
 
 
 def snippet_bases(base_path: object) -> list[str]:
@@ -128,3 +162,56 @@ def documented_files(markdown: str, search: list[str]) -> list[str]:
         if origin is not None and origin not in found:
             found.append(os.path.abspath(origin))
     return found
+
+
+def click_files(markdown: str, search: list[str]) -> list[str]:
+    """The Python source of each module a ``::: mkdocs-click`` block documents a command of.
+
+    A package's every module (sorted, the first ``_MAX_PACKAGE_FILES``): a command group
+    gathers its commands from them (hatch's ``hatch.cli``). Found on the search path without
+    importing anything.
+    """
+    if "::: mkdocs-click" not in markdown:
+        return []
+    from importlib.machinery import PathFinder  # noqa: PLC0415  # only with mkdocs-click
+
+    modules: list[str] = []
+    block = False
+    for line in markdown.splitlines():
+        option = _CLICK_OPTION.match(line) if block else None
+        if option is not None:
+            value = (option.group("value") or "").strip()
+            if option.group("key") == "module" and _MODULE_NAME.fullmatch(value):
+                modules.append(value)
+            continue
+        block = _CLICK_START.match(line) is not None
+    found: list[str] = []
+    for name in dict.fromkeys(modules):
+        parts = name.split(".")
+        locations: list[str] | None = search
+        spec = None
+        for index in range(len(parts)):
+            spec = PathFinder.find_spec(".".join(parts[: index + 1]), locations)
+            if spec is None:
+                break
+            locations = list(spec.submodule_search_locations or [])
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            found.extend(_package_files(list(spec.submodule_search_locations)))
+        elif spec.origin and spec.origin.endswith(".py"):
+            found.append(os.path.abspath(spec.origin))
+    return list(dict.fromkeys(found))
+
+
+def _package_files(folders: list[str]) -> list[str]:
+    """The ``.py`` files under a package's folders, sorted, the first ``_MAX_PACKAGE_FILES``."""
+    files: list[str] = []
+    for folder in folders:
+        for root, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")))
+            files.extend(os.path.abspath(os.path.join(root, n)) for n in sorted(names)
+                         if n.endswith(".py"))
+            if len(files) >= _MAX_PACKAGE_FILES:
+                return files[:_MAX_PACKAGE_FILES]
+    return files

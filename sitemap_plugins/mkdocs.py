@@ -368,26 +368,20 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        """Note the files the page includes: ``pymdownx.snippets`` and mkdocstrings' modules.
+        """Note the files the page includes: snippets, mkdocstrings' and mkdocs-click's modules.
 
         Their last commits date the page too (see ``docs/lastmod.md`` for what is covered).
         """
         del files
-        if (self._sitemap is None or not self._sitemap.git_dates
-                or ("8<-" not in markdown and ":::" not in markdown)):
+        if self._sitemap is None or not self._sitemap.git_dates:
             return None
-        found: list[str] = []
-        if "8<-" in markdown and "pymdownx.snippets" in config.markdown_extensions:
-            snippets = config.mdx_configs.get("pymdownx.snippets") or {}
-            bases = markdown_includes.snippet_bases(snippets.get("base_path", ["."]))
-            found.extend(markdown_includes.snippet_files(markdown, bases))
-        if ":::" in markdown and "mkdocstrings" in config.plugins:
-            config_dir = os.path.dirname(os.path.abspath(config.config_file_path or "./x"))
-            handlers = getattr(config.plugins["mkdocstrings"], "config", {}).get("handlers")
-            search = markdown_includes.search_path(handlers, config_dir)
-            found.extend(markdown_includes.documented_files(markdown, search))
+        autodoc = config.plugins.get("mkdocstrings")
+        found = markdown_includes.page_includes(
+            markdown, extensions=config.markdown_extensions, mdx_configs=config.mdx_configs,
+            mkdocstrings=None if autodoc is None else getattr(autodoc, "config", {}),
+            config_dir=os.path.dirname(os.path.abspath(config.config_file_path or "./x")))
         # MkDocs renders the Markdown before on_env, where the page's record is made.
-        self._state.includes[page.file.dest_uri] = tuple(dict.fromkeys(found))
+        self._state.includes[page.file.dest_uri] = tuple(found)
         return None
 
     @event_priority(_LATE)

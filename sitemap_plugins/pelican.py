@@ -33,7 +33,7 @@ from sitemap_plugins.errors import ConfigError, PageValueError, received
 from sitemap_plugins.git_dates import GitLog, read_git_log, shallow_note
 from sitemap_plugins.host_config import host_config, read_options
 from sitemap_plugins.options import PAGE_VALUE_BY_NAME, SitemapConfig
-from sitemap_plugins.reader import HostPage, listing_items, titled
+from sitemap_plugins.reader import HostPage, host_title, listing_items, titled
 from sitemap_plugins.report import log_result
 from sitemap_plugins.rules import PUBLISHED, DateClaim, PageHints
 from sitemap_plugins.values import hreflang, language_group
@@ -394,7 +394,7 @@ def _host_page(path: str, obj: object, context: Mapping[str, Any], place: BlogPl
     if obj is not None:
         content = getattr(obj, "content", None)
         if isinstance(content, str):
-            content = titled(str(getattr(obj, "title", "") or ""), content)
+            content = titled(host_title(getattr(obj, "title", "")), content)
         media = True
     else:
         content = _listing_content(context, place, plan)
@@ -427,7 +427,7 @@ def _listing_content(context: Mapping[str, Any], place: BlogPlace | None,
     for article in articles:
         when = _stated(article, "date", plan)
         items.append((str(getattr(article, "url", "") or ""),
-                      str(getattr(article, "title", "") or ""),
+                      host_title(getattr(article, "title", "")),
                       when.isoformat() if isinstance(when, date) else "",
                       str(getattr(article, "summary", "") or "")))
     return listing_items(items)
@@ -541,10 +541,10 @@ def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
         stamp = date.timestamp() if isinstance(date, datetime) else 0.0
         category = context.get("category")
         return BlogPlace("article", str(category or ""), date=stamp,
-                      title=str(getattr(obj, "title", "") or ""),
+                      title=host_title(getattr(obj, "title", "")),
                       slug=str(getattr(category, "slug", "") or ""))
     if obj is not None:
-        return BlogPlace("page", "", title=str(getattr(obj, "title", "") or ""))
+        return BlogPlace("page", "", title=host_title(getattr(obj, "title", "")))
     for kind in ("category", "tag", "author"):
         if context.get(kind) is not None:
             return BlogPlace(kind, str(context[kind]), number,

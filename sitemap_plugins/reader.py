@@ -63,10 +63,10 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "8"
+READER_VERSION = "9"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
-FINGERPRINT_VERSION = "6"
+FINGERPRINT_VERSION = "7"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
@@ -421,6 +421,25 @@ def titled(title: str, content: str) -> str:
     from html import escape  # noqa: PLC0415  # only the hosts come this way
 
     return f"<h1>{escape(title)}</h1>{content}"
+
+
+_MARKUP_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
+
+
+def host_title(title: object) -> str:
+    """A host's title as the text it shows: tags dropped, entities decoded.
+
+    Pelican's title is HTML, printed as is by its themes: ``TYPOGRIFY`` makes "Latest
+    Release" ``Latest&nbsp;Release`` and "URL" ``<span class="caps">URL</span>``, and
+    ``FORMATTED_FIELDS = ["title"]`` renders it as Markdown. (Elegant's documentation showed
+    those as text in the HTML site map.)
+    """
+    markup = str(title or "")
+    if "<" not in markup and "&" not in markup:
+        return markup
+    from html import unescape  # noqa: PLC0415  # only the hosts come this way
+
+    return unescape(_MARKUP_TAG.sub("", markup))
 
 
 def listing_items(items: list[tuple[str, str, str, str]]) -> str:

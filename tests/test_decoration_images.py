@@ -2,7 +2,8 @@
 
 Seen on real sites: fastapi-users' home (its README: CI, codecov, PyPI, pepy and shields.io
 badges, 83 contributor avatars) listed 89 images for one page; a Pelican blog on the nest
-theme (no landmarks: the region is the whole body) listed its header logo on all 45 pages.
+theme (no landmarks: the region is the whole body) listed its header logo on all 45 pages;
+the command line on Elegant's documentation listed the author blurb's avatar on 79 pages.
 """
 
 from __future__ import annotations
@@ -74,6 +75,27 @@ def test_a_logo_in_a_link_home_is_decoration_where_the_region_is_the_body(image:
             f'</div><div class="content"><p>Text.</p><img src="{PHOTO}" alt="logo drawing">'
             "</div></body></html>").encode()
     assert parse_html(page).images == (PHOTO,)  # a content image stays, whatever its alt
+
+
+@pytest.mark.parametrize("avatar", [
+    # Elegant (Pelican): the author blurb under each article, inside its <article>.
+    '<img src=/images/avatars/talha131.png alt="Talha Mansoor Avatar" title="Talha Mansoor">',
+    '<img src="/theme/me.png" alt="Talha Mansoor Avatar">',  # named so by its alt alone
+    # pelican-bootstrap3's AVATAR setting: an image path of the author's choosing.
+    '<img class="img-responsive img-rounded" src="/images/aws-avatar.png" alt="Igor">',
+    # Docusaurus' blog byline.
+    '<img class="avatar__photo" src="/img/authors/ana.jpg" alt="Ana">',
+])
+def test_an_author_avatar_inside_the_article_is_decoration(avatar: str) -> None:
+    """The command line on a built Elegant site listed the author's avatar as an image of
+    79 of 118 pages: the blurb sits in the article, and its picture is on the site's own
+    host. An image named an avatar (by class, alt or path) is decoration wherever it sits."""
+    page = ('<!doctype html><html><body><div id="content"><article><header><h1>Author blurbs'
+            f'</h1></header><div class="article-content"><p>Text.</p><img src="{PHOTO}" '
+            'alt="The harbour"><div class="author-blurb"><a href="https://example.org/">'
+            f'{avatar}<span class="author-name">Talha Mansoor</span></a> writes.</div></div>'
+            "</article></div></body></html>").encode()
+    assert parse_html(page).images == (PHOTO,)
 
 
 @pytest.mark.integration

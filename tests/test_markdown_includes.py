@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from sitemap_plugins.markdown_includes import documented_files, snippet_bases, snippet_files
+from sitemap_plugins.markdown_includes import (
+    click_files,
+    documented_files,
+    page_includes,
+    snippet_bases,
+    snippet_files,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -55,3 +61,40 @@ def test_documented_modules_are_found_without_importing_them(tmp_path: Path) -> 
     assert documented_files(markdown, [str(tmp_path)]) == [
         str(package / "mod.py"), str(package / "__init__.py")]
     assert documented_files("No identifier.\n", [str(tmp_path)]) == []
+
+
+def test_click_modules_are_found_whole_packages_included(tmp_path: Path) -> None:
+    """``::: mkdocs-click`` with ``:module:``: a module names its file; a package names every
+    module in it (its commands live there); nothing is imported; other options, a block
+    that has ended and a missing module name nothing."""
+    package = tmp_path / "tool" / "cli"
+    package.mkdir(parents=True)
+    (tmp_path / "tool" / "__init__.py").write_text("", "utf-8")
+    (package / "__init__.py").write_text("raise SystemExit('imported')\n", "utf-8")
+    (package / "build.py").write_text("", "utf-8")
+    (package / "sub").mkdir()
+    (package / "sub" / "run.py").write_text("", "utf-8")
+    (package / "notes.txt").write_text("", "utf-8")
+    (tmp_path / "main.py").write_text("", "utf-8")
+    markdown = ("::: mkdocs-click\n    :module: tool.cli\n    :command: main\n\n"
+                "::: mkdocs-click\n    :command: x\n    :module: main\n"
+                "::: mkdocs-click\n    :module: missing.cli\n"
+                "Text.\n    :module: tool\n")
+    assert click_files(markdown, [str(tmp_path)]) == [
+        str(package / "__init__.py"), str(package / "build.py"), str(package / "sub" / "run.py"),
+        str(tmp_path / "main.py")]
+    assert click_files("::: tool.cli\n", [str(tmp_path)]) == []
+
+
+def test_page_includes_asks_only_what_is_on(tmp_path: Path) -> None:
+    """Each kind of include counts only with its extension or plugin on."""
+    (tmp_path / "tool.py").write_text("", "utf-8")
+    (tmp_path / "part.md").write_text("Part.\n", "utf-8")
+    markdown = "--8<-- 'part.md'\n\n::: tool.thing\n\n::: mkdocs-click\n    :module: tool\n"
+    everything = page_includes(
+        markdown, extensions=["pymdownx.snippets", "mkdocs-click"],
+        mdx_configs={"pymdownx.snippets": {"base_path": [str(tmp_path)]}},
+        mkdocstrings={"handlers": {"python": {"paths": ["."]}}}, config_dir=str(tmp_path))
+    assert everything == [str(tmp_path / "part.md"), str(tmp_path / "tool.py")]
+    assert page_includes(markdown, extensions=[], mdx_configs={}, mkdocstrings=None,
+                         config_dir=str(tmp_path)) == []

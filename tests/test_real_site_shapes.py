@@ -1,7 +1,8 @@
 """Shapes of problems seen on real public sites, each reproduced in a temporary project.
 
-A Material blog whose index page only lists posts; a page whose content is made from code; the
-command line with a relative cache folder; a cache folder inside a git work tree.
+A Material blog whose index page only lists posts; a page whose content is made from code; a
+click reference made from a package's modules; the command line with a relative cache folder; a
+cache folder inside a git work tree.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ pytestmark = pytest.mark.integration
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 SITE = "https://blog.example.org/"
-T1, T2 = 1_750_000_000, 1_750_086_400  # two builds, a day apart, after every commit below
+# Builds a day apart, after every commit below.
+T1, T2, T3 = 1_750_000_000, 1_750_086_400, 1_750_172_800
 GIT_ENV = {
     "GIT_CONFIG_GLOBAL": os.devnull,
     "GIT_CONFIG_NOSYSTEM": "1",
@@ -131,6 +133,347 @@ def test_page_made_from_code_moves_when_its_output_changes(tmp_path: Path) -> No
     second = mkdocs_build(project, T2)
     assert second[f"{SITE}api/"] == w3c(T2)
     assert second[SITE] == "2025-01-10T09:00:00Z"
+
+
+CLI_GROUP = '''\
+import click
+
+from tinycli.cli.build import build
+
+
+@click.group()
+def main():
+    """The tool."""
+
+
+main.add_command(build)
+'''
+
+
+def test_click_reference_moves_with_the_commands_it_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hatch's and MkDocs' own shape: ``::: mkdocs-click`` documents a command group whose
+    commands live in the package's modules. The page's Markdown never changes; a command's
+    help does, in a module the page does not name: the page is dated by that commit (seen
+    with no cache), not by its 2021 stub (hatch's CLI reference said 2021-12-29 while its
+    commands changed in 2026)."""
+    pytest.importorskip("mkdocs_click")
+    project = tmp_path / "tool"
+    write(project / "mkdocs.yml", f"site_name: Tool\nsite_url: {SITE}\n"
+                                  "markdown_extensions:\n  - mkdocs-click\n"
+                                  "plugins:\n  - search\n  - sitemap\n")
+    write(project / "docs" / "index.md", "# Home\n")
+    write(project / "docs" / "cli.md",
+          "# CLI\n\n::: mkdocs-click\n    :module: tinycli.cli\n    :command: main\n")
+    write(project / "src" / "tinycli" / "__init__.py", "")
+    write(project / "src" / "tinycli" / "cli" / "__init__.py", CLI_GROUP)
+    write(project / "src" / "tinycli" / "cli" / "build.py",
+          'import click\n\n\n@click.command()\ndef build():\n    """Build it."""\n')
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2021-12-29T10:00:00+00:00")
+    write(project / "src" / "tinycli" / "cli" / "build.py",
+          'import click\n\n\n@click.command()\ndef build():\n    """Build it, fast."""\n')
+    git(project, "commit", "-q", "-am", "help", when="2025-05-06T07:08:09+00:00")
+    # Installed as hatch's docs environment installs it (editable: its src/ on sys.path).
+    monkeypatch.setenv("PYTHONPATH", str(project / "src"))
+    dates = mkdocs_build(project, T1)
+    assert "Build it, fast." in (project / "site" / "cli" / "index.html").read_text("utf-8")
+    assert dates == {SITE: "2021-12-29T10:00:00Z", f"{SITE}cli/": "2025-05-06T07:08:09Z"}
+
+
+def test_permalinks_and_line_numbers_move_no_page_but_a_heading_edit_moves_its_own(
+    tmp_path: Path,
+) -> None:
+    """Python-Markdown's own documentation: ``toc: {permalink: true}`` made ``"§"`` changed
+    every heading's permalink in every page's content and moved 67 of 68 lastmods to the
+    build's time; ``codehilite: {linenums: true}`` moved 48 (those with code). The symbol
+    and the numbers are the site's settings; a heading's text is the page's."""
+    project = tmp_path / "docs-site"
+    config = (f"site_name: Docs\nsite_url: {SITE}\ntheme: mkdocs\n"
+              "markdown_extensions:\n  - codehilite\n  - fenced_code\n"
+              "  - toc:\n      permalink: true\nplugins:\n  - search\n  - sitemap\n")
+    write(project / "mkdocs.yml", config)
+    write(project / "docs" / "index.md", "# Home\n\n## Part one\n\nText.\n")
+    write(project / "docs" / "guide.md",
+          "# Guide\n\n## Step\n\nDo it.\n\n```python\nx = 1\ny = 2\n```\n")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    first = mkdocs_build(project, T1)
+    assert first == {SITE: "2025-01-10T09:00:00Z", f"{SITE}guide/": "2025-01-10T09:00:00Z"}
+    write(project / "mkdocs.yml", config.replace("permalink: true", 'permalink: "§"').replace(
+        "  - codehilite\n", "  - codehilite:\n      linenums: true\n"))
+    assert mkdocs_build(project, T2) == first
+    guide = (project / "site" / "guide" / "index.html").read_text("utf-8")
+    assert 'title="Permanent link">§</a>' in guide  # the symbol did change in the page
+    assert 'class="linenos"' in guide  # and the numbers are there
+    write(project / "docs" / "guide.md", "# Guide\n\n## First step\n\nDo it.\n\n"
+                                         "```python\nx = 1\ny = 2\n```\n")
+    assert mkdocs_build(project, T3) == {**first, f"{SITE}guide/": w3c(T3)}
+
+
+CODE = '<div class="highlight"><pre>x = 1</pre></div>'
+PYGMENTS_NUMBERED = ('<table class="highlighttable"><tr><td class="linenos"><div class="linenodiv">'
+                     f'<pre>1</pre></div></td><td class="code">{CODE}</td></tr></table>')
+CHROMA = ('<pre class="chroma"><code><span class="line"><span class="cl">x = 1</span></span>'
+          "</code></pre>")
+FIGURE = '<p><img alt="Run file" src="run.png"></p>'
+CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span><span class="cl">')
+
+
+@pytest.mark.parametrize(("before", "after", "moves"), [
+    # Sphinx: the headerlink's title and symbol are the theme's and the language's.
+    ('<h2>Install<a class="headerlink" href="#install" title="Link to this heading">¶</a></h2>',
+     '<h2>Install<a class="headerlink" href="#install" title="Lien">#</a></h2>', False),
+    # Hugo themes: a "#" link to the heading before its text.
+    ('<h2 id="install"><a href="#install">#</a> Install</h2>',
+     '<h2 id="install"><a href="#install" aria-hidden="true">🔗</a> Install</h2>', False),
+    # A heading that is all a link to itself: the link is the heading, its text counts.
+    ('<h2 id="install"><a href="#install">Install</a></h2>',
+     '<h2 id="install"><a href="#install">Installing</a></h2>', True),
+    ('<h2>Install<a class="headerlink" href="#install">¶</a></h2>',
+     '<h2>Installing<a class="headerlink" href="#installing">¶</a></h2>', True),
+    # Line numbers: Sphinx's (Pygments, a table) and Hugo's (Chroma, inline).
+    (CODE, PYGMENTS_NUMBERED, False),
+    (CHROMA, CHROMA_NUMBERED, False),
+    # pymdownx.highlight's anchor_linenums (Material's advice): a link to each line around its
+    # number (hatch's documentation moved 71 of 88 lastmods when it was turned on).
+    (CODE, CODE.replace("<pre>", '<pre><span id="__span-0-1"><a id="__codelineno-0-1" '
+                        'name="__codelineno-0-1"></a><a href="#__codelineno-0-1"><span '
+                        'class="linenos" data-linenos="1 "></span></a>').replace(
+        "</pre>", "</span></pre>"), False),
+    (CODE, CODE.replace("x = 1", "x = 2"), True),
+    # A lightbox's link to the image it holds (mkdocs-glightbox; Sphinx's scaled images).
+    (FIGURE, FIGURE.replace("<img", '<a class="glightbox" data-type="image" href="run.png"><img')
+     .replace("</p>", "</a></p>"), False),
+    (FIGURE, FIGURE.replace("<img", '<a class="reference internal image-reference" '
+                                    'href="run.png"><img').replace("</p>", "</a></p>"), False),
+    # A link around an image to another page is a link.
+    (FIGURE, FIGURE.replace("<img", '<a href="/install/"><img').replace("</p>", "</a></p>"),
+     True),
+    # Typography (Pelican's TYPOGRIFY on Elegant: caps spans, curly quotes, a no-break space
+    # before the last word, an em dash) and Markdown lines wrapped anew.
+    ("<p>It's the URL. Don't -- ever.\nReally.</p>",
+     '<p>It\u2019s the <span class="caps">URL</span>. Don\u2019t \u2014 ever. Really.</p>', False),
+    ("<p>One.</p>\n<p>Two.</p>", "<p>One.</p><p>Two.</p>", False),
+    ("<p>It's the URL.</p>", "<p>It's the URI.</p>", True),
+    # In code, white space is content: re-indented code is changed code.
+    ("<pre><code>if x:\n    y()\nz()</code></pre>",
+     "<pre><code>if x:\n    y()\n    z()</code></pre>", True),
+    ("<pre><code>--verbose</code></pre>", "<pre><code>-verbose</code></pre>", True),
+])
+def test_a_built_page_s_site_settings_are_not_its_content(
+    before: str, after: str, moves: bool
+) -> None:
+    """The command line reading built pages: the same rules as inside the hosts (permalinks,
+    line numbers, lightboxes, typography and white space)."""
+    from sitemap_plugins.reader import parse_html  # noqa: PLC0415
+
+    def fingerprint(heading: str) -> str:
+        page = f"<!doctype html><html><body><main>{heading}<p>Text.</p></main></body></html>"
+        return parse_html(page.encode()).fingerprint
+
+    assert (fingerprint(before) != fingerprint(after)) is moves
+
+
+LIGHTBOX_HOOK = '''\
+import re
+
+
+def on_page_content(html, page, config, files):
+    """mkdocs-glightbox's shape: each content image wrapped in a link to itself."""
+    return re.sub(r'(<img [^>]*src="([^"]+)"[^>]*>)',
+                  r'<a class="glightbox" data-type="image" href="\\2">\\1</a>', html)
+'''
+
+
+def test_a_lightbox_turned_on_moves_no_page(tmp_path: Path) -> None:
+    """hatch's documentation: taking mkdocs-glightbox out of the plugins moved its five pages
+    with images. The lightbox's link leads to the image the page already shows."""
+    project = tmp_path / "docs-site"
+    config = (f"site_name: Docs\nsite_url: {SITE}\ntheme: mkdocs\n"
+              "plugins:\n  - search\n  - sitemap\n")
+    write(project / "mkdocs.yml", config)
+    write(project / "lightbox.py", LIGHTBOX_HOOK)
+    write(project / "docs" / "index.md", "# Home\n\n![Run file](run.png)\n")
+    write(project / "docs" / "run.png", "not really a picture")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    first = mkdocs_build(project, T1)
+    write(project / "mkdocs.yml", config + "hooks:\n  - lightbox.py\n")
+    assert mkdocs_build(project, T2) == first
+    assert 'class="glightbox"' in (project / "site" / "index.html").read_text("utf-8")
+
+
+def test_an_emoji_cdn_moved_moves_no_page_but_another_emoji_does(tmp_path: Path) -> None:
+    """pymdownx draws emoji as images from a CDN whose version its releases move (and
+    ``image_path`` sets): every page with an emoji would move on an upgrade. Which emoji a
+    page shows is its content."""
+    pytest.importorskip("pymdownx")
+    project = tmp_path / "docs-site"
+    config = (f"site_name: Docs\nsite_url: {SITE}\ntheme: mkdocs\n"
+              "markdown_extensions:\n  - pymdownx.emoji:\n"
+              "      emoji_generator: !!python/name:pymdownx.emoji.to_png\n"
+              "plugins:\n  - search\n  - sitemap\n")
+    write(project / "mkdocs.yml", config)
+    write(project / "docs" / "index.md", "# Home\n\nShipped :rocket:\n")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    first = mkdocs_build(project, T1)
+    cdn = "https://cdn.example.org/twemoji@99.0.0/assets/72x72/"
+    write(project / "mkdocs.yml", config.replace(
+        "to_png\n", f"to_png\n      options:\n        image_path: {cdn}\n"))
+    assert mkdocs_build(project, T2) == first
+    assert cdn in (project / "site" / "index.html").read_text("utf-8")
+    write(project / "docs" / "index.md", "# Home\n\nShipped :tada:\n")
+    assert mkdocs_build(project, T3) == {SITE: w3c(T3)}
+
+
+def test_typography_turned_on_moves_no_page_but_an_edit_does(tmp_path: Path) -> None:
+    """Elegant's documentation moved 112 of 118 lastmods when ``TYPOGRIFY`` was turned off:
+    every quote, dash and last space of every page changed. Python-Markdown's ``smarty`` is
+    the same setting in MkDocs."""
+    project = tmp_path / "docs-site"
+    config = (f"site_name: Docs\nsite_url: {SITE}\ntheme: mkdocs\n"
+              "plugins:\n  - search\n  - sitemap\n")
+    write(project / "mkdocs.yml", config)
+    write(project / "docs" / "index.md",
+          "# Home\n\nIt's \"quoted\" -- and --- dashed... and\nwrapped.\n")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    first = mkdocs_build(project, T1)
+    write(project / "mkdocs.yml", config + "markdown_extensions:\n  - smarty\n")
+    assert mkdocs_build(project, T2) == first
+    assert "&rsquo;" in (project / "site" / "index.html").read_text("utf-8")
+    write(project / "docs" / "index.md",
+          "# Home\n\nIt's \"quoted\" -- and --- dashed... and wrapped, twice.\n")
+    assert mkdocs_build(project, T3) == {SITE: w3c(T3)}
+
+
+def test_pelican_titles_made_html_read_as_text_in_the_site_map(tmp_path: Path) -> None:
+    """Elegant's documentation (``TYPOGRIFY = True``) showed "Latest&nbsp;Release" and
+    ``Clean <span class="caps">URL</span>`` as text in the HTML site map: Pelican's title is
+    HTML, as its themes print it. ``FORMATTED_FIELDS = ["title"]`` (Markdown in titles, as
+    kdeldycke's blog sets it) makes it HTML the same way."""
+    pytest.importorskip("pelican")
+    from tests.test_adapter_pelican import pelican  # noqa: PLC0415
+
+    site = tmp_path / "source"
+    write(site / "pelicanconf.py", (
+        'SITENAME = "Docs"\nSITEURL = "https://blog.example.org"\nPATH = "content"\n'
+        'TIMEZONE = "UTC"\nFEED_ALL_ATOM = None\nCATEGORY_FEED_ATOM = None\n'
+        'AUTHOR_FEED_ATOM = None\nAUTHOR_FEED_RSS = None\nFORMATTED_FIELDS = ["title"]\n'
+        'PLUGINS = ["sitemap_plugins.pelican"]\n'
+        'SITEMAP_PLUGINS = {"html_sitemap": "site-map.html"}\n'))
+    write(site / "content" / "clean.md",
+          "Title: Clean *URL* for fish & chips\nDate: 2024-01-02\nCategory: Guides\n\nText.\n")
+    write(site / "content" / "about.md", "Title: About *us*\nDate: 2024-01-03\n\nUs.\n")
+    out = tmp_path / "out"
+    build = pelican(site, out, fatal=False)
+    assert build.returncode == 0, build.log
+    assert "<em>URL</em>" in (out / "clean-url-for-fish-chips.html").read_text("utf-8")
+    shown = (out / "site-map.html").read_text("utf-8")
+    assert ">Clean URL for fish &amp; chips</a>" in shown
+    assert ">About us</a>" in shown
+    assert "&lt;" not in shown
+    assert "&amp;amp;" not in shown
+
+
+# Elegant's shape where it has no landmark (its search page): the menu in plain <div>s, every
+# link an absolute URL of the site (Pelican's, with RELATIVE_URLS off), served without .html.
+BARE_BASE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ SITENAME }}</title></head>
+<body><div class="navbar"><div class="container"><a class="brand" href="{{ SITEURL }}">Docs</a>
+<ul class="top-menu">{% for title, link in MENUITEMS %}<li><a href="{{ link }}">{{ title }}</a>
+</li>{% endfor %}<li><a href="{{ SITEURL }}/search">Search</a></li>
+{% for one in articles %}<li><a href="{{ SITEURL }}/{{ one.url }}">{{ one.title }}</a></li>
+{% endfor %}</ul></div></div>
+<div class="container">{% block content %}{% endblock %}</div></body></html>
+"""
+BARE_SEARCH = """{% extends "base.html" %}{% block content %}<div id="results">Type to search.
+</div>{% endblock %}"""
+
+
+def test_pelican_page_read_from_disk_keeps_its_date_when_the_menu_grows(tmp_path: Path) -> None:
+    """Elegant's search page (a direct template Pelican renders without content of its own, so
+    read whole from disk; no <main>, <article> or <nav>) moved when ``html_sitemap`` added a
+    menu link to every page: the host measures the site's chrome for such pages too, from its
+    home page's links, which are URLs of the site."""
+    pytest.importorskip("pelican")
+    from tests.test_adapter_pelican import pelican  # noqa: PLC0415
+
+    theme = tmp_path / "theme" / "templates"
+    write(theme / "base.html", BARE_BASE)
+    write(theme / "search.html", BARE_SEARCH)
+    site = tmp_path / "source"
+    settings = (
+        'SITENAME = "Docs"\nSITEURL = "https://blog.example.org"\nPATH = "content"\n'
+        'TIMEZONE = "UTC"\nFEED_ALL_ATOM = None\nCATEGORY_FEED_ATOM = None\n'
+        'AUTHOR_FEED_ATOM = None\nAUTHOR_FEED_RSS = None\nARTICLE_URL = "{slug}"\n'
+        'ARTICLE_SAVE_AS = "{slug}.html"\nDIRECT_TEMPLATES = ["index", "search"]\n'
+        f'THEME = "{tmp_path / "theme"}"\nPLUGINS = ["sitemap_plugins.pelican"]\n'
+        "MENUITEMS = ()\n")
+    write(site / "pelicanconf.py", settings)
+    write(site / "content" / "one.md", "Title: One\nDate: 2024-01-02\n\nFirst.\n")
+    write(site / "content" / "two.md", "Title: Two\nDate: 2024-01-03\n\nSecond.\n")
+    out = tmp_path / "out"
+
+    def dates(epoch: int) -> dict[str, str | None]:
+        build = pelican(site, out, fatal=False, epoch=epoch)
+        assert build.returncode == 0, build.log
+        root = etree.parse(str(out / "sitemap.xml")).getroot()
+        return {url.findtext("s:loc", namespaces=NS): url.findtext("s:lastmod", namespaces=NS)
+                for url in root.iterfind("s:url", NS)}
+
+    first = dates(T1)
+    assert "https://blog.example.org/search.html" in first
+    write(site / "pelicanconf.py", settings.replace(
+        "MENUITEMS = ()", 'MENUITEMS = (("Site map", "https://blog.example.org/map"),)'))
+    assert dates(T2) == first
+    assert "Site map" in (out / "search.html").read_text("utf-8")
+
+
+def test_cli_measures_the_chrome_from_a_home_page_that_links_with_full_urls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line on a built Pelican site whose links are absolute URLs of the site
+    (``RELATIVE_URLS`` off, the publish default) and lack ``.html`` (a server adds it): a menu
+    link added to every page of a theme without landmarks moves no page."""
+    site = tmp_path / "site"
+    base = "https://blog.example.org/docs/"
+
+    def page(title: str, body: str, extra: str = "") -> str:
+        menu = (f'<a href="{base}">Home</a><a href="{base}one">One</a>'
+                f'<a href="/docs/two.html">Two</a><a href="https://elsewhere.example/">Out</a>'
+                f"{extra}")
+        return (f"<!doctype html><html><head><title>{title}</title></head><body>"
+                f'<div class="navbar"><div class="menu">{menu}</div></div>'
+                f'<div class="container"><h1>{title}</h1><p>{body}</p></div></body></html>')
+
+    def write_pages(extra: str = "") -> None:
+        write(site / "index.html", page("Docs", "Welcome.", extra))
+        write(site / "one.html", page("One", "First.", extra))
+        write(site / "two.html", page("Two", "Second.", extra))
+
+    def lastmods(when: int) -> dict[str, str | None]:
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", str(when))
+        assert main(["-q", "build", str(site), "--base-url", base, "--cache-dir",
+                     str(tmp_path / "cache"), "--extensionless-urls"]) == 0
+        root = etree.parse(str(site / "sitemap.xml")).getroot()
+        return {url.findtext("s:loc", namespaces=NS) or "":
+                url.findtext("s:lastmod", namespaces=NS) for url in root.iterfind("s:url", NS)}
+
+    write_pages()
+    first = lastmods(T1)
+    write_pages(f'<a href="{base}site-map">Site map</a>')
+    assert lastmods(T2) == first
+    write(site / "two.html", page("Two", "Second, longer.", f'<a href="{base}site-map">Site map</a>'))
+    assert lastmods(T3) == {**first, f"{base}two": w3c(T3)}
 
 
 def test_relative_cache_dir_works_on_every_build(
