@@ -175,6 +175,36 @@ def test_a_language_tag_is_kept(lang: str) -> None:
     assert record.problems == ()
 
 
+NO_LANGUAGE = ["x-default", "und", "zxx", "mul", "qaa", "x-foo", "i-default", "und-Latn"]
+
+
+@pytest.mark.parametrize("lang", NO_LANGUAGE)
+def test_a_tag_of_no_language_gets_no_page_and_no_news_language(
+        tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Well-formed tags that name no language (undetermined, private use, ``x-default``):
+    the page is listed in the site's own list (no ``sitemap-und/``, never a second
+    ``hreflang="x-default"`` in the map's head), and its news entry names the publication's
+    language, not ``und``."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1715040000")  # 2024-05-07
+    site = tmp_path / "site"
+    _write(site, "index.html", _page("Home"))
+    _write(site, "fr/index.html", _page("Accueil", lang="fr"))
+    _write(site, "odd.html", _page("Odd", lang=lang, head=(
+        "<meta property='article:published_time' content='2024-05-06T09:00:00Z'>")))
+    assert _build(site, "--html-sitemap", "sitemap/", "--news", "name=Daily",
+                  "--news", "language=de") == 0
+    assert sorted(p.parent.name for p in site.glob("sitemap*/index.html")) == [
+        "sitemap", "sitemap-fr"]
+    own = lxml_html.fromstring((site / "sitemap" / "index.html").read_bytes())
+    head = own.xpath("//link[@rel='alternate']/@hreflang")
+    assert sorted(head) == ["en", "fr", "x-default"]
+    assert f"{BASE}odd.html" in _map_links(site / "sitemap" / "index.html", f"{BASE}sitemap/")
+    news = etree.parse(str(site / "sitemap-news.xml")).getroot()
+    languages = [e.text for e in news.iter("{http://www.google.com/schemas/sitemap-news/0.9}"
+                                           "language")]
+    assert languages == ["de"]
+
+
 # --- the site map: trees deeper than the recursion limit ----------------------------------
 
 @pytest.fixture
