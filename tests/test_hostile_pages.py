@@ -337,7 +337,10 @@ def test_xml_text_keeps_only_what_xml_allows(text: str) -> None:
 # --- media hosts that no URL may have ------------------------------------------------------
 
 BAD_HOSTS = ["exa mple.org", 'ex"ample.org', "ex<ample.org", "ex>ample.org", "ex{ample.org",
-             "ex|ample.org", "ex\\ample.org", "ex^ample.org", "ex`ample.org", "[::1"]
+             "ex|ample.org", "ex^ample.org", "ex`ample.org", "[::1",
+             # An IP literal that is no IPv6 address: its brackets were dropped and another
+             # host (v1.x) listed; a zone or a stray bracket is a host no browser loads.
+             "[v1.x]", "[fe80::1%25eth0]", "[::1]]", "[::1]x"]
 
 
 def test_media_urls_are_only_ones_check_accepts(tmp_path: Path) -> None:
@@ -355,6 +358,27 @@ def test_media_urls_are_only_ones_check_accepts(tmp_path: Path) -> None:
     images = [e.text for e in root.iter("{http://www.google.com/schemas/sitemap-image/1.1}loc")]
     assert images == ["https://cdn.example.net/ok.png", "https://cdn.example.net/b.png"]
     assert list(root.iter("{http://www.google.com/schemas/sitemap-video/1.1}video")) == []
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert [str(p) for p in problems if not getattr(p, "warning", False)] == []
+
+
+@pytest.mark.parametrize(("src", "listed"), [
+    ("img\\photo.png", f"{BASE}img/photo.png"),
+    ("..\\up.png", f"{BASE}up.png"),
+    ("https://cdn.example.net\\a\\b.png", "https://cdn.example.net/a/b.png"),
+    ("\\\\cdn.example.net\\c.png", "https://cdn.example.net/c.png"),
+    ("/q.png?x=a\\b", f"{BASE}q.png?x=a%5Cb"),
+], ids=["relative", "up", "absolute", "scheme-relative", "in-query"])
+def test_a_backslash_in_a_media_url_is_read_as_browsers_read_it(
+        tmp_path: Path, src: str, listed: str) -> None:
+    """Before the query, a backslash in an http(s) URL is a slash (WHATWG URL): the image
+    listed is the one the page shows, never ``img%5Cphoto.png``, which no server has."""
+    site = tmp_path / "site"
+    _write(site, "sub/index.html", _page("Media", body=f"<img src='{src}'>"))
+    assert _build(site) == 0
+    root = etree.parse(str(site / "sitemap.xml")).getroot()
+    images = [e.text for e in root.iter("{http://www.google.com/schemas/sitemap-image/1.1}loc")]
+    assert images == [listed.replace(BASE + "img", BASE + "sub/img")]
     problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert [str(p) for p in problems if not getattr(p, "warning", False)] == []
 
