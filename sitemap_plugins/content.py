@@ -352,8 +352,9 @@ def _in_header(node: LexborNode, regions: set[int]) -> bool:
 def content_images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
     """The content's images, each once, the first ``_MAX_MEDIA``: decoration is left out.
 
-    A ``<picture>``'s sources are judged with its ``<img>`` (a dark-mode badge or logo is
-    as much decoration as the light one). Where an image sits is asked of each element
+    A lazy-loaded image is the one its loader shows (``data-src``), not the placeholder in
+    its ``src``. A ``<picture>``'s sources are judged with its ``<img>`` (a dark-mode badge
+    or logo is as much decoration as the light one). Where an image sits is asked of each element
     once (:class:`_Surroundings`), and the walk stops at ``_MAX_MEDIA``: the work is linear
     in the page, however many images share one ancestor.
     """
@@ -365,8 +366,8 @@ def content_images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
         attributes = node.attributes
         if _is_pixel(attributes):
             continue
-        source = url_value(attributes.get("src")) or _largest_srcset(
-            attributes.get("srcset") or "")
+        source = _lazy_source(attributes) or url_value(attributes.get("src")) or (
+            _largest_srcset(attributes.get("srcset") or ""))
         if source and not source.lower().startswith("data:") and not around.decoration(
                 node, attributes, source):
             found.setdefault(source)
@@ -377,7 +378,8 @@ def content_images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
         parent = node.parent
         if parent is None or parent.tag != "picture":
             continue
-        source = _largest_srcset(node.attributes.get("srcset") or "")
+        attributes = node.attributes
+        source = _lazy_source(attributes) or _largest_srcset(attributes.get("srcset") or "")
         if not source or source.lower().startswith("data:"):
             continue
         if parent.mem_id not in pictures:  # each picture's own <img>, found once
@@ -387,6 +389,25 @@ def content_images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
         if not around.decoration(image or node, (image or node).attributes, source):
             found.setdefault(source)
     return tuple(found)[:_MAX_MEDIA]
+
+
+# Where lazy-loading scripts (lazysizes, lozad, WordPress's and jQuery's lazy loaders) keep
+# the image until it is shown; ``src`` then holds a placeholder, the same on every page.
+_LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original")
+_LAZY_SRCSETS = ("data-srcset", "data-lazy-srcset")
+
+
+def _lazy_source(attributes: dict[str, str | None]) -> str:
+    """The image a lazy loader will show in place of ``src`` (not a ``data:`` URI), or ""."""
+    for name in _LAZY_SOURCES:
+        value = url_value(attributes.get(name))
+        if value and not value.lower().startswith("data:"):
+            return value
+    for name in _LAZY_SRCSETS:
+        value = _largest_srcset(attributes.get(name) or "")
+        if value and not value.lower().startswith("data:"):
+            return value
+    return ""
 
 
 def _largest_srcset(srcset: str) -> str:

@@ -118,6 +118,23 @@ def test_a_pictures_sources_are_judged_with_its_image() -> None:
         "/harbour.jpg", "/img/merit-badges/first-aid.jpg", "/harbour-wide.jpg")
 
 
+def test_a_lazy_loaded_image_is_the_one_its_loader_shows() -> None:
+    """A lazy loader's placeholder (the same ``src`` on every page) is no content image: the
+    image in ``data-src`` or ``data-srcset`` is, and is judged as decoration like any other
+    (a lazy badge or logo stays out)."""
+    page = (b"<!doctype html><html><body><main>"
+            b"<img class='lazyload' src='/img/placeholder.gif' data-src='/photos/a.jpg'>"
+            b"<img src='data:image/gif;base64,R0l' data-srcset='/photos/b.jpg 1x, /photos/b2.jpg 2x'>"
+            b"<picture><source data-srcset='/photos/c.webp'><img src='/img/placeholder.gif' "
+            b"data-src='/photos/c.jpg'></picture>"
+            b"<img src='/img/placeholder.gif' data-src='https://img.shields.io/pypi/v/x'>"
+            b"<a href='/'><img src='/img/placeholder.gif' data-src='/logo.svg' alt='logo'></a>"
+            b"<img src='/photos/d.jpg' data-src='data:image/gif;base64,R0l'>"
+            b"</main></body></html>")
+    assert parse_html(page).images == (
+        "/photos/a.jpg", "/photos/b2.jpg", "/photos/c.jpg", "/photos/d.jpg", "/photos/c.webp")
+
+
 @pytest.mark.integration
 def test_mkdocs_material_home_lists_its_content_images_only(tmp_path: Path) -> None:
     """A README-included home with badges, avatars and twemoji (pymdownx's <img> emoji)."""
