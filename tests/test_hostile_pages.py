@@ -28,6 +28,7 @@ from sitemap_plugins.cli import main
 from sitemap_plugins.html_map_markup import MARKER, View, fill_themed
 from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, build_tree, in_order
 from sitemap_plugins.reader import parse_html
+from sitemap_plugins.urls import page_url, parse_base_url
 from sitemap_plugins.values import is_language_tag, xml_text
 from tests.test_html_sitemap import run_chromium, serve
 
@@ -94,6 +95,40 @@ def test_every_link_of_the_map_resolves_to_its_page_whatever_the_name(
     assert all(link.startswith(BASE) for link in links), links
     assert set(links) == set(listed) - {own_url}
     assert len(links) == len(SCHEME_LIKE) + 1
+
+
+# Names whose characters mean something in a URL or to a file system: a query, a fragment,
+# an escape, backslashes, spaces, decomposed accents, only dots, a drive letter.
+ODD_NAMES = ["?a.html", "#b.html", "%c.html", "%41.html", "d\\e.html", "g h.html", " lead.html",
+             "cafe\u0301.html", "caf\u00e9.html", "...html", ".html", "C:x.html", "d:\\z.html",
+             "a;b.html", "x;y/index.html", "s@t.html", "q?/index.html", "#/index.html",
+             "%2e%2e/index.html", "..%2f.html", ".../p.html", "a&b.html", "<x>.html",
+             "javascript:alert(1)/index.html", "x:/index.html"]
+
+
+@pytest.mark.parametrize("map_path", ["sitemap/", "site-map.html", "a;b/m.html", "x:y/m.html"])
+@pytest.mark.parametrize("urls", ["directory", "file", "extensionless"])
+def test_every_link_of_the_map_resolves_whatever_the_characters(
+    tmp_path: Path, map_path: str, urls: str
+) -> None:
+    """Odd characters in file names and in the map's own path, under each URL style: each
+    link, resolved against the map's own URL, is one of the URLs the sitemap lists."""
+    site = tmp_path / "site"
+    _write(site, "index.html", _page("Home"))
+    for number, name in enumerate(ODD_NAMES):
+        _write(site, name, _page(f"Page {number}"))
+    style = {"directory": [], "file": ["--no-directory-urls"],
+             "extensionless": ["--extensionless-urls"]}[urls]
+    assert _build(site, "--html-sitemap", map_path, *style) == 0
+    listed = _listed(site)
+    own = map_path + "index.html" if map_path.endswith("/") else map_path
+    own_url = page_url(parse_base_url(BASE), own, directory_urls=urls == "directory",
+                       extensionless_urls=urls == "extensionless")
+    assert own_url in listed
+    links = _map_links(site / own, own_url)
+    assert sorted(links) == sorted(url for url in listed if url != own_url)
+    shown = [name for name in ODD_NAMES if not name.startswith(".")]  # hidden: never listed
+    assert len(links) == len(shown) + 1
 
 
 @pytest.mark.integration  # Chromium
