@@ -475,24 +475,64 @@ def _in_header(node: LexborNode, regions: set[int]) -> bool:
 
 
 def content_images(elements: dict[str, list[LexborNode]]) -> tuple[str, ...]:
-    """The content's images, each once, the first ``_MAX_MEDIA``: decoration is left out."""
+    """The content's images, each once, the first ``_MAX_MEDIA``: decoration is left out.
+
+    A lazy-loaded image is the one its loader shows (``data-src``), not the placeholder in
+    its ``src``. A ``<picture>``'s sources are judged with its ``<img>`` (a dark-mode badge
+    or logo is as much decoration as the light one). Where an image sits is asked of each element
+    once (:class:`_Surroundings`), and the walk stops at ``_MAX_MEDIA``: the work is linear
+    in the page, however many images share one ancestor.
+    """
     found: dict[str, None] = {}
+    around = _Surroundings()
     for node in elements["img"]:
+        if len(found) >= _MAX_MEDIA:
+            break
         attributes = node.attributes
         if _is_pixel(attributes):
             continue
-        source = url_value(attributes.get("src")) or _largest_srcset(
-            attributes.get("srcset") or "")
-        if source and not source.lower().startswith("data:") and not _decoration(node, source):
+        source = _lazy_source(attributes) or url_value(attributes.get("src")) or (
+            _largest_srcset(attributes.get("srcset") or ""))
+        if source and not source.lower().startswith("data:") and not around.decoration(
+                node, attributes, source):
             found.setdefault(source)
+    pictures: dict[int, LexborNode | None] = {}
     for node in elements["source"]:
+        if len(found) >= _MAX_MEDIA:
+            break
         parent = node.parent
         if parent is None or parent.tag != "picture":
             continue
-        source = _largest_srcset(node.attributes.get("srcset") or "")
-        if source and not source.lower().startswith("data:"):
+        attributes = node.attributes
+        source = _lazy_source(attributes) or _largest_srcset(attributes.get("srcset") or "")
+        if not source or source.lower().startswith("data:"):
+            continue
+        if parent.mem_id not in pictures:  # each picture's own <img>, found once
+            pictures[parent.mem_id] = next(
+                (child for child in parent.iter() if child.tag == "img"), None)
+        image = pictures[parent.mem_id]
+        if not around.decoration(image or node, (image or node).attributes, source):
             found.setdefault(source)
     return tuple(found)[:_MAX_MEDIA]
+
+
+# Where lazy-loading scripts (lazysizes, lozad, WordPress's and jQuery's lazy loaders) keep
+# the image until it is shown; ``src`` then holds a placeholder, the same on every page.
+_LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original")
+_LAZY_SRCSETS = ("data-srcset", "data-lazy-srcset")
+
+
+def _lazy_source(attributes: dict[str, str | None]) -> str:
+    """The image a lazy loader will show in place of ``src`` (not a ``data:`` URI), or ""."""
+    for name in _LAZY_SOURCES:
+        value = url_value(attributes.get(name))
+        if value and not value.lower().startswith("data:"):
+            return value
+    for name in _LAZY_SRCSETS:
+        value = _largest_srcset(attributes.get(name) or "")
+        if value and not value.lower().startswith("data:"):
+            return value
+    return ""
 
 
 def _largest_srcset(srcset: str) -> str:
@@ -538,12 +578,14 @@ _BADGE_HOSTS = frozenset({
     "app.codecov.io", "static.pepy.tech", "pepy.tech", "api.netlify.com", "snyk.io",
     "ci.appveyor.com", "circleci.com", "dl.circleci.com", "app.fossa.com",
     "api.securityscorecards.dev", "www.bestpractices.dev", "bestpractices.coreinfrastructure.org",
+    "sonarcloud.io",
 })
-# A badge elsewhere: GitHub Actions' workflows/<name>/badge.svg, Read the Docs'
-# projects/<name>/badge/, GitLab's pipeline.svg and coverage.svg, anything under /badge(s)/.
-_BADGE_PATH = re.compile(
-    r"/(?:badges?)(?:/|\.svg\Z|\.png\Z|\Z)|/(?:pipeline|coverage|build-status|status)\.svg\Z",
-    re.IGNORECASE)
+# Domains whose every host serves badges: shields.io (img., raster.), badgen.net (flat.),
+# Travis CI (app.travis-ci.com).
+_BADGE_DOMAINS = ("shields.io", "badgen.net", "travis-ci.com", "travis-ci.org")
+# A badge elsewhere, by its path (see _is_badge): GitHub Actions' workflows/<name>/badge.svg,
+# Read the Docs' projects/<name>/badge/, GitLab's pipeline.svg and coverage.svg, Azure
+# Pipelines' _apis/build/status/, anything under a badge(s) folder.
 # Emoji drawn as images: pymdownx's and Material's CDNs (twemoji, emojione), GitHub's gemoji,
 # WordPress's and Twitter's own.
 _EMOJI_URL = re.compile(
@@ -575,12 +617,7 @@ def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link
     or a logo (``logo`` in its class or alt, in a home link or a banner) is decoration.
     """
     url = source.strip()
-    host = re.match(r"(?:https?:)?//([^/?#:]+)", url, re.IGNORECASE)
-    path = re.sub(r"[?#].*", "", url)
-    if host is not None and host.group(1).lower() in _BADGE_HOSTS:
-        return True
-    if _BADGE_PATH.search(path) or _EMOJI_URL.match(url if host is None or url.startswith(
-            ("http:", "https:")) else "https:" + url):
+    if _is_badge(url) or _EMOJI_URL.match(url if not url.startswith("//") else "https:" + url):
         return True
     if _AVATAR_URL.match(url) or any(
             _AVATAR.search(value) for value in (classes, alt, _URL_HOST.sub("", path))):
@@ -591,6 +628,46 @@ def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link
         return True
     return (in_home_link or in_banner) and bool(
         _LOGO.search(classes) or _LOGO.search(alt))
+
+
+# An absolute or scheme-relative URL's authority: user information, host, port.
+_AUTHORITY = re.compile(r"(?:https?:)?//([^/?#]*)", re.IGNORECASE)
+# A badge's name: an SVG file with "badge" as a word of its name ("badge.svg", Google Colab's
+# "colab-badge.svg", Binder's "badge_logo.svg"; a photo of a badge is no SVG, nor is
+# "merit-badges/scout.jpg"); a folder, "badge" or "badge.png" named exactly so.
+_BADGE_WORDS = frozenset({"badge", "badges"})
+_WORD_BREAKS = re.compile(r"[-_.]")
+_STATUS_FILES = frozenset({"pipeline.svg", "coverage.svg", "build-status.svg", "status.svg"})
+
+
+def _is_badge(url: str) -> bool:
+    """Whether ``url`` (as written) names a badge: by its host, else by its path.
+
+    The host as a browser reads it: without user information, port or a final dot, in any
+    case (``https://user@IMG.shields.io.:443/...`` is shields.io's), and a badge-only
+    domain's subdomains too (``flat.badgen.net``, ``raster.shields.io``).
+    """
+    authority = _AUTHORITY.match(url)
+    path = url
+    if authority is not None:
+        host = authority.group(1).rpartition("@")[2]
+        host = (host if host.startswith("[") else host.partition(":")[0]).rstrip(".").lower()
+        if host in _BADGE_HOSTS or any(host.endswith("." + domain) for domain in _BADGE_DOMAINS):
+            return True
+        path = url[authority.end():]
+    path = _QUERY.split(path, 1)[0].lower()
+    if "/_apis/build/status/" in path:  # Azure Pipelines
+        return True
+    *folders, name = path.split("/")
+    if name in _STATUS_FILES or name in ("badge", "badges", "badge.png"):
+        return True
+    stem, dot, extension = name.rpartition(".")
+    if dot and extension == "svg" and _BADGE_WORDS & set(_WORD_BREAKS.split(stem)):
+        return True
+    return any(folder in _BADGE_WORDS for folder in folders)
+
+
+_QUERY = re.compile(r"[?#]")
 
 
 _EMOJI_MAX_CHARS = 10  # the longest ZWJ family sequences
@@ -611,21 +688,46 @@ _HOME_HREF = re.compile(r"\A(?:/|\./|(?:\.\./)*\.\.?/?|[a-z][a-z0-9+.-]*://[^/?#
 _BANNERS = frozenset({"header", "nav"})
 
 
-def _decoration(node: LexborNode, source: str) -> bool:
-    """:func:`is_decoration`, with where the image sits."""
-    in_home_link = in_banner = False
-    parent = node.parent
-    while parent is not None and parent.tag not in ("body", "html"):
-        if parent.tag == "a":
-            href = (parent.attributes.get("href") or "").strip()
-            in_home_link = in_home_link or bool(_HOME_HREF.match(href.split("#")[0]))
-        elif parent.tag in _BANNERS or (parent.attributes.get("role") or "") == "banner":
-            in_banner = True
-        parent = parent.parent
-    attributes = node.attributes
-    return is_decoration(source, classes=attributes.get("class") or "",
-                         alt=attributes.get("alt") or "", in_home_link=in_home_link,
-                         in_banner=in_banner)
+class _Surroundings:
+    """Where the content's images sit: in a link to the site's home, in a banner.
+
+    Each element's answer is kept and its ancestors' reused: asked anew for each image, one
+    element holding 5,000 images read its 20,000 attributes 5,000 times (7 s for 0.3 MB).
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[bool, bool]] = {}
+
+    def decoration(self, node: LexborNode, attributes: dict[str, str | None],
+                   source: str) -> bool:
+        """:func:`is_decoration` of the image ``node`` showing ``source``, where it sits."""
+        in_home_link, in_banner = self._around(node)
+        return is_decoration(source, classes=attributes.get("class") or "",
+                             alt=attributes.get("alt") or "", in_home_link=in_home_link,
+                             in_banner=in_banner)
+
+    def _around(self, node: LexborNode) -> tuple[bool, bool]:
+        """Whether an ancestor of ``node`` below ``<body>`` is a link home, and a banner."""
+        unknown: list[LexborNode] = []
+        found = (False, False)
+        parent = node.parent
+        while parent is not None and parent.tag not in ("body", "html"):
+            known = self._known.get(parent.mem_id)
+            if known is not None:
+                found = known
+                break
+            unknown.append(parent)
+            parent = parent.parent
+        for element in reversed(unknown):  # from the outermost down
+            home, banner = found
+            if element.tag == "a":
+                href = (element.attributes.get("href") or "").strip()
+                home = home or bool(_HOME_HREF.match(href.split("#")[0]))
+            elif element.tag in _BANNERS or (element.attributes.get("role") or "") == "banner":
+                banner = True
+            found = (home, banner)
+            self._known[element.mem_id] = found
+        return found
 
 
 def _caption(node: LexborNode, captions: dict[int, str]) -> str:

@@ -32,7 +32,7 @@ from sitemap_plugins.html_map_plan import (
 )
 from sitemap_plugins.render import HTML_MAP_MARK
 from sitemap_plugins.urls import INDEX_NAMES, BaseUrl, page_url
-from sitemap_plugins.values import is_language_tag
+from sitemap_plugins.values import names_language
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence
@@ -145,7 +145,7 @@ class SiteMapPages:
             outline=self.outline, language_pages=self.language_pages, page_loc=lambda rel: page_url(
                 self.base, rel, directory_urls=self.directory_urls,
                 extensionless_urls=self.extensionless_urls))
-        languages = {e.lang.lower() for e in self.entries if is_language_tag(e.lang)}
+        languages = {e.lang.lower() for e in self.entries if names_language(e.lang)}
         folded = languages - {page.lang.lower() for page in self.pages}
         if folded:
             self.diagnostics.append(Diagnostic(self.own_rel, "html-sitemap-languages", (

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.urls import INDEX_NAMES
-from sitemap_plugins.values import is_language_tag, xml_text
+from sitemap_plugins.values import names_language, xml_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -483,11 +483,15 @@ def plan_pages(
     else the most common one.
     """
     language_pages = language_pages or {}
-    # Only a language tag becomes a path and an hreflang (the reader already says when a
-    # page's is not one; a record cached by an older reader may still hold one).
-    entries = [e if not e.lang or is_language_tag(e.lang) else e._replace(lang="")
+    # Only a tag naming a language becomes a path and an hreflang (the reader already says
+    # when a page's is no tag; a record cached by an older reader may still hold one). "und"
+    # or "x-default" is no language: the latter beside the map's own x-default was two.
+    entries = [e if (not e.lang or names_language(e.lang))
+               and (not e.link_lang or names_language(e.link_lang))
+               else e._replace(lang=e.lang if names_language(e.lang) else "",
+                               link_lang=e.link_lang if names_language(e.link_lang) else "")
                for e in entries]
-    home_lang = home_lang if home_lang and is_language_tag(home_lang) else None
+    home_lang = home_lang if home_lang and names_language(home_lang) else None
     counted = Counter(e.lang.lower() for e in entries if e.lang)
     home = (home_lang or "").lower() or (counted.most_common(1)[0][0] if counted else "")
     spelt = {e.lang.lower(): e.lang for e in entries if e.lang}

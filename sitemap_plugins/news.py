@@ -17,7 +17,7 @@ from xml.etree import ElementTree as ET
 from sitemap_plugins.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.options import NEWS_LANGUAGE, NewsPublication
 from sitemap_plugins.render import template_module
-from sitemap_plugins.values import xml_text
+from sitemap_plugins.values import names_language, xml_text
 
 NEWS_WINDOW = timedelta(days=2)
 MAX_NEWS = 1_000
@@ -77,8 +77,14 @@ class NewsSelection:
 
 
 def news_language(lang: str | None) -> str:
-    """An ``<html lang>`` as sitemap-news.xsd's language (ISO 639, or zh-cn / zh-tw), or ""."""
+    """An ``<html lang>`` as sitemap-news.xsd's language (ISO 639, or zh-cn / zh-tw), or "".
+
+    "" (the publication's language is written) for a tag of no language: ``und``, ``zxx``,
+    ``x-foo`` are ISO 639-shaped, but an article in them is in no language Google News reads.
+    """
     code = (lang or "").strip().lower().replace("_", "-")
+    if not names_language(code):
+        return ""
     if code in ("zh-cn", "zh-tw"):
         return code
     if code.startswith(("zh-hans", "zh-sg")):

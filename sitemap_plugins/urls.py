@@ -196,6 +196,10 @@ _PLAIN_ABSOLUTE = re.compile(
 )
 
 
+_QUERY_OR_FRAGMENT = re.compile(r"[?#]")
+_BRACKETED = re.compile(r"\[[^\[\]]*\](?::[0-9]*)?\Z")
+
+
 def resolve_href(href: str, against: str) -> str | None:
     """Resolve an ``href`` from a page against that page's URL and percent-encode it.
 
@@ -207,6 +211,12 @@ def resolve_href(href: str, against: str) -> str | None:
         return None
     if "/." not in text and _PLAIN_ABSOLUTE.match(text):
         return text
+    if "\\" in text:
+        # WHATWG URL: in an http(s) URL a backslash before the query is a slash, as every
+        # browser loads it (img\a.png is img/a.png; %5C named another, missing file).
+        end = _QUERY_OR_FRAGMENT.search(text)
+        cut = end.start() if end is not None else len(text)
+        text = text[:cut].replace("\\", "/") + text[cut:]
     try:
         joined = urljoin(against, text)
         parts = urlsplit(joined)
@@ -220,7 +230,14 @@ def resolve_href(href: str, against: str) -> str | None:
         host = parts.hostname.encode("idna").decode("ascii")
     except UnicodeError:
         return None
-    if ":" in host:
+    host_and_port = parts.netloc.rpartition("@")[2]
+    if host_and_port.startswith("["):
+        # Only an IPv6 address, without a zone, in one pair of brackets: "[v1.x]" lost its
+        # brackets and named the host v1.x; a zone ("%25eth0") or "[::1]]" no browser loads.
+        if ":" not in host or "%" in host or not _BRACKETED.match(host_and_port):
+            return None
+        host = f"[{host}]"
+    elif ":" in host:
         host = f"[{host}]"
     netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
     # RFC 3986 section 6.2.2.2: "%7E" is "~" (a generator that escapes unreserved characters

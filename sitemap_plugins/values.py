@@ -54,6 +54,28 @@ def is_language_tag(text: str) -> bool:
     return _LANGUAGE_TAG.fullmatch(text) is not None or text.lower() in _GRANDFATHERED
 
 
+# Tags that are well-formed but name no language a reader reads (RFC 5646 section 4.1 and
+# ISO 639-2's special codes): undetermined, several, no linguistic content, uncoded; the
+# local-use range qaa-qtz; a private-use tag (``x-default`` is hreflang's, not a language);
+# the grandfathered ``i-default`` (a default context, RFC 2277).
+_SPECIAL_PRIMARY = frozenset({"und", "mul", "zxx", "mis"})
+
+
+def names_language(text: str) -> bool:
+    """Whether ``text`` is a language tag (:func:`is_language_tag`) naming a language.
+
+    ``und``, ``mul``, ``zxx``, ``mis``, a local-use code (``qaa``-``qtz``), a private-use
+    tag (``x-foo``, ``x-default``) and ``i-default`` are tags of no language: a page saying
+    one gets no site map page of its own, and a news entry the publication's language.
+    """
+    if not is_language_tag(text):
+        return False
+    code = text.lower()
+    primary = code.partition("-")[0]
+    return not (primary in _SPECIAL_PRIMARY or primary == "x" or code == "i-default"
+                or (len(primary) == 3 and "qaa" <= primary <= "qtz"))  # noqa: PLR2004
+
+
 def hreflang(lang: object) -> str:
     """A host's language name as an hreflang code: ``pt_BR``, a common spelling, is ``pt-BR``."""
     return str(lang or "").strip().replace("_", "-")

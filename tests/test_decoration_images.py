@@ -98,6 +98,65 @@ def test_an_author_avatar_inside_the_article_is_decoration(avatar: str) -> None:
     assert parse_html(page).images == (PHOTO,)
 
 
+# Badges as READMEs and docs write them beyond the plain form: another host of a badge
+# service, the host spelt with user information, a port or a final dot, a badge folder or
+# file name of another service (Colab, Binder, SonarCloud, Azure Pipelines, Travis's new host).
+HIDDEN_BADGES = [
+    "https://user@img.shields.io/pypi/v/x", "https://img.shields.io./pypi/v/x",
+    "https://img.shields.io:443/pypi/v/x", "https://IMG.Shields.IO/pypi/v/x",
+    "//img.shields.io/pypi/v/x", "https://raster.shields.io/pypi/v/x.png",
+    "https://flat.badgen.net/npm/v/x?icon=npm", "https://app.travis-ci.com/x/y.svg?branch=main",
+    "https://sonarcloud.io/api/project_badges/measure?project=x&metric=coverage",
+    "https://dev.azure.com/org/proj/_apis/build/status/x?branchName=main",
+    "https://mybinder.org/badge_logo.svg",
+    "https://colab.research.google.com/assets/colab-badge.svg",
+]
+
+
+@pytest.mark.parametrize("badge", HIDDEN_BADGES)
+def test_a_badge_however_its_url_is_spelt_is_decoration(badge: str) -> None:
+    """A badge by host or name, whatever the URL's spelling, in an ``<img>`` or as the
+    source of a ``<picture>`` (READMEs give one badge for dark mode, one for light)."""
+    page = (f"<!doctype html><html><body><main><p><img src='{badge}' alt='build'></p>"
+            f"<picture><source media='(prefers-color-scheme: dark)' srcset='{badge}'>"
+            f"<img src='{badge}' alt='build'></picture>"
+            f"<img src='{PHOTO}' alt='The harbour'></main></body></html>").encode()
+    assert parse_html(page).images == (PHOTO,)
+
+
+def test_a_pictures_sources_are_judged_with_its_image() -> None:
+    """A ``<picture>``'s dark-mode logo in a link home, or its emoji in another format, is
+    decoration as its ``<img>`` is; a photo's wider source and a badge-shaped photo stay."""
+    page = (b"<!doctype html><html><body><main>"
+            b"<a href='/'><picture><source srcset='/logo-dark.svg'><img src='/logo.svg' "
+            b"alt='logo'></picture></a>"
+            b"<picture><source srcset='/e/1f4da.webp'><img class='twemoji' src='/e/1f4da.png' "
+            b"alt=':books:'></picture>"
+            b"<picture><source srcset='/harbour-wide.jpg 2x'><img src='/harbour.jpg' "
+            b"alt='The harbour'></picture>"
+            b"<img src='/img/merit-badges/first-aid.jpg' alt='A merit badge'>"
+            b"</main></body></html>")
+    assert parse_html(page).images == (
+        "/harbour.jpg", "/img/merit-badges/first-aid.jpg", "/harbour-wide.jpg")
+
+
+def test_a_lazy_loaded_image_is_the_one_its_loader_shows() -> None:
+    """A lazy loader's placeholder (the same ``src`` on every page) is no content image: the
+    image in ``data-src`` or ``data-srcset`` is, and is judged as decoration like any other
+    (a lazy badge or logo stays out)."""
+    page = (b"<!doctype html><html><body><main>"
+            b"<img class='lazyload' src='/img/placeholder.gif' data-src='/photos/a.jpg'>"
+            b"<img src='data:image/gif;base64,R0l' data-srcset='/photos/b.jpg 1x, /photos/b2.jpg 2x'>"
+            b"<picture><source data-srcset='/photos/c.webp'><img src='/img/placeholder.gif' "
+            b"data-src='/photos/c.jpg'></picture>"
+            b"<img src='/img/placeholder.gif' data-src='https://img.shields.io/pypi/v/x'>"
+            b"<a href='/'><img src='/img/placeholder.gif' data-src='/logo.svg' alt='logo'></a>"
+            b"<img src='/photos/d.jpg' data-src='data:image/gif;base64,R0l'>"
+            b"</main></body></html>")
+    assert parse_html(page).images == (
+        "/photos/a.jpg", "/photos/b2.jpg", "/photos/c.jpg", "/photos/d.jpg", "/photos/c.webp")
+
+
 @pytest.mark.integration
 def test_mkdocs_material_home_lists_its_content_images_only(tmp_path: Path) -> None:
     """A README-included home with badges, avatars and twemoji (pymdownx's <img> emoji)."""

@@ -28,6 +28,7 @@ from sitemap_plugins.cli import main
 from sitemap_plugins.html_map_markup import MARKER, View, fill_themed
 from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, build_tree, in_order
 from sitemap_plugins.reader import parse_html
+from sitemap_plugins.urls import page_url, parse_base_url
 from sitemap_plugins.values import is_language_tag, xml_text
 from tests.test_html_sitemap import run_chromium, serve
 
@@ -94,6 +95,40 @@ def test_every_link_of_the_map_resolves_to_its_page_whatever_the_name(
     assert all(link.startswith(BASE) for link in links), links
     assert set(links) == set(listed) - {own_url}
     assert len(links) == len(SCHEME_LIKE) + 1
+
+
+# Names whose characters mean something in a URL or to a file system: a query, a fragment,
+# an escape, backslashes, spaces, decomposed accents, only dots, a drive letter.
+ODD_NAMES = ["?a.html", "#b.html", "%c.html", "%41.html", "d\\e.html", "g h.html", " lead.html",
+             "cafe\u0301.html", "caf\u00e9.html", "...html", ".html", "C:x.html", "d:\\z.html",
+             "a;b.html", "x;y/index.html", "s@t.html", "q?/index.html", "#/index.html",
+             "%2e%2e/index.html", "..%2f.html", ".../p.html", "a&b.html", "<x>.html",
+             "javascript:alert(1)/index.html", "x:/index.html"]
+
+
+@pytest.mark.parametrize("map_path", ["sitemap/", "site-map.html", "a;b/m.html", "x:y/m.html"])
+@pytest.mark.parametrize("urls", ["directory", "file", "extensionless"])
+def test_every_link_of_the_map_resolves_whatever_the_characters(
+    tmp_path: Path, map_path: str, urls: str
+) -> None:
+    """Odd characters in file names and in the map's own path, under each URL style: each
+    link, resolved against the map's own URL, is one of the URLs the sitemap lists."""
+    site = tmp_path / "site"
+    _write(site, "index.html", _page("Home"))
+    for number, name in enumerate(ODD_NAMES):
+        _write(site, name, _page(f"Page {number}"))
+    style = {"directory": [], "file": ["--no-directory-urls"],
+             "extensionless": ["--extensionless-urls"]}[urls]
+    assert _build(site, "--html-sitemap", map_path, *style) == 0
+    listed = _listed(site)
+    own = map_path + "index.html" if map_path.endswith("/") else map_path
+    own_url = page_url(parse_base_url(BASE), own, directory_urls=urls == "directory",
+                       extensionless_urls=urls == "extensionless")
+    assert own_url in listed
+    links = _map_links(site / own, own_url)
+    assert sorted(links) == sorted(url for url in listed if url != own_url)
+    shown = [name for name in ODD_NAMES if not name.startswith(".")]  # hidden: never listed
+    assert len(links) == len(shown) + 1
 
 
 @pytest.mark.integration  # Chromium
@@ -173,6 +208,36 @@ def test_a_language_tag_is_kept(lang: str) -> None:
     record = parse_html(_page("T", lang=lang).encode())
     assert record.lang == lang.replace("_", "-")
     assert record.problems == ()
+
+
+NO_LANGUAGE = ["x-default", "und", "zxx", "mul", "qaa", "x-foo", "i-default", "und-Latn"]
+
+
+@pytest.mark.parametrize("lang", NO_LANGUAGE)
+def test_a_tag_of_no_language_gets_no_page_and_no_news_language(
+        tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Well-formed tags that name no language (undetermined, private use, ``x-default``):
+    the page is listed in the site's own list (no ``sitemap-und/``, never a second
+    ``hreflang="x-default"`` in the map's head), and its news entry names the publication's
+    language, not ``und``."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1715040000")  # 2024-05-07
+    site = tmp_path / "site"
+    _write(site, "index.html", _page("Home"))
+    _write(site, "fr/index.html", _page("Accueil", lang="fr"))
+    _write(site, "odd.html", _page("Odd", lang=lang, head=(
+        "<meta property='article:published_time' content='2024-05-06T09:00:00Z'>")))
+    assert _build(site, "--html-sitemap", "sitemap/", "--news", "name=Daily",
+                  "--news", "language=de") == 0
+    assert sorted(p.parent.name for p in site.glob("sitemap*/index.html")) == [
+        "sitemap", "sitemap-fr"]
+    own = lxml_html.fromstring((site / "sitemap" / "index.html").read_bytes())
+    head = own.xpath("//link[@rel='alternate']/@hreflang")
+    assert sorted(head) == ["en", "fr", "x-default"]
+    assert f"{BASE}odd.html" in _map_links(site / "sitemap" / "index.html", f"{BASE}sitemap/")
+    news = etree.parse(str(site / "sitemap-news.xml")).getroot()
+    languages = [e.text for e in news.iter("{http://www.google.com/schemas/sitemap-news/0.9}"
+                                           "language")]
+    assert languages == ["de"]
 
 
 # --- the site map: trees deeper than the recursion limit ----------------------------------
@@ -307,7 +372,10 @@ def test_xml_text_keeps_only_what_xml_allows(text: str) -> None:
 # --- media hosts that no URL may have ------------------------------------------------------
 
 BAD_HOSTS = ["exa mple.org", 'ex"ample.org', "ex<ample.org", "ex>ample.org", "ex{ample.org",
-             "ex|ample.org", "ex\\ample.org", "ex^ample.org", "ex`ample.org", "[::1"]
+             "ex|ample.org", "ex^ample.org", "ex`ample.org", "[::1",
+             # An IP literal that is no IPv6 address: its brackets were dropped and another
+             # host (v1.x) listed; a zone or a stray bracket is a host no browser loads.
+             "[v1.x]", "[fe80::1%25eth0]", "[::1]]", "[::1]x"]
 
 
 def test_media_urls_are_only_ones_check_accepts(tmp_path: Path) -> None:
@@ -325,6 +393,27 @@ def test_media_urls_are_only_ones_check_accepts(tmp_path: Path) -> None:
     images = [e.text for e in root.iter("{http://www.google.com/schemas/sitemap-image/1.1}loc")]
     assert images == ["https://cdn.example.net/ok.png", "https://cdn.example.net/b.png"]
     assert list(root.iter("{http://www.google.com/schemas/sitemap-video/1.1}video")) == []
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert [str(p) for p in problems if not getattr(p, "warning", False)] == []
+
+
+@pytest.mark.parametrize(("src", "listed"), [
+    ("img\\photo.png", f"{BASE}img/photo.png"),
+    ("..\\up.png", f"{BASE}up.png"),
+    ("https://cdn.example.net\\a\\b.png", "https://cdn.example.net/a/b.png"),
+    ("\\\\cdn.example.net\\c.png", "https://cdn.example.net/c.png"),
+    ("/q.png?x=a\\b", f"{BASE}q.png?x=a%5Cb"),
+], ids=["relative", "up", "absolute", "scheme-relative", "in-query"])
+def test_a_backslash_in_a_media_url_is_read_as_browsers_read_it(
+        tmp_path: Path, src: str, listed: str) -> None:
+    """Before the query, a backslash in an http(s) URL is a slash (WHATWG URL): the image
+    listed is the one the page shows, never ``img%5Cphoto.png``, which no server has."""
+    site = tmp_path / "site"
+    _write(site, "sub/index.html", _page("Media", body=f"<img src='{src}'>"))
+    assert _build(site) == 0
+    root = etree.parse(str(site / "sitemap.xml")).getroot()
+    images = [e.text for e in root.iter("{http://www.google.com/schemas/sitemap-image/1.1}loc")]
+    assert images == [listed.replace(BASE + "img", BASE + "sub/img")]
     problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert [str(p) for p in problems if not getattr(p, "warning", False)] == []
 
@@ -372,6 +461,19 @@ def test_many_videos_in_one_figure_are_read_in_linear_time() -> None:
     videos = records[0].videos
     assert len(videos) == 1_000
     assert {video.caption for video in videos} == {"Caption"}
+
+
+def test_images_sharing_a_heavy_ancestor_are_read_in_linear_time() -> None:
+    """Twenty thousand images inside one link with a megabyte ``href`` and one element of
+    twenty thousand attributes: where each image sits was asked anew for each (38 s once);
+    each ancestor is read once, and the first thousand images are kept."""
+    html = ("<html><body><main><a href='/" + "x" * 1_000_000 + "'><div "
+            + " ".join(f"data-a{n}=1" for n in range(20_000)) + ">"
+            + "".join(f"<img src='/i{n}.png'>" for n in range(20_000))
+            + "</div></a></main></body></html>").encode()
+    records = []
+    _within(10, lambda: records.append(parse_html(html)))
+    assert records[0].images == tuple(f"/i{n}.png" for n in range(1_000))
 
 
 @pytest.mark.parametrize("junk", ["<html ", '<html lang="', "<title ", "<title>", "<h1>",
