@@ -619,8 +619,8 @@ def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link
     url = source.strip()
     if _is_badge(url) or _EMOJI_URL.match(url if not url.startswith("//") else "https:" + url):
         return True
-    if _AVATAR_URL.match(url) or any(
-            _AVATAR.search(value) for value in (classes, alt, _URL_HOST.sub("", path))):
+    path = _URL_HOST.sub("", re.sub(r"[?#].*", "", url))
+    if _AVATAR_URL.match(url) or any(_AVATAR.search(value) for value in (classes, alt, path)):
         return True
     class_names = {name.lower() for name in classes.split()}
     text = alt.strip()
