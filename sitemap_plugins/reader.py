@@ -248,10 +248,39 @@ _TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(/?)>")
 _VOID = frozenset({b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link",
                    b"meta", b"source", b"track", b"wbr", b"p", b"li", b"option", b"td", b"tr",
                    b"th", b"dt", b"dd"})  # and elements a parser closes by itself
+# Lexbor looks for each new attribute's name among the element's attributes so far: one
+# element with many distinct attributes costs the square of their number (40,000 took 2 s,
+# and the 4 MB a page is read up to holds 700,000). Real elements have a few dozen.
+_MAX_ATTRIBUTES = 1_000
+# No element of a smaller text holds enough distinct names to matter (11,000 in 64 KiB: 0.2 s).
+_FEW_BYTES = 64 * 1024
+# A start tag of that many parts (a name, a "=", a quoted value, a separator): the only place
+# where so many attributes can be. Real pages have none; its attributes are then counted.
+_LONG_TAG = re.compile(rb"<[A-Za-z](?:[^>\"']|\"[^\"]*\"|'[^']*'){%d}" % (3 * _MAX_ATTRIBUTES))
+_TAG_REST = re.compile(rb"(?:[^>\"']|\"[^\"]*\"|'[^']*')*")
+_ATTRIBUTE = re.compile(rb"""([^\s/>="']+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
+
+
+def _too_costly(raw: bytes) -> tuple[int, str, str] | None:
+    """Where a page first costs its parser the square of its size, or None (the usual answer).
+
+    The place, the problem's code and what is said; what comes before is read.
+    Only a page with many tags is looked at for depth, and only a large one for attributes.
+    """
+    cut = _too_deep(raw)
+    if cut is not None:
+        return cut, "nested-too-deep", (
+            f"nests elements more than {_MAX_DEPTH:,} deep; only what comes before was read")
+    cut = _too_many_attributes(raw)
+    if cut is not None:
+        return cut, "too-many-attributes", (
+            f"has an element of more than {_MAX_ATTRIBUTES:,} attributes; only what comes "
+            "before it was read")
+    return None
 
 
 def _too_deep(raw: bytes) -> int | None:
-    """Where the tags first nest deeper than ``_MAX_DEPTH``, or None (the usual answer).
+    """Where the tags first nest deeper than ``_MAX_DEPTH``, or None.
 
     Only a page with many tags is looked at, each tag once.
     """
@@ -273,6 +302,23 @@ def _too_deep(raw: bytes) -> int | None:
     return None
 
 
+def _too_many_attributes(raw: bytes) -> int | None:
+    """Where the first element of more than ``_MAX_ATTRIBUTES`` distinct attributes starts.
+
+    None for most pages: only a large page is looked at, each byte once or twice.
+    """
+    if len(raw) < _FEW_BYTES:
+        return None
+    start = 0
+    while (tag := _LONG_TAG.search(raw, start)) is not None:
+        end = _TAG_REST.match(raw, tag.end()).end()  # type: ignore[union-attr]  # matches ""
+        names = {name.lower() for name in _ATTRIBUTE.findall(raw, tag.start() + 2, end)}
+        if len(names) > _MAX_ATTRIBUTES:
+            return tag.start()
+        start = end
+    return None
+
+
 def parse_html(raw: bytes, *, truncated: bool = False,
                chrome: SiteChrome | None = None) -> PageRecord:
     """The record of an HTML page's bytes (any markup: HTML5 parsing never fails).
@@ -284,13 +330,13 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return PageRecord("raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
                           problems=(("binary", "is not an HTML text file (it holds NUL bytes)"),))
-    cut = _too_deep(raw)
-    if cut is not None:  # parsed up to there: the rest would cost the square of its depth
+    costly = _too_costly(raw)
+    if costly is not None:  # parsed up to there: the rest would cost the square of its size
+        cut, code, message = costly
         record = parse_html(raw[:cut], truncated=True, chrome=chrome)
-        deep = f"nests elements more than {_MAX_DEPTH:,} deep; only what comes before was read"
         return record._replace(
             fingerprint="raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
-            problems=(*record.problems, ("nested-too-deep", deep)))
+            problems=(*record.problems, (code, message)))
     markup, problem = _markup(raw, truncated=truncated)
     tree = LexborHTMLParser(markup)
     regions = main_regions(tree)
@@ -310,7 +356,7 @@ def page_blocks(page: PageBytes) -> PageBlocks | None:
     Step 2's elements are dropped first, as they are from every page. None for a page that
     is not read whole as HTML.
     """
-    if not page.complete or b"\x00" in page.raw[:1024] or _too_deep(page.raw) is not None:
+    if not page.complete or b"\x00" in page.raw[:1024] or _too_costly(page.raw) is not None:
         return None
     markup, _problem = _markup(page.raw, truncated=False)
     tree = LexborHTMLParser(markup)
@@ -379,9 +425,16 @@ def read_parts(page: HostPage) -> PageRecord:
         head = head.encode("utf-8", "surrogatepass")
     # The content in an element of its own: what a head lets slip into the body (a
     # <noscript><img> tracker in a <head>) stays outside it.
+    content = page.content.encode("utf-8", "surrogatepass")
+    costly = _too_costly(content)
+    if costly is not None:  # read up to there: the rest would cost the square of its size
+        cut, code, message = costly
+        record = read_parts(page._replace(content=content[:cut].decode("utf-8", "replace")))
+        return record._replace(
+            fingerprint="raw:" + hashlib.blake2b(content, digest_size=16).hexdigest(),
+            problems=(*record.problems, (code, message)))
     markup: bytes | str = b"".join(
-        (head, b"</head><body><", _HOST_CONTENT, b">",
-         page.content.encode("utf-8", "surrogatepass"), b"</", _HOST_CONTENT, b">"))
+        (head, b"</head><body><", _HOST_CONTENT, b">", content, b"</", _HOST_CONTENT, b">"))
     match = _META_CHARSET.search(head, 0, 4096)
     if match is not None and _text_encoding(match.group(1)) not in (None, "utf-8"):
         # A head that declares another charset: the parser must not decode the bytes by it.

@@ -510,6 +510,59 @@ def test_deep_nesting_costs_linear_time(depth: int) -> None:
     assert parse_html(raw + b"y").fingerprint != record.fingerprint
 
 
+def _distinct_attributes(count: int) -> str:
+    return "".join(f'data-a{number}=">" ' for number in range(count))
+
+
+@pytest.mark.parametrize("count", [100_000, 300_000])
+def test_an_element_of_many_attributes_costs_linear_time(count: int) -> None:
+    """Lexbor looks for each new attribute's name among those before it: one element of
+    40,000 distinct attributes took it 2 s, and 4 MB could hold 700,000. The page is read up
+    to that element, fingerprinted by its bytes, and says why; a ">" in a quoted value does
+    not hide the element."""
+    raw = ("<html><head><link rel=canonical href=/x/></head><body><main><p>Before."
+           f"<img src=/a.png alt=A></p><div {_distinct_attributes(count)}>x</div>"
+           "<img src=/after.png></main></body></html>").encode()
+    start = time.monotonic()
+    record = parse_html(raw)
+    assert time.monotonic() - start < 3  # 12 s for 100,000 before: the square of the count
+    assert record.canonical == "/x/"
+    assert record.images == ("/a.png",)
+    assert record.fingerprint.startswith("raw:")
+    assert [code for code, _ in record.problems] == ["too-many-attributes"]
+    assert parse_html(raw + b"y").fingerprint != record.fingerprint
+
+
+def test_a_host_s_content_is_bounded_as_a_page_read_from_disk() -> None:
+    """What a host rendered goes through the same bounds: deep nesting and an element of
+    many attributes in ``page.content`` are read up to there, with the same problems."""
+    from sitemap_plugins.reader import HostPage, read_parts  # noqa: PLC0415
+
+    head = "<html lang=en><head><title>T</title><link rel=canonical href=/x/>"
+    for content, code in ((f"<p>Before.</p><div {_distinct_attributes(100_000)}>x</div>",
+                           "too-many-attributes"),
+                          ("<p>Before.</p>" + "<nav>" * 40_000 + "x", "nested-too-deep")):
+        start = time.monotonic()
+        record = read_parts(HostPage(head, content))
+        assert time.monotonic() - start < 3  # 12 s and 2.6 s before
+        assert (record.canonical, record.lang) == ("/x/", "en")
+        assert [problem for problem, _ in record.problems] == [code]
+        assert read_parts(HostPage(head, content + "y")).fingerprint != record.fingerprint
+
+
+def test_large_pages_of_long_attributes_are_read_whole() -> None:
+    """A megabyte data: URI, a long SVG path and elements of a few dozen attributes are no
+    reason to stop reading: everything after them counts."""
+    svg_path = "M0 0 " + "L1 2 " * 40_000
+    many = " ".join(f"data-x{number}=v" for number in range(60))
+    raw = ("<html><head></head><body><main><img src='data:image/png;base64,"
+           + "A" * 1_000_000 + f"' alt=inline><svg><path d='{svg_path}'/></svg>"
+           + f"<p {many}>Text.</p>" * 200 + "<img src=/after.png></main></body></html>").encode()
+    record = parse_html(raw)
+    assert record.problems == ()
+    assert record.images == ("/after.png",)
+
+
 def test_ordinary_nesting_is_parsed_whole() -> None:
     """Thousands of tags at an ordinary depth are parsed as usual."""
     raw = b"<main>" + b"<p><a href=/a/>x</a></p>" * 5_000 + b"</main>"
