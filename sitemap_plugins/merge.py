@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ from sitemap_plugins.errors import (
     SitemapError,
     WriteError,
     explain,
+    special_kind,
 )
 from sitemap_plugins.options import FRAGMENT_NAME
 from sitemap_plugins.owned import identify
@@ -649,6 +651,8 @@ def _write(
     if own is not None and own_parts is None:
         targets.append(root_part_name(name))
     _refuse_foreign(root, [*targets, *(t + ".gz" for t in targets)] if config.gzip else targets)
+    if config.base_url.robots_mode(config.robots_txt) == "fragment":
+        _refuse_foreign(root, [FRAGMENT_NAME], own_only=False)
     # 1. The root's own urlset moves to its part name (a copy first: sitemap.xml stays whole
     #    until the index replaces it).
     if own is not None and own_parts is None:
@@ -710,23 +714,46 @@ def _install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed:
     return written
 
 
-def _refuse_foreign(root: Path, names: list[str]) -> None:
-    """Stop before a merge writes over a root file that this tool did not write.
+def _refuse_foreign(root: Path, names: list[str], *, own_only: bool = True) -> None:
+    """Stop before a merge writes where a file it did not write, or no regular file, stands.
 
     A user's own file of one of these names (a hand-written index naming other sitemaps, a
     file that merely shares the pattern) would be lost, and the sitemaps it named no longer
     announced. Nothing has been written when this raises.
 
+    A folder, a link or a pipe there stops it too, before anything is written (found at its
+    own write, it stopped the merge half-way). With ``own_only`` false, only those do.
+
     Raises:
         MergeError: naming each such file.
     """
-    foreign = [n for n in names if is_regular(root / n) and identify(root / n) != OWN]
-    if foreign:
-        raise MergeError([
-            f"{n}: is already at the root and was not written by sitemap-plugins; the merge "
-            "would replace it (and drop any sitemaps it names): move what it lists into a "
-            "build below the root, rename it, or choose another sitemap_name"
-            for n in foreign])
+    problems: list[str] = []
+    for name in names:
+        path = root / name
+        if is_regular(path):
+            if own_only and identify(path) != OWN:
+                problems.append(
+                    f"{name}: is already at the root and was not written by sitemap-plugins; "
+                    "the merge would replace it (and drop any sitemaps it names): move what it "
+                    "lists into a build below the root, rename it, or choose another "
+                    "sitemap_name")
+        elif os.path.lexists(path):
+            # A folder, a link, a pipe: found only at its own write, it stopped the merge
+            # half-way (sitemap.xml new, its .gz missing). Found here, nothing is written.
+            problems.append(
+                f"{name}: is {_what_stands(path)} at the root, where the merge writes a file; "
+                "it was left as it is: remove or rename it, or choose another sitemap_name")
+    if problems:
+        raise MergeError(problems)
+
+
+def _what_stands(path: Path) -> str:
+    """What stands at ``path`` that is not a regular file: a folder, a link, a pipe..."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as err:
+        return f"something that cannot be read ({err.strerror})"
+    return "a folder" if stat.S_ISDIR(mode) else special_kind(mode) or "not a regular file"
 
 
 def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,47 @@ def test_a_second_merge_replaces_and_removes_only_its_own_files(
     (tree / "sitemap-index-9.xml").write_bytes((tree / "sitemap.xml").read_bytes())  # ours
     assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
     assert not (tree / "sitemap-index-9.xml").exists()
+
+
+# --- something else than a file where the merge writes one ----------------------------------
+
+
+def _make_special(path: Path, kind: str, outside: Path) -> None:
+    if kind == "folder":
+        path.mkdir()
+        (path / "mine.txt").write_text("the user's", "utf-8")
+    elif kind == "link":
+        path.symlink_to(outside)
+    elif kind == "dangling-link":
+        path.symlink_to(outside.parent / "gone.xml")
+    else:
+        os.mkfifo(path)
+
+
+@pytest.mark.parametrize("kind", ["folder", "link", "dangling-link", "pipe"])
+@pytest.mark.parametrize("name", ["sitemap.xml.gz", "sitemap-root.xml", "sitemap-root.xml.gz"])
+def test_something_not_a_file_where_the_merge_writes_stops_it_before_any_write(
+        tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str,
+        name: str) -> None:
+    """A folder, link or pipe of the user's at a name the merge writes: one line naming it,
+    exit 1, nothing written at all (it wrote sitemap.xml, then stopped at the .gz)."""
+    (tree / "index.html").write_text(page("root"), "utf-8")
+    assert main(["-q", "build", str(tree), "--base-url", BASE, "--cache-dir",
+                 str(tmp_path / "cache-root"), "--exclude", "blog/**", "--exclude",
+                 "docs/**"]) == 0
+    (tree / name).unlink(missing_ok=True)
+    outside = tmp_path / "outside.xml"
+    outside.write_text("the user's own file", "utf-8")
+    _make_special(tree / name, kind, outside)
+    before = {p.name: p.read_bytes() for p in tree.iterdir() if p.is_file()
+              and not p.is_symlink() and p.suffix in (".xml", ".gz")}
+    code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
+    assert code == 1
+    assert f"error: {name}: is a" in err
+    assert "where the merge writes a file; it was left as it is" in err
+    assert "Traceback" not in err
+    after = {p.name: p.read_bytes() for p in tree.iterdir() if p.is_file()
+             and not p.is_symlink() and p.suffix in (".xml", ".gz")}
+    assert after == before
+    assert outside.read_text("utf-8") == "the user's own file"
+    assert os.path.lexists(tree / name)
