@@ -69,14 +69,29 @@ class BaseUrl:
         return "fragment" if robots_txt != "off" and self.has_path else robots_txt
 
 
+# The user information of a URL (``user:password@``, a token as the user name): a secret.
+_USERINFO = re.compile(r"//[^/?#]*@")
+
+
+def without_userinfo(text: str) -> str:
+    """``text`` with any URL's user name and password hidden, as messages show it.
+
+    A URL refused for holding them (a base URL, an endpoint) is echoed in the message, and a
+    CI log keeps what it prints.
+    """
+    return _USERINFO.sub("//***@", text) if "@" in text else text
+
+
 def parse_base_url(text: str) -> BaseUrl:
     """Validate and normalise a base URL.
 
     Raises:
-        ValueError: with a message in the config-message grammar.
+        ValueError: with a message in the config-message grammar (any user name and password
+            hidden).
 
     """
     value = text.strip()
+    text = without_userinfo(text)  # only ever shown from here on
     try:
         parts = urlsplit(value)
         port = parts.port
