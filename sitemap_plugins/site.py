@@ -16,6 +16,7 @@ streamed through render's one expat reader (:func:`sitemap_entries`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import stat
@@ -96,9 +97,14 @@ def make_cache_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True)
     except FileExistsError:
-        if not folder.is_dir():
-            raise
-        return
+        if folder.is_dir():
+            return
+        # Said as it is: "File exists" read as if the folder were fine (a file, a link in a
+        # loop or to nothing stands there).
+        what = ("a file" if folder.is_file() else "a link to nothing (or a loop of links)"
+                if folder.is_symlink() else "something else")
+        msg = f"it is {what}, not a folder: choose another cache_dir"
+        raise NotADirectoryError(errno.ENOTDIR, msg) from None
     target = folder / ".gitignore"
     if not os.path.lexists(target):
         write_bytes_atomic(target, _GITIGNORE)

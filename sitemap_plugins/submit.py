@@ -22,6 +22,7 @@ Three parts, each small:
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import time
@@ -430,11 +431,18 @@ def submit(
     ``progress`` counts the URLs to send and those accepted.
 
     Raises:
-        PendingError: when the pending list cannot be read.
+        PendingError: when the pending list cannot be read, or ``cache_dir`` is no folder.
         WriteError: when it cannot be updated after an accepted batch.
     """
     location = key_location(base, key)
     submission = Submission(endpoint, base.netloc, location)
+    if not cache_dir.is_dir():
+        # Every build makes its cache folder: without one this is not the build's (a typo,
+        # a CI job that did not restore it), and "nothing to submit" hid the URLs that wait
+        # in the right one.
+        what = "is not a folder" if os.path.lexists(cache_dir) else "does not exist"
+        raise PendingError(str(cache_dir), f"{what}, so it holds no list of changed URLs",
+                           "give --cache-dir the cache folder of the builds (their cache_dir)")
     versions = read_pending_versions(cache_dir)
     pending = list(versions)
     submission.pending = len(pending)

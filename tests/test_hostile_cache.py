@@ -244,3 +244,77 @@ def test_an_upgrade_reads_the_cache_kept_under_the_former_key(
     assert not (site / "sitemap.xml").exists()
     assert manifest.exists()
     assert not (cache / f"lastmod-manifest-{former}.sqlite").exists()
+
+
+# --- a cache folder that is no folder --------------------------------------------------------
+
+
+def _not_a_folder(place: Path, kind: str) -> str:
+    """Make ``place`` a file, a link in a loop or a link to nothing; what the message says."""
+    if kind == "file":
+        place.write_text("the user's notes", "utf-8")
+        return "it is a file, not a folder"
+    if kind == "loop":
+        place.symlink_to(place.with_name("other"))
+        place.with_name("other").symlink_to(place)
+    else:
+        place.symlink_to(place.with_name("gone"))
+    return "it is a link to nothing (or a loop of links), not a folder"
+
+
+@pytest.mark.parametrize("kind", ["file", "loop", "dangling"])
+def test_a_cache_dir_that_is_no_folder_is_said_so(
+        site: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """--cache-dir naming a file or a broken link: one line saying so (it said 'File
+    exists', as if something were fine), exit 1, the file kept."""
+    cache = site.parent / "cache"
+    said = _not_a_folder(cache, kind)
+    capsys.readouterr()
+    assert build(site, "--cache-dir", str(cache)) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert said in err
+    assert "File exists" not in err
+    if kind == "file":
+        assert cache.read_text("utf-8") == "the user's notes"
+
+
+@pytest.mark.parametrize("kind", ["missing", "file", "loop", "dangling"])
+def test_submit_with_no_cache_folder_is_an_error_not_nothing_to_submit(
+        site: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """submit given a cache folder that is not there (a typo, a CI job that did not restore
+    it) said 'Nothing to submit' with exit 0, while the URLs waited in the right one."""
+    key = "0123abcd0123abcd"
+    assert build(site, "--indexnow-key", key) == 0
+    (site / "a.html").write_text(page("a, edited"), "utf-8")
+    assert build(site, "--indexnow-key", key) == 0
+    cache = site.parent / "typo"
+    if kind != "missing":
+        _not_a_folder(cache, kind)
+    capsys.readouterr()
+    code = main(["submit", str(site), "--base-url", BASE, "--key", key, "--cache-dir",
+                 str(cache), "--endpoint", "http://127.0.0.1:9/", "--dry-run"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "Nothing to submit" not in out + err
+    assert err.count("\n") == 1
+    assert "so it holds no list of changed URLs: give --cache-dir the cache folder" in err
+
+
+@pytest.mark.parametrize("option", ["cache_dir", "html_sitemap_template", "html_sitemap"])
+def test_a_nul_byte_in_a_path_option_is_a_config_error(tmp_path: Path, option: str) -> None:
+    """A NUL byte (possible in mkdocs.yml or pelicanconf.py, never on a command line) in a
+    path option: ConfigError naming the option, not a ValueError traceback from os."""
+    from sitemap_plugins.build import generate  # noqa: PLC0415
+    from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
+    from sitemap_plugins.options import SitemapConfig  # noqa: PLC0415
+
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "index.html").write_text(page("home"), "utf-8")
+    value = "map\0.html"
+    with pytest.raises(ConfigError) as caught:
+        generate(str(folder), SitemapConfig.from_mapping(
+            {"base_url": BASE, "cache_dir": str(tmp_path / "cache"), option: value}))
+    assert caught.value.option == option
+    assert "but received: 'map\\x00.html' (str)" in str(caught.value)
