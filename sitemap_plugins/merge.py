@@ -80,7 +80,13 @@ from sitemap_plugins.site import (
     write_bytes_atomic,
     write_if_changed,
 )
-from sitemap_plugins.urls import encode_path, is_under, parse_base_url, without_dot_segments
+from sitemap_plugins.urls import (
+    encode_path,
+    is_under,
+    parse_base_url,
+    scope_form,
+    without_dot_segments,
+)
 
 if TYPE_CHECKING:
     from sitemap_plugins.dates import Lastmod
@@ -405,8 +411,9 @@ class _Reader:
                     self.progress.found()
                     self.progress.done()
                 newest.see(lastmod)
-                # Compared without dot segments: ".../blog/../docs/" is in docs/, not blog/.
-                resolved = without_dot_segments(url)
+                # Compared in one form: ".../blog/../docs/" is in docs/, not blog/, and
+                # ".../%64ocs/page.html" is the docs build's page.
+                resolved = scope_form(url)
                 if not resolved.startswith(build.base):
                     outside += 1
                     first_outside = first_outside or url

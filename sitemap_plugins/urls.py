@@ -321,13 +321,48 @@ def without_dot_segments(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, removed, parts.query, parts.fragment))
 
 
+def scope_form(url: str) -> str:
+    """``url`` in the form a scope is compared in: each spelling of one URL gives one text.
+
+    RFC 3986 section 6.2.2's normal form (scheme and host in lower case, the default port
+    dropped, escapes of unreserved characters decoded and the others in upper case, dot
+    segments removed), and as servers and WHATWG parsers read a path: a backslash is a ``/``,
+    and a dot segment with parameters (``..;x``) is a dot segment. Spelled so, a URL climbed
+    out of its folder (``blog/..;/docs/``, a backslash for the second slash) or hid a page
+    that another build lists (``%64ocs/page.html``) while its text still looked in place.
+    """
+    if "/." not in url and _PLAIN_ABSOLUTE.match(url):
+        return url  # the common case: already in that form
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return url  # not a URL: no scope holds it anyway
+    scheme = parts.scheme.lower()
+    netloc = parts.netloc.lower()
+    if port is not None and port == _DEFAULT_PORTS.get(scheme):
+        netloc = netloc.rpartition(":")[0]
+    path = unquote_keep_reserved(parts.path.replace("\\", "/"))
+    path = _HEX_ESCAPE.sub(lambda m: m.group(0).upper(), path)
+    path = "/".join(_dot_segment(segment) for segment in path.split("/"))
+    path = _remove_dot_segments(path) if path else "/"
+    return urlunsplit((scheme, netloc, path, parts.query, parts.fragment))
+
+
+def _dot_segment(segment: str) -> str:
+    """``..;x`` as ``..`` (Tomcat and Jetty read it so); any other segment as it is."""
+    head = segment.partition(";")[0]
+    return head if head in (".", "..") else segment
+
+
 def is_under(url: str, prefix: str) -> bool:
-    """Whether ``url`` lies in the folder URL ``prefix`` once its dot segments are removed.
+    """Whether ``url`` lies in the folder URL ``prefix`` once in :func:`scope_form`.
 
     The one scope test of ``merge`` and ``check``: a URL that climbs out with ``..`` (or
-    ``%2e%2e``) is outside, whatever its text starts with.
+    ``%2e%2e``, ``..;``, a backslash for a slash) is outside, whatever its text starts
+    with; ``prefix`` is a base URL (:func:`parse_base_url` gives it in that form).
     """
-    return without_dot_segments(url).startswith(prefix)
+    return scope_form(url).startswith(prefix)
 
 
 def is_within(url: str, base: BaseUrl) -> bool:

@@ -88,10 +88,38 @@ def test_dot_segments_are_removed_before_a_scope_is_compared(url: str, normal: s
     assert is_under(url, f"{BASE}blog/") == normal.startswith(f"{BASE}blog/")
 
 
+@pytest.mark.parametrize(("url", "normal"), [
+    (f"{BASE}blog/..;/docs/", f"{BASE}docs/"),
+    (f"{BASE}blog/.%2e;jsessionid=1/docs/", f"{BASE}docs/"),
+    (f"{BASE}blog/..\\docs/", f"{BASE}docs/"),
+    (f"{BASE}blog/%2e%2e\\admin/", f"{BASE}admin/"),
+    (f"{BASE}blog\\..\\docs/", f"{BASE}docs/"),
+    (f"{BASE}blog//../../docs/", f"{BASE}docs/"),
+    (f"{BASE}%64ocs/page.html", f"{BASE}docs/page.html"),
+    ("https://EXAMPLE.ORG/blog/x", f"{BASE}blog/x"),
+    ("https://example.org:443/blog/x", f"{BASE}blog/x"),
+    ("HTTPS://Example.Org:443/%62log/caf%c3%a9", f"{BASE}blog/caf%C3%A9"),
+    (f"{BASE}blog/a;x/", f"{BASE}blog/a;x/"),
+    (f"{BASE}blog/..%2Fdocs", f"{BASE}blog/..%2Fdocs"),
+    (f"{BASE}blog/x?a=/../..#..", f"{BASE}blog/x?a=/../..#.."),
+], ids=["params", "escaped-params", "backslash", "escaped-backslash", "all-backslashes",
+        "double-slash", "escaped-letter", "upper-host", "default-port", "all-at-once",
+        "params-in-name", "escaped-slash-is-a-name", "query-and-fragment-kept"])
+def test_every_spelling_of_a_url_has_one_scope_form(url: str, normal: str) -> None:
+    """'..;x' and '\\' as servers read them, case, default port and escapes of letters as
+    RFC 3986 section 6.2.2 does: a URL that climbs out in any spelling is outside."""
+    from sitemap_plugins.urls import scope_form  # noqa: PLC0415
+
+    assert scope_form(url) == normal
+    assert is_under(url, f"{BASE}blog/") == normal.startswith(f"{BASE}blog/")
+
+
 @pytest.mark.parametrize("listed", [
     "blog/../docs/page.html", "blog/%2e%2e/docs/page.html", "blog/%2E%2E/admin/",
-    "blog/./sub/../../docs/",
-], ids=["dots", "escaped", "escaped-upper", "nested"])
+    "blog/./sub/../../docs/", "blog/..;/docs/page.html", "blog/..\\docs/page.html",
+    "blog/%2e%2e;x=1\\admin/",
+], ids=["dots", "escaped", "escaped-upper", "nested", "params", "backslash",
+        "params-and-backslash"])
 def test_merge_refuses_a_child_url_that_climbs_out_of_its_folder(
         tree: Path, capsys: pytest.CaptureFixture[str], listed: str) -> None:
     """blog/sitemap.xml listing a URL that resolves outside blog/: exit 1, nothing written."""
@@ -105,9 +133,16 @@ def test_merge_refuses_a_child_url_that_climbs_out_of_its_folder(
     assert not (tree / "sitemap.xml").exists()
 
 
+@pytest.mark.parametrize("spelling", [
+    f"{BASE}x/%2e%2e/docs/page.html", f"{BASE}%64ocs/page.html", f"{BASE}docs/pag%65.html",
+    "https://EXAMPLE.ORG/docs/page.html", "https://example.org:443/docs/page.html",
+    f"{BASE}x/..;/docs/page.html",
+], ids=["dot-segments", "escaped-folder", "escaped-name", "upper-host", "default-port",
+        "params"])
 def test_merge_sees_a_page_listed_twice_through_dot_segments(
-        tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The root's pages naming docs/page.html as root/x/../docs/page.html: listed by two builds."""
+        tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], spelling: str) -> None:
+    """The root's pages naming docs/page.html in another spelling of its URL (dot segments,
+    escaped letters, case, default port): listed by two builds."""
     (tree / "index.html").write_text(page("root"), "utf-8")
     assert main(["-q", "build", str(tree), "--base-url", BASE, "--cache-dir",
                  str(tmp_path / "cache-root"), "--exclude", "blog/**", "--exclude",
@@ -115,7 +150,7 @@ def test_merge_sees_a_page_listed_twice_through_dot_segments(
     # A root build that lists a docs page through dot segments (hand-edited or another tool).
     sitemap = tree / "sitemap.xml"
     text = sitemap.read_text("utf-8")
-    extra = f"  <url>\n    <loc>{BASE}x/%2e%2e/docs/page.html</loc>\n  </url>\n</urlset>"
+    extra = f"  <url>\n    <loc>{spelling}</loc>\n  </url>\n</urlset>"
     sitemap.write_text(text.replace("</urlset>", extra), "utf-8")
     code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
     assert code == 1
@@ -123,12 +158,14 @@ def test_merge_sees_a_page_listed_twice_through_dot_segments(
     assert "docs/sitemap.xml (docs/)" in err
 
 
+@pytest.mark.parametrize("climb", ["%2e%2e/", "..;/", ".%2E;x/"],
+                         ids=["escaped", "params", "escaped-params"])
 def test_check_refuses_a_child_url_that_climbs_out_of_its_folder(
-        tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tree: Path, capsys: pytest.CaptureFixture[str], climb: str) -> None:
     """After a merge, blog/sitemap.xml gains .../blog/%2e%2e/docs/page.html: check says so."""
     assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
     sitemap = tree / "blog" / "sitemap.xml"
-    bad = f"{BASE}blog/%2e%2e/docs/page.html"
+    bad = f"{BASE}blog/{climb}docs/page.html"
     sitemap.write_text(sitemap.read_text("utf-8").replace(
         "</urlset>", f"  <url>\n    <loc>{bad}</loc>\n  </url>\n</urlset>"), "utf-8")
     (tree / "blog" / "sitemap.xml.gz").unlink(missing_ok=True)
