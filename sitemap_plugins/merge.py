@@ -85,7 +85,6 @@ from sitemap_plugins.urls import (
     is_under,
     parse_base_url,
     scope_form,
-    without_dot_segments,
 )
 
 if TYPE_CHECKING:
@@ -468,7 +467,7 @@ class _Reader:
             return []
         for part_url in parts:
             part = (part_url[len(build.base):] if is_under(part_url, build.base)
-                    and without_dot_segments(part_url) == part_url else "")
+                    and scope_form(part_url) == part_url else "")
             if not part or "/" in part or not is_regular(self.root / build.folder / part):
                 self.problems.add(f"{rel}: names {part_url}, which is not a file in "
                                   f"{build.folder or 'the root'} folder")
@@ -512,7 +511,7 @@ def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
         try:
             for _, loc, _ in sitemap_entries(root / file_name):
                 rest = (loc[len(base):] if is_under(loc, base)
-                        and without_dot_segments(loc) == loc else None)
+                        and scope_form(loc) == loc else None)
                 if rest is not None and "/" in rest:
                     continue  # a build's sitemap: found again by the walk
                 if rest is None or not own_part.match(rest):

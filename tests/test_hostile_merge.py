@@ -274,3 +274,28 @@ def test_something_not_a_file_where_the_merge_writes_stops_it_before_any_write(
     assert after == before
     assert outside.read_text("utf-8") == "the user's own file"
     assert os.path.lexists(tree / name)
+
+
+@pytest.mark.parametrize("spelling", ["https://example.org:443/blog/", "https://EXAMPLE.ORG/blog/",
+                                      f"{BASE}%62log/", f"{BASE}blog/x/../"],
+                         ids=["default-port", "upper-host", "escaped-letter", "dot-segments"])
+def test_a_part_named_in_another_spelling_is_never_read_from_a_sliced_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spelling: str) -> None:
+    """A build's index naming its part in another spelling of the URL: refused in one line
+    (the part's file name is cut from the URL as written, so only the base's own spelling is
+    read as a file name)."""
+    root = tmp_path / "public"
+    (root / "blog").mkdir(parents=True)
+    for name in ("index", "a", "b"):
+        (root / "blog" / f"{name}.html").write_text(page(name), "utf-8")
+    assert main(["-q", "build", str(root / "blog"), "--base-url", f"{BASE}blog/",
+                 "--cache-dir", str(tmp_path / "cache"), "--max-urls", "2"]) == 0
+    index = root / "blog" / "sitemap.xml"
+    text = index.read_text("utf-8")
+    assert f"{BASE}blog/sitemap-1.xml" in text
+    index.write_text(text.replace(f"{BASE}blog/sitemap-1.xml", f"{spelling}sitemap-1.xml"),
+                     "utf-8")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert f"names {spelling}sitemap-1.xml, which is not a file in blog folder" in err
+    assert not (root / "sitemap.xml").exists()
