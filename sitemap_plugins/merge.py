@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sitemap_plugins.cache_keys import default_cache_dir
 from sitemap_plugins.dates import Newest, parse_w3c
 from sitemap_plugins.doc_versions import (
     VERSIONS_FILE,
@@ -636,8 +637,30 @@ def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
         _write(root, config, own, own_parts, files, children, merged)
     except OSError as err:  # a copy or a .gz that cannot be written: each file stays whole
         raise WriteError(str(root), f"cannot write the sitemap index: {explain(err)}") from err
+    _see_published_caches(root, children, merged)
     merged.diagnostics.sort()
     return merged
+
+
+def _see_published_caches(root: Path, children: list[Build], merged: Merged) -> None:
+    """Warn when the builds' default cache folder, inside the merged root, holds their data.
+
+    A build below the root keeps its cache beside its own folder by default, which is inside
+    the root that is published: the lastmod manifest and the IndexNow list went online
+    without a word. Its lock files alone (every build and merge makes them) are left unsaid.
+    """
+    folders = sorted({default_cache_dir(root / build.folder) for build in children})
+    resolved = root.resolve()
+    for folder in folders:
+        data = [name for name in list_names(folder)
+                if name != ".gitignore" and not name.endswith(".lock")]
+        if data:
+            rel = folder.relative_to(resolved).as_posix()
+            merged.diagnostics.append(Diagnostic(
+                f"{rel}/", "cache-published",
+                f"holds the cache of builds below the root ({data[0]}"
+                f"{', ...' if len(data) > 1 else ''}), and the root is published: give those "
+                "builds a cache_dir outside it, move the folder there, and deploy again"))
 
 
 def _write_if_changed(path: Path, data: bytes, merged: Merged) -> None:

@@ -299,3 +299,28 @@ def test_a_part_named_in_another_spelling_is_never_read_from_a_sliced_name(
     assert code == 1
     assert f"names {spelling}sitemap-1.xml, which is not a file in blog folder" in err
     assert not (root / "sitemap.xml").exists()
+
+
+# --- the builds' cache inside the published root ---------------------------------------------
+
+
+def test_a_cache_inside_the_published_root_is_warned_about(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Builds below the root made with the default cache_dir keep their manifest in
+    root/.sitemap-cache/, which the root publishes: the merge says so (it went online
+    without a word); lock files alone are not worth a word."""
+    root = tmp_path / "public"
+    for name in ("blog", "docs"):
+        (root / name).mkdir(parents=True)
+        (root / name / "index.html").write_text(page(name), "utf-8")
+    assert main(["-q", "build", str(root / "blog"), "--base-url", f"{BASE}blog/",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 0
+    assert "cache" not in err  # the blog build kept its cache outside: only its lock is there
+    assert main(["-q", "build", str(root / "docs"), "--base-url", f"{BASE}docs/"]) == 0
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 0
+    assert ("warning: '.sitemap-cache/': holds the cache of builds below the root "
+            "(lastmod-manifest-docs-") in err
+    assert "and the root is published: give those builds a cache_dir outside it" in err
