@@ -52,7 +52,7 @@ from sitemap_plugins.errors import (
     special_kind,
 )
 from sitemap_plugins.options import FRAGMENT_NAME
-from sitemap_plugins.owned import identify
+from sitemap_plugins.owned import identify, is_own_file
 from sitemap_plugins.render import OWN, NotASitemapError, gzip_stream, render_indexes
 from sitemap_plugins.result import counted
 from sitemap_plugins.robots_txt import (
@@ -89,6 +89,8 @@ from sitemap_plugins.urls import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sitemap_plugins.dates import Lastmod
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.progress import Progress
@@ -681,7 +683,11 @@ def _write(
         targets.append(root_part_name(name))
     _refuse_foreign(root, [*targets, *(t + ".gz" for t in targets)] if config.gzip else targets)
     if config.base_url.robots_mode(config.robots_txt) == "fragment":
-        _refuse_foreign(root, [FRAGMENT_NAME], own_only=False)
+        # A user's own file of that name (notes, a hand-made fragment) was replaced silently.
+        _refuse_foreign(root, [FRAGMENT_NAME],
+                        ours=lambda path: is_own_file(path.parent, path.name),
+                        would=("the merge would replace it with the Sitemap: lines of its "
+                               "index: rename it, or set robots_txt to 'off'"))
     # 1. The root's own urlset moves to its part name (a copy first: sitemap.xml stays whole
     #    until the index replaces it).
     if own is not None and own_parts is None:
@@ -743,7 +749,14 @@ def _install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed:
     return written
 
 
-def _refuse_foreign(root: Path, names: list[str], *, own_only: bool = True) -> None:
+_REPLACES_INDEX = ("the merge would replace it (and drop any sitemaps it names): move what it "
+                   "lists into a build below the root, rename it, or choose another "
+                   "sitemap_name")
+
+
+def _refuse_foreign(root: Path, names: list[str], *,
+                    ours: Callable[[Path], bool] = lambda path: identify(path) == OWN,
+                    would: str = _REPLACES_INDEX) -> None:
     """Stop before a merge writes where a file it did not write, or no regular file, stands.
 
     A user's own file of one of these names (a hand-written index naming other sitemaps, a
@@ -751,7 +764,8 @@ def _refuse_foreign(root: Path, names: list[str], *, own_only: bool = True) -> N
     announced. Nothing has been written when this raises.
 
     A folder, a link or a pipe there stops it too, before anything is written (found at its
-    own write, it stopped the merge half-way). With ``own_only`` false, only those do.
+    own write, it stopped the merge half-way). ``ours`` tells this tool's files (by default
+    its sitemaps) from the user's; ``would`` says what the merge would do to such a file.
 
     Raises:
         MergeError: naming each such file.
@@ -760,12 +774,9 @@ def _refuse_foreign(root: Path, names: list[str], *, own_only: bool = True) -> N
     for name in names:
         path = root / name
         if is_regular(path):
-            if own_only and identify(path) != OWN:
-                problems.append(
-                    f"{name}: is already at the root and was not written by sitemap-plugins; "
-                    "the merge would replace it (and drop any sitemaps it names): move what it "
-                    "lists into a build below the root, rename it, or choose another "
-                    "sitemap_name")
+            if not ours(path):
+                problems.append(f"{name}: is already at the root and was not written by "
+                                f"sitemap-plugins; {would}")
         elif os.path.lexists(path):
             # A folder, a link, a pipe: found only at its own write, it stopped the merge
             # half-way (sitemap.xml new, its .gz missing). Found here, nothing is written.

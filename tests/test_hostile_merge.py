@@ -324,3 +324,35 @@ def test_a_cache_inside_the_published_root_is_warned_about(
     assert ("warning: '.sitemap-cache/': holds the cache of builds below the root "
             "(lastmod-manifest-docs-") in err
     assert "and the root is published: give those builds a cache_dir outside it" in err
+
+
+@pytest.mark.parametrize("data", ["my own notes\n", "Sitemap: https://example.org/shop.xml\n"],
+                         ids=["notes", "hand-made-fragment"])
+def test_a_users_fragment_file_at_a_root_below_the_host_root_is_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], data: str) -> None:
+    """Root below the host root: the merge writes robots-sitemap.txt there; a user's own file
+    of that name stops it in one line, kept byte for byte (it was replaced without a word)."""
+    root = tmp_path / "public"
+    (root / "blog").mkdir(parents=True)
+    (root / "blog" / "index.html").write_text(page("blog"), "utf-8")
+    build(root / "blog", f"{BASE}site/blog/", tmp_path / "cache")
+    (root / "robots-sitemap.txt").write_text(data, "utf-8")
+    code, _, err = run(["merge", str(root), "--base-url", f"{BASE}site/"], capsys)
+    assert code == 1
+    assert ("error: robots-sitemap.txt: is already at the root and was not written by "
+            "sitemap-plugins; the merge would replace it") in err
+    assert (root / "robots-sitemap.txt").read_text("utf-8") == data
+    assert not (root / "sitemap.xml").exists()
+
+
+def test_the_merges_own_fragment_is_rewritten(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The fragment a merge wrote is its own: merging again, for another index, replaces it."""
+    root = tmp_path / "public"
+    (root / "blog").mkdir(parents=True)
+    (root / "blog" / "index.html").write_text(page("blog"), "utf-8")
+    build(root / "blog", f"{BASE}site/blog/", tmp_path / "cache")
+    assert run(["merge", str(root), "--base-url", f"{BASE}site/"], capsys)[0] == 0
+    assert run(["merge", str(root), "--base-url", f"{BASE}site/", "--sitemap-name", "map"],
+               capsys)[0] == 0
+    assert f"Sitemap: {BASE}site/map.xml" in (root / "robots-sitemap.txt").read_text("utf-8")
