@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
@@ -49,7 +48,6 @@ from sitemap_plugins.errors import (
     SitemapError,
     WriteError,
     explain,
-    special_kind,
 )
 from sitemap_plugins.options import FRAGMENT_NAME
 from sitemap_plugins.owned import identify, is_own_file
@@ -78,6 +76,7 @@ from sitemap_plugins.site import (
     sitemap_entries,
     sitemap_kind,
     stage,
+    what_stands,
     write_bytes_atomic,
     write_if_changed,
 )
@@ -777,23 +776,14 @@ def _refuse_foreign(root: Path, names: list[str], *,
             if not ours(path):
                 problems.append(f"{name}: is already at the root and was not written by "
                                 f"sitemap-plugins; {would}")
-        elif os.path.lexists(path):
+        elif (what := what_stands(path)) is not None:
             # A folder, a link, a pipe: found only at its own write, it stopped the merge
             # half-way (sitemap.xml new, its .gz missing). Found here, nothing is written.
             problems.append(
-                f"{name}: is {_what_stands(path)} at the root, where the merge writes a file; "
-                "it was left as it is: remove or rename it, or choose another sitemap_name")
+                f"{name}: is {what} at the root, where the merge writes a file; it was left "
+                "as it is: remove or rename it, or choose another sitemap_name")
     if problems:
         raise MergeError(problems)
-
-
-def _what_stands(path: Path) -> str:
-    """What stands at ``path`` that is not a regular file: a folder, a link, a pipe..."""
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError as err:
-        return f"something that cannot be read ({err.strerror})"
-    return "a folder" if stat.S_ISDIR(mode) else special_kind(mode) or "not a regular file"
 
 
 def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:

@@ -59,6 +59,22 @@ def is_regular(path: Path) -> bool:
         return False
 
 
+def what_stands(path: Path) -> str | None:
+    """What stands at ``path`` if not a regular file: ``a folder``, ``a symbolic link``...
+
+    None for a regular file, or when nothing is there.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"something that cannot be looked at ({err.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    return "a folder" if stat.S_ISDIR(mode) else special_kind(mode) or "not a regular file"
+
+
 def refuse_special(target: Path) -> None:
     """Stop before replacing or opening anything but a regular file: a link, a device, a pipe.
 

@@ -43,6 +43,7 @@ from sitemap_plugins.history import (
 from sitemap_plugins.history_files import PENDING_NAME, PENDING_SCHEMA, PendingError
 from sitemap_plugins.owned import publish_key as _publish_key
 from sitemap_plugins.owned import publishes_key
+from sitemap_plugins.site import what_stands
 from sitemap_plugins.urls import (
     is_within,
     page_url,
@@ -161,6 +162,14 @@ def check_key_file(site: Path, key: str, location: str) -> None:
               f"--indexnow-key) so the build writes it, or add a file {name} holding the key "
               "at the site root; then build, deploy and submit again")
     holds = publishes_key(site, name, key)
+    if holds is None and os.path.lexists(site / name):
+        # "Not in the built site" sent the user to add a file that was there.
+        what = what_stands(site / name)
+        state = (f"is {what} in the built site, not a file" if what is not None
+                 else "is in the built site but cannot be read")
+        msg = (f"the key file {name} {state}, and IndexNow reads the key at {location}: "
+               "replace it with a readable file holding the key; then deploy and submit again")
+        raise KeyFileError(str(site), msg)
     if holds is None:
         msg = (f"the key file {name} is not in the built site, but IndexNow checks the key at "
                f"{location}: {remedy}")

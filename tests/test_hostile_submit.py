@@ -389,3 +389,46 @@ def test_retry_after_sent_twice_counts_the_longest(
     assert submit(changed, endpoint.url) == 1
     assert len(endpoint.times) == 1
     assert "asks for a pause of 3,600 seconds" in capsys.readouterr().err
+
+
+# --- the key file, as it stands in the site --------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "said"), [
+    ("folder", "is a folder in the built site, not a file"),
+    ("link", "is a symbolic link in the built site, not a file"),
+    ("pipe", "is a named pipe in the built site, not a file"),
+], ids=["folder", "link", "pipe"])
+def test_a_key_file_that_is_no_file_is_named_as_such(
+        changed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str,
+        said: str) -> None:
+    """KEY.txt replaced by a folder, a link or a pipe: one line saying what stands there (it
+    said the file 'is not in the built site'), exit 1, nothing sent, the list kept."""
+    import os  # noqa: PLC0415
+
+    key_file = changed / f"{KEY}.txt"
+    key_file.unlink()
+    if kind == "folder":
+        key_file.mkdir()
+    elif kind == "link":
+        (tmp_path / "key.txt").write_text(KEY, "utf-8")
+        key_file.symlink_to(tmp_path / "key.txt")
+    else:
+        os.mkfifo(key_file)
+    capsys.readouterr()
+    assert submit(changed, "http://127.0.0.1:9/", "--dry-run") == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"the key file {KEY}.txt {said}" in err
+    assert "is not in the built site" not in err
+    assert pending_of(changed) == [BASE + "a.html"]
+
+
+@pytest.mark.parametrize("text", [f"\ufeff  {KEY} \r\n", f"{KEY}\n"], ids=["bom-and-spaces",
+                                                                            "newline"])
+def test_a_key_file_with_white_space_around_the_key_is_accepted(
+        changed: Path, endpoint: Endpoint, text: str) -> None:
+    """A hand-made key file (echo KEY > KEY.txt, an editor's BOM) holds the key all the same."""
+    (changed / f"{KEY}.txt").write_text(text, "utf-8")
+    assert submit(changed, endpoint.url, "-q") == 0
+    assert pending_of(changed) == []
