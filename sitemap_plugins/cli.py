@@ -54,6 +54,7 @@ from sitemap_plugins.submit import (
     check_key_file,
     key_location,
     pending_path,
+    printable,
     submit,
 )
 
@@ -433,8 +434,9 @@ def _run_submit(args: argparse.Namespace) -> int:
         return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
     if submission.out_of_scope:
         _print(f"warning: {len(submission.out_of_scope):,} pending URLs are not under "
-               f"{config.base_url} (recorded for another base URL?), e.g. "
-               f"{submission.out_of_scope[0]}: not sent, and kept on the list "
+               f"{config.base_url} (recorded for another base URL?) or not URLs (edited by "
+               "hand?), e.g. "
+               f"{printable(submission.out_of_scope[0])}: not sent, and kept on the list "
                f"{pending_path(cache)}", stream=sys.stderr)
     failed = submission.failed
     if not args.quiet and not args.json:

@@ -228,7 +228,7 @@ class Submission:
     pending: int = 0
     """URLs on the pending list."""
     out_of_scope: list[str] = field(default_factory=list)
-    """Pending URLs not under the base URL: not sent, kept."""
+    """Pending URLs not under the base URL, or not URLs at all: not sent, kept."""
     batches: list[BatchOutcome] = field(default_factory=list)
 
     @property
@@ -310,8 +310,8 @@ def _header(headers: dict[str, str], name: str) -> str:
     return next((v for k, v in headers.items() if k.lower() == name.lower()), "")
 
 
-def _shown(text: str, limit: int = 200) -> str:
-    """Text from the network as one printable line: controls escaped, bounded in length."""
+def printable(text: str, limit: int = 200) -> str:
+    """Text from the network or a hand-edited file as one printable line: controls escaped."""
     shown = _NOT_IN_URL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text[:limit])
     return shown + ("..." if len(text) > limit else "")
 
@@ -399,7 +399,7 @@ def send_batch(
             cause = _CAUSES.get(status, "").format(key_location=location, host=host)
             if 300 <= status < 400:  # noqa: PLR2004
                 where = _header(headers, "Location") or "elsewhere"
-                cause = (f"the endpoint redirects to {_shown(where)}: give that URL as "
+                cause = (f"the endpoint redirects to {printable(where)}: give that URL as "
                          "--endpoint")
             elif status >= 500:  # noqa: PLR2004
                 cause = "the endpoint failed on its side"
@@ -455,8 +455,11 @@ def submit(
     versions = read_pending_versions(cache_dir)
     pending = list(versions)
     submission.pending = len(pending)
-    in_scope = [url for url in pending if is_within(url, base)]
-    submission.out_of_scope = [url for url in pending if not is_within(url, base)]
+    # A URL that is no URI (a hand-edited list: a control character, white space) is never
+    # sent, and kept as one not under the base URL is: it was sent, and printed raw.
+    in_scope = [url for url in pending if _URI.match(url) and is_within(url, base)]
+    sent = set(in_scope)
+    submission.out_of_scope = [url for url in pending if url not in sent]
     submission.batches = [BatchOutcome(urls) for urls in batches(in_scope)]
     if dry_run:
         return submission

@@ -432,3 +432,27 @@ def test_a_key_file_with_white_space_around_the_key_is_accepted(
     (changed / f"{KEY}.txt").write_text(text, "utf-8")
     assert submit(changed, endpoint.url, "-q") == 0
     assert pending_of(changed) == []
+
+
+# --- a hand-edited pending list --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [f"{BASE}a\x1b[31mred", f"{BASE}a\x00b", f"{BASE}a b",
+                                 f"{BASE}caf\u00e9"],
+                         ids=["escape-sequence", "nul", "space", "not-encoded"])
+def test_a_pending_url_that_is_no_uri_is_kept_never_sent_or_printed_raw(
+        changed: Path, endpoint: Endpoint, capsys: pytest.CaptureFixture[str],
+        bad: str) -> None:
+    """A hand-edited pending list holding a URL with a control character or white space: not
+    sent, kept, and the warning shows it escaped (it was POSTed, and printed raw)."""
+    path = changed.parent / ".sitemap-cache" / PENDING_NAME
+    path.write_text(json.dumps({"schema": PENDING_SCHEMA, "urls": [BASE + "a.html", bad]}),
+                    "utf-8")
+    capsys.readouterr()
+    assert submit(changed, endpoint.url) == 0
+    out, err = capsys.readouterr()
+    assert endpoint.bodies[0]["urlList"] == [BASE + "a.html"]
+    assert "\x1b" not in out + err
+    assert "\x00" not in out + err
+    assert "warning: 1 pending URLs are not under" in err
+    assert pending_of(changed) == [bad]
