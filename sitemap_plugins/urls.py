@@ -321,17 +321,21 @@ def without_dot_segments(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, removed, parts.query, parts.fragment))
 
 
+_SLASHES = re.compile(r"//+")
+
+
 def scope_form(url: str) -> str:
     """``url`` in the form a scope is compared in: each spelling of one URL gives one text.
 
     RFC 3986 section 6.2.2's normal form (scheme and host in lower case, the default port
     dropped, escapes of unreserved characters decoded and the others in upper case, dot
     segments removed), and as servers and WHATWG parsers read a path: a backslash is a ``/``,
-    and a dot segment with parameters (``..;x``) is a dot segment. Spelled so, a URL climbed
-    out of its folder (``blog/..;/docs/``, a backslash for the second slash) or hid a page
-    that another build lists (``%64ocs/page.html``) while its text still looked in place.
+    a run of slashes one slash, and a dot segment with parameters (``..;x``) a dot segment.
+    Spelled so, a URL climbed out of its folder (``blog/..;/docs/``, ``blog//../docs/``, a
+    backslash for a slash) or hid a page that another build lists (``%64ocs/page.html``)
+    while its text still looked in place.
     """
-    if "/." not in url and _PLAIN_ABSOLUTE.match(url):
+    if "/." not in url and _PLAIN_ABSOLUTE.match(url) and "//" not in url[8:]:
         return url  # the common case: already in that form
     try:
         parts = urlsplit(url)
@@ -342,7 +346,8 @@ def scope_form(url: str) -> str:
     netloc = parts.netloc.lower()
     if port is not None and port == _DEFAULT_PORTS.get(scheme):
         netloc = netloc.rpartition(":")[0]
-    path = unquote_keep_reserved(parts.path.replace("\\", "/"))
+    # Runs of slashes as one, as nginx and Apache serve them: "blog//../docs/" is "docs/".
+    path = _SLASHES.sub("/", unquote_keep_reserved(parts.path.replace("\\", "/")))
     path = _HEX_ESCAPE.sub(lambda m: m.group(0).upper(), path)
     path = "/".join(_dot_segment(segment) for segment in path.split("/"))
     path = _remove_dot_segments(path) if path else "/"

@@ -95,6 +95,8 @@ def test_dot_segments_are_removed_before_a_scope_is_compared(url: str, normal: s
     (f"{BASE}blog/%2e%2e\\admin/", f"{BASE}admin/"),
     (f"{BASE}blog\\..\\docs/", f"{BASE}docs/"),
     (f"{BASE}blog//../../docs/", f"{BASE}docs/"),
+    (f"{BASE}blog//../docs/", f"{BASE}docs/"),
+    (f"{BASE}//docs//page.html", f"{BASE}docs/page.html"),
     (f"{BASE}%64ocs/page.html", f"{BASE}docs/page.html"),
     ("https://EXAMPLE.ORG/blog/x", f"{BASE}blog/x"),
     ("https://example.org:443/blog/x", f"{BASE}blog/x"),
@@ -103,7 +105,7 @@ def test_dot_segments_are_removed_before_a_scope_is_compared(url: str, normal: s
     (f"{BASE}blog/..%2Fdocs", f"{BASE}blog/..%2Fdocs"),
     (f"{BASE}blog/x?a=/../..#..", f"{BASE}blog/x?a=/../..#.."),
 ], ids=["params", "escaped-params", "backslash", "escaped-backslash", "all-backslashes",
-        "double-slash", "escaped-letter", "upper-host", "default-port", "all-at-once",
+        "double-slash", "double-slash-climbs", "slash-runs", "escaped-letter", "upper-host", "default-port", "all-at-once",
         "params-in-name", "escaped-slash-is-a-name", "query-and-fragment-kept"])
 def test_every_spelling_of_a_url_has_one_scope_form(url: str, normal: str) -> None:
     """'..;x' and '\\' as servers read them, case, default port and escapes of letters as
@@ -117,9 +119,9 @@ def test_every_spelling_of_a_url_has_one_scope_form(url: str, normal: str) -> No
 @pytest.mark.parametrize("listed", [
     "blog/../docs/page.html", "blog/%2e%2e/docs/page.html", "blog/%2E%2E/admin/",
     "blog/./sub/../../docs/", "blog/..;/docs/page.html", "blog/..\\docs/page.html",
-    "blog/%2e%2e;x=1\\admin/",
+    "blog/%2e%2e;x=1\\admin/", "blog//../docs/page.html",
 ], ids=["dots", "escaped", "escaped-upper", "nested", "params", "backslash",
-        "params-and-backslash"])
+        "params-and-backslash", "double-slash"])
 def test_merge_refuses_a_child_url_that_climbs_out_of_its_folder(
         tree: Path, capsys: pytest.CaptureFixture[str], listed: str) -> None:
     """blog/sitemap.xml listing a URL that resolves outside blog/: exit 1, nothing written."""
@@ -136,9 +138,9 @@ def test_merge_refuses_a_child_url_that_climbs_out_of_its_folder(
 @pytest.mark.parametrize("spelling", [
     f"{BASE}x/%2e%2e/docs/page.html", f"{BASE}%64ocs/page.html", f"{BASE}docs/pag%65.html",
     "https://EXAMPLE.ORG/docs/page.html", "https://example.org:443/docs/page.html",
-    f"{BASE}x/..;/docs/page.html",
+    f"{BASE}x/..;/docs/page.html", f"{BASE}/docs//page.html", f"{BASE}docs/page.html?",
 ], ids=["dot-segments", "escaped-folder", "escaped-name", "upper-host", "default-port",
-        "params"])
+        "params", "slash-runs", "empty-query"])
 def test_merge_sees_a_page_listed_twice_through_dot_segments(
         tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], spelling: str) -> None:
     """The root's pages naming docs/page.html in another spelling of its URL (dot segments,
