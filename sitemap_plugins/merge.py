@@ -837,7 +837,13 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
             return
         original = editable
         updated = without_sitemap_lines(original, dropped)
-    updated = merge_sitemap_lines(updated, merged.index_urls)
+    try:
+        updated = merge_sitemap_lines(updated, merged.index_urls)
+    except UnicodeError:  # a UTF-16 mark on bytes that are not UTF-16: a traceback here
+        merged.diagnostics.append(Diagnostic(
+            "robots.txt", "unreadable", "starts with a UTF-16 byte-order mark but is not "
+            "UTF-16; left as it is, so no Sitemap: line was added"))
+        return
     if updated != original:
         write_bytes_atomic(target, updated)
         merged.files.append("robots.txt")

@@ -318,3 +318,17 @@ def test_a_nul_byte_in_a_path_option_is_a_config_error(tmp_path: Path, option: s
             {"base_url": BASE, "cache_dir": str(tmp_path / "cache"), option: value}))
     assert caught.value.option == option
     assert "but received: 'map\\x00.html' (str)" in str(caught.value)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_renamed_sitemap_leaves_a_utf16_robots_txt_too(site: Path, codec: str) -> None:
+    """In a UTF-16 robots.txt, our old line goes as it does in UTF-8, the file stays UTF-16
+    (its lines were read as bytes: none matched, and the old line named a removed file)."""
+    text = f"User-agent: *\nDisallow: /private/\n\nSitemap: {BASE}products.xml\n"
+    (site / "robots.txt").write_bytes(("\ufeff" + text).encode(codec))
+    assert build(site) == 0
+    assert build(site, "--sitemap-name", "pages") == 0
+    written = (site / "robots.txt").read_bytes().decode("utf-16")
+    assert f"Sitemap: {BASE}sitemap.xml" not in written
+    assert f"Sitemap: {BASE}pages.xml" in written
+    assert written.startswith("User-agent: *\nDisallow: /private/\n")

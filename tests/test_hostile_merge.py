@@ -358,3 +358,36 @@ def test_the_merges_own_fragment_is_rewritten(
     assert run(["merge", str(root), "--base-url", f"{BASE}site/", "--sitemap-name", "map"],
                capsys)[0] == 0
     assert f"Sitemap: {BASE}site/map.xml" in (root / "robots-sitemap.txt").read_text("utf-8")
+
+
+# --- a robots.txt in UTF-16 ------------------------------------------------------------------
+
+
+def test_a_utf16_robots_txt_loses_the_builds_lines_as_utf8_does(
+        tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The builds' own Sitemap: lines leave a UTF-16 robots.txt as they leave a UTF-8 one
+    (they stayed), the index's line is added, and the file stays UTF-16."""
+    text = f"User-agent: *\nDisallow:\nSitemap: {BASE}blog/sitemap.xml\n"
+    (tree / "robots.txt").write_bytes(("\ufeff" + text).encode("utf-16-le"))
+    assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
+    data = (tree / "robots.txt").read_bytes()
+    assert data.startswith(b"\xff\xfe")
+    written = data.decode("utf-16")
+    assert f"{BASE}blog/sitemap.xml" not in written
+    assert f"Sitemap: {BASE}sitemap.xml" in written
+
+
+@pytest.mark.parametrize("data", [b"\xff\xfeU\x00s\x00e", b"\xfe\xff\x00U\x00"],
+                         ids=["odd-length-le", "odd-length-be"])
+def test_a_robots_txt_that_only_looks_utf16_is_left_with_one_warning(
+        tree: Path, capsys: pytest.CaptureFixture[str], data: bytes) -> None:
+    """A UTF-16 byte-order mark on bytes that are not UTF-16: the merge is done, robots.txt
+    left byte for byte, one warning (it was a UnicodeDecodeError traceback)."""
+    (tree / "robots.txt").write_bytes(data)
+    code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
+    assert code == 0
+    assert "Traceback" not in err
+    assert ("warning: 'robots.txt': starts with a UTF-16 byte-order mark but is not UTF-16; "
+            "left as it is") in err
+    assert (tree / "robots.txt").read_bytes() == data
+    assert (tree / "sitemap.xml").exists()
