@@ -221,7 +221,16 @@ def read_versions(root: Path) -> Versions | None:
     """
     path = root / VERSIONS_FILE
     if not path.is_file():
-        return None
+        if not os.path.lexists(path):
+            return None
+        # A folder, a pipe or a broken link there was read as "no versions.json": every
+        # version was offered, the choice of the ones to offer undone without a word.
+        what = what_stands(path) or "not a regular file"
+        if what == "a symbolic link":
+            what = "a symbolic link to no regular file"
+        msg = (f"{VERSIONS_FILE}: is {what}, not mike's list of versions; put mike's file "
+               "back (mike deploy writes it), or remove it to offer every build")
+        raise MergeError([msg])
     try:
         return parse_versions(read_file(path, _MAX_VERSIONS_FILE))
     except (OSError, ValueError) as err:

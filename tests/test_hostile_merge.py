@@ -391,3 +391,30 @@ def test_a_robots_txt_that_only_looks_utf16_is_left_with_one_warning(
             "left as it is") in err
     assert (tree / "robots.txt").read_bytes() == data
     assert (tree / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe", "link-to-pipe", "dangling-link"])
+def test_a_versions_json_that_is_no_file_stops_the_merge(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """versions.json as a folder, a pipe or a broken link was read as 'no versions.json', so
+    every version was offered without a word: one line, exit 1, nothing written."""
+    root = tmp_path / "gh-pages"
+    for version in ("1.0", "2.0"):
+        (root / version).mkdir(parents=True)
+        (root / version / "index.html").write_text(page(version), "utf-8")
+        build(root / version, f"{BASE}{version}/", tmp_path / f"cache-{version}")
+    target = root / "versions.json"
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "pipe":
+        os.mkfifo(target)
+    elif kind == "link-to-pipe":
+        os.mkfifo(tmp_path / "pipe")
+        target.symlink_to(tmp_path / "pipe")
+    else:
+        target.symlink_to(tmp_path / "gone.json")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert err.startswith("error: versions.json: is a ")
+    assert "not mike's list of versions" in err
+    assert not (root / "sitemap.xml").exists()
