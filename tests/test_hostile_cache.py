@@ -332,3 +332,46 @@ def test_a_renamed_sitemap_leaves_a_utf16_robots_txt_too(site: Path, codec: str)
     assert f"Sitemap: {BASE}sitemap.xml" not in written
     assert f"Sitemap: {BASE}pages.xml" in written
     assert written.startswith("User-agent: *\nDisallow: /private/\n")
+
+
+# --- changes_file: never a file of the site --------------------------------------------------
+
+
+@pytest.mark.parametrize("inside", ["index.html", "sitemap.xml", "changes.json", "sub/c.json"],
+                         ids=["a-page", "our-sitemap", "a-new-file", "below"])
+def test_a_changes_file_inside_the_site_is_refused_before_any_write(
+        site: Path, capsys: pytest.CaptureFixture[str], inside: str) -> None:
+    """--changes-file site/index.html wrote the JSON report over the home page (and over the
+    sitemap.xml just written): refused like a cache_dir inside the site, exit 2, nothing
+    written."""
+    assert build(site) == 0
+    (site / "a.html").write_text(page("a, edited"), "utf-8")
+    before = {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()}
+    capsys.readouterr()
+    assert build(site, "--changes-file", str(site / inside)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"error: --changes-file: '{site / inside}' is inside the published "
+                          "site")
+    assert {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()} == before
+
+
+@pytest.mark.parametrize("kind", ["folder", "link", "no-folder-above"])
+def test_a_changes_file_that_is_no_file_is_refused_at_once(
+        site: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """A folder or a link at the changes_file path, or no folder above it: a usage error
+    before the build (it failed after the sitemap was written, 'Is a directory; the previous
+    file was kept')."""
+    target = site.parent / "changes.json"
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "link":
+        target.symlink_to(site.parent / "elsewhere.json")
+    else:
+        target = site.parent / "reports" / "changes.json"
+    capsys.readouterr()
+    assert build(site, "--changes-file", str(target)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"error: --changes-file: '{target}' is " in err
+    assert not (site / "sitemap.xml").exists()
