@@ -10,6 +10,7 @@ Top floor, a front-end: diagnostics are shown by the one level policy of
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 EXIT_TERMINATED = 143  # 128 + SIGTERM: a CI cancel, `timeout`, a container stop
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of the output went away, as shells say
 SHOW_AFTER = 1.0  # seconds: a quicker run shows no progress at all
 REFRESH = 0.25  # seconds between updates of the progress display
 KEY_VARIABLE = "INDEXNOW_KEY"
@@ -492,6 +494,13 @@ def main(argv: list[str] | None = None) -> int:
         _print(f"{how}: {args.command} stopped; files it had not finished writing were "
                "left as they were", stream=sys.stderr)
         return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader of the output went away (`| head`): what was done stays done, and a
+        # traceback said otherwise. Later writes (the flush at exit) go nowhere.
+        discard_unfinished()
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

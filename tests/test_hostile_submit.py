@@ -456,3 +456,27 @@ def test_a_pending_url_that_is_no_uri_is_kept_never_sent_or_printed_raw(
     assert "\x00" not in out + err
     assert "warning: 1 pending URLs are not under" in err
     assert pending_of(changed) == [bad]
+
+
+def test_output_piped_into_head_ends_without_a_traceback(changed: Path) -> None:
+    """`submit --dry-run | head -1`: the reader goes away mid-list; exit 141 (as a shell says
+    of SIGPIPE), nothing on stderr (it was a BrokenPipeError traceback), the list kept."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    urls = [f"{BASE}p{number}.html" for number in range(30_000)]
+    path = changed.parent / ".sitemap-cache" / PENDING_NAME
+    path.write_text(json.dumps({"schema": PENDING_SCHEMA, "urls": urls}), "utf-8")
+    with subprocess.Popen(
+            [sys.executable, "-m", "sitemap_plugins", "submit", str(changed), "--base-url", BASE,
+             "--key", KEY, "--dry-run"], stdout=subprocess.PIPE, stderr=subprocess.PIPE) as run:
+        assert run.stdout is not None
+        assert run.stderr is not None
+        assert run.stdout.readline().startswith(b"Batch 1 of 3: ")
+        run.stdout.close()
+        err = run.stderr.read().decode()
+        code = run.wait(timeout=60)
+    assert "Traceback" not in err
+    assert err == ""
+    assert code == 141
+    assert len(pending_of(changed)) == 30_000
