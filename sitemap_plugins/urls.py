@@ -322,6 +322,7 @@ def without_dot_segments(url: str) -> str:
 
 
 _SLASHES = re.compile(r"//+")
+_ESCAPED_SLASH = re.compile(r"%(?:2[fF]|5[cC])")
 
 
 def scope_form(url: str) -> str:
@@ -329,8 +330,9 @@ def scope_form(url: str) -> str:
 
     RFC 3986 section 6.2.2's normal form (scheme and host in lower case, the default port
     dropped, escapes of unreserved characters decoded and the others in upper case, dot
-    segments removed), and as servers and WHATWG parsers read a path: a backslash is a ``/``,
-    a run of slashes one slash, and a dot segment with parameters (``..;x``) a dot segment.
+    segments removed), and as servers and WHATWG parsers read a path: a backslash (escaped or
+    not) or an escaped slash is a ``/``, a run of slashes one slash, and a dot segment with
+    parameters (``..;x``) a dot segment. Our own URLs never hold an escaped slash.
     Spelled so, a URL climbed out of its folder (``blog/..;/docs/``, ``blog//../docs/``, a
     backslash for a slash) or hid a page that another build lists (``%64ocs/page.html``)
     while its text still looked in place.
@@ -346,8 +348,10 @@ def scope_form(url: str) -> str:
     netloc = parts.netloc.lower()
     if port is not None and port == _DEFAULT_PORTS.get(scheme):
         netloc = netloc.rpartition(":")[0]
-    # Runs of slashes as one, as nginx and Apache serve them: "blog//../docs/" is "docs/".
-    path = _SLASHES.sub("/", unquote_keep_reserved(parts.path.replace("\\", "/")))
+    # Runs of slashes as one, as nginx and Apache serve them: "blog//../docs/" is "docs/";
+    # and an escaped slash or backslash as one, as nginx decodes it before it resolves "..".
+    path = _ESCAPED_SLASH.sub("/", parts.path.replace("\\", "/"))
+    path = _SLASHES.sub("/", unquote_keep_reserved(path))
     path = _HEX_ESCAPE.sub(lambda m: m.group(0).upper(), path)
     path = "/".join(_dot_segment(segment) for segment in path.split("/"))
     path = _remove_dot_segments(path) if path else "/"
