@@ -102,10 +102,10 @@ from sitemap_plugins.site import (
     is_inside,
     read_bytes,
     read_robots,
+    refuse_special,
     remove_leftovers,
     scan_site,
     site_lock,
-    what_stands,
 )
 from sitemap_plugins.urls import comparison_key
 
@@ -497,6 +497,7 @@ def _check_changes_file(site: Path, config: SitemapConfig) -> None:
 
     Raises:
         ConfigError: naming the path.
+        WriteError: when a link, a pipe or a device stands there.
     """
     from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
 
@@ -509,9 +510,9 @@ def _check_changes_file(site: Path, config: SitemapConfig) -> None:
                "is not published")
         raise ConfigError("changes_file", msg)
     # Found only once the sitemap was written, these failed the build after all (exit 1).
-    what = what_stands(path)
-    if what is not None:
-        msg = f"{config.changes_file!r} is {what}, not a file; choose the path of a file"
+    refuse_special(path)  # a link, a pipe, a device: WriteError, left as it is
+    if path.is_dir():
+        msg = f"{config.changes_file!r} is a folder, not a file; choose the path of a file"
         raise ConfigError("changes_file", msg)
     if not path.parent.is_dir():
         msg = (f"{config.changes_file!r} is in a folder that does not exist; create "

@@ -10,7 +10,6 @@ Top floor, a front-end: diagnostics are shown by the one level policy of
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
 import sys
@@ -45,7 +44,7 @@ from sitemap_plugins.report import (
     shown,
     submit_report,
 )
-from sitemap_plugins.site import discard_unfinished
+from sitemap_plugins.site import discard_unfinished, stdout_to_nowhere
 from sitemap_plugins.submit import (
     DEFAULT_ENDPOINT,
     RETRY_DELAYS,
@@ -498,8 +497,7 @@ def main(argv: list[str] | None = None) -> int:
         # The reader of the output went away (`| head`): what was done stays done, and a
         # traceback said otherwise. Later writes (the flush at exit) go nowhere.
         discard_unfinished()
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        stdout_to_nowhere()
         return EXIT_BROKEN_PIPE
 
 

@@ -20,6 +20,7 @@ import errno
 import logging
 import os
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -57,6 +58,15 @@ def is_regular(path: Path) -> bool:
         return stat.S_ISREG(os.lstat(path).st_mode)
     except OSError:
         return False
+
+
+def stdout_to_nowhere() -> None:
+    """Point standard output at the null device, once its reader went away (``| head``).
+
+    Python flushes it again at exit, which raised BrokenPipeError once more.
+    """
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor (a test's capture)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def what_stands(path: Path) -> str | None:

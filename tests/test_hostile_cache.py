@@ -370,8 +370,46 @@ def test_a_changes_file_that_is_no_file_is_refused_at_once(
     else:
         target = site.parent / "reports" / "changes.json"
     capsys.readouterr()
-    assert build(site, "--changes-file", str(target)) == 2
+    assert build(site, "--changes-file", str(target)) == (1 if kind == "link" else 2)
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert f"error: --changes-file: '{target}' is " in err
+    if kind == "link":  # as every file the build writes: left as it is
+        assert err.startswith(f"error: {target}: is a symbolic link, not a regular file")
+    else:
+        assert f"error: --changes-file: '{target}' is " in err
     assert not (site / "sitemap.xml").exists()
+
+
+# --- something else where the manifest goes --------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "code", "said"), [
+    ("folder", 1, "is a folder where the lastmod manifest goes; remove it"),
+    ("pipe", 0, "is a named pipe, not a file; starting a new one"),
+    ("dangling-link", 0, "is a symbolic link, not a file; starting a new one"),
+], ids=["folder", "pipe", "dangling-link"])
+def test_something_else_where_the_manifest_goes_is_said_so(
+        site: Path, capsys: pytest.CaptureFixture[str], kind: str, code: int,
+        said: str) -> None:
+    """A folder, a pipe or a broken link in the manifest's place: said as it is (it was 'no
+    manifest: first build, or the cache was deleted'); a folder, which no new manifest can
+    replace, stops the build before any write (it failed after the sitemap was written)."""
+    cache = site.parent / "cache"
+    assert build(site, "--cache-dir", str(cache)) == 0
+    (manifest,) = cache.glob("lastmod-manifest-*.sqlite")
+    manifest.unlink()
+    if kind == "folder":
+        manifest.mkdir()
+    elif kind == "pipe":
+        os.mkfifo(manifest)
+    else:
+        manifest.symlink_to(site.parent / "gone.sqlite")
+    for name in ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt"):
+        (site / name).unlink()
+    capsys.readouterr()
+    assert main(["build", str(site), "--base-url", BASE, "--cache-dir", str(cache)]) == code
+    err = capsys.readouterr().err
+    assert f"{manifest}" in err
+    assert said in err
+    assert "first build, or the cache was deleted" not in err
+    assert (site / "sitemap.xml").exists() == (code == 0)
