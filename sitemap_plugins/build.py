@@ -102,6 +102,7 @@ from sitemap_plugins.site import (
     is_inside,
     read_bytes,
     read_robots,
+    refuse_special,
     remove_leftovers,
     scan_site,
     site_lock,
@@ -521,6 +522,38 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
     return folder
 
 
+def _check_changes_file(site: Path, config: SitemapConfig) -> None:
+    """Refuse a ``changes_file`` inside the published site, before anything is written.
+
+    There it replaced whatever stood at that path without a word (``site/index.html``, the
+    ``sitemap.xml`` just written), and the report itself went online. A folder, a link or a
+    pipe at that path, or a missing folder above it, is refused too.
+
+    Raises:
+        ConfigError: naming the path.
+        WriteError: when a link, a pipe or a device stands there.
+    """
+    from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
+
+    if not config.changes_file:
+        return
+    path = Path(os.path.abspath(config.changes_file))
+    if is_inside(site, path):
+        msg = (f"{config.changes_file!r} is inside the published site {str(site)!r}; choose "
+               "a path outside it, so that no file of the site is replaced and the report "
+               "is not published")
+        raise ConfigError("changes_file", msg)
+    # Found only once the sitemap was written, these failed the build after all (exit 1).
+    refuse_special(path)  # a link, a pipe, a device: WriteError, left as it is
+    if path.is_dir():
+        msg = f"{config.changes_file!r} is a folder, not a file; choose the path of a file"
+        raise ConfigError("changes_file", msg)
+    if not path.parent.is_dir():
+        msg = (f"{config.changes_file!r} is in a folder that does not exist; create "
+               f"{str(path.parent)!r} first, or choose another path")
+        raise ConfigError("changes_file", msg)
+
+
 def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
     html: SiteMapPages | None = None,
@@ -633,6 +666,7 @@ def generate(
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
+    _check_changes_file(site, config)
     # Two builds of one site at once would remove each other's temporary files and leave an
     # index of one naming the parts of the other: the second waits for the first.
     # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.

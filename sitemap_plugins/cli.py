@@ -44,7 +44,7 @@ from sitemap_plugins.report import (
     shown,
     submit_report,
 )
-from sitemap_plugins.site import discard_unfinished
+from sitemap_plugins.site import discard_unfinished, stdout_to_nowhere
 from sitemap_plugins.submit import (
     DEFAULT_ENDPOINT,
     RETRY_DELAYS,
@@ -54,6 +54,7 @@ from sitemap_plugins.submit import (
     check_key_file,
     key_location,
     pending_path,
+    printable,
     submit,
 )
 
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 EXIT_TERMINATED = 143  # 128 + SIGTERM: a CI cancel, `timeout`, a container stop
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader of the output went away, as shells say
 SHOW_AFTER = 1.0  # seconds: a quicker run shows no progress at all
 REFRESH = 0.25  # seconds between updates of the progress display
 KEY_VARIABLE = "INDEXNOW_KEY"
@@ -433,8 +435,9 @@ def _run_submit(args: argparse.Namespace) -> int:
         return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
     if submission.out_of_scope:
         _print(f"warning: {len(submission.out_of_scope):,} pending URLs are not under "
-               f"{config.base_url} (recorded for another base URL?), e.g. "
-               f"{submission.out_of_scope[0]}: not sent, and kept on the list "
+               f"{config.base_url} (recorded for another base URL?) or not URLs (edited by "
+               "hand?), e.g. "
+               f"{printable(submission.out_of_scope[0])}: not sent, and kept on the list "
                f"{pending_path(cache)}", stream=sys.stderr)
     failed = submission.failed
     if not args.quiet and not args.json:
@@ -490,6 +493,12 @@ def main(argv: list[str] | None = None) -> int:
         _print(f"{how}: {args.command} stopped; files it had not finished writing were "
                "left as they were", stream=sys.stderr)
         return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader of the output went away (`| head`): what was done stays done, and a
+        # traceback said otherwise. Later writes (the flush at exit) go nowhere.
+        discard_unfinished()
+        stdout_to_nowhere()
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -37,9 +37,24 @@ class ConfigError(SitemapError):
         self.message = message
 
 
+# A bad value is shown this far: a message stays one readable line.
+_MOST_SHOWN = 200
+
+
 def received(value: object) -> str:
-    """A bad value as every message shows it: ``'docs/*' (str)``."""
-    return f"{value!r} ({type(value).__name__})"
+    """A bad value as every message shows it: ``'docs/*' (str)``.
+
+    Bounded: a value that Python cannot even show (an int past its 4,300 digits, a list
+    nested past the recursion limit) raised ValueError or RecursionError while the message
+    was being made, a traceback in place of the line.
+    """
+    try:
+        shown = repr(value)
+    except (ValueError, RecursionError):
+        shown = "a value too large to show"
+    if len(shown) > _MOST_SHOWN:
+        shown = shown[:_MOST_SHOWN] + "..."
+    return f"{shown} ({type(value).__name__})"
 
 
 def unknown_key(key: object, known: Iterable[str], what: str = "option") -> str:

@@ -62,6 +62,7 @@ from sitemap_plugins.site import (
     remove,
     remove_leftovers,
     temp_path_for,
+    what_stands,
     write_bytes_atomic,
 )
 
@@ -381,6 +382,14 @@ class Manifest:
             # before they were kept per site: read on (only if its base URL is this one).
             self.previous = next((older for older in (self.former, self.legacy)
                                   if older.is_file()), self.path)
+        if not self.previous.is_file() and (what := what_stands(self.path)) is not None:
+            # Said as it is: "no manifest (first build, or the cache was deleted)" hid it.
+            if what == "a folder":  # no new one can take its place: stop before any write
+                raise WriteError(str(self.path), "is a folder where the lastmod manifest goes; "
+                                 "remove it, or choose another cache_dir")
+            self._note("bad-manifest", f"the lastmod manifest {self.path} is {what}, not a "
+                                       "file; starting a new one")
+            return none
         if not self.previous.is_file():
             self._note(
                 "no-manifest",

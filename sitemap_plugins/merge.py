@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sitemap_plugins.cache_keys import default_cache_dir
 from sitemap_plugins.dates import Newest, parse_w3c
 from sitemap_plugins.doc_versions import (
     VERSIONS_FILE,
@@ -49,7 +50,7 @@ from sitemap_plugins.errors import (
     explain,
 )
 from sitemap_plugins.options import FRAGMENT_NAME
-from sitemap_plugins.owned import identify
+from sitemap_plugins.owned import identify, is_own_file
 from sitemap_plugins.render import OWN, NotASitemapError, gzip_stream, render_indexes
 from sitemap_plugins.result import counted
 from sitemap_plugins.robots_txt import (
@@ -75,12 +76,20 @@ from sitemap_plugins.site import (
     sitemap_entries,
     sitemap_kind,
     stage,
+    what_stands,
     write_bytes_atomic,
     write_if_changed,
 )
-from sitemap_plugins.urls import encode_path, is_under, parse_base_url, without_dot_segments
+from sitemap_plugins.urls import (
+    encode_path,
+    is_under,
+    parse_base_url,
+    scope_form,
+)
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sitemap_plugins.dates import Lastmod
     from sitemap_plugins.options import SitemapConfig
     from sitemap_plugins.progress import Progress
@@ -212,7 +221,16 @@ def read_versions(root: Path) -> Versions | None:
     """
     path = root / VERSIONS_FILE
     if not path.is_file():
-        return None
+        if not os.path.lexists(path):
+            return None
+        # A folder, a pipe or a broken link there was read as "no versions.json": every
+        # version was offered, the choice of the ones to offer undone without a word.
+        what = what_stands(path) or "not a regular file"
+        if what == "a symbolic link":
+            what = "a symbolic link to no regular file"
+        msg = (f"{VERSIONS_FILE}: is {what}, not mike's list of versions; put mike's file "
+               "back (mike deploy writes it), or remove it to offer every build")
+        raise MergeError([msg])
     try:
         return parse_versions(read_file(path, _MAX_VERSIONS_FILE))
     except (OSError, ValueError) as err:
@@ -403,8 +421,9 @@ class _Reader:
                     self.progress.found()
                     self.progress.done()
                 newest.see(lastmod)
-                # Compared without dot segments: ".../blog/../docs/" is in docs/, not blog/.
-                resolved = without_dot_segments(url)
+                # Compared in one form: ".../blog/../docs/" is in docs/, not blog/, and
+                # ".../%64ocs/page.html" is the docs build's page.
+                resolved = scope_form(url)
                 if not resolved.startswith(build.base):
                     outside += 1
                     first_outside = first_outside or url
@@ -459,7 +478,7 @@ class _Reader:
             return []
         for part_url in parts:
             part = (part_url[len(build.base):] if is_under(part_url, build.base)
-                    and without_dot_segments(part_url) == part_url else "")
+                    and scope_form(part_url) == part_url else "")
             if not part or "/" in part or not is_regular(self.root / build.folder / part):
                 self.problems.add(f"{rel}: names {part_url}, which is not a file in "
                                   f"{build.folder or 'the root'} folder")
@@ -503,7 +522,7 @@ def _own_pages(root: Path, config: SitemapConfig, problems: _Problems) -> tuple[
         try:
             for _, loc, _ in sitemap_entries(root / file_name):
                 rest = (loc[len(base):] if is_under(loc, base)
-                        and without_dot_segments(loc) == loc else None)
+                        and scope_form(loc) == loc else None)
                 if rest is not None and "/" in rest:
                     continue  # a build's sitemap: found again by the walk
                 if rest is None or not own_part.match(rest):
@@ -628,8 +647,30 @@ def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
         _write(root, config, own, own_parts, files, children, merged)
     except OSError as err:  # a copy or a .gz that cannot be written: each file stays whole
         raise WriteError(str(root), f"cannot write the sitemap index: {explain(err)}") from err
+    _see_published_caches(root, children, merged)
     merged.diagnostics.sort()
     return merged
+
+
+def _see_published_caches(root: Path, children: list[Build], merged: Merged) -> None:
+    """Warn when the builds' default cache folder, inside the merged root, holds their data.
+
+    A build below the root keeps its cache beside its own folder by default, which is inside
+    the root that is published: the lastmod manifest and the IndexNow list went online
+    without a word. Its lock files alone (every build and merge makes them) are left unsaid.
+    """
+    folders = sorted({default_cache_dir(root / build.folder) for build in children})
+    resolved = root.resolve()
+    for folder in folders:
+        data = [name for name in list_names(folder)
+                if name != ".gitignore" and not name.endswith(".lock")]
+        if data:
+            rel = folder.relative_to(resolved).as_posix()
+            merged.diagnostics.append(Diagnostic(
+                f"{rel}/", "cache-published",
+                f"holds the cache of builds below the root ({data[0]}"
+                f"{', ...' if len(data) > 1 else ''}), and the root is published: give those "
+                "builds a cache_dir outside it, move the folder there, and deploy again"))
 
 
 def _write_if_changed(path: Path, data: bytes, merged: Merged) -> None:
@@ -649,6 +690,12 @@ def _write(
     if own is not None and own_parts is None:
         targets.append(root_part_name(name))
     _refuse_foreign(root, [*targets, *(t + ".gz" for t in targets)] if config.gzip else targets)
+    if config.base_url.robots_mode(config.robots_txt) == "fragment":
+        # A user's own file of that name (notes, a hand-made fragment) was replaced silently.
+        _refuse_foreign(root, [FRAGMENT_NAME],
+                        ours=lambda path: is_own_file(path.parent, path.name),
+                        would=("the merge would replace it with the Sitemap: lines of its "
+                               "index: rename it, or set robots_txt to 'off'"))
     # 1. The root's own urlset moves to its part name (a copy first: sitemap.xml stays whole
     #    until the index replaces it).
     if own is not None and own_parts is None:
@@ -710,23 +757,42 @@ def _install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed:
     return written
 
 
-def _refuse_foreign(root: Path, names: list[str]) -> None:
-    """Stop before a merge writes over a root file that this tool did not write.
+_REPLACES_INDEX = ("the merge would replace it (and drop any sitemaps it names): move what it "
+                   "lists into a build below the root, rename it, or choose another "
+                   "sitemap_name")
+
+
+def _refuse_foreign(root: Path, names: list[str], *,
+                    ours: Callable[[Path], bool] = lambda path: identify(path) == OWN,
+                    would: str = _REPLACES_INDEX) -> None:
+    """Stop before a merge writes where a file it did not write, or no regular file, stands.
 
     A user's own file of one of these names (a hand-written index naming other sitemaps, a
     file that merely shares the pattern) would be lost, and the sitemaps it named no longer
     announced. Nothing has been written when this raises.
 
+    A folder, a link or a pipe there stops it too, before anything is written (found at its
+    own write, it stopped the merge half-way). ``ours`` tells this tool's files (by default
+    its sitemaps) from the user's; ``would`` says what the merge would do to such a file.
+
     Raises:
         MergeError: naming each such file.
     """
-    foreign = [n for n in names if is_regular(root / n) and identify(root / n) != OWN]
-    if foreign:
-        raise MergeError([
-            f"{n}: is already at the root and was not written by sitemap-plugins; the merge "
-            "would replace it (and drop any sitemaps it names): move what it lists into a "
-            "build below the root, rename it, or choose another sitemap_name"
-            for n in foreign])
+    problems: list[str] = []
+    for name in names:
+        path = root / name
+        if is_regular(path):
+            if not ours(path):
+                problems.append(f"{name}: is already at the root and was not written by "
+                                f"sitemap-plugins; {would}")
+        elif (what := what_stands(path)) is not None:
+            # A folder, a link, a pipe: found only at its own write, it stopped the merge
+            # half-way (sitemap.xml new, its .gz missing). Found here, nothing is written.
+            problems.append(
+                f"{name}: is {what} at the root, where the merge writes a file; it was left "
+                "as it is: remove or rename it, or choose another sitemap_name")
+    if problems:
+        raise MergeError(problems)
 
 
 def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:
@@ -780,7 +846,13 @@ def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: s
             return
         original = editable
         updated = without_sitemap_lines(original, dropped)
-    updated = merge_sitemap_lines(updated, merged.index_urls)
+    try:
+        updated = merge_sitemap_lines(updated, merged.index_urls)
+    except UnicodeError:  # a UTF-16 mark on bytes that are not UTF-16: a traceback here
+        merged.diagnostics.append(Diagnostic(
+            "robots.txt", "unreadable", "starts with a UTF-16 byte-order mark but is not "
+            "UTF-16; left as it is, so no Sitemap: line was added"))
+        return
     if updated != original:
         write_bytes_atomic(target, updated)
         merged.files.append("robots.txt")

@@ -108,7 +108,7 @@ def html_sitemap_file(option: str) -> str:
     text = option.strip().replace("\\", "/")
     path = text + "index.html" if text.endswith("/") else text
     parts = PurePosixPath(path).parts
-    if (not parts or text.startswith("/") or ".." in parts or "." in parts
+    if (not parts or text.startswith("/") or ".." in parts or "." in parts or "\0" in text
             or not path.lower().endswith((".html", ".htm"))):
         raise ConfigError(
             "html_sitemap", f"Expected a path inside the site such as 'sitemap/' or "
@@ -350,7 +350,9 @@ def _optional_path(kind: str) -> Callable[[str, object], str | None]:
     def check(option: str, value: object) -> str | None:
         if value is None:
             return None
-        if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+        # A NUL byte is no path anywhere: os calls raised ValueError on it, a traceback.
+        if (not isinstance(value, (str, os.PathLike)) or not str(value).strip()
+                or "\0" in str(value)):
             raise ConfigError(option, f"Expected a {kind} path but received: {received(value)}")
         return os.fspath(value)
 

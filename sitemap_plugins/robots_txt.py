@@ -200,10 +200,20 @@ def fragment_sitemap(fragment: bytes) -> str | None:
 def without_sitemap_lines(robots: bytes, sitemap_urls_to_drop: set[str]) -> bytes:
     """``robots`` without the ``Sitemap:`` lines naming any of the URLs; every other byte kept.
 
-    A removed line goes with its own line end, so the lines around it are untouched.
+    A removed line goes with its own line end, so the lines around it are untouched. A
+    UTF-16 file is edited in UTF-16, as lines are added (read as bytes, none matched, and the
+    lines stayed); one that does not decode is left as it is.
     """
     if not sitemap_urls_to_drop:
         return robots
+    try:
+        return _in_own_encoding(robots, lambda utf8: _without_utf8_lines(utf8,
+                                                                         sitemap_urls_to_drop))
+    except UnicodeError:
+        return robots
+
+
+def _without_utf8_lines(robots: bytes, sitemap_urls_to_drop: set[str]) -> bytes:
     keys = {_url_key(url) for url in sitemap_urls_to_drop}
     keys.discard(None)
     pieces: list[bytes] = []

@@ -16,9 +16,11 @@ streamed through render's one expat reader (:func:`sitemap_entries`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -56,6 +58,31 @@ def is_regular(path: Path) -> bool:
         return stat.S_ISREG(os.lstat(path).st_mode)
     except OSError:
         return False
+
+
+def stdout_to_nowhere() -> None:
+    """Point standard output at the null device, once its reader went away (``| head``).
+
+    Python flushes it again at exit, which raised BrokenPipeError once more.
+    """
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor (a test's capture)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def what_stands(path: Path) -> str | None:
+    """What stands at ``path`` if not a regular file: ``a folder``, ``a symbolic link``...
+
+    None for a regular file, or when nothing is there.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"something that cannot be looked at ({err.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    return "a folder" if stat.S_ISDIR(mode) else special_kind(mode) or "not a regular file"
 
 
 def refuse_special(target: Path) -> None:
@@ -96,9 +123,14 @@ def make_cache_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True)
     except FileExistsError:
-        if not folder.is_dir():
-            raise
-        return
+        if folder.is_dir():
+            return
+        # Said as it is: "File exists" read as if the folder were fine (a file, a link in a
+        # loop or to nothing stands there).
+        what = ("a file" if folder.is_file() else "a link to nothing (or a loop of links)"
+                if folder.is_symlink() else "something else")
+        msg = f"it is {what}, not a folder: choose another cache_dir"
+        raise NotADirectoryError(errno.ENOTDIR, msg) from None
     target = folder / ".gitignore"
     if not os.path.lexists(target):
         write_bytes_atomic(target, _GITIGNORE)

@@ -22,6 +22,7 @@ Three parts, each small:
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import time
@@ -42,11 +43,18 @@ from sitemap_plugins.history import (
 from sitemap_plugins.history_files import PENDING_NAME, PENDING_SCHEMA, PendingError
 from sitemap_plugins.owned import publish_key as _publish_key
 from sitemap_plugins.owned import publishes_key
-from sitemap_plugins.urls import is_within, page_url, parse_base_url
+from sitemap_plugins.site import what_stands
+from sitemap_plugins.urls import (
+    is_within,
+    page_url,
+    parse_base_url,
+    resolve_href,
+    without_userinfo,
+)
 
 if TYPE_CHECKING:
     import urllib.request
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
     from sitemap_plugins.progress import Progress
@@ -74,6 +82,8 @@ _CAUSES = {
 
 # Characters no URL holds as they are (RFC 3986 section 2): white space and controls.
 _NOT_IN_URL = re.compile(r"[\x00-\x20\x7f-\x9f]")
+# A URI as RFC 3986 writes it: its characters only, each "%" starting an escape.
+_URI = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*\Z")
 
 
 def check_endpoint(option: str, text: str) -> str:
@@ -82,11 +92,14 @@ def check_endpoint(option: str, text: str) -> str:
     Checked before anything is sent, so that a typo is one usage error at once, never a
     traceback or a round of retries (``https://[::1``, a space in the host, port 99999,
     ``ftp:``, user name and password, which urllib would send as part of the host name).
+    Returns the URL to send: as given, or percent-encoded when it holds characters that no
+    URI does (``https://bücher.example/indexnow/é``).
 
     Raises:
         ConfigError: naming what is wrong.
     """
-    expected = f"Expected an http(s) URL such as '{DEFAULT_ENDPOINT}' but received: {text!r}"
+    shown = without_userinfo(text)  # a password or token in the URL is never printed
+    expected = f"Expected an http(s) URL such as '{DEFAULT_ENDPOINT}' but received: {shown!r}"
     if _NOT_IN_URL.search(text):
         raise ConfigError(option, f"{expected} (white space or a control character)")
     try:
@@ -102,7 +115,14 @@ def check_endpoint(option: str, text: str) -> str:
         parse_base_url(f"{parts.scheme}://{parts.netloc}/")
     except ValueError as err:
         raise ConfigError(option, f"{expected} ({err})") from None
-    return text
+    if _URI.match(text):
+        return text
+    # An IRI (a letter beyond ASCII in the host or path, "{" or "\\" in a query): sent as
+    # the URI it stands for. As given, http.client stopped on it with a UnicodeEncodeError.
+    encoded = resolve_href(text, text)
+    if encoded is None:  # pragma: no cover  # what passed the checks above resolves
+        raise ConfigError(option, expected)
+    return encoded
 
 
 def key_file_name(key: str) -> str:
@@ -142,6 +162,14 @@ def check_key_file(site: Path, key: str, location: str) -> None:
               f"--indexnow-key) so the build writes it, or add a file {name} holding the key "
               "at the site root; then build, deploy and submit again")
     holds = publishes_key(site, name, key)
+    if holds is None and os.path.lexists(site / name):
+        # "Not in the built site" sent the user to add a file that was there.
+        what = what_stands(site / name)
+        state = (f"is {what} in the built site, not a file" if what is not None
+                 else "is in the built site but cannot be read")
+        msg = (f"the key file {name} {state}, and IndexNow reads the key at {location}: "
+               "replace it with a readable file holding the key; then deploy and submit again")
+        raise KeyFileError(str(site), msg)
     if holds is None:
         msg = (f"the key file {name} is not in the built site, but IndexNow checks the key at "
                f"{location}: {remedy}")
@@ -200,7 +228,7 @@ class Submission:
     pending: int = 0
     """URLs on the pending list."""
     out_of_scope: list[str] = field(default_factory=list)
-    """Pending URLs not under the base URL: not sent, kept."""
+    """Pending URLs not under the base URL, or not URLs at all: not sent, kept."""
     batches: list[BatchOutcome] = field(default_factory=list)
 
     @property
@@ -259,38 +287,61 @@ def _exchange(request: urllib.request.Request, timeout: float) -> tuple[int, dic
     try:
         # By keyword: the request, not a file's mode (as open()'s second argument would be).
         with opener.open(fullurl=request, timeout=timeout) as response:
-            return int(response.status), dict(response.headers.items())
+            return int(response.status), _fields(response.headers.items())
     except urllib.error.HTTPError as err:
-        headers = dict(err.headers.items()) if err.headers is not None else {}
+        headers = _fields(err.headers.items()) if err.headers is not None else {}
         err.close()
         return int(err.code), headers
+
+
+def _fields(items: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Header fields by lower-case name, a field sent twice with its values on two lines.
+
+    No value holds a line break; ``dict()`` kept only the last one.
+    """
+    fields: dict[str, str] = {}
+    for name, value in items:
+        key = name.lower()
+        fields[key] = f"{fields[key]}\n{value}" if key in fields else value
+    return fields
 
 
 def _header(headers: dict[str, str], name: str) -> str:
     return next((v for k, v in headers.items() if k.lower() == name.lower()), "")
 
 
-def _shown(text: str, limit: int = 200) -> str:
-    """Text from the network as one printable line: controls escaped, bounded in length."""
+def printable(text: str, limit: int = 200) -> str:
+    """Text from the network or a hand-edited file as one printable line: controls escaped."""
     shown = _NOT_IN_URL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text[:limit])
     return shown + ("..." if len(text) > limit else "")
 
 
-# RFC 9110 section 10.2.3: delay-seconds is 1*DIGIT.
-_DELAY_SECONDS = re.compile(r"[0-9]{1,10}\Z")
+# RFC 9110 section 10.2.3: delay-seconds is 1*DIGIT (leading zeros allowed: "0120").
+_DELAY_SECONDS = re.compile(r"[0-9]+\Z")
+# The longest pause read: more is said as this much, so that "run again after" stays a date
+# (year 9999 with a negative offset, or 10**20 seconds, passed datetime's range: a traceback).
+LONGEST_PAUSE = 100 * 366 * 86_400.0
 
 
 def _retry_after(headers: dict[str, str], now: float) -> float | None:
     """Seconds the endpoint asks to wait (RFC 9110 ``Retry-After``); None: not said.
 
     Both forms are read: delay-seconds (``120``) and an HTTP-date, taken relative to ``now``
-    (a date already past is no wait). Anything else is ignored, as the RFC allows.
+    (a date already past is no wait). Anything else is ignored, as the RFC allows. When the
+    field came more than once, the longest pause counts: a later ``0`` does not undo a
+    ``3600``.
     """
-    value = _header(headers, "Retry-After").strip()
+    pauses = [pause for value in _header(headers, "Retry-After").split("\n")
+              if (pause := _pause(value.strip(), now)) is not None]
+    return min(max(pauses), LONGEST_PAUSE) if pauses else None
+
+
+def _pause(value: str, now: float) -> float | None:
+    """One ``Retry-After`` value in seconds from ``now``; None when it is neither form."""
     if not value:
         return None
-    if _DELAY_SECONDS.match(value):
-        return float(value)
+    if _DELAY_SECONDS.match(value):  # past 12 digits, more than the longest pause anyway
+        return float(int(value)) if len(value) <= 12 else LONGEST_PAUSE  # noqa: PLR2004
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -348,7 +399,7 @@ def send_batch(
             cause = _CAUSES.get(status, "").format(key_location=location, host=host)
             if 300 <= status < 400:  # noqa: PLR2004
                 where = _header(headers, "Location") or "elsewhere"
-                cause = (f"the endpoint redirects to {_shown(where)}: give that URL as "
+                cause = (f"the endpoint redirects to {printable(where)}: give that URL as "
                          "--endpoint")
             elif status >= 500:  # noqa: PLR2004
                 cause = "the endpoint failed on its side"
@@ -389,16 +440,26 @@ def submit(
     ``progress`` counts the URLs to send and those accepted.
 
     Raises:
-        PendingError: when the pending list cannot be read.
+        PendingError: when the pending list cannot be read, or ``cache_dir`` is no folder.
         WriteError: when it cannot be updated after an accepted batch.
     """
     location = key_location(base, key)
     submission = Submission(endpoint, base.netloc, location)
+    if not cache_dir.is_dir():
+        # Every build makes its cache folder: without one this is not the build's (a typo,
+        # a CI job that did not restore it), and "nothing to submit" hid the URLs that wait
+        # in the right one.
+        what = "is not a folder" if os.path.lexists(cache_dir) else "does not exist"
+        raise PendingError(str(cache_dir), f"{what}, so it holds no list of changed URLs",
+                           "give --cache-dir the cache folder of the builds (their cache_dir)")
     versions = read_pending_versions(cache_dir)
     pending = list(versions)
     submission.pending = len(pending)
-    in_scope = [url for url in pending if is_within(url, base)]
-    submission.out_of_scope = [url for url in pending if not is_within(url, base)]
+    # A URL that is no URI (a hand-edited list: a control character, white space) is never
+    # sent, and kept as one not under the base URL is: it was sent, and printed raw.
+    in_scope = [url for url in pending if _URI.match(url) and is_within(url, base)]
+    sent = set(in_scope)
+    submission.out_of_scope = [url for url in pending if url not in sent]
     submission.batches = [BatchOutcome(urls) for urls in batches(in_scope)]
     if dry_run:
         return submission

@@ -69,14 +69,29 @@ class BaseUrl:
         return "fragment" if robots_txt != "off" and self.has_path else robots_txt
 
 
+# The user information of a URL (``user:password@``, a token as the user name): a secret.
+_USERINFO = re.compile(r"//[^/?#]*@")
+
+
+def without_userinfo(text: str) -> str:
+    """``text`` with any URL's user name and password hidden, as messages show it.
+
+    A URL refused for holding them (a base URL, an endpoint) is echoed in the message, and a
+    CI log keeps what it prints.
+    """
+    return _USERINFO.sub("//***@", text) if "@" in text else text
+
+
 def parse_base_url(text: str) -> BaseUrl:
     """Validate and normalise a base URL.
 
     Raises:
-        ValueError: with a message in the config-message grammar.
+        ValueError: with a message in the config-message grammar (any user name and password
+            hidden).
 
     """
     value = text.strip()
+    text = without_userinfo(text)  # only ever shown from here on
     try:
         parts = urlsplit(value)
         port = parts.port
@@ -323,13 +338,57 @@ def without_dot_segments(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, removed, parts.query, parts.fragment))
 
 
+_SLASHES = re.compile(r"//+")
+_ESCAPED_SLASH = re.compile(r"%(?:2[fF]|5[cC])")
+
+
+def scope_form(url: str) -> str:
+    """``url`` in the form a scope is compared in: each spelling of one URL gives one text.
+
+    RFC 3986 section 6.2.2's normal form (scheme and host in lower case, the default port
+    dropped, escapes of unreserved characters decoded and the others in upper case, dot
+    segments removed), and as servers and WHATWG parsers read a path: a backslash (escaped or
+    not) or an escaped slash is a ``/``, a run of slashes one slash, and a dot segment with
+    parameters (``..;x``) a dot segment. Our own URLs never hold an escaped slash.
+    Spelled so, a URL climbed out of its folder (``blog/..;/docs/``, ``blog//../docs/``, a
+    backslash for a slash) or hid a page that another build lists (``%64ocs/page.html``)
+    while its text still looked in place.
+    """
+    if "/." not in url and _PLAIN_ABSOLUTE.match(url) and "//" not in url[8:]:
+        return url  # the common case: already in that form
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return url  # not a URL: no scope holds it anyway
+    scheme = parts.scheme.lower()
+    netloc = parts.netloc.lower()
+    if port is not None and port == _DEFAULT_PORTS.get(scheme):
+        netloc = netloc.rpartition(":")[0]
+    # Runs of slashes as one, as nginx and Apache serve them: "blog//../docs/" is "docs/";
+    # and an escaped slash or backslash as one, as nginx decodes it before it resolves "..".
+    path = _ESCAPED_SLASH.sub("/", parts.path.replace("\\", "/"))
+    path = _SLASHES.sub("/", unquote_keep_reserved(path))
+    path = _HEX_ESCAPE.sub(lambda m: m.group(0).upper(), path)
+    path = "/".join(_dot_segment(segment) for segment in path.split("/"))
+    path = _remove_dot_segments(path) if path else "/"
+    return urlunsplit((scheme, netloc, path, parts.query, parts.fragment))
+
+
+def _dot_segment(segment: str) -> str:
+    """``..;x`` as ``..`` (Tomcat and Jetty read it so); any other segment as it is."""
+    head = segment.partition(";")[0]
+    return head if head in (".", "..") else segment
+
+
 def is_under(url: str, prefix: str) -> bool:
-    """Whether ``url`` lies in the folder URL ``prefix`` once its dot segments are removed.
+    """Whether ``url`` lies in the folder URL ``prefix`` once in :func:`scope_form`.
 
     The one scope test of ``merge`` and ``check``: a URL that climbs out with ``..`` (or
-    ``%2e%2e``) is outside, whatever its text starts with.
+    ``%2e%2e``, ``..;``, a backslash for a slash) is outside, whatever its text starts
+    with; ``prefix`` is a base URL (:func:`parse_base_url` gives it in that form).
     """
-    return without_dot_segments(url).startswith(prefix)
+    return scope_form(url).startswith(prefix)
 
 
 def is_within(url: str, base: BaseUrl) -> bool:

@@ -244,3 +244,172 @@ def test_an_upgrade_reads_the_cache_kept_under_the_former_key(
     assert not (site / "sitemap.xml").exists()
     assert manifest.exists()
     assert not (cache / f"lastmod-manifest-{former}.sqlite").exists()
+
+
+# --- a cache folder that is no folder --------------------------------------------------------
+
+
+def _not_a_folder(place: Path, kind: str) -> str:
+    """Make ``place`` a file, a link in a loop or a link to nothing; what the message says."""
+    if kind == "file":
+        place.write_text("the user's notes", "utf-8")
+        return "it is a file, not a folder"
+    if kind == "loop":
+        place.symlink_to(place.with_name("other"))
+        place.with_name("other").symlink_to(place)
+    else:
+        place.symlink_to(place.with_name("gone"))
+    return "it is a link to nothing (or a loop of links), not a folder"
+
+
+@pytest.mark.parametrize("kind", ["file", "loop", "dangling"])
+def test_a_cache_dir_that_is_no_folder_is_said_so(
+        site: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """--cache-dir naming a file or a broken link: one line saying so (it said 'File
+    exists', as if something were fine), exit 1, the file kept."""
+    cache = site.parent / "cache"
+    said = _not_a_folder(cache, kind)
+    capsys.readouterr()
+    assert build(site, "--cache-dir", str(cache)) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert said in err
+    assert "File exists" not in err
+    if kind == "file":
+        assert cache.read_text("utf-8") == "the user's notes"
+
+
+@pytest.mark.parametrize("kind", ["missing", "file", "loop", "dangling"])
+def test_submit_with_no_cache_folder_is_an_error_not_nothing_to_submit(
+        site: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """submit given a cache folder that is not there (a typo, a CI job that did not restore
+    it) said 'Nothing to submit' with exit 0, while the URLs waited in the right one."""
+    key = "0123abcd0123abcd"
+    assert build(site, "--indexnow-key", key) == 0
+    (site / "a.html").write_text(page("a, edited"), "utf-8")
+    assert build(site, "--indexnow-key", key) == 0
+    cache = site.parent / "typo"
+    if kind != "missing":
+        _not_a_folder(cache, kind)
+    capsys.readouterr()
+    code = main(["submit", str(site), "--base-url", BASE, "--key", key, "--cache-dir",
+                 str(cache), "--endpoint", "http://127.0.0.1:9/", "--dry-run"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "Nothing to submit" not in out + err
+    assert err.count("\n") == 1
+    assert "so it holds no list of changed URLs: give --cache-dir the cache folder" in err
+
+
+@pytest.mark.parametrize("option", ["cache_dir", "html_sitemap_template", "html_sitemap"])
+def test_a_nul_byte_in_a_path_option_is_a_config_error(tmp_path: Path, option: str) -> None:
+    """A NUL byte (possible in mkdocs.yml or pelicanconf.py, never on a command line) in a
+    path option: ConfigError naming the option, not a ValueError traceback from os."""
+    from sitemap_plugins.build import generate  # noqa: PLC0415
+    from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
+    from sitemap_plugins.options import SitemapConfig  # noqa: PLC0415
+
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "index.html").write_text(page("home"), "utf-8")
+    value = "map\0.html"
+    with pytest.raises(ConfigError) as caught:
+        generate(str(folder), SitemapConfig.from_mapping(
+            {"base_url": BASE, "cache_dir": str(tmp_path / "cache"), option: value}))
+    assert caught.value.option == option
+    assert "but received: 'map\\x00.html' (str)" in str(caught.value)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_renamed_sitemap_leaves_a_utf16_robots_txt_too(site: Path, codec: str) -> None:
+    """In a UTF-16 robots.txt, our old line goes as it does in UTF-8, the file stays UTF-16
+    (its lines were read as bytes: none matched, and the old line named a removed file)."""
+    text = f"User-agent: *\nDisallow: /private/\n\nSitemap: {BASE}products.xml\n"
+    (site / "robots.txt").write_bytes(("\ufeff" + text).encode(codec))
+    assert build(site) == 0
+    assert build(site, "--sitemap-name", "pages") == 0
+    written = (site / "robots.txt").read_bytes().decode("utf-16")
+    assert f"Sitemap: {BASE}sitemap.xml" not in written
+    assert f"Sitemap: {BASE}pages.xml" in written
+    assert written.startswith("User-agent: *\nDisallow: /private/\n")
+
+
+# --- changes_file: never a file of the site --------------------------------------------------
+
+
+@pytest.mark.parametrize("inside", ["index.html", "sitemap.xml", "changes.json", "sub/c.json"],
+                         ids=["a-page", "our-sitemap", "a-new-file", "below"])
+def test_a_changes_file_inside_the_site_is_refused_before_any_write(
+        site: Path, capsys: pytest.CaptureFixture[str], inside: str) -> None:
+    """--changes-file site/index.html wrote the JSON report over the home page (and over the
+    sitemap.xml just written): refused like a cache_dir inside the site, exit 2, nothing
+    written."""
+    assert build(site) == 0
+    (site / "a.html").write_text(page("a, edited"), "utf-8")
+    before = {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()}
+    capsys.readouterr()
+    assert build(site, "--changes-file", str(site / inside)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"error: --changes-file: '{site / inside}' is inside the published "
+                          "site")
+    assert {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()} == before
+
+
+@pytest.mark.parametrize("kind", ["folder", "link", "no-folder-above"])
+def test_a_changes_file_that_is_no_file_is_refused_at_once(
+        site: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """A folder or a link at the changes_file path, or no folder above it: a usage error
+    before the build (it failed after the sitemap was written, 'Is a directory; the previous
+    file was kept')."""
+    target = site.parent / "changes.json"
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "link":
+        target.symlink_to(site.parent / "elsewhere.json")
+    else:
+        target = site.parent / "reports" / "changes.json"
+    capsys.readouterr()
+    assert build(site, "--changes-file", str(target)) == (1 if kind == "link" else 2)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    if kind == "link":  # as every file the build writes: left as it is
+        assert err.startswith(f"error: {target}: is a symbolic link, not a regular file")
+    else:
+        assert f"error: --changes-file: '{target}' is " in err
+    assert not (site / "sitemap.xml").exists()
+
+
+# --- something else where the manifest goes --------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "code", "said"), [
+    ("folder", 1, "is a folder where the lastmod manifest goes; remove it"),
+    ("pipe", 0, "is a named pipe, not a file; starting a new one"),
+    ("dangling-link", 0, "is a symbolic link, not a file; starting a new one"),
+], ids=["folder", "pipe", "dangling-link"])
+def test_something_else_where_the_manifest_goes_is_said_so(
+        site: Path, capsys: pytest.CaptureFixture[str], kind: str, code: int,
+        said: str) -> None:
+    """A folder, a pipe or a broken link in the manifest's place: said as it is (it was 'no
+    manifest: first build, or the cache was deleted'); a folder, which no new manifest can
+    replace, stops the build before any write (it failed after the sitemap was written)."""
+    cache = site.parent / "cache"
+    assert build(site, "--cache-dir", str(cache)) == 0
+    (manifest,) = cache.glob("lastmod-manifest-*.sqlite")
+    manifest.unlink()
+    if kind == "folder":
+        manifest.mkdir()
+    elif kind == "pipe":
+        os.mkfifo(manifest)
+    else:
+        manifest.symlink_to(site.parent / "gone.sqlite")
+    for name in ("sitemap.xml", "sitemap.xml.gz", "sitemap.txt"):
+        (site / name).unlink()
+    capsys.readouterr()
+    assert main(["build", str(site), "--base-url", BASE, "--cache-dir", str(cache)]) == code
+    err = capsys.readouterr().err
+    assert f"{manifest}" in err
+    assert said in err
+    assert "first build, or the cache was deleted" not in err
+    assert (site / "sitemap.xml").exists() == (code == 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -82,15 +83,56 @@ def test_a_deeply_nested_versions_json_is_one_line(tmp_path: Path, text: str,
 ], ids=["dots", "escaped", "mixed-case", "half-escaped", "nested", "trailing", "single",
         "above-root", "dots-in-name", "dotfile", "query-kept", "escaped-slash-is-a-name"])
 def test_dot_segments_are_removed_before_a_scope_is_compared(url: str, normal: str) -> None:
-    """RFC 3986 remove_dot_segments, '%2e' read as '.'; the query and names are left alone."""
+    """RFC 3986 remove_dot_segments, '%2e' read as '.'; the query and names are left alone.
+
+    The scope test goes further (:func:`test_every_spelling_of_a_url_has_one_scope_form`):
+    an escaped slash climbs out there, as nginx serves it.
+    """
     assert without_dot_segments(url) == normal
+    inside = normal.startswith(f"{BASE}blog/") and "%2f" not in url.lower()
+    assert is_under(url, f"{BASE}blog/") == inside
+
+
+@pytest.mark.parametrize(("url", "normal"), [
+    (f"{BASE}blog/..;/docs/", f"{BASE}docs/"),
+    (f"{BASE}blog/.%2e;jsessionid=1/docs/", f"{BASE}docs/"),
+    (f"{BASE}blog/..\\docs/", f"{BASE}docs/"),
+    (f"{BASE}blog/%2e%2e\\admin/", f"{BASE}admin/"),
+    (f"{BASE}blog\\..\\docs/", f"{BASE}docs/"),
+    (f"{BASE}blog//../../docs/", f"{BASE}docs/"),
+    (f"{BASE}blog//../docs/", f"{BASE}docs/"),
+    (f"{BASE}//docs//page.html", f"{BASE}docs/page.html"),
+    (f"{BASE}%64ocs/page.html", f"{BASE}docs/page.html"),
+    ("https://EXAMPLE.ORG/blog/x", f"{BASE}blog/x"),
+    ("https://example.org:443/blog/x", f"{BASE}blog/x"),
+    ("HTTPS://Example.Org:443/%62log/caf%c3%a9", f"{BASE}blog/caf%C3%A9"),
+    (f"{BASE}blog/a;x/", f"{BASE}blog/a;x/"),
+    (f"{BASE}blog/..%2Fdocs", f"{BASE}docs"),
+    (f"{BASE}blog/%2e%2e%2fadmin/", f"{BASE}admin/"),
+    (f"{BASE}blog/..%5Cdocs/", f"{BASE}docs/"),
+    (f"{BASE}blog/a%2Fb", f"{BASE}blog/a/b"),
+    (f"{BASE}blog/x?a=/../..#..", f"{BASE}blog/x?a=/../..#.."),
+], ids=["params", "escaped-params", "backslash", "escaped-backslash", "all-backslashes",
+        "double-slash", "double-slash-climbs", "slash-runs", "escaped-letter", "upper-host",
+        "default-port", "all-at-once", "params-in-name", "escaped-slash", "all-escaped-slash",
+        "escaped-backslash-escaped", "escaped-slash-in-a-name", "query-and-fragment-kept"])
+def test_every_spelling_of_a_url_has_one_scope_form(url: str, normal: str) -> None:
+    """'..;x', '\\', '%2F' and '%5C' as servers read them (nginx decodes an escaped slash
+    before it resolves '..'), case, default port and escapes of letters as RFC 3986 section
+    6.2.2 does: a URL that climbs out in any spelling is outside."""
+    from sitemap_plugins.urls import scope_form  # noqa: PLC0415
+
+    assert scope_form(url) == normal
     assert is_under(url, f"{BASE}blog/") == normal.startswith(f"{BASE}blog/")
 
 
 @pytest.mark.parametrize("listed", [
     "blog/../docs/page.html", "blog/%2e%2e/docs/page.html", "blog/%2E%2E/admin/",
-    "blog/./sub/../../docs/",
-], ids=["dots", "escaped", "escaped-upper", "nested"])
+    "blog/./sub/../../docs/", "blog/..;/docs/page.html", "blog/..\\docs/page.html",
+    "blog/%2e%2e;x=1\\admin/", "blog//../docs/page.html", "blog/..%2Fdocs/page.html",
+    "blog/%2e%2e%5cadmin/",
+], ids=["dots", "escaped", "escaped-upper", "nested", "params", "backslash",
+        "params-and-backslash", "double-slash", "escaped-slash", "escaped-backslash"])
 def test_merge_refuses_a_child_url_that_climbs_out_of_its_folder(
         tree: Path, capsys: pytest.CaptureFixture[str], listed: str) -> None:
     """blog/sitemap.xml listing a URL that resolves outside blog/: exit 1, nothing written."""
@@ -104,9 +146,16 @@ def test_merge_refuses_a_child_url_that_climbs_out_of_its_folder(
     assert not (tree / "sitemap.xml").exists()
 
 
+@pytest.mark.parametrize("spelling", [
+    f"{BASE}x/%2e%2e/docs/page.html", f"{BASE}%64ocs/page.html", f"{BASE}docs/pag%65.html",
+    "https://EXAMPLE.ORG/docs/page.html", "https://example.org:443/docs/page.html",
+    f"{BASE}x/..;/docs/page.html", f"{BASE}/docs//page.html", f"{BASE}docs/page.html?",
+], ids=["dot-segments", "escaped-folder", "escaped-name", "upper-host", "default-port",
+        "params", "slash-runs", "empty-query"])
 def test_merge_sees_a_page_listed_twice_through_dot_segments(
-        tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The root's pages naming docs/page.html as root/x/../docs/page.html: listed by two builds."""
+        tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], spelling: str) -> None:
+    """The root's pages naming docs/page.html in another spelling of its URL (dot segments,
+    escaped letters, case, default port): listed by two builds."""
     (tree / "index.html").write_text(page("root"), "utf-8")
     assert main(["-q", "build", str(tree), "--base-url", BASE, "--cache-dir",
                  str(tmp_path / "cache-root"), "--exclude", "blog/**", "--exclude",
@@ -114,7 +163,7 @@ def test_merge_sees_a_page_listed_twice_through_dot_segments(
     # A root build that lists a docs page through dot segments (hand-edited or another tool).
     sitemap = tree / "sitemap.xml"
     text = sitemap.read_text("utf-8")
-    extra = f"  <url>\n    <loc>{BASE}x/%2e%2e/docs/page.html</loc>\n  </url>\n</urlset>"
+    extra = f"  <url>\n    <loc>{spelling}</loc>\n  </url>\n</urlset>"
     sitemap.write_text(text.replace("</urlset>", extra), "utf-8")
     code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
     assert code == 1
@@ -122,12 +171,14 @@ def test_merge_sees_a_page_listed_twice_through_dot_segments(
     assert "docs/sitemap.xml (docs/)" in err
 
 
+@pytest.mark.parametrize("climb", ["%2e%2e/", "..;/", ".%2E;x/", "..%2F"],
+                         ids=["escaped", "params", "escaped-params", "escaped-slash"])
 def test_check_refuses_a_child_url_that_climbs_out_of_its_folder(
-        tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tree: Path, capsys: pytest.CaptureFixture[str], climb: str) -> None:
     """After a merge, blog/sitemap.xml gains .../blog/%2e%2e/docs/page.html: check says so."""
     assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
     sitemap = tree / "blog" / "sitemap.xml"
-    bad = f"{BASE}blog/%2e%2e/docs/page.html"
+    bad = f"{BASE}blog/{climb}docs/page.html"
     sitemap.write_text(sitemap.read_text("utf-8").replace(
         "</urlset>", f"  <url>\n    <loc>{bad}</loc>\n  </url>\n</urlset>"), "utf-8")
     (tree / "blog" / "sitemap.xml.gz").unlink(missing_ok=True)
@@ -192,3 +243,189 @@ def test_a_second_merge_replaces_and_removes_only_its_own_files(
     (tree / "sitemap-index-9.xml").write_bytes((tree / "sitemap.xml").read_bytes())  # ours
     assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
     assert not (tree / "sitemap-index-9.xml").exists()
+
+
+# --- something else than a file where the merge writes one ----------------------------------
+
+
+def _make_special(path: Path, kind: str, outside: Path) -> None:
+    if kind == "folder":
+        path.mkdir()
+        (path / "mine.txt").write_text("the user's", "utf-8")
+    elif kind == "link":
+        path.symlink_to(outside)
+    elif kind == "dangling-link":
+        path.symlink_to(outside.parent / "gone.xml")
+    else:
+        os.mkfifo(path)
+
+
+@pytest.mark.parametrize("kind", ["folder", "link", "dangling-link", "pipe"])
+@pytest.mark.parametrize("name", ["sitemap.xml.gz", "sitemap-root.xml", "sitemap-root.xml.gz"])
+def test_something_not_a_file_where_the_merge_writes_stops_it_before_any_write(
+        tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str,
+        name: str) -> None:
+    """A folder, link or pipe of the user's at a name the merge writes: one line naming it,
+    exit 1, nothing written at all (it wrote sitemap.xml, then stopped at the .gz)."""
+    (tree / "index.html").write_text(page("root"), "utf-8")
+    assert main(["-q", "build", str(tree), "--base-url", BASE, "--cache-dir",
+                 str(tmp_path / "cache-root"), "--exclude", "blog/**", "--exclude",
+                 "docs/**"]) == 0
+    (tree / name).unlink(missing_ok=True)
+    outside = tmp_path / "outside.xml"
+    outside.write_text("the user's own file", "utf-8")
+    _make_special(tree / name, kind, outside)
+    before = {p.name: p.read_bytes() for p in tree.iterdir() if p.is_file()
+              and not p.is_symlink() and p.suffix in (".xml", ".gz")}
+    code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
+    assert code == 1
+    assert f"error: {name}: is a" in err
+    assert "where the merge writes a file; it was left as it is" in err
+    assert "Traceback" not in err
+    after = {p.name: p.read_bytes() for p in tree.iterdir() if p.is_file()
+             and not p.is_symlink() and p.suffix in (".xml", ".gz")}
+    assert after == before
+    assert outside.read_text("utf-8") == "the user's own file"
+    assert os.path.lexists(tree / name)
+
+
+@pytest.mark.parametrize("spelling", ["https://example.org:443/blog/", "https://EXAMPLE.ORG/blog/",
+                                      f"{BASE}%62log/", f"{BASE}blog/x/../"],
+                         ids=["default-port", "upper-host", "escaped-letter", "dot-segments"])
+def test_a_part_named_in_another_spelling_is_never_read_from_a_sliced_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spelling: str) -> None:
+    """A build's index naming its part in another spelling of the URL: refused in one line
+    (the part's file name is cut from the URL as written, so only the base's own spelling is
+    read as a file name)."""
+    root = tmp_path / "public"
+    (root / "blog").mkdir(parents=True)
+    for name in ("index", "a", "b"):
+        (root / "blog" / f"{name}.html").write_text(page(name), "utf-8")
+    assert main(["-q", "build", str(root / "blog"), "--base-url", f"{BASE}blog/",
+                 "--cache-dir", str(tmp_path / "cache"), "--max-urls", "2"]) == 0
+    index = root / "blog" / "sitemap.xml"
+    text = index.read_text("utf-8")
+    assert f"{BASE}blog/sitemap-1.xml" in text
+    index.write_text(text.replace(f"{BASE}blog/sitemap-1.xml", f"{spelling}sitemap-1.xml"),
+                     "utf-8")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert f"names {spelling}sitemap-1.xml, which is not a file in blog folder" in err
+    assert not (root / "sitemap.xml").exists()
+
+
+# --- the builds' cache inside the published root ---------------------------------------------
+
+
+def test_a_cache_inside_the_published_root_is_warned_about(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Builds below the root made with the default cache_dir keep their manifest in
+    root/.sitemap-cache/, which the root publishes: the merge says so (it went online
+    without a word); lock files alone are not worth a word."""
+    root = tmp_path / "public"
+    for name in ("blog", "docs"):
+        (root / name).mkdir(parents=True)
+        (root / name / "index.html").write_text(page(name), "utf-8")
+    assert main(["-q", "build", str(root / "blog"), "--base-url", f"{BASE}blog/",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 0
+    assert "cache" not in err  # the blog build kept its cache outside: only its lock is there
+    assert main(["-q", "build", str(root / "docs"), "--base-url", f"{BASE}docs/"]) == 0
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 0
+    assert ("warning: '.sitemap-cache/': holds the cache of builds below the root "
+            "(lastmod-manifest-docs-") in err
+    assert "and the root is published: give those builds a cache_dir outside it" in err
+
+
+@pytest.mark.parametrize("data", ["my own notes\n", "Sitemap: https://example.org/shop.xml\n"],
+                         ids=["notes", "hand-made-fragment"])
+def test_a_users_fragment_file_at_a_root_below_the_host_root_is_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], data: str) -> None:
+    """Root below the host root: the merge writes robots-sitemap.txt there; a user's own file
+    of that name stops it in one line, kept byte for byte (it was replaced without a word)."""
+    root = tmp_path / "public"
+    (root / "blog").mkdir(parents=True)
+    (root / "blog" / "index.html").write_text(page("blog"), "utf-8")
+    build(root / "blog", f"{BASE}site/blog/", tmp_path / "cache")
+    (root / "robots-sitemap.txt").write_text(data, "utf-8")
+    code, _, err = run(["merge", str(root), "--base-url", f"{BASE}site/"], capsys)
+    assert code == 1
+    assert ("error: robots-sitemap.txt: is already at the root and was not written by "
+            "sitemap-plugins; the merge would replace it") in err
+    assert (root / "robots-sitemap.txt").read_text("utf-8") == data
+    assert not (root / "sitemap.xml").exists()
+
+
+def test_the_merges_own_fragment_is_rewritten(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The fragment a merge wrote is its own: merging again, for another index, replaces it."""
+    root = tmp_path / "public"
+    (root / "blog").mkdir(parents=True)
+    (root / "blog" / "index.html").write_text(page("blog"), "utf-8")
+    build(root / "blog", f"{BASE}site/blog/", tmp_path / "cache")
+    assert run(["merge", str(root), "--base-url", f"{BASE}site/"], capsys)[0] == 0
+    assert run(["merge", str(root), "--base-url", f"{BASE}site/", "--sitemap-name", "map"],
+               capsys)[0] == 0
+    assert f"Sitemap: {BASE}site/map.xml" in (root / "robots-sitemap.txt").read_text("utf-8")
+
+
+# --- a robots.txt in UTF-16 ------------------------------------------------------------------
+
+
+def test_a_utf16_robots_txt_loses_the_builds_lines_as_utf8_does(
+        tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The builds' own Sitemap: lines leave a UTF-16 robots.txt as they leave a UTF-8 one
+    (they stayed), the index's line is added, and the file stays UTF-16."""
+    text = f"User-agent: *\nDisallow:\nSitemap: {BASE}blog/sitemap.xml\n"
+    (tree / "robots.txt").write_bytes(("\ufeff" + text).encode("utf-16-le"))
+    assert run(["merge", str(tree), "--base-url", BASE], capsys)[0] == 0
+    data = (tree / "robots.txt").read_bytes()
+    assert data.startswith(b"\xff\xfe")
+    written = data.decode("utf-16")
+    assert f"{BASE}blog/sitemap.xml" not in written
+    assert f"Sitemap: {BASE}sitemap.xml" in written
+
+
+@pytest.mark.parametrize("data", [b"\xff\xfeU\x00s\x00e", b"\xfe\xff\x00U\x00"],
+                         ids=["odd-length-le", "odd-length-be"])
+def test_a_robots_txt_that_only_looks_utf16_is_left_with_one_warning(
+        tree: Path, capsys: pytest.CaptureFixture[str], data: bytes) -> None:
+    """A UTF-16 byte-order mark on bytes that are not UTF-16: the merge is done, robots.txt
+    left byte for byte, one warning (it was a UnicodeDecodeError traceback)."""
+    (tree / "robots.txt").write_bytes(data)
+    code, _, err = run(["merge", str(tree), "--base-url", BASE], capsys)
+    assert code == 0
+    assert "Traceback" not in err
+    assert ("warning: 'robots.txt': starts with a UTF-16 byte-order mark but is not UTF-16; "
+            "left as it is") in err
+    assert (tree / "robots.txt").read_bytes() == data
+    assert (tree / "sitemap.xml").exists()
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe", "link-to-pipe", "dangling-link"])
+def test_a_versions_json_that_is_no_file_stops_the_merge(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    """versions.json as a folder, a pipe or a broken link was read as 'no versions.json', so
+    every version was offered without a word: one line, exit 1, nothing written."""
+    root = tmp_path / "gh-pages"
+    for version in ("1.0", "2.0"):
+        (root / version).mkdir(parents=True)
+        (root / version / "index.html").write_text(page(version), "utf-8")
+        build(root / version, f"{BASE}{version}/", tmp_path / f"cache-{version}")
+    target = root / "versions.json"
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "pipe":
+        os.mkfifo(target)
+    elif kind == "link-to-pipe":
+        os.mkfifo(tmp_path / "pipe")
+        target.symlink_to(tmp_path / "pipe")
+    else:
+        target.symlink_to(tmp_path / "gone.json")
+    code, _, err = run(["merge", str(root), "--base-url", BASE], capsys)
+    assert code == 1
+    assert err.startswith("error: versions.json: is a ")
+    assert "not mike's list of versions" in err
+    assert not (root / "sitemap.xml").exists()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from local_server import serving
@@ -25,8 +26,12 @@ KEY = "0123abcd-KEY-4567"
 class Endpoint:
     """A real local HTTP endpoint: answers from a list, records when each POST came."""
 
-    answers: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    answers: list[tuple[int, dict[str, str] | list[tuple[str, str]]]] = field(
+        default_factory=list)
+    """Status and header fields (a list of pairs to send a field twice)."""
     times: list[float] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    """The request target of each POST, as it came."""
     bodies: list[dict[str, object]] = field(default_factory=list)
     during: Callable[[], None] | None = None
     """Run while the first POST is being answered (a build meanwhile)."""
@@ -40,6 +45,7 @@ def endpoint() -> Iterator[Endpoint]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             state.times.append(time.monotonic())
+            state.paths.append(self.path)
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             state.bodies.append(json.loads(body))
             if state.during is not None:
@@ -47,7 +53,7 @@ def endpoint() -> Iterator[Endpoint]:
                 during()
             status, headers = state.answers.pop(0) if state.answers else (200, {})
             self.send_response(status)
-            for name, value in headers.items():
+            for name, value in headers.items() if isinstance(headers, dict) else headers:
                 self.send_header(name, value)
             self.send_header("Content-Length", "0")
             self.end_headers()
@@ -290,3 +296,187 @@ def test_a_single_refused_batch_is_counted_as_such(changed: Path, endpoint: Endp
     assert submit(changed, endpoint.url) == 1
     summary = capsys.readouterr().out.splitlines()[-1]
     assert summary == f"Submitted 0 of 1 URL to {endpoint.url}: 0 of 1 batch accepted"
+
+
+# --- endpoints beyond ASCII, secrets in URLs -------------------------------------------------
+
+
+@pytest.mark.parametrize(("tail", "sent"), [
+    ("/indexnow/é", "/indexnow/%C3%A9"),
+    ("/indexnow?source={ci}", "/indexnow?source=%7Bci%7D"),
+    ("/in dex", None),
+    ("/ünï?q=ü", "/%C3%BCn%C3%AF?q=%C3%BC"),
+], ids=["letter-in-path", "braces-in-query", "space-refused", "letters-everywhere"])
+def test_an_endpoint_beyond_ascii_is_sent_encoded(
+        changed: Path, endpoint: Endpoint, capsys: pytest.CaptureFixture[str], tail: str,
+        sent: str | None) -> None:
+    """An endpoint holding characters no URI holds is POSTed percent-encoded (it was a
+    UnicodeEncodeError traceback); white space stays a usage error."""
+    capsys.readouterr()
+    parts = urlsplit(endpoint.url)
+    code = submit(changed, f"{parts.scheme}://{parts.netloc}{tail}", "-q")
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    if sent is None:
+        assert code == 2
+        assert err.startswith("error: --endpoint: Expected an http(s) URL")
+        return
+    assert code == 0, err
+    assert endpoint.paths == [sent]
+    assert pending_of(changed) == []
+
+
+def test_an_idn_endpoint_is_checked_and_encoded() -> None:
+    """A host name beyond ASCII passes the check and is sent in its IDNA form."""
+    from sitemap_plugins.submit import check_endpoint  # noqa: PLC0415
+
+    assert check_endpoint("endpoint", "https://bücher.example/indexnow") == (
+        "https://xn--bcher-kva.example/indexnow")
+
+
+@pytest.mark.parametrize("url", [
+    "https://user:s3cr3t-pass@api.indexnow.org/indexnow",
+    "https://s3cr3t-pass@api.indexnow.org/indexnow",
+    "https://user:s3cr3t-pass@[::1/indexnow",
+    "https://user:s3cr3t-pass@api.indexnow.org:99999/indexnow",
+], ids=["user-and-password", "token-as-user", "broken-host", "bad-port"])
+@pytest.mark.parametrize("flag", ["--endpoint", "--base-url"])
+def test_a_password_in_a_url_is_never_printed(
+        changed: Path, capsys: pytest.CaptureFixture[str], url: str, flag: str) -> None:
+    """A URL refused for its user information (or anything else) is echoed without it."""
+    capsys.readouterr()
+    args = ["submit", str(changed), "--base-url", BASE, "--key", KEY, "--endpoint",
+            "http://127.0.0.1:9/"]
+    args[args.index(flag) + 1] = url if flag == "--endpoint" else url.replace("/indexnow", "/")
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1
+    assert "s3cr3t" not in out + err
+    assert "***@" in err
+
+
+# --- Retry-After beyond the ordinary ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [
+    "Fri, 31 Dec 9999 23:59:59 -2359", "9" * 40, "00000000000000003600",
+], ids=["date-past-year-9999", "forty-digits", "leading-zeros"])
+def test_an_extreme_retry_after_stops_with_a_date_never_a_traceback(
+        changed: Path, endpoint: Endpoint, capsys: pytest.CaptureFixture[str],
+        value: str) -> None:
+    """A pause past datetime's range, or digits RFC 9110 allows with leading zeros: one try,
+    kept, and a date to run again (the year-9999 date was an OverflowError traceback)."""
+    endpoint.answers = [(429, {"Retry-After": value})] * 4
+    capsys.readouterr()
+    assert submit(changed, endpoint.url) == 1
+    assert len(endpoint.times) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+    assert "run submit again after " in err
+    assert pending_of(changed) == [BASE + "a.html"]
+
+
+@pytest.mark.parametrize("order", [("3600", "0"), ("0", "3600")], ids=["long-first",
+                                                                       "long-last"])
+def test_retry_after_sent_twice_counts_the_longest(
+        changed: Path, endpoint: Endpoint, capsys: pytest.CaptureFixture[str],
+        order: tuple[str, str]) -> None:
+    """Two Retry-After fields: the longer pause counts, whichever came last (only the last
+    was read, so a trailing '0' made submit retry at once)."""
+    endpoint.answers = [(429, [("Retry-After", order[0]), ("Retry-After", order[1])])] * 4
+    capsys.readouterr()
+    assert submit(changed, endpoint.url) == 1
+    assert len(endpoint.times) == 1
+    assert "asks for a pause of 3,600 seconds" in capsys.readouterr().err
+
+
+# --- the key file, as it stands in the site --------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "said"), [
+    ("folder", "is a folder in the built site, not a file"),
+    ("link", "is a symbolic link in the built site, not a file"),
+    ("pipe", "is a named pipe in the built site, not a file"),
+], ids=["folder", "link", "pipe"])
+def test_a_key_file_that_is_no_file_is_named_as_such(
+        changed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str,
+        said: str) -> None:
+    """KEY.txt replaced by a folder, a link or a pipe: one line saying what stands there (it
+    said the file 'is not in the built site'), exit 1, nothing sent, the list kept."""
+    import os  # noqa: PLC0415
+
+    key_file = changed / f"{KEY}.txt"
+    key_file.unlink()
+    if kind == "folder":
+        key_file.mkdir()
+    elif kind == "link":
+        (tmp_path / "key.txt").write_text(KEY, "utf-8")
+        key_file.symlink_to(tmp_path / "key.txt")
+    else:
+        os.mkfifo(key_file)
+    capsys.readouterr()
+    assert submit(changed, "http://127.0.0.1:9/", "--dry-run") == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"the key file {KEY}.txt {said}" in err
+    assert "is not in the built site" not in err
+    assert pending_of(changed) == [BASE + "a.html"]
+
+
+@pytest.mark.parametrize("text", [f"\ufeff  {KEY} \r\n", f"{KEY}\n"], ids=["bom-and-spaces",
+                                                                            "newline"])
+def test_a_key_file_with_white_space_around_the_key_is_accepted(
+        changed: Path, endpoint: Endpoint, text: str) -> None:
+    """A hand-made key file (echo KEY > KEY.txt, an editor's BOM) holds the key all the same."""
+    (changed / f"{KEY}.txt").write_text(text, "utf-8")
+    assert submit(changed, endpoint.url, "-q") == 0
+    assert pending_of(changed) == []
+
+
+# --- a hand-edited pending list --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [f"{BASE}a\x1b[31mred", f"{BASE}a\x00b", f"{BASE}a b",
+                                 f"{BASE}caf\u00e9"],
+                         ids=["escape-sequence", "nul", "space", "not-encoded"])
+def test_a_pending_url_that_is_no_uri_is_kept_never_sent_or_printed_raw(
+        changed: Path, endpoint: Endpoint, capsys: pytest.CaptureFixture[str],
+        bad: str) -> None:
+    """A hand-edited pending list holding a URL with a control character or white space: not
+    sent, kept, and the warning shows it escaped (it was POSTed, and printed raw)."""
+    path = changed.parent / ".sitemap-cache" / PENDING_NAME
+    path.write_text(json.dumps({"schema": PENDING_SCHEMA, "urls": [BASE + "a.html", bad]}),
+                    "utf-8")
+    capsys.readouterr()
+    assert submit(changed, endpoint.url) == 0
+    out, err = capsys.readouterr()
+    assert endpoint.bodies[0]["urlList"] == [BASE + "a.html"]
+    assert "\x1b" not in out + err
+    assert "\x00" not in out + err
+    assert "warning: 1 pending URLs are not under" in err
+    assert pending_of(changed) == [bad]
+
+
+def test_output_piped_into_head_ends_without_a_traceback(changed: Path) -> None:
+    """`submit --dry-run | head -1`: the reader goes away mid-list; exit 141 (as a shell says
+    of SIGPIPE), nothing on stderr (it was a BrokenPipeError traceback), the list kept."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    urls = [f"{BASE}p{number}.html" for number in range(30_000)]
+    path = changed.parent / ".sitemap-cache" / PENDING_NAME
+    path.write_text(json.dumps({"schema": PENDING_SCHEMA, "urls": urls}), "utf-8")
+    with subprocess.Popen(
+            [sys.executable, "-m", "sitemap_plugins", "submit", str(changed), "--base-url", BASE,
+             "--key", KEY, "--dry-run"], stdout=subprocess.PIPE, stderr=subprocess.PIPE) as run:
+        assert run.stdout is not None
+        assert run.stderr is not None
+        assert run.stdout.readline().startswith(b"Batch 1 of 3: ")
+        run.stdout.close()
+        err = run.stderr.read().decode()
+        code = run.wait(timeout=60)
+    assert "Traceback" not in err
+    assert err == ""
+    assert code == 141
+    assert len(pending_of(changed)) == 30_000

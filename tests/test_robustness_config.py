@@ -260,3 +260,30 @@ def test_empty_site(tmp_path: Path, capsys) -> None:
     # robots.txt keeps the Sitemap: line added by the first build, though that sitemap is
     # gone now (reported to the lead as a question, not changed here).
     assert (site / "robots.txt").read_bytes() == robots_after_first
+
+
+def _nested(depth: int) -> list[object]:
+    nested: list[object] = []
+    for _ in range(depth):
+        nested = [nested]
+    return nested
+
+
+@pytest.mark.parametrize(("option", "value", "shown"), [
+    ("max_urls", 10**5000, "a value too large to show (int)"),
+    ("workers", -(10**5000), "a value too large to show (int)"),
+    ("exclude", [_nested(100_000)], "a value too large to show (list)"),
+    ("gzip", "y" * 10_000, "'" + "y" * 199 + "... (str)"),
+], ids=["past-int-digits", "negative-past-int-digits", "nested-list", "long-text"])
+def test_a_value_too_large_to_show_is_still_one_line(option: str, value: object,
+                                                     shown: str) -> None:
+    """A Pelican or Sphinx setting Python cannot even print (an int past 4,300 digits, a list
+    nested past the recursion limit) is a ConfigError of bounded length, not a ValueError or
+    RecursionError raised while the message was made."""
+    from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
+
+    with pytest.raises(ConfigError) as caught:
+        SitemapConfig.from_mapping({"base_url": BASE, option: value})
+    assert caught.value.option == option
+    assert str(caught.value).endswith(f"received: {shown}")
+    assert len(str(caught.value)) < 400

@@ -108,3 +108,37 @@ def test_a_host_handler_for_sigterm_is_left_alone() -> None:
         assert signal.getsignal(signal.SIGTERM) is host_handler
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_ctrl_c_while_the_command_starts_is_one_line() -> None:
+    """Ctrl-C while the command line's modules load (a quarter of a second at each start): one
+    line and exit 130, as later (it was a KeyboardInterrupt traceback)."""
+    script = textwrap.dedent("""
+        import builtins, sys
+        real_import = builtins.__import__
+        def interrupted(name, *args, **kwargs):
+            if name == "sitemap_plugins.cli":
+                raise KeyboardInterrupt
+            return real_import(name, *args, **kwargs)
+        builtins.__import__ = interrupted
+        from sitemap_plugins.__main__ import main
+        sys.exit(main(["--version"]))
+    """)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=False, timeout=60)
+    assert run.returncode == 130
+    assert run.stderr == "interrupted: stopped while starting; nothing was read or written\n"
+    assert run.stdout == ""
+
+
+def test_the_command_and_python_m_run_the_same_entry() -> None:
+    """``sitemap-plugins`` is ``sitemap_plugins.__main__:main``, which ``python -m`` runs."""
+    import re  # noqa: PLC0415  # tomllib is Python 3.11+
+
+    pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
+    assert re.findall(r'^sitemap-plugins = "(.*)"$', pyproject, re.MULTILINE) == [
+        "sitemap_plugins.__main__:main"]
+    run = subprocess.run([sys.executable, "-m", "sitemap_plugins", "--version"],
+                         capture_output=True, text=True, check=False, timeout=60)
+    assert run.returncode == 0
+    assert run.stdout.strip()

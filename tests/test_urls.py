@@ -44,7 +44,7 @@ def test_parse_base_url_normalises(text: str, expected: str) -> None:
         ("example.org", "Expected an absolute http(s) URL such as 'https://example.org/' but received: 'example.org'"),
         ("ftp://example.org/", "Expected an absolute http(s) URL such as 'https://example.org/' but received: 'ftp://example.org/'"),
         ("https://example.org/?a=1", "Expected a URL without query or fragment but received: 'https://example.org/?a=1'"),
-        ("https://u:p@example.org/", "Expected a URL without user name or password but received: 'https://u:p@example.org/'"),
+        ("https://u:p@example.org/", "Expected a URL without user name or password but received: 'https://***@example.org/'"),
         ("", "Expected an absolute http(s) URL such as 'https://example.org/' but received: ''"),
     ],
     ids=["no-scheme", "ftp", "query", "userinfo", "empty"],
