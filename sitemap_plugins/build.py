@@ -26,10 +26,16 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import unquote, urlsplit
 
 from sitemap_plugins.cache_keys import default_cache_dir
-from sitemap_plugins.chrome import CHROME_WITNESSES, HOME_PAGE, PageBlocks, SiteChrome, site_chrome
+from sitemap_plugins.chrome import (
+    CHROME_WITNESSES,
+    HOME_PAGE,
+    PageBlocks,
+    SiteChrome,
+    local_pages,
+    site_chrome,
+)
 from sitemap_plugins.dates import build_time
 from sitemap_plugins.errors import (
     Diagnostic,
@@ -344,8 +350,8 @@ def _home_chrome(site: Path, base_url: str) -> SiteChrome | None:
     witnesses: list[PageBlocks] = []
     seen = {HOME_PAGE}
     for href in home.links:
-        for rel in _local_pages(href, base_url):
-            if rel in seen:
+        for rel in local_pages(href, base_url):
+            if rel in seen or not is_html_page(rel):
                 continue
             seen.add(rel)
             found = _blocks_of(site / rel)
@@ -355,35 +361,6 @@ def _home_chrome(site: Path, base_url: str) -> SiteChrome | None:
         if len(witnesses) >= CHROME_WITNESSES:
             break
     return site_chrome(home, witnesses)
-
-
-def _local_pages(href: str, base_url: str) -> list[str]:
-    """The site files a home page's link may name, the likeliest first.
-
-    ``about/`` is ``about/index.html``; a URL of the site (Pelican's, with ``RELATIVE_URLS``
-    off: Elegant's menu) and a path below the site's own path are read from there; ``about``
-    is ``about/index.html`` or ``about.html`` (a server that adds the suffix: Netlify's).
-    """
-    link = urlsplit(href.split("#", 1)[0])
-    base = urlsplit(base_url)
-    path = unquote(link.path)
-    if link.netloc or link.scheme:
-        if link.netloc.lower() != base.netloc.lower():
-            return []  # another site
-        path = path or "/"
-    if path.startswith("/"):
-        if not path.startswith(base.path):
-            return []  # outside the site
-        path = path[len(base.path):]
-    parts = [part for part in path.split("/") if part not in ("", ".")]
-    if ".." in parts or "\\" in path:
-        return []  # never a file outside the site
-    if not parts or path.endswith("/"):
-        return ["/".join([*parts, HOME_PAGE])]
-    rel = "/".join(parts)
-    if "." not in parts[-1]:
-        return [f"{rel}/{HOME_PAGE}", f"{rel}.html"]
-    return [rel] if is_html_page(rel) else []
 
 
 def _blocks_of(path: Path) -> PageBlocks | None:

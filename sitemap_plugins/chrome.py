@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, NamedTuple
+from urllib.parse import unquote, urlsplit
 
 import xxhash
 
@@ -172,3 +173,33 @@ def drop_chrome(body: LexborNode, chrome: SiteChrome) -> None:
                 child.remove(False)  # unlinked whole, as step 2's elements are
             elif depth + 1 < _MAX_CHROME_DEPTH:
                 stack.append((child, child_place, depth + 1))
+
+
+def local_pages(href: str, base_url: str) -> list[str]:
+    """The site files a home page's link may name, the likeliest first.
+
+    ``about/`` is ``about/index.html``; a URL of the site (Pelican's, with ``RELATIVE_URLS``
+    off: Elegant's menu) and a path below the site's own path are read from there; ``about``
+    is ``about/index.html`` or ``about.html`` (a server that adds the suffix: Netlify's).
+    Any file: the caller reads the HTML pages among them.
+    """
+    link = urlsplit(href.split("#", 1)[0])
+    base = urlsplit(base_url)
+    path = unquote(link.path)
+    if link.netloc or link.scheme:
+        if link.netloc.lower() != base.netloc.lower():
+            return []  # another site
+        path = path or "/"
+    if path.startswith("/"):
+        if not path.startswith(base.path):
+            return []  # outside the site
+        path = path[len(base.path):]
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    if ".." in parts or "\\" in path:
+        return []  # never a file outside the site
+    if not parts or path.endswith("/"):
+        return ["/".join([*parts, HOME_PAGE])]
+    rel = "/".join(parts)
+    if "." not in parts[-1]:
+        return [f"{rel}/{HOME_PAGE}", f"{rel}.html"]
+    return [rel]

@@ -23,7 +23,8 @@ from sitemap_plugins.build import cache_folder, generate
 from sitemap_plugins.check import check_site
 from sitemap_plugins.errors import ConfigError, Diagnostic, ScanError, SitemapError
 from sitemap_plugins.interrupt import Terminated, sigterm_as_interrupt
-from sitemap_plugins.merge import MergeError, merge
+from sitemap_plugins.merge import merge
+from sitemap_plugins.merge_builds import MergeError
 from sitemap_plugins.options import (
     BUILD_OPTIONS,
     MERGE_OPTIONS,

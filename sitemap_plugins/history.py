@@ -383,7 +383,6 @@ class Manifest:
             self.previous = next((older for older in (self.former, self.legacy)
                                   if older.is_file()), self.path)
         if not self.previous.is_file() and (what := what_stands(self.path)) is not None:
-            # Said as it is: "no manifest (first build, or the cache was deleted)" hid it.
             if what == "a folder":  # no new one can take its place: stop before any write
                 raise WriteError(str(self.path), "is a folder where the lastmod manifest goes; "
                                  "remove it, or choose another cache_dir")
@@ -391,11 +390,10 @@ class Manifest:
                                        "file; starting a new one")
             return none
         if not self.previous.is_file():
-            self._note(
-                "no-manifest",
-                f"no lastmod manifest from an earlier build in {self.cache_dir} (first build, "
-                "or the cache was deleted): dates come only from the host and the pages this "
-                "time; keep that folder between builds for honest dates")
+            self._note("no-manifest", f"no lastmod manifest from an earlier build in "
+                       f"{self.cache_dir} (first build, or the cache was deleted): dates come "
+                       "only from the host and the pages this time; keep that folder between "
+                       "builds for honest dates")
             return none
         try:
             with contextlib.closing(
@@ -418,9 +416,8 @@ class Manifest:
                                        f"{fmt!r}, not {FORMAT_VERSION!r}; starting a new one")
             return none
         if meta.get("base_url") != self.base_url:
-            self._note("other-site-manifest",
-                       f"the lastmod manifest {self.previous} belongs to {meta.get('base_url')!r}, "
-                       f"not {self.base_url!r}; starting a new one")
+            self._note("other-site-manifest", f"the lastmod manifest {self.previous} belongs to "
+                       f"{meta.get('base_url')!r}, not {self.base_url!r}; starting a new one")
             return none
         now = self._never_back(now, meta, previous_path=self.previous)
         rebaseline = meta.get("fingerprint") != FINGERPRINT_VERSION

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from sitemap_plugins.build import Result
     from sitemap_plugins.check import Problem
     from sitemap_plugins.errors import Diagnostic
-    from sitemap_plugins.merge import Merged
+    from sitemap_plugins.merge_builds import Merged
     from sitemap_plugins.submit import Submission
 
 SCHEMA = "sitemap-plugins/report/1"

@@ -35,6 +35,7 @@ from sitemap_plugins.options import own_file_pattern, temp_name, temp_target
 from sitemap_plugins.reader import MAX_PARSED_BYTES, PageBytes
 from sitemap_plugins.render import NotASitemapError, sitemap_kind_of, stream_sitemap_entries
 from sitemap_plugins.robots_txt import MAX_ROBOTS_BYTES, editable
+from sitemap_plugins.rules import REASON_UNREADABLE
 from sitemap_plugins.urls import INDEX_NAMES
 
 if TYPE_CHECKING:
@@ -61,10 +62,7 @@ def is_regular(path: Path) -> bool:
 
 
 def stdout_to_nowhere() -> None:
-    """Point standard output at the null device, once its reader went away (``| head``).
-
-    Python flushes it again at exit, which raised BrokenPipeError once more.
-    """
+    """Point standard output at the null device once its reader left (``| head``): see cli."""
     with contextlib.suppress(OSError, ValueError):  # no file descriptor (a test's capture)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
@@ -93,7 +91,6 @@ def refuse_special(target: Path) -> None:
 
     Raises:
         WriteError: naming what stands there; it is left as it is.
-
     """
     try:
         mode = os.lstat(target).st_mode
@@ -125,8 +122,7 @@ def make_cache_folder(folder: Path) -> None:
     except FileExistsError:
         if folder.is_dir():
             return
-        # Said as it is: "File exists" read as if the folder were fine (a file, a link in a
-        # loop or to nothing stands there).
+        # Said as it is: "File exists" read as if the folder were fine.
         what = ("a file" if folder.is_file() else "a link to nothing (or a loop of links)"
                 if folder.is_symlink() else "something else")
         msg = f"it is {what}, not a folder: choose another cache_dir"
@@ -145,7 +141,6 @@ REASON_SYMLINK = "symlink out of the site"
 REASON_SITEMAP_FILE = "sitemap file"
 REASON_DUPLICATE = "duplicate URL"
 REASON_LINKED = "symlink to a page listed under its own path"
-REASON_UNREADABLE = "unreadable"
 
 
 class BuiltFile(NamedTuple):

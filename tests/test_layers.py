@@ -29,7 +29,8 @@ FLOORS: dict[str, int] = {
                     MIDDLE),
     **dict.fromkeys(("site", "owned", "history"), DOOR),
     **dict.fromkeys(("build", "extra_files", "result", "feeds", "check", "schema", "merge",
-                     "submit", "pool", "report", "cli", "git_dates", "interrupt", "host_config",
+                     "merge_builds", "submit", "pool", "report", "cli", "git_dates", "interrupt",
+                     "host_config",
                      "markdown_includes", "mkdocs", "pelican", "pelican_legacy", "sphinx",
                      "__init__", "__main__"), TOP),
 }

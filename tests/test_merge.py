@@ -526,9 +526,9 @@ def test_foreign_root_index_is_not_replaced(tmp_path: Path, capsys) -> None:
 def test_root_listing_many_build_pages_stays_bounded(sections: Path, tmp_path: Path, capsys,
                                                      monkeypatch) -> None:
     """Past MAX_CLAIMED root URLs inside builds' folders: one problem, memory stays bounded."""
-    import sitemap_plugins.merge as merge_module  # noqa: PLC0415
+    from sitemap_plugins import merge_builds  # noqa: PLC0415
 
-    monkeypatch.setattr(merge_module, "MAX_CLAIMED", 2)
+    monkeypatch.setattr(merge_builds, "MAX_CLAIMED", 2)
     build(sections, BASE, tmp_path / "cache-root")  # no folder excluded: lists every section
     code, _, err = run(["merge", str(sections), "--base-url", BASE], capsys)
     assert code == 1
