@@ -98,6 +98,9 @@ _MONTHS = 12
 _MAX_TZ_MINUTES = 14 * 60  # xs:dateTime: time zones from -14:00 to +14:00
 _SHOWN = 100  # longer values are not repeated in messages
 _SPACE = re.compile(r"[ \t\r\n]+")
+_XML_SPACE = " \t\r\n"
+"""XML's white space: all an element of elements only may hold between them (not U+00A0,
+U+2028 or the other characters Python's ``str.strip`` also removes)."""
 
 
 def collapse(text: str) -> str:
@@ -345,8 +348,9 @@ def validate_root(root: Node, entries: int) -> list[tuple[int, str]]:
     problems: list[tuple[int, str]] = []
     name = display(root.tag)
     _check_attributes(root, ELEMENTS[root.tag], problems)
-    if root.text.strip():
-        problems.append((root.line, (f"<{name}> holds text {_shown(root.text.strip())}; only "
+    stray = root.text.strip(_XML_SPACE)
+    if stray:
+        problems.append((root.line, (f"<{name}> holds text {_shown(stray)}; only "
                                     "elements may stand here")))
     if entries == 0:
         child = display(ELEMENTS[root.tag].children[0][0])
@@ -398,8 +402,9 @@ def _validate(node: Node, spec: Element, problems: list[tuple[int, str]]) -> Non
             shown = f" {node.text!r}" if len(node.text) <= _SHOWN else ""
             problems.append((node.line, f"{name}{shown} {reason}"))
         return
-    if node.text.strip():
-        problems.append((node.line, (f"<{name}> holds text {_shown(node.text.strip())}; only "
+    stray = node.text.strip(_XML_SPACE)
+    if stray:
+        problems.append((node.line, (f"<{name}> holds text {_shown(stray)}; only "
                                      "elements may stand here")))
     _validate_children(node, spec, problems)
 

@@ -509,6 +509,30 @@ def test_a_url_check_accepts_is_one_the_xsd_accepts(xsd, value: str) -> None:
         assert xsd["urlset"].validate(document), value
 
 
+@pytest.mark.parametrize("space", ["\u00a0", "\u2028", "\u3000", "\x85", "&#160;"],
+                         ids=["no-break", "line-separator", "ideographic", "next-line", "reference"])
+@pytest.mark.parametrize("where", ["urlset", "url", "image"])
+def test_only_xml_white_space_may_stand_among_elements(tmp_path: Path, xsd, space: str,
+                                                       where: str) -> None:
+    """Between the children of <urlset>, <url> or <image:image> the XSDs allow only XML's
+    white space (space, tab, CR, LF): a no-break or line separator there is text, which
+    check must refuse as the schemas do, however much it looks like space."""
+    image = f"<image:image>{{}}{IMAGE}</image:image>"
+    body = {"urlset": f"{{}}<url>{ABOUT}{image.format('')}</url>",
+            "url": f"<url>{{}}{ABOUT}{image.format('')}</url>",
+            "image": f"<url>{ABOUT}{image}</url>"}[where].format(space)
+    data = (f'{DECLARATION}<urlset {SITEMAP_NS} xmlns:image="http://www.google.com/schemas/'
+            f'sitemap-image/1.1">{body}</urlset>\n').encode()
+    assert not xsd["urlset"].validate(etree.fromstring(data))
+    site = tmp_path / "site"
+    (site / "photos").mkdir(parents=True)
+    (site / "about.html").write_text("<html><head><title>About</title></head></html>")
+    (site / "photos" / "a.jpg").write_bytes(b"jpeg")
+    (site / "sitemap.xml").write_bytes(data)
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert [str(problem) for problem in problems if "holds text" in problem.message], problems
+
+
 # --- random mutations of the tree: whatever the XSDs reject, check rejects -------------------
 
 XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
