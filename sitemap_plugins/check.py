@@ -279,11 +279,12 @@ class _Checker:
             self.unread.add(name)
             return None
         entries = 0
+        ids: set[str] = set()
 
         def entry(root: Node, node: Node) -> None:
             nonlocal entries
             entries += 1
-            for line, message in validate_entry(root, node):
+            for line, message in validate_entry(root, node, ids):
                 self.problem(name, f"line {line}: {message}")
             if on_entry is not None:
                 on_entry(root, node, entries)
@@ -506,12 +507,18 @@ class _Checker:
             return locs
         if root.tag != f"{NS}sitemapindex":
             return []  # the schema check named the root
+        named: dict[str, int] = {}  # each part's URL -> its entry's number
         for number, part in enumerate(parts, start=1):
             loc_element = part.find(f"{NS}loc")
             if part.tag != f"{NS}sitemap" or loc_element is None \
                     or schema_url(loc_element.text) is not None:
                 continue  # the schema check said why
             loc = lower_scheme_and_host(collapse(loc_element.text))
+            if loc in named:  # read once: its URLs are not duplicates of themselves
+                self.problem(name, f"<sitemap> #{number}: names {loc!r} again (as "
+                                   f"<sitemap> #{named[loc]:,} does); name each sitemap once")
+                continue
+            named[loc] = number
             self.check_future(name, f"<sitemap> #{number}", part.find(f"{NS}lastmod"))
             # A pipe or socket standing there is the part's own problem (reading it says
             # what it is); a link out of the site is no file of the site.

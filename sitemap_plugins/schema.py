@@ -220,6 +220,8 @@ class Element:
     required: tuple[str, ...] = ()
     extensions: frozenset[str] = frozenset()
     unordered: bool = False
+    empty: bool = False
+    """Nothing inside, not even white space (XHTML's link is EMPTY)."""
 
 
 _ANY_TEXT = _text()
@@ -227,12 +229,40 @@ EXTENSIONS = frozenset({f"{XHTML}link", f"{IMAGE}image", f"{VIDEO}video", f"{NEW
 """The elements a <url> may hold after its own four: each namespace's one global element
 that sitemaps use (Google's extensions; xhtml:link for hreflang)."""
 
+# XML's name characters beyond letters and digits (XML 1.0 fifth edition, NameChar).
+_NAME_MORE = "\\-.\u00b7\u0300-\u036f\u203f-\u2040"
+_NMTOKEN = re.compile(rf"[\w:{_NAME_MORE}]+")
+# xs:ID is an NCName: no colon, and a letter or "_" first. Python's \w is a close stand-in
+# for XML's letters and digits (the XSDs' own classes differ only in rare scripts).
+_NCNAME = re.compile(rf"(?!\d)[\w][\w{_NAME_MORE}]*")
+
+
+def _xhtml_id(text: str) -> str | None:
+    # The same id twice in one file is caught where the file is seen (validate_entry).
+    return None if _NCNAME.fullmatch(collapse(text)) else "is not an XML name (xs:ID)"
+
+
+def _name_tokens(text: str) -> str | None:  # xs:NMTOKENS (lxml takes an empty list)
+    tokens = collapse(text).split(" ") if collapse(text) else []
+    good = all(_NMTOKEN.fullmatch(token) for token in tokens)
+    return None if good else "is not a list of XML name tokens (xs:NMTOKENS)"
+
+
+def _direction(text: str) -> str | None:  # an xs:token: white space is collapsed first
+    return None if collapse(text) in ("ltr", "rtl") else "is not one of ltr, rtl"
+
+
 _XHTML_LINK_ATTRIBUTES: dict[str, Callable[[str], str | None]] = dict.fromkeys((
-    "id", "class", "style", "title", "lang", "dir", "charset", "type", "rev", "media",
-    "onclick", "ondblclick", "onmousedown", "onmouseup", "onmouseover", "onmousemove",
-    "onmouseout", "onkeypress", "onkeydown", "onkeyup"), _ANY_TEXT)
-_XHTML_LINK_ATTRIBUTES.update(
-    {"href": check_url, "hreflang": _language, "rel": _ANY_TEXT, f"{XML_NS}lang": _language})
+    "style", "title", "charset", "type", "onclick", "ondblclick", "onmousedown", "onmouseup",
+    "onmouseover", "onmousemove", "onmouseout", "onkeypress", "onkeydown", "onkeyup"),
+    _ANY_TEXT)
+_XHTML_LINK_ATTRIBUTES.update({
+    "href": check_url, "hreflang": _language, "rel": _ANY_TEXT, f"{XML_NS}lang": _language,
+    "lang": _language, "id": _xhtml_id, "class": _name_tokens, "rev": _name_tokens,
+    "dir": _direction,
+    # XHTML's MediaDesc: media descriptors separated by commas, none empty.
+    "media": _pattern(r"[^,]+(?:,[ \t\r\n]*[^,]+)*", "a comma-separated list of media"),
+})
 
 ELEMENTS: dict[str, Element] = {
     # sitemap.xsd
@@ -250,7 +280,7 @@ ELEMENTS: dict[str, Element] = {
     f"{SITEMAP}sitemap": Element(
         children=((f"{SITEMAP}loc", 1, 1), (f"{SITEMAP}lastmod", 0, 1)), unordered=True),
     # xhtml1-strict.xsd: link is empty and takes only the attributes XHTML gives it.
-    f"{XHTML}link": Element(attributes=_XHTML_LINK_ATTRIBUTES),
+    f"{XHTML}link": Element(attributes=_XHTML_LINK_ATTRIBUTES, empty=True),
     # sitemap-image.xsd
     f"{IMAGE}image": Element(children=(
         (f"{IMAGE}loc", 1, 1), (f"{IMAGE}caption", 0, 1), (f"{IMAGE}geo_location", 0, 1),
@@ -358,8 +388,12 @@ def validate_root(root: Node, entries: int) -> list[tuple[int, str]]:
     return problems
 
 
-def validate_entry(root: Node, node: Node) -> list[tuple[int, str]]:
-    """What breaks the schemas in one child of the root (a <url>, a <sitemap>)."""
+def validate_entry(root: Node, node: Node, ids: set[str] | None = None) -> list[tuple[int, str]]:
+    """What breaks the schemas in one child of the root (a <url>, a <sitemap>).
+
+    ``ids`` holds the xs:ID values (xhtml:link's ``id``) of the file's earlier entries, and
+    gets this one's: the schemas allow each only once in a file. Few files have any.
+    """
     if root.tag not in _ROOTS:
         return []  # the root is reported, once
     problems: list[tuple[int, str]] = []
@@ -367,8 +401,16 @@ def validate_entry(root: Node, node: Node) -> list[tuple[int, str]]:
         problems.append((node.line, (f"<{display(root.tag)}> may not hold "
                                     f"<{display(node.tag)}> (an element no schema allows "
                                     "here)")))
-    else:
-        _validate(node, ELEMENTS[node.tag], problems)
+        return problems
+    _validate(node, ELEMENTS[node.tag], problems)
+    if ids is not None:
+        for child in node.children:
+            if child.tag == f"{XHTML}link" and "id" in child.attributes:
+                value = collapse(child.attributes["id"])
+                if value in ids:
+                    problems.append((child.line, (f"<xhtml:link> id {value!r} is used twice in "
+                                                 "the file (an xs:ID must be unique)")))
+                ids.add(value)
     return problems
 
 
@@ -401,6 +443,10 @@ def _validate(node: Node, spec: Element, problems: list[tuple[int, str]]) -> Non
         if reason is not None:
             shown = f" {node.text!r}" if len(node.text) <= _SHOWN else ""
             problems.append((node.line, f"{name}{shown} {reason}"))
+        return
+    if spec.empty and node.text:
+        problems.append((node.line, (f"<{name}> holds text {_shown(node.text)}; it must be "
+                                     "empty, not even white space")))
         return
     stray = node.text.strip(_XML_SPACE)
     if stray:

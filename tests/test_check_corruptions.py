@@ -533,6 +533,52 @@ def test_only_xml_white_space_may_stand_among_elements(tmp_path: Path, xsd, spac
     assert [str(problem) for problem in problems if "holds text" in problem.message], problems
 
 
+_SELF_LINK = '<xhtml:link rel="alternate" hreflang="en" href="https://example.org/about.html"'
+
+
+@pytest.mark.parametrize(("extra", "valid"), [
+    (' lang="fr_FR"', False), (' lang=""', False), (' lang="fr"', True),
+    (' dir="up"', False), (' dir=" ltr "', True),
+    (' media=""', False), (' media="a,,b"', False), (' media="screen, print"', True),
+    (' id="1abc"', False), (' id="a b"', False), (' id=""', False), (' id="self"', True),
+    (' class="a,b"', False), (' class="a b"', True), (' rev="x;y"', False),
+    ("> </xhtml:link", False), ("><!-- a comment --></xhtml:link", True),
+])
+def test_xhtml_link_attributes_and_content_as_the_xhtml_schema_says(
+        tmp_path: Path, xsd, extra: str, valid: bool) -> None:
+    """xhtml:link is EMPTY (not even a space) and its XHTML attributes have types: an id is
+    an XML name used once, dir is ltr or rtl, lang a language, class a list of name tokens,
+    media a comma-separated list. check accepts exactly what the XHTML schema accepts."""
+    link = _SELF_LINK + (extra if extra.endswith("link") else extra + "/") + ">"
+    data = (f'{DECLARATION}<urlset {SITEMAP_NS} xmlns:xhtml="http://www.w3.org/1999/xhtml">'
+            f"<url>{ABOUT}{link}</url></urlset>\n").encode()
+    assert xsd["urlset"].validate(etree.fromstring(data)) == valid
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "about.html").write_text("<html><head><title>About</title></head></html>")
+    (site / "sitemap.xml").write_bytes(data)
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert (not problems) == valid, problems
+
+
+def test_an_xhtml_link_id_may_stand_once_in_a_file(tmp_path: Path, xsd) -> None:
+    """xs:ID values are unique in a document: the same id in two <url> entries fails."""
+    entries = "".join(f'<url><loc>{BASE}{page}.html</loc>{_SELF_LINK.replace("about", page)} '
+                      f'id="same"/></url>' for page in ("about", "contact"))
+    data = (f'{DECLARATION}<urlset {SITEMAP_NS} xmlns:xhtml="http://www.w3.org/1999/xhtml">'
+            f"{entries}</urlset>\n").encode()
+    assert not xsd["urlset"].validate(etree.fromstring(data))
+    site = tmp_path / "site"
+    site.mkdir()
+    for page in ("about", "contact"):
+        (site / f"{page}.html").write_text(f"<html><head><title>{page}</title></head></html>")
+    (site / "sitemap.xml").write_bytes(data)
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    assert [str(problem) for problem in problems] == [
+        ("sitemap.xml: line 2: <xhtml:link> id 'same' is used twice in the file (an xs:ID "
+        "must be unique)")]
+
+
 # --- random mutations of the tree: whatever the XSDs reject, check rejects -------------------
 
 XSI = "{http://www.w3.org/2001/XMLSchema-instance}"

@@ -380,3 +380,17 @@ def test_a_video_location_that_is_the_page_itself_fails(tmp_path: Path, element:
                       "itself; Google requires the video's own URL")]
     assert _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>"
                                    f"{video.format(BASE + 'v.mp4')}</url>\n")) == []
+
+
+def test_an_index_naming_a_sitemap_twice_says_so(tmp_path: Path) -> None:
+    """The schemas allow it; it is still a fault of the index, named there, not reported as
+    every URL of the part being a duplicate of itself."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>", name="part.xml")
+    entry = f"<sitemap><loc>{BASE}part.xml</loc></sitemap>"
+    (site / "sitemap.xml").write_text(
+        f'{DECLARATION}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"{entry}{entry.replace('https://example.org', 'HTTPS://Example.ORG')}"
+        "</sitemapindex>\n", "utf-8")
+    assert _errors(site) == [
+        ("sitemap.xml: <sitemap> #2: names 'https://example.org/part.xml' again (as <sitemap> "
+        "#1 does); name each sitemap once")]
