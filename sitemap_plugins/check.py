@@ -61,6 +61,8 @@ if TYPE_CHECKING:
 
 NS = SITEMAP
 _MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
+_MAX_UPLOADER = 255  # Google's limit of characters in a video:uploader
+_ZERO = re.compile(r"[+-]?0+", re.ASCII)  # a whole number that is zero, as xs:integer reads it
 _PAGE_HEAD_BYTES = 1 << 20  # of a listed page, read for its robots meta tag and canonical
 _PAGE_START_BYTES = 1 << 16
 _HTML = (".html", ".htm", ".xhtml")
@@ -478,6 +480,14 @@ class _Checker:
         for child in video.children:
             if child.tag in (f"{VIDEO}title", f"{VIDEO}description") and not child.text.strip():
                 self.problem(name, f"{where}: {display(child.tag)} is empty")
+            # Google's video sitemap page, beyond sitemap-video.xsd (which takes 0 seconds
+            # and an uploader's name of any length).
+            elif child.tag == f"{VIDEO}duration" and _ZERO.fullmatch(collapse(child.text)):
+                self.problem(name, f"{where}: video:duration is 0; Google takes 1 to 28,800 "
+                                   "seconds (leave it out when unknown)")
+            elif child.tag == f"{VIDEO}uploader" and len(child.text) > _MAX_UPLOADER:
+                self.problem(name, f"{where}: video:uploader has {len(child.text):,} "
+                                   f"characters; Google takes at most {_MAX_UPLOADER}")
 
     def check_alternate(self, name: str, where: str, link: Node) -> None:
         """An hreflang alternate: rel="alternate", a language code and a public URL.

@@ -394,3 +394,26 @@ def test_an_index_naming_a_sitemap_twice_says_so(tmp_path: Path) -> None:
     assert _errors(site) == [
         ("sitemap.xml: <sitemap> #2: names 'https://example.org/part.xml' again (as <sitemap> "
         "#1 does); name each sitemap once")]
+
+
+ZERO_SECONDS = "video:duration is 0; Google takes 1 to 28,800 seconds (leave it out when unknown)"
+
+
+@pytest.mark.parametrize(("extra", "error"), [
+    ("<video:duration>0</video:duration>", ZERO_SECONDS),
+    ("<video:duration> +00 </video:duration>", ZERO_SECONDS),
+    ("<video:duration>1</video:duration>", None),
+    (f"<video:uploader>{'u' * 256}</video:uploader>",
+     "video:uploader has 256 characters; Google takes at most 255"),
+    (f"<video:uploader>{'u' * 255}</video:uploader>", None),
+], ids=["zero", "zero-written-long", "one-second", "long-uploader", "uploader-at-limit"])
+def test_google_video_limits_beyond_the_schema(tmp_path: Path, extra: str,
+                                               error: str | None) -> None:
+    """sitemap-video.xsd takes a duration of 0 and an uploader's name of any length; Google's
+    video sitemap page asks for 1 to 28,800 seconds and at most 255 characters."""
+    video = ('<video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">'
+             f"<video:thumbnail_loc>{BASE}p.jpg</video:thumbnail_loc><video:title>V"
+             "</video:title><video:description>D</video:description>"
+             f"<video:content_loc>{BASE}v.mp4</video:content_loc>{extra}</video:video>")
+    errors = _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>{video}</url>\n"))
+    assert errors == ([f"sitemap.xml: <url> #1: {error}"] if error else [])
