@@ -160,8 +160,10 @@ def _decimal(low: Decimal, high: Decimal) -> Callable[[str], str | None]:
 def _integer(low: int, high: int | None = None) -> Callable[[str], str | None]:
     def check(text: str) -> str | None:
         value = collapse(text)
-        if not _INTEGER.match(value) or int(value) < low or (high is not None
-                                                              and int(value) > high):
+        # Decimal, not int: int() refuses more than 4,300 digits (a ValueError, not a
+        # problem report), and a file may hold any number of them.
+        if not _INTEGER.match(value) or Decimal(value) < low or (high is not None
+                                                                  and Decimal(value) > high):
             upper = f" to {high:,}" if high is not None else " or more"
             return f"is not a whole number from {low}{upper}"
         return None

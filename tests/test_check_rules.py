@@ -417,3 +417,25 @@ def test_google_video_limits_beyond_the_schema(tmp_path: Path, extra: str,
              f"<video:content_loc>{BASE}v.mp4</video:content_loc>{extra}</video:video>")
     errors = _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>{video}</url>\n"))
     assert errors == ([f"sitemap.xml: <url> #1: {error}"] if error else [])
+
+
+@pytest.mark.parametrize("element", [
+    "<video:duration>{}</video:duration>", "<video:view_count>{}</video:view_count>",
+    '<video:content_segment_loc duration="{}">https://example.org/s.mp4</video:content_segment_loc>',
+])
+@pytest.mark.parametrize("digits", ["1" * 5_000, "0" * 5_000 + "5"], ids=["huge", "padded"])
+def test_a_whole_number_of_thousands_of_digits_is_read(tmp_path: Path, element: str,
+                                                       digits: str) -> None:
+    """Python's int() refuses more than 4,300 digits: such a number is judged by its value
+    (too large for a duration, or 5 written long), never a traceback."""
+    video = ('<video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">'
+             f"<video:thumbnail_loc>{BASE}p.jpg</video:thumbnail_loc><video:title>V"
+             "</video:title><video:description>D</video:description>"
+             f"<video:content_loc>{BASE}v.mp4</video:content_loc>{element.format(digits)}"
+             "</video:video>")
+    errors = _errors(_site(tmp_path, f"<url><loc>{BASE}a.html</loc>{video}</url>\n"))
+    if digits.startswith("1") and "view_count" not in element:  # it has no upper bound
+        assert len(errors) == 1
+        assert "is not a whole number from 0" in errors[0]
+    else:
+        assert errors == []
