@@ -195,7 +195,7 @@ class _Checker:
         reason = schema_url(url) if syntax else None
         if reason is not None:
             self.problem(file, f"{where}: URL {_shown(url)} {reason}")
-            ok = False
+            return False  # nothing more to say of it, and no comparison may trip on it
         url = lower_scheme_and_host(url)
         if "#" in url:  # engines drop it: the entry names a place in a page, not a page
             self.problem(file, f"{where}: URL {_shown(url)} has a fragment "
@@ -398,8 +398,8 @@ class _Checker:
                                "itself")
         for video in (child for child in url.children if child.tag == f"{VIDEO}video"):
             for place in (video.find(f"{VIDEO}content_loc"), video.find(f"{VIDEO}player_loc")):
-                if place is not None and same_page(lower_scheme_and_host(collapse(place.text)),
-                                                   loc):
+                if place is not None and schema_url(place.text) is None \
+                        and same_page(lower_scheme_and_host(collapse(place.text)), loc):
                     self.problem(name, f"{where}: {display(place.tag)} is the page itself; "
                                        "Google requires the video's own URL")
         self.check_url(name, where, loc, syntax=False)

@@ -497,6 +497,19 @@ _URL = re.compile(
 _URI_CHARS = re.compile(rf"(?:{_PCHAR}|[/?#\[\]])*\Z", re.ASCII)
 
 
+def _splits(url: str) -> bool:
+    """Whether urlsplit takes ``url``.
+
+    It refuses a bracketed host that is no IP literal (``[zz]``, ``[::1``), which every later
+    comparison of the URL would trip on.
+    """
+    try:
+        urlsplit(url)
+    except ValueError:
+        return False
+    return True
+
+
 def url_problem(url: str) -> str | None:
     """What keeps ``url`` from being a sitemap URL, or None when it is one.
 
@@ -511,7 +524,7 @@ def url_problem(url: str) -> str | None:
         return "is not percent-encoded per RFC 3986"
     if not url[:8].lower().startswith(("http://", "https://")):
         return "is not an absolute http(s) URL"
-    if not _URL.match(url):
+    if not _URL.match(url) or not _splits(url):
         return "is not a well-formed URL (RFC 3986: a host, brackets only around it)"
     if len(url) > MAX_URL_LENGTH:
         return f"has {len(url):,} characters (at most 2,048)"

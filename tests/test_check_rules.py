@@ -439,3 +439,21 @@ def test_a_whole_number_of_thousands_of_digits_is_read(tmp_path: Path, element: 
         assert "is not a whole number from 0" in errors[0]
     else:
         assert errors == []
+
+
+@pytest.mark.parametrize("bad", ["https://[zz]/v.mp4", "https://[::1/v.mp4",
+                                 "https://example.org]/v.mp4"])
+def test_a_url_with_a_broken_bracketed_host_is_a_problem_not_a_traceback(
+        tmp_path: Path, bad: str) -> None:
+    """A bracketed host that is no IP literal is no well-formed URL: check names it, in a
+    loc, a video location or a line of sitemap.txt, and carries on."""
+    video = ('<video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">'
+             f"<video:thumbnail_loc>{BASE}p.jpg</video:thumbnail_loc><video:title>V"
+             "</video:title><video:description>D</video:description>"
+             f"<video:content_loc>{bad}</video:content_loc></video:video>")
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc>{video}</url>\n")
+    assert _errors(site) == [(f"sitemap.xml: line 3: video:content_loc {bad!r} is not a "
+                             "well-formed URL (RFC 3986: a host, brackets only around it)")]
+    (site / "sitemap.txt").write_text(f"{BASE}a.html\n{bad}\n", "utf-8")
+    assert any(f"sitemap.txt: line 2: URL {bad!r} is not a well-formed URL" in error
+               for error in _errors(site))
