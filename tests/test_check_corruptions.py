@@ -591,12 +591,14 @@ _TEXTS = ["", " ", "x", "2024-02-30", "2024-13-01", "2024-01-01", "2024-01-01T10
           "http://a.b/", "/rel", "https://example.org/" + "a" * 2029, "https://example.org/a b",
           "https://example.org/%zz", "https://example.org/[x]", "yes", "YES", "maybe", "10",
           "28801", "en", "zh-cn", "EN", "english", "FR DE", "fr de", "web tv", "desktop",
-          "Blog, Satire", "Gossip", "NASDAQ:A", "A", "t" * 101, "d" * 2049, "allow"]
+          "Blog, Satire", "Gossip", "NASDAQ:A", "A", "t" * 101, "d" * 2049, "allow",
+          "\u00a0", " \u2028 "]  # not XML white space: text where only elements may stand
 _ATTRIBUTES = [("id", "x"), (f"{XSI}schemaLocation", "a b"), (f"{XSI}type", "x"),
                ("relationship", "allow"), ("relationship", "both"), ("href", BASE),
                ("href", "rel"), ("hreflang", "en_US"), ("hreflang", "de"), ("rel", "alternate"),
                ("foo", "1"), ("{urn:x}a", "1"), ("allow_embed", "yes"), ("allow_embed", "1"),
-               ("duration", "-1"), ("type", "url"), ("currency", "EUR"), ("currency", "eur")]
+               ("duration", "-1"), ("type", "url"), ("currency", "EUR"), ("currency", "eur"),
+               ("dir", "up"), ("id", "1x"), ("media", ""), ("class", "a,b"), ("lang", "fr_FR")]
 _MUTATION = st.tuples(st.integers(0, 7), st.integers(0, 10_000), st.integers(0, 10_000))
 
 
