@@ -245,6 +245,9 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
     for node in scope.select(selector):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
             node.remove(False)  # unlinked whole, its subtree kept (and never walked)
+    for anchor in scope.select(_CODE_FRAGMENT_LINKS_SELECTOR):
+        if _LINE_NUMBER.fullmatch(anchor.text(strip=True)):
+            anchor.remove(False)
     drop_permalinks(scope)
 
 
@@ -253,7 +256,12 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
 # the links to each line pymdownx's anchor_linenums puts around them. Turning them on for the
 # site is no change of any page (Python-Markdown's documentation moved 48 of 68 lastmods when
 # codehilite's linenums became true; hatch's 71 of 88 with anchor_linenums).
-_LINE_NUMBERS_SELECTOR = '.linenos, .linenodiv, pre .lnt, pre .ln, pre a[href^="#"]'
+_LINE_NUMBERS_SELECTOR = ".linenos, .linenodiv, pre .lnt, pre .ln"
+# A link to a fragment of the page inside code: a line's link is only its number (pymdownx's
+# anchor_linenums holds an empty span, Pygments' anchorlinenos the digits); any other is code
+# (mkdocstrings' signature naming a class of the same page, sphinx-codeautolink's names).
+_CODE_FRAGMENT_LINKS_SELECTOR = 'pre a[href^="#"]'
+_LINE_NUMBER = re.compile(r"\d*")
 # Links inside headings; a heading's permalink is one of them (see drop_permalinks).
 _HEADING_LINKS_SELECTOR = ", ".join(f"h{level} a" for level in range(1, 7))
 _HEADINGS = frozenset(f"h{level}" for level in range(1, 7))

@@ -220,6 +220,9 @@ PYGMENTS_NUMBERED = ('<table class="highlighttable"><tr><td class="linenos"><div
 CHROMA = ('<pre class="chroma"><code><span class="line"><span class="cl">x = 1</span></span>'
           "</code></pre>")
 FIGURE = '<p><img alt="Run file" src="run.png"></p>'
+SIGNATURE = ('<div class="doc-signature highlight"><pre><span></span><code>run(app: <a class='
+             '"autorefs autorefs-internal" title="App (pkgx.App)" href="#pkgx.App">App</a>)'
+             "</code></pre></div>")
 CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span><span class="cl">')
 
 
@@ -245,6 +248,14 @@ CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span>
                         'class="linenos" data-linenos="1 "></span></a>').replace(
         "</pre>", "</span></pre>"), False),
     (CODE, CODE.replace("x = 1", "x = 2"), True),
+    # Pygments' inline numbers linked to their line (anchorlinenos): numbers too.
+    (CODE, CODE.replace("<pre>", '<pre><a href="#line-1"><span class="linenos"> 1</span></a>'),
+     False),
+    # A link to the page's own fragment inside code that is code: mkdocstrings' signature
+    # naming a class documented on the same page (autorefs: href="#pkgx.App"), a name that
+    # sphinx-codeautolink links. Its name is the page's content.
+    (SIGNATURE, SIGNATURE.replace("App", "Router"), True),
+    (SIGNATURE, SIGNATURE.replace(">App<", ">Apps<"), True),
     # A lightbox's link to the image it holds (mkdocs-glightbox; Sphinx's scaled images).
     (FIGURE, FIGURE.replace("<img", '<a class="glightbox" data-type="image" href="run.png"><img')
      .replace("</p>", "</a></p>"), False),
