@@ -245,6 +245,9 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
     for node in scope.select(selector):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
             node.remove(False)  # unlinked whole, its subtree kept (and never walked)
+    for anchor in scope.select(_CODE_FRAGMENT_LINKS_SELECTOR):
+        if _LINE_NUMBER.fullmatch(anchor.text(strip=True)):
+            anchor.remove(False)
     drop_permalinks(scope)
 
 
@@ -253,11 +256,17 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
 # the links to each line pymdownx's anchor_linenums puts around them. Turning them on for the
 # site is no change of any page (Python-Markdown's documentation moved 48 of 68 lastmods when
 # codehilite's linenums became true; hatch's 71 of 88 with anchor_linenums).
-_LINE_NUMBERS_SELECTOR = '.linenos, .linenodiv, pre .lnt, pre .ln, pre a[href^="#"]'
+_LINE_NUMBERS_SELECTOR = ".linenos, .linenodiv, pre .lnt, pre .ln"
+# A link to a fragment of the page inside code: a line's link is only its number (pymdownx's
+# anchor_linenums holds an empty span, Pygments' anchorlinenos the digits); any other is code
+# (mkdocstrings' signature naming a class of the same page, sphinx-codeautolink's names).
+_CODE_FRAGMENT_LINKS_SELECTOR = 'pre a[href^="#"]'
+_LINE_NUMBER = re.compile(r"\d*")
 # Links inside headings; a heading's permalink is one of them (see drop_permalinks).
 _HEADING_LINKS_SELECTOR = ", ".join(f"h{level} a" for level in range(1, 7))
 _HEADINGS = frozenset(f"h{level}" for level in range(1, 7))
 _PERMALINK_CLASSES = frozenset({"headerlink", "hash-link", "anchor-link", "heading-anchor"})
+_WORD = re.compile(r"[^\W_]")  # a letter or a digit, of any script
 
 
 def drop_permalinks(scope: Scope) -> None:
@@ -265,24 +274,28 @@ def drop_permalinks(scope: Scope) -> None:
 
     The link to the heading itself that Python-Markdown's toc (``¶``, or the symbol its
     ``permalink`` sets), Sphinx and Material (``headerlink``), Docusaurus (``hash-link``) and
-    Hugo themes (``#``) put in every heading: a link to a fragment of the page, or of one of
-    those classes. Its symbol is a setting of the whole site (real: Python-Markdown's
-    documentation moved 67 of 68 lastmods when ``permalink: true`` became ``"§"``); the
-    heading's own text is the content. A link that is all the heading's text stays: it is the
-    heading (a title linked to itself).
+    Hugo themes (``#``) put in every heading: a link to a fragment of the page that says no
+    word (a symbol or an icon), or one of those classes. Its symbol is a setting of the whole
+    site (real: Python-Markdown's documentation moved 67 of 68 lastmods when ``permalink:
+    true`` became ``"§"``); the heading's own text is the content. A link that is all the
+    heading's text stays: it is the heading (a title linked to itself).
     """
     for anchor in scope.select(_HEADING_LINKS_SELECTOR):
         attributes = anchor.attributes
-        href = url_value(attributes.get("href"))
         classes = set((attributes.get("class") or "").split())
-        if not (href.startswith("#") or classes & _PERMALINK_CLASSES):
+        # Read as the heading is, each text node apart: "acm <span>1</span>" is "acm 1".
+        own = anchor.text(separator=" ", strip=True)
+        # Unless of a permalink's class, a link to a fragment is one only when it says no word:
+        # a symbol or an icon ("#", "¶", "🔗", an <svg>); "Install <a href="#pip">with pip</a>"
+        # is the heading's text.
+        if not (classes & _PERMALINK_CLASSES or (
+                url_value(attributes.get("href")).startswith("#") and not _WORD.search(own))):
             continue
         heading = anchor.parent
         while heading is not None and heading.tag not in _HEADINGS:
             heading = heading.parent
         if heading is None:
             continue
-        own = anchor.text(strip=True)
         whole = heading.text(separator=" ", strip=True)
         if whole.replace(own, "", 1).strip():  # the heading has text of its own besides
             anchor.remove(False)

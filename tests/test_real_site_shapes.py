@@ -220,6 +220,9 @@ PYGMENTS_NUMBERED = ('<table class="highlighttable"><tr><td class="linenos"><div
 CHROMA = ('<pre class="chroma"><code><span class="line"><span class="cl">x = 1</span></span>'
           "</code></pre>")
 FIGURE = '<p><img alt="Run file" src="run.png"></p>'
+SIGNATURE = ('<div class="doc-signature highlight"><pre><span></span><code>run(app: <a class='
+             '"autorefs autorefs-internal" title="App (pkgx.App)" href="#pkgx.App">App</a>)'
+             "</code></pre></div>")
 CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span><span class="cl">')
 
 
@@ -235,6 +238,21 @@ CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span>
      '<h2 id="install"><a href="#install">Installing</a></h2>', True),
     ('<h2>Install<a class="headerlink" href="#install">¶</a></h2>',
      '<h2>Installing<a class="headerlink" href="#installing">¶</a></h2>', True),
+    # A link to a fragment with words is part of the heading, not its permalink.
+    ('<h2 id="install">Install <a href="#pip">with pip</a></h2>',
+     '<h2 id="install">Install <a href="#uv">with uv</a></h2>', True),
+    ('<h2 id="v2">Version 2 <a href="#notes-2">(notes)</a></h2>',
+     '<h2 id="v2">Version 2 <a href="#notes-2">(breaking)</a></h2>', True),
+    # A heading that is all a link holding markup: bryceboe.com's tag list (a collapsing
+    # panel's title, the tag and its count); a permalink's class changes nothing.
+    ('<h4><a data-toggle="collapse" href="#collapse-acm">acm <span class="badge">1</span></a></h4>',
+     '<h4><a data-toggle="collapse" href="#collapse-ai">ai <span class="badge">1</span></a></h4>',
+     True),
+    ('<h2><a class="anchor-link" href="#install">Install <code>pip</code></a></h2>',
+     '<h2><a class="anchor-link" href="#install">Install <code>uv</code></a></h2>', True),
+    # Zola's and GitHub's permalinks: a symbol, or an icon and no text.
+    ('<h2 id="install">Install <a class="zola-anchor" href="#install">🔗</a></h2>',
+     '<h2 id="install">Install <a class="anchor" href="#install"><svg></svg></a></h2>', False),
     # Line numbers: Sphinx's (Pygments, a table) and Hugo's (Chroma, inline).
     (CODE, PYGMENTS_NUMBERED, False),
     (CHROMA, CHROMA_NUMBERED, False),
@@ -245,6 +263,14 @@ CHROMA_NUMBERED = CHROMA.replace('<span class="cl">', '<span class="ln">1</span>
                         'class="linenos" data-linenos="1 "></span></a>').replace(
         "</pre>", "</span></pre>"), False),
     (CODE, CODE.replace("x = 1", "x = 2"), True),
+    # Pygments' inline numbers linked to their line (anchorlinenos): numbers too.
+    (CODE, CODE.replace("<pre>", '<pre><a href="#line-1"><span class="linenos"> 1</span></a>'),
+     False),
+    # A link to the page's own fragment inside code that is code: mkdocstrings' signature
+    # naming a class documented on the same page (autorefs: href="#pkgx.App"), a name that
+    # sphinx-codeautolink links. Its name is the page's content.
+    (SIGNATURE, SIGNATURE.replace("App", "Router"), True),
+    (SIGNATURE, SIGNATURE.replace(">App<", ">Apps<"), True),
     # A lightbox's link to the image it holds (mkdocs-glightbox; Sphinx's scaled images).
     (FIGURE, FIGURE.replace("<img", '<a class="glightbox" data-type="image" href="run.png"><img')
      .replace("</p>", "</a></p>"), False),
