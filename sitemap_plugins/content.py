@@ -17,7 +17,7 @@ of the package). :mod:`~sitemap_plugins.reader` and :mod:`~sitemap_plugins.chrom
    text), and ``header`` when the region is ``<body>`` or the header's ``role`` names
    ``banner``. Navigation, sidebars, build stamps and inline assets do not count, so adding a
    page to the site's navigation changes no other page's fingerprint. Nor do a heading's
-   permalink (:func:`drop_permalinks`) and a code block's line numbers (Pygments' ``linenos``
+   permalink (see :func:`drop_non_content`) and a code block's line numbers (Pygments' ``linenos``
    and ``linenodiv``, Chroma's ``lnt`` and ``ln``): the site's settings, not the page's.
    A ``<header>`` inside a ``<main>``, ``<article>`` or ``role=main`` region is the content's
    own (an article's title, byline and date, each article's on a blog's index) and counts,
@@ -245,10 +245,19 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
     for node in scope.select(selector):
         if node.mem_id not in scope.around:  # a region, or what holds one, stays
             node.remove(False)  # unlinked whole, its subtree kept (and never walked)
-    for anchor in scope.select(_CODE_FRAGMENT_LINKS_SELECTOR):
-        if _LINE_NUMBER.fullmatch(anchor.text(strip=True)):
+    # One query for the links in code and in headings (each query costs as much as the rest).
+    for anchor in scope.select(_CODE_AND_HEADING_LINKS_SELECTOR):
+        holder = anchor.parent
+        while holder is not None and holder.tag not in _CODE_OR_HEADINGS:
+            holder = holder.parent
+        if holder is None:
+            continue
+        if holder.tag == "pre":
+            if (url_value(anchor.attributes.get("href")).startswith("#")
+                    and _LINE_NUMBER.fullmatch(anchor.text(strip=True))):
+                anchor.remove(False)
+        elif _is_permalink(anchor, holder):
             anchor.remove(False)
-    drop_permalinks(scope)
 
 
 # A code block's line numbers: Pygments' (Python-Markdown's codehilite, pymdownx.highlight,
@@ -260,17 +269,17 @@ _LINE_NUMBERS_SELECTOR = ".linenos, .linenodiv, pre .lnt, pre .ln"
 # A link to a fragment of the page inside code: a line's link is only its number (pymdownx's
 # anchor_linenums holds an empty span, Pygments' anchorlinenos the digits); any other is code
 # (mkdocstrings' signature naming a class of the same page, sphinx-codeautolink's names).
-_CODE_FRAGMENT_LINKS_SELECTOR = 'pre a[href^="#"]'
 _LINE_NUMBER = re.compile(r"\d*")
-# Links inside headings; a heading's permalink is one of them (see drop_permalinks).
-_HEADING_LINKS_SELECTOR = ", ".join(f"h{level} a" for level in range(1, 7))
-_HEADINGS = frozenset(f"h{level}" for level in range(1, 7))
+# And links inside headings; a heading's permalink is one of them (see _is_permalink).
+_CODE_AND_HEADING_LINKS_SELECTOR = ", ".join(
+    ['pre a[href^="#"]', *(f"h{level} a" for level in range(1, 7))])
+_CODE_OR_HEADINGS = frozenset({"pre", *(f"h{level}" for level in range(1, 7))})
 _PERMALINK_CLASSES = frozenset({"headerlink", "hash-link", "anchor-link", "heading-anchor"})
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit, of any script
 
 
-def drop_permalinks(scope: Scope) -> None:
-    """Take each heading's permalink out of the regions: unlinked, never freed.
+def _is_permalink(anchor: LexborNode, heading: LexborNode) -> bool:
+    """Whether a link in ``heading`` is its permalink, to be taken out of the regions.
 
     The link to the heading itself that Python-Markdown's toc (``¶``, or the symbol its
     ``permalink`` sets), Sphinx and Material (``headerlink``), Docusaurus (``hash-link``) and
@@ -280,25 +289,18 @@ def drop_permalinks(scope: Scope) -> None:
     true`` became ``"§"``); the heading's own text is the content. A link that is all the
     heading's text stays: it is the heading (a title linked to itself).
     """
-    for anchor in scope.select(_HEADING_LINKS_SELECTOR):
-        attributes = anchor.attributes
-        classes = set((attributes.get("class") or "").split())
-        # Read as the heading is, each text node apart: "acm <span>1</span>" is "acm 1".
-        own = anchor.text(separator=" ", strip=True)
-        # Unless of a permalink's class, a link to a fragment is one only when it says no word:
-        # a symbol or an icon ("#", "¶", "🔗", an <svg>); "Install <a href="#pip">with pip</a>"
-        # is the heading's text.
-        if not (classes & _PERMALINK_CLASSES or (
-                url_value(attributes.get("href")).startswith("#") and not _WORD.search(own))):
-            continue
-        heading = anchor.parent
-        while heading is not None and heading.tag not in _HEADINGS:
-            heading = heading.parent
-        if heading is None:
-            continue
-        whole = heading.text(separator=" ", strip=True)
-        if whole.replace(own, "", 1).strip():  # the heading has text of its own besides
-            anchor.remove(False)
+    attributes = anchor.attributes
+    classes = set((attributes.get("class") or "").split())
+    # Read as the heading is, each text node apart: "acm <span>1</span>" is "acm 1".
+    own = anchor.text(separator=" ", strip=True)
+    # Unless of a permalink's class, a link to a fragment is one only when it says no word:
+    # a symbol or an icon ("#", "¶", "🔗", an <svg>); "Install <a href="#pip">with pip</a>"
+    # is the heading's text.
+    if not (classes & _PERMALINK_CLASSES or (
+            url_value(attributes.get("href")).startswith("#") and not _WORD.search(own))):
+        return False
+    whole = heading.text(separator=" ", strip=True)
+    return bool(whole.replace(own, "", 1).strip())  # the heading has text of its own besides
 
 
 # --- Steps 3 and 4: what counts in the fingerprint ----------------------------------------
