@@ -101,9 +101,10 @@ def _ctrl_c_held_back() -> Iterator[None]:
         return
     from multiprocessing import resource_tracker  # noqa: PLC0415
 
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
+    previous = signal.getsignal(signal.SIGINT)
+    try:  # whatever is raised between these lines, the finally puts both back
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         # The tracker unblocks SIGINT after starting itself: started first, then blocked again.
         resource_tracker.ensure_running()
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})

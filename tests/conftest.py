@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import signal
 import subprocess
 import sys
 import xml.dom.minidom
@@ -18,7 +19,7 @@ import pytest
 from lxml import etree
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -297,3 +298,25 @@ def golden() -> Callable[[Path, Path, list[str]], None]:
                 "(if the change is intended: SITEMAP_UPDATE_GOLDENS=1 python -m pytest -m golden)")
 
     return compare
+
+
+def clean_ctrl_c() -> None:
+    """Take Ctrl-C the default way in this thread: the handler Python starts with, unblocked.
+
+    A process started from here inherits both: a SIGINT left ignored or blocked by a test
+    that ran the pool in this process would make every later build ignore Ctrl-C.
+    """
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_it_was() -> Iterator[None]:
+    """Whatever a test does to SIGINT (its handler, this thread's mask) is undone after it."""
+    handler = signal.getsignal(signal.SIGINT)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    yield
+    if handler is not None:
+        signal.signal(signal.SIGINT, handler)
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, clean_ctrl_c
 
 from sitemap_plugins.build import PARALLEL_THRESHOLD
 
@@ -75,6 +75,7 @@ def _build(site: Path, workers: int, cache: Path, *,
     # The pool's fork server listens on a socket in a temporary folder that a killed build
     # cannot remove: under the test's folder, not the machine's /tmp.
     env = {**_env(), "TMPDIR": str(cache.parent)}
+    clean_ctrl_c()  # the build inherits how this thread takes SIGINT
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=new_session)
 
@@ -256,9 +257,10 @@ def test_ctrl_c_stops_the_build_with_one_line(site: Path, tmp_path: Path) -> Non
     before = _built_once(site, copy, cache)
     run = _build(copy, 2, cache, new_session=True)
     _when_workers_read(run, count=2)  # both past their start, where they ignore SIGINT
+    how = _sigint_handling(run.pid)
     os.killpg(run.pid, signal.SIGINT)
     out, err = run.communicate(timeout=60)
-    assert run.returncode == 130, (out, err)
+    assert run.returncode == 130, (how, out, err)
     assert "Traceback" not in err
     assert err.strip().splitlines() == [
         "interrupted: build stopped; files it had not finished writing were left as they were"]
