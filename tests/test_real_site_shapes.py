@@ -75,11 +75,16 @@ def blog(tmp_path: Path) -> Path:
     write(project / "docs" / "blog" / "index.md", "# Blog\n")
     write(project / "docs" / "blog" / "posts" / "first.md",
           "---\ndate: 2025-01-10\n---\n\n# First post\n\nHello.\n")
+    _first_commit(project)
+    return project
+
+
+
+def _first_commit(project: Path) -> None:
+    """The project as one commit of 2025-01-10: every page's git date before the builds."""
     git(project, "init", "-q")
     git(project, "add", ".")
     git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
-    return project
-
 
 def test_blog_index_moves_when_a_new_post_is_listed(blog: Path) -> None:
     """The blog index's source never changes, but its page lists the new post: its lastmod is
@@ -123,9 +128,7 @@ def test_page_made_from_code_moves_when_its_output_changes(tmp_path: Path) -> No
     write(project / "api.txt", "`parse(text)` reads text.\n")
     write(project / "docs" / "index.md", "# Home\n")
     write(project / "docs" / "api.md", "# API\n")
-    git(project, "init", "-q")
-    git(project, "add", ".")
-    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    _first_commit(project)
     first = mkdocs_build(project, T1)
     assert first[f"{SITE}api/"] == "2025-01-10T09:00:00Z"
     write(project / "api.txt", "`parse(text, strict=False)` reads text, leniently.\n")
@@ -198,9 +201,7 @@ def test_permalinks_and_line_numbers_move_no_page_but_a_heading_edit_moves_its_o
     write(project / "docs" / "index.md", "# Home\n\n## Part one\n\nText.\n")
     write(project / "docs" / "guide.md",
           "# Guide\n\n## Step\n\nDo it.\n\n```python\nx = 1\ny = 2\n```\n")
-    git(project, "init", "-q")
-    git(project, "add", ".")
-    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    _first_commit(project)
     first = mkdocs_build(project, T1)
     assert first == {SITE: "2025-01-10T09:00:00Z", f"{SITE}guide/": "2025-01-10T09:00:00Z"}
     write(project / "mkdocs.yml", config.replace("permalink: true", 'permalink: "§"').replace(
@@ -325,9 +326,7 @@ def test_a_lightbox_turned_on_moves_no_page(tmp_path: Path) -> None:
     write(project / "lightbox.py", LIGHTBOX_HOOK)
     write(project / "docs" / "index.md", "# Home\n\n![Run file](run.png)\n")
     write(project / "docs" / "run.png", "not really a picture")
-    git(project, "init", "-q")
-    git(project, "add", ".")
-    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    _first_commit(project)
     first = mkdocs_build(project, T1)
     write(project / "mkdocs.yml", config + "hooks:\n  - lightbox.py\n")
     assert mkdocs_build(project, T2) == first
@@ -346,9 +345,7 @@ def test_an_emoji_cdn_moved_moves_no_page_but_another_emoji_does(tmp_path: Path)
               "plugins:\n  - search\n  - sitemap\n")
     write(project / "mkdocs.yml", config)
     write(project / "docs" / "index.md", "# Home\n\nShipped :rocket:\n")
-    git(project, "init", "-q")
-    git(project, "add", ".")
-    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    _first_commit(project)
     first = mkdocs_build(project, T1)
     cdn = "https://cdn.example.org/twemoji@99.0.0/assets/72x72/"
     write(project / "mkdocs.yml", config.replace(
@@ -369,9 +366,7 @@ def test_typography_turned_on_moves_no_page_but_an_edit_does(tmp_path: Path) -> 
     write(project / "mkdocs.yml", config)
     write(project / "docs" / "index.md",
           "# Home\n\nIt's \"quoted\" -- and --- dashed... and\nwrapped.\n")
-    git(project, "init", "-q")
-    git(project, "add", ".")
-    git(project, "commit", "-q", "-m", "start", when="2025-01-10T09:00:00+00:00")
+    _first_commit(project)
     first = mkdocs_build(project, T1)
     write(project / "mkdocs.yml", config + "markdown_extensions:\n  - smarty\n")
     assert mkdocs_build(project, T2) == first
