@@ -165,14 +165,14 @@ def profile(argv: list[str], pages: int, top: int) -> None:
 
 # Steps timed by --timers: "module:qualified.name" in sitemap_plugins, nested as they run.
 STEPS = (
-    "build:generate", "site:scan_site", "build:PageStep.run", "site:read_bytes",
-    "reader:read_record", "reader:parse_html", "reader:read_parts", "record_codec:encode_record",
-    "rules:place", "rules:evaluate", "history:History.settle", "render:render_url",
-    "build:write_entries", "render:_PartWriter.add", "render:_PartWriter.finish",
-    "render:template_module", "render:gzip_stream", "site:write_bytes_atomic",
-    "history:Manifest.__init__", "history:Manifest.save", "site:make_cache_folder",
-    "owned:Ownership.load", "owned:Ownership._save", "owned:install", "owned:update_robots",
-    "owned:remove_stale", "git_dates:read_git_dates",
+    "products.build.pipeline:generate", "disk.site:scan_site", "products.build.pipeline:PageStep.run", "disk.site:read_bytes",
+    "page.reader:read_record", "page.reader:parse_html", "page.reader:read_parts", "page.codec:encode_record",
+    "entry.rules:place", "entry.rules:evaluate", "disk.history:History.settle", "entry.render:render_url",
+    "products.build.pipeline:write_entries", "entry.render:_PartWriter.add", "entry.render:_PartWriter.finish",
+    "entry.render:template_module", "entry.render:gzip_stream", "disk.site:write_bytes_atomic",
+    "disk.history:Manifest.__init__", "disk.history:Manifest.save", "disk.site:make_cache_folder",
+    "disk.owned:Ownership.load", "disk.owned:Ownership._save", "disk.owned:install", "disk.owned:update_robots",
+    "disk.owned:remove_stale", "hosts.git_dates:read_git_dates",
 )
 
 

@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sitemap_plugins.robots_txt import render_fragment
+from sitemap_plugins.entry.robots_txt import render_fragment
 
 BASE = "https://example.org/"
 HEADER = ('<?xml version="1.0" encoding="UTF-8"?>\n'

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import lxml.html
 from selectolax.lexbor import LexborHTMLParser
 
-from sitemap_plugins.reader import parse_html
+from sitemap_plugins.page.reader import parse_html
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -626,7 +626,7 @@ def _make_git_copy(root: Path, host: str, wanted: dict[str, object]) -> Path:
 
 _GIT_COST = """\
 import json, resource, statistics, sys, time
-from sitemap_plugins.git_dates import read_git_dates
+from sitemap_plugins.hosts.git_dates import read_git_dates
 
 def children():
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from sitemap_plugins.options import options_markdown
+from sitemap_plugins.vocab.options import options_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONS_MARKER = "<!-- options-table -->"

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from sitemap_plugins.build import Result, generate
-    from sitemap_plugins.errors import (
+    from sitemap_plugins.entry.rules import Alternate, Entry, PageHints
+    from sitemap_plugins.products.build.pipeline import Result, generate
+    from sitemap_plugins.vocab.errors import (
         ConfigError,
         Diagnostic,
         Level,
@@ -27,16 +28,15 @@ if TYPE_CHECKING:
         SitemapError,
         WriteError,
     )
-    from sitemap_plugins.options import DEFAULTS, SitemapConfig
-    from sitemap_plugins.rules import Alternate, Entry, PageHints
+    from sitemap_plugins.vocab.options import DEFAULTS, SitemapConfig
 
 # Public name -> the module that defines it.
 _HOMES = {
-    "Result": "build", "generate": "build",
-    "ConfigError": "errors", "Diagnostic": "errors", "Level": "errors", "ScanError": "errors",
-    "SitemapError": "errors", "WriteError": "errors",
-    "DEFAULTS": "options", "SitemapConfig": "options",
-    "Alternate": "rules", "Entry": "rules", "PageHints": "rules",
+    "Result": "products.build.pipeline", "generate": "products.build.pipeline",
+    **dict.fromkeys(("ConfigError", "Diagnostic", "Level", "ScanError", "SitemapError",
+                     "WriteError"), "vocab.errors"),
+    "DEFAULTS": "vocab.options", "SitemapConfig": "vocab.options",
+    "Alternate": "entry.rules", "Entry": "entry.rules", "PageHints": "entry.rules",
 }
 
 

@@ -1,10 +1,10 @@
 """The command line: ``sitemap-plugins build``, ``merge``, ``check`` and ``submit``.
 
-Every option of :class:`~sitemap_plugins.options.SitemapConfig` is a flag with the same name
+Every option of :class:`~sitemap_plugins.vocab.options.SitemapConfig` is a flag with the same name
 (``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
 Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration error.
 Top floor, a front-end: diagnostics are shown by the one level policy of
-:mod:`sitemap_plugins.report`.
+:mod:`sitemap_plugins.products.report`.
 """
 
 from __future__ import annotations
@@ -19,23 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sitemap_plugins import __version__
-from sitemap_plugins.build import cache_folder, generate
-from sitemap_plugins.check import check_site
-from sitemap_plugins.errors import ConfigError, Diagnostic, ScanError, SitemapError
-from sitemap_plugins.interrupt import Terminated, sigterm_as_interrupt
-from sitemap_plugins.merge import merge
-from sitemap_plugins.merge_builds import MergeError
-from sitemap_plugins.options import (
-    BUILD_OPTIONS,
-    MERGE_OPTIONS,
-    OPTION_BY_NAME,
-    OPTIONS,
-    Option,
-    SitemapConfig,
-    check_key,
-)
-from sitemap_plugins.progress import Progress, Snapshot
-from sitemap_plugins.report import (
+from sitemap_plugins.disk.site import discard_unfinished, stdout_to_nowhere
+from sitemap_plugins.products.build.interrupt import Terminated, sigterm_as_interrupt
+from sitemap_plugins.products.build.pipeline import cache_folder, generate
+from sitemap_plugins.products.build.progress import Progress, Snapshot
+from sitemap_plugins.products.check.checker import check_site
+from sitemap_plugins.products.merge.builds import MergeError
+from sitemap_plugins.products.merge.merger import merge
+from sitemap_plugins.products.report import (
     build_report,
     check_report,
     dropped_line,
@@ -45,8 +36,7 @@ from sitemap_plugins.report import (
     shown,
     submit_report,
 )
-from sitemap_plugins.site import discard_unfinished, stdout_to_nowhere
-from sitemap_plugins.submit import (
+from sitemap_plugins.products.submit import (
     DEFAULT_ENDPOINT,
     RETRY_DELAYS,
     TIMEOUT,
@@ -57,6 +47,16 @@ from sitemap_plugins.submit import (
     pending_path,
     printable,
     submit,
+)
+from sitemap_plugins.vocab.errors import ConfigError, Diagnostic, ScanError, SitemapError
+from sitemap_plugins.vocab.options import (
+    BUILD_OPTIONS,
+    MERGE_OPTIONS,
+    OPTION_BY_NAME,
+    OPTIONS,
+    Option,
+    SitemapConfig,
+    check_key,
 )
 
 if TYPE_CHECKING:

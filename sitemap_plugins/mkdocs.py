@@ -5,10 +5,11 @@ date as every lastmod. This plugin empties that template (so MkDocs writes neith
 ``sitemap.xml`` nor ``sitemap.xml.gz``) and, once everything else has written the site,
 scans ``site_dir`` with the core and writes the real files. What only MkDocs knows (front
 matter, i18n translations and fallback copies, git dates, raw HTML copied from ``docs_dir``)
-goes to the core as :class:`~sitemap_plugins.rules.PageHints`.
+goes to the core as :class:`~sitemap_plugins.entry.rules.PageHints`.
 
 Top floor, a front-end writing no file: front matter is checked as Pelican's metadata are
-(:mod:`~sitemap_plugins.options`), diagnostics logged by :mod:`~sitemap_plugins.report`.
+(:mod:`~sitemap_plugins.vocab.options`), diagnostics logged by
+:mod:`~sitemap_plugins.products.report`.
 """
 
 from __future__ import annotations
@@ -25,15 +26,16 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.utils.meta import get_data
 
-from sitemap_plugins import git_dates, markdown_includes, page_dates
-from sitemap_plugins.errors import ConfigError, PageValueError, SitemapError, unknown_key
-from sitemap_plugins.host_config import host_config, preview_config, relative_to_config
-from sitemap_plugins.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
-from sitemap_plugins.reader import HostPage, head_of, listing_items, titled
-from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import PageHints
-from sitemap_plugins.urls import rel_path, version_urls
-from sitemap_plugins.values import hreflang, language_group
+from sitemap_plugins.entry import page_values
+from sitemap_plugins.entry.rules import PageHints
+from sitemap_plugins.hosts import git_dates, markdown_includes
+from sitemap_plugins.hosts.config import host_config, preview_config, relative_to_config
+from sitemap_plugins.page.reader import HostPage, head_of, listing_items, titled
+from sitemap_plugins.products.report import log_result
+from sitemap_plugins.vocab.errors import ConfigError, PageValueError, SitemapError, unknown_key
+from sitemap_plugins.vocab.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
+from sitemap_plugins.vocab.urls import rel_path, version_urls
+from sitemap_plugins.vocab.values import hreflang, language_group
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -46,9 +48,9 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
-    from sitemap_plugins.dates import Lastmod
-    from sitemap_plugins.html_map_plan import NavNode
-    from sitemap_plugins.options import SitemapConfig
+    from sitemap_plugins.products.html_map.plan import NavNode
+    from sitemap_plugins.vocab.dates import Lastmod
+    from sitemap_plugins.vocab.options import SitemapConfig
 
 
 log = get_plugin_logger(__name__)
@@ -143,7 +145,7 @@ class _PageRecord:
     """A fallback copy's language and the page it copies (the HTML site map links that)."""
     alternates: tuple[tuple[str, tuple[str, str]], ...] | None = None
     """``(hreflang, (dest_uri, url))`` of the real translations; None when i18n is off."""
-    front: page_dates.OwnValues | None = None
+    front: page_values.OwnValues | None = None
     """From the front matter; None until ``on_page_context`` (``--dirty`` skips pages)."""
     git_plugin: tuple[Lastmod, bool] | None = None
     """The git plugin's last commit of the page: its date, and whether it created the file."""
@@ -151,7 +153,7 @@ class _PageRecord:
     """``dest_uri`` of the posts a listing page shows (Material's blog index, its archive and
     category pages, each page of their pagination): it changed when the newest of them did."""
     items: str = ""
-    """What a listing page lists (:func:`~sitemap_plugins.reader.listing_items`): its
+    """What a listing page lists (:func:`~sitemap_plugins.page.reader.listing_items`): its
     content besides its own Markdown."""
     host: HostPage | None = None
     """The page as MkDocs rendered it: its content and the head of the output it wrote."""
@@ -278,8 +280,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         from mkdocs.structure.files import File as MkDocsFile  # noqa: PLC0415
         from mkdocs.structure.files import InclusionLevel  # noqa: PLC0415
 
-        from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
-        from sitemap_plugins.html_map_plan import site_map_title, taken_message  # noqa: PLC0415
+        from sitemap_plugins.products.html_map.markup import MARKER  # noqa: PLC0415
+        from sitemap_plugins.products.html_map.plan import site_map_title, taken_message  # noqa: PLC0415
 
         dest = self._sitemap.html_sitemap
         language = None
@@ -460,7 +462,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         only = self._state.known if self._dirty else None
         # The navigation, kept for the HTML site map only.
         outline = [node for nav in self._state.navs for node in _outline(nav.items, self._lang)]
-        from sitemap_plugins.build import generate  # noqa: PLC0415  # the pipeline, as it runs
+        from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
         try:
             result = generate(config.site_dir, self._sitemap, hints=hints, only=only,
@@ -519,7 +521,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             return None
         raw = meta.get(f"{_GIT_META}_raw_iso_datetime")
         created = meta.get("git_creation_date_localized_raw_iso_datetime")
-        when = page_dates.zoned_time(raw, self._git_timezone, meta.get(f"{_GIT_META}_raw_iso_date"))
+        when = page_values.zoned_time(raw, self._git_timezone,
+                                      meta.get(f"{_GIT_META}_raw_iso_date"))
         return (when, created is not None and created == raw) if when is not None else None
 
     def _hints(self) -> dict[str, PageHints]:
@@ -547,13 +550,13 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # What MkDocs knows of the pages' dates; the core's one rule picks
         # (rules.choose_lastmod), with the page's own date meta tags. A blog listing lists its
         # posts: their dates are its items' dates.
-        claims = page_dates.with_listings(
-            {dest: page_dates.date_claims(record.front or page_dates.NO_OWN_VALUES,
+        claims = page_values.with_listings(
+            {dest: page_values.date_claims(record.front or page_values.NO_OWN_VALUES,
                                           [*_commits(record, git_log), *included[dest]])
              for dest, record in listed.items()},
             {dest: record.shows for dest, record in listed.items()})
         for dest, record in listed.items():
-            front = record.front or page_dates.NO_OWN_VALUES
+            front = record.front or page_values.NO_OWN_VALUES
             alternates = None
             if record.alternates is not None:
                 # MkDocs' URLs are relative to the site root: the core resolves them.
@@ -609,7 +612,7 @@ def _listing(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[tuple[str
     """What a Material blog listing shows, from its ``posts``; ``((), "")`` for other pages.
 
     The ``dest_uri`` of the documentation pages among them, and its items
-    (:func:`~sitemap_plugins.reader.listing_items`): each post's URL, title, date and excerpt.
+    (:func:`~sitemap_plugins.page.reader.listing_items`): each post's URL, title, date and excerpt.
     """
     # Each item is an excerpt of a post (its .post), or the post itself.
     shown = [(getattr(item, "post", item), item)
@@ -628,22 +631,22 @@ def _listing(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[tuple[str
     return dests, listing_items(items)
 
 
-def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_dates.OwnValues:
+def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_values.OwnValues:
     """Read the page's ``sitemap:`` key and ``date``.
 
     Raises:
         PluginError: naming the page and the key, when a ``sitemap:`` value is invalid
-            (the words of :func:`~sitemap_plugins.options.check_page_values`, as in Pelican).
+            (the words of :func:`~sitemap_plugins.vocab.options.check_page_values`, as in Pelican).
 
     """
     if "sitemap" not in meta and "date" not in meta:
-        return page_dates.NO_OWN_VALUES  # most pages: nothing to check, nothing to make
+        return page_values.NO_OWN_VALUES  # most pages: nothing to check, nothing to make
     where = src_uri or "(generated page)"
     value, date = meta.get("sitemap"), meta.get("date")
     try:  # sitemap: false, or sitemap: {lastmod: ..., changefreq: ..., priority: ...}
-        own = (page_dates.own_values(value, where, date_value=date, keys=FRONT_MATTER_KEYS)
+        own = (page_values.own_values(value, where, date_value=date, keys=FRONT_MATTER_KEYS)
                if isinstance(value, dict)
-               else page_dates.own_values({"sitemap": value}, where, date_value=date))
+               else page_values.own_values({"sitemap": value}, where, date_value=date))
     except PageValueError as err:
         raise PluginError(str(err)) from err
     if own.unread_date is not None:
@@ -670,10 +673,11 @@ def _outline(items: Iterable[Any], lang: str | None) -> tuple[NavNode, ...]:
     A page may head a section: mkdocs-section-index makes a section's index page the section,
     children and all. A listing of Material's blog (the blog index, an archive or category
     page) heads its posts, which are in no navigation, and its further pages
-    (:func:`~sitemap_plugins.html_map_plan.listing_nodes`); the first listing to name a post
+    (:func:`~sitemap_plugins.products.html_map.plan.listing_nodes`); the first listing to name a
+    post
     places it.
     """
-    from sitemap_plugins.html_map_plan import NavNode, listing_nodes  # noqa: PLC0415  # the map's
+    from sitemap_plugins.products.html_map.plan import NavNode, listing_nodes  # noqa: PLC0415  # the map's
 
     nodes: list[NavNode] = []
     for item in items:

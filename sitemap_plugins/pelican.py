@@ -7,7 +7,7 @@ checked when Pelican starts, each file written is noted as it is written (only t
 listed, not stale files of earlier builds), and the main instance's end writes the sitemap.
 
 Top floor, a front-end writing no file: Pelican's objects become plain values; page values
-are checked as MkDocs' are (:mod:`~sitemap_plugins.options`); migration: ``pelican_legacy``.
+are checked as MkDocs' are (:mod:`~sitemap_plugins.vocab.options`); migration: ``pelican_legacy``.
 """
 
 from __future__ import annotations
@@ -27,20 +27,22 @@ from typing import TYPE_CHECKING, Any, Protocol
 # which is what makes `pelican --fatal warnings` count our warnings.
 from pelican.plugins import signals
 
-from sitemap_plugins import page_dates, pelican_legacy, urls
-from sitemap_plugins.dates import Lastmod, file_time
-from sitemap_plugins.errors import ConfigError, PageValueError, received
-from sitemap_plugins.git_dates import GitLog, read_git_log, shallow_note
-from sitemap_plugins.host_config import host_config, read_options
-from sitemap_plugins.options import PAGE_VALUE_BY_NAME, SitemapConfig
-from sitemap_plugins.reader import HostPage, host_title, listing_items, titled
-from sitemap_plugins.report import log_result
-from sitemap_plugins.rules import PUBLISHED, DateClaim, PageHints
-from sitemap_plugins.values import hreflang, language_group
+from sitemap_plugins.entry import page_values
+from sitemap_plugins.entry.rules import PUBLISHED, DateClaim, PageHints
+from sitemap_plugins.hosts import pelican_legacy
+from sitemap_plugins.hosts.config import host_config, read_options
+from sitemap_plugins.hosts.git_dates import GitLog, read_git_log, shallow_note
+from sitemap_plugins.page.reader import HostPage, host_title, listing_items, titled
+from sitemap_plugins.products.report import log_result
+from sitemap_plugins.vocab import urls
+from sitemap_plugins.vocab.dates import Lastmod, file_time
+from sitemap_plugins.vocab.errors import ConfigError, PageValueError, received
+from sitemap_plugins.vocab.options import PAGE_VALUE_BY_NAME, SitemapConfig
+from sitemap_plugins.vocab.values import hreflang, language_group
 
 if TYPE_CHECKING:
-    from sitemap_plugins.html_map_plan import BlogPlace, NavNode
-    from sitemap_plugins.urls import BaseUrl
+    from sitemap_plugins.products.html_map.plan import BlogPlace, NavNode
+    from sitemap_plugins.vocab.urls import BaseUrl
 
 log = logging.getLogger(__name__)
 
@@ -328,8 +330,8 @@ def on_pages_finalized(generator: Any) -> None:  # noqa: ANN401  # Pelican's Pag
         return
     from pelican.contents import Page  # noqa: PLC0415
 
-    from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
-    from sitemap_plugins.html_map_plan import site_map_title, taken_message  # noqa: PLC0415
+    from sitemap_plugins.products.html_map.markup import MARKER  # noqa: PLC0415
+    from sitemap_plugins.products.html_map.plan import site_map_title, taken_message  # noqa: PLC0415
 
     rel = plan.config.html_sitemap
     taken = next((p for p in [*generator.pages, *generator.hidden_pages]
@@ -370,7 +372,7 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
         return  # Pelican wrote this one to /dev/null (or it repeats the same page)
     site = _RUN.sites[-1]
     # Checked in every build, whatever the page's fate.
-    own = _own_values(obj) if obj is not None else page_dates.NO_OWN_VALUES
+    own = _own_values(obj) if obj is not None else page_values.NO_OWN_VALUES
     hints = _page_hints(plan, site, rel, obj, context, own) if plan.base is not None else None
     place = _place(obj, context)
     if hints is not None and not hints.exclude:
@@ -401,7 +403,7 @@ def _host_page(path: str, obj: object, context: Mapping[str, Any], place: BlogPl
         media = False  # a listing's images are its articles'
     if not isinstance(content, str):
         return None
-    from sitemap_plugins.site import read_head  # noqa: PLC0415  # once a page is written
+    from sitemap_plugins.disk.site import read_head  # noqa: PLC0415  # once a page is written
 
     head = read_head(path)
     return HostPage(head, content, media) if head is not None else None
@@ -466,7 +468,7 @@ def on_static_finalized(generator: _StaticGenerator) -> None:
         if suffix in _HTML_EXTENSIONS and not plan.config.static_html:
             _RUN.pages[rel] = (PageHints(exclude=REASON_STATIC_HTML), False)
             continue
-        claims = page_dates.date_claims(page_dates.NO_OWN_VALUES, file_time=_source_time(static)
+        claims = page_values.date_claims(page_values.NO_OWN_VALUES, file_time=_source_time(static)
                              if plan.use_source_time else None)
         hints = PageHints(dates=claims) if claims else None
         _RUN.pages[rel] = (hints, False)
@@ -506,11 +508,11 @@ def on_finalized(pelican: _Pelican) -> None:
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     outline: tuple[NavNode, ...] = ()
     if plan.config.html_sitemap is not None:
-        from sitemap_plugins.html_map_plan import blog_outline, names_in  # noqa: PLC0415
+        from sitemap_plugins.products.html_map.plan import blog_outline, names_in  # noqa: PLC0415
 
         outline = blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
                                names_in(pelican.settings.get("DEFAULT_LANG")))
-    from sitemap_plugins.build import generate  # noqa: PLC0415  # the pipeline, as it runs
+    from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
                       outline=outline)
@@ -532,7 +534,7 @@ def _console_line(line: str) -> None:
 
 def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
     """What Pelican wrote, from the objects it rendered the file with."""
-    from sitemap_plugins.html_map_plan import BlogPlace  # noqa: PLC0415  # the map's, and listings'
+    from sitemap_plugins.products.html_map.plan import BlogPlace  # noqa: PLC0415  # the map's, and listings'
 
     listing = context.get("articles_page")
     number = int(getattr(listing, "number", 1) or 1)
@@ -561,7 +563,7 @@ def _place(obj: object, context: Mapping[str, Any]) -> BlogPlace | None:
 
 
 def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mapping[str, Any],
-                own: page_dates.OwnValues) -> PageHints:
+                own: page_values.OwnValues) -> PageHints:
     """What Pelican knows of one written file, in the core's terms."""
     assert plan.base is not None
     if not site.served_at_offset:
@@ -635,13 +637,13 @@ def _source_name(obj: object) -> str:
     return str(getattr(obj, "relative_source_path", None) or getattr(obj, "source_path", "?"))
 
 
-def _own_values(obj: object) -> page_dates.OwnValues:
+def _own_values(obj: object) -> page_values.OwnValues:
     """The page's own values (``Sitemap:``, ``Priority:``...), checked as MkDocs' front matter.
 
     A bad one is one CRITICAL line naming the page, then exit status 1.
     """
     try:
-        return page_dates.own_values(
+        return page_values.own_values(
             {name: getattr(obj, name, None) for name in PAGE_VALUE_BY_NAME}, _source_name(obj))
     except PageValueError as err:
         log.critical("%s", err)
@@ -668,7 +670,8 @@ def _stated(obj: object, name: str, plan: _Plan) -> object:
     return None if value.replace(tzinfo=None) == stamp else value
 
 
-def _content_claims(obj: object, plan: _Plan, own: page_dates.OwnValues = page_dates.NO_OWN_VALUES,
+def _content_claims(obj: object, plan: _Plan,
+                    own: page_values.OwnValues = page_values.NO_OWN_VALUES,
                     ) -> tuple[DateClaim, ...]:
     """What Pelican knows of an article's or page's dates, each with what it is.
 
@@ -676,11 +679,11 @@ def _content_claims(obj: object, plan: _Plan, own: page_dates.OwnValues = page_d
     ``Date:`` the publication (never a file time: :func:`_stated`), then its source's git
     dates; its source's file time only under ``lastmod_file_time``.
     """
-    modified, published = (page_dates.aware(_stated(obj, name, plan), plan.timezone_name)
+    modified, published = (page_values.aware(_stated(obj, name, plan), plan.timezone_name)
                            for name in ("modified", "date"))
     stated = dataclasses.replace(own, updated=modified, published=published)
     commit = _git_commit(plan, obj) if plan.config.git_dates else None
-    return page_dates.date_claims(stated, [commit] if commit is not None else [],
+    return page_values.date_claims(stated, [commit] if commit is not None else [],
                        _source_time(obj) if plan.use_source_time else None)
 
 
@@ -690,7 +693,7 @@ def _listing_claims(context: Mapping[str, Any], plan: _Plan) -> tuple[DateClaim,
     articles = getattr(page, "object_list", None) if page is not None else None
     if articles is None:
         articles = context.get("articles") or context.get("dates") or ()
-    return page_dates.listing_claims(_article_date(article, plan) for article in articles)
+    return page_values.listing_claims(_article_date(article, plan) for article in articles)
 
 
 def _article_date(article: object, plan: _Plan) -> Lastmod | None:
@@ -701,7 +704,7 @@ def _article_date(article: object, plan: _Plan) -> Lastmod | None:
     cached = _RUN.content_lastmods.get(id(article))
     if cached is not None and cached[0] is article:
         return cached[1]
-    lastmod = page_dates.chosen_date(_content_claims(article, plan, _own_values(article)))
+    lastmod = page_values.chosen_date(_content_claims(article, plan, _own_values(article)))
     _RUN.content_lastmods[id(article)] = (article, lastmod)  # holding it keeps the id unique
     return lastmod
 

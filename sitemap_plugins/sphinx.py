@@ -5,7 +5,7 @@ are left alone) the core scans the output folder, as the command line does: page
 incremental build did not rewrite are listed, with their last build's record. What only Sphinx
 knows (sources and autodoc's modules, for git dates; metadata; the toctree; sphinx-sitemap's
 settings; each document's ``body`` rendered for the theme, whose chrome then never moves a
-date) goes to the core as :class:`~sitemap_plugins.rules.PageHints`. A parallel write loses
+date) goes to the core as :class:`~sitemap_plugins.entry.rules.PageHints`. A parallel write loses
 the bodies in its processes: every page is then read whole, so ``-j N`` gives ``-j 1``'s bytes.
 """
 
@@ -31,16 +31,16 @@ from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinx.util import logging
 
 from sitemap_plugins import __version__
-from sitemap_plugins.dates import Lastmod, latest
-from sitemap_plugins.errors import ConfigError, Diagnostic, SitemapError
-from sitemap_plugins.git_dates import read_git_dates, shallow_note
-from sitemap_plugins.host_config import host_config, read_options, relative_to_config
-from sitemap_plugins.options import SitemapConfig, html_sitemap_file
-from sitemap_plugins.page_dates import OwnValues, date_claims, own_values
-from sitemap_plugins.reader import HostPage
-from sitemap_plugins.report import log_level, log_result
-from sitemap_plugins.rules import PageHints
-from sitemap_plugins.values import hreflang
+from sitemap_plugins.entry.page_values import OwnValues, date_claims, own_values
+from sitemap_plugins.entry.rules import PageHints
+from sitemap_plugins.hosts.config import host_config, read_options, relative_to_config
+from sitemap_plugins.hosts.git_dates import read_git_dates, shallow_note
+from sitemap_plugins.page.reader import HostPage
+from sitemap_plugins.products.report import log_level, log_result
+from sitemap_plugins.vocab.dates import Lastmod, latest
+from sitemap_plugins.vocab.errors import ConfigError, Diagnostic, SitemapError
+from sitemap_plugins.vocab.options import SitemapConfig, html_sitemap_file
+from sitemap_plugins.vocab.values import hreflang
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from sphinx.builders import Builder
     from sphinx.config import Config
 
-    from sitemap_plugins.html_map_plan import NavNode
+    from sitemap_plugins.products.html_map.plan import NavNode
 
 log = logging.getLogger(__name__)
 
@@ -291,8 +291,8 @@ def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
         "/index")) if _rel(app, builder.get_outfilename(name)) == rel), None)
     if pagename is None or pagename in app.env.found_docs:
         return  # not a page name Sphinx can write there, or a document the core won't replace
-    from sitemap_plugins.html_map_markup import MARKER  # noqa: PLC0415
-    from sitemap_plugins.html_map_plan import site_map_title  # noqa: PLC0415
+    from sitemap_plugins.products.html_map.markup import MARKER  # noqa: PLC0415
+    from sitemap_plugins.products.html_map.plan import site_map_title  # noqa: PLC0415
 
     title = site_map_title(app.config.language)
     # In a <section>, as docutils writes a document: themes indent lists there (rtd only there).
@@ -333,7 +333,7 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     if run is None or exception is not None:
         return
     outline = _outline(app, run.builder) if run.config.html_sitemap is not None else ()
-    from sitemap_plugins.build import generate  # noqa: PLC0415  # the pipeline, as it runs
+    from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
     try:
         result = generate(app.outdir, run.config, hints=_hints(app, run), outline=outline,
@@ -366,7 +366,7 @@ _PAGE_FIELDS = {"sitemap": "sitemap", "sitemap_lastmod": "lastmod",
 
 def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     """What Sphinx knows of each page, keyed by its path in the output folder."""
-    from sitemap_plugins.site import read_head  # noqa: PLC0415  # with the pipeline
+    from sitemap_plugins.disk.site import read_head  # noqa: PLC0415  # with the pipeline
 
     env, builder, config = app.env, run.builder, run.config
     hints: dict[str, PageHints] = {}
@@ -476,7 +476,7 @@ def _git_dates(app: Sphinx, docs: list[str], modules: dict[str, str],
 
 def _outline(app: Sphinx, builder: StandaloneHTMLBuilder) -> tuple[NavNode, ...]:
     """The toctree from the root document, as the core's navigation for the HTML site map."""
-    from sitemap_plugins.html_map_plan import NavNode  # noqa: PLC0415  # with the HTML site map
+    from sitemap_plugins.products.html_map.plan import NavNode  # noqa: PLC0415  # with the HTML site map
 
     env = app.env
     seen: set[str] = set()

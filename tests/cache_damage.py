@@ -1,7 +1,7 @@
 """Damage the cache folder's lastmod history the way disks, crashes and people do.
 
-The one place the tests know how :mod:`sitemap_plugins.history` stores its rows: a test names a
-row (its number in build order) and a field of :class:`~sitemap_plugins.history.Kept` (or
+The one place the tests know how :mod:`sitemap_plugins.disk.history` stores its rows: a test names a
+row (its number in build order) and a field of :class:`~sitemap_plugins.disk.history.Kept` (or
 ``path``), never a table or a column, so a change of storage changes this file only.
 """
 
@@ -12,7 +12,7 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.history import Kept
+from sitemap_plugins.disk.history import Kept
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

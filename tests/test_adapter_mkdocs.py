@@ -26,7 +26,7 @@ from lxml import etree
 pytest.importorskip("mkdocs")
 
 from sitemap_plugins.mkdocs import _PluginConfig
-from sitemap_plugins.options import BUILD_OPTIONS
+from sitemap_plugins.vocab.options import BUILD_OPTIONS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -960,12 +960,12 @@ def test_news_sitemap_takes_the_front_matter_date(tmp_path: Path, xsd):
 
 OLD_READER_HOOK = '''\
 """The reader before MkDocs handed its content over: every page read whole from disk."""
-import sitemap_plugins.history
+import sitemap_plugins.disk.history
 import sitemap_plugins.mkdocs
 
 sitemap_plugins.mkdocs.head_of = lambda output: None
-sitemap_plugins.history.FINGERPRINT_VERSION = "4"
-sitemap_plugins.history.READER_VERSION = "6"
+sitemap_plugins.disk.history.FINGERPRINT_VERSION = "4"
+sitemap_plugins.disk.history.READER_VERSION = "6"
 '''
 
 

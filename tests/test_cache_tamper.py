@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins.dates import parse_w3c, sort_key
-from sitemap_plugins.history import manifest_path
+from sitemap_plugins.disk.history import manifest_path
+from sitemap_plugins.vocab.dates import parse_w3c, sort_key
 from tests import cache_damage
 from tests.cache_damage import FIELDS, META_KEYS
 

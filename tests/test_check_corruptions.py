@@ -23,9 +23,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from sitemap_plugins import SitemapConfig, schema
-from sitemap_plugins.check import check_site
+from sitemap_plugins import SitemapConfig
 from sitemap_plugins.cli import main
+from sitemap_plugins.products.check import schema
+from sitemap_plugins.products.check.checker import check_site
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://example.org/"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins import SitemapConfig
-from sitemap_plugins.check import check_site
 from sitemap_plugins.cli import main
+from sitemap_plugins.products.check.checker import check_site
 
 BASE = "https://example.org/"
 NOW = datetime(2024, 5, 7, 12, tzinfo=timezone.utc)

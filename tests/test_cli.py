@@ -294,7 +294,7 @@ def test_summary_counts_are_plural_only_past_one() -> None:
     i18n fallback copy of an untranslated page (16)", never "1 videos" or "16 ... copy"."""
     from collections import Counter  # noqa: PLC0415
 
-    from sitemap_plugins.build import Result  # noqa: PLC0415
+    from sitemap_plugins.products.build.pipeline import Result  # noqa: PLC0415
 
     result = Result("https://example.org/sitemap.xml", listed=1, images=2, videos=1,
                     excluded=Counter({"i18n fallback copy of an untranslated page": 16}),

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from sitemap_plugins import build
 from sitemap_plugins.cli import main
-from sitemap_plugins.reader import parse_html
+from sitemap_plugins.page.reader import parse_html
+from sitemap_plugins.products.build import pipeline as build
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 SITE = "https://blog.example.org/"
@@ -151,9 +151,9 @@ def _w3c(epoch: int) -> str:
 
 def test_a_page_with_a_content_region_keeps_its_fingerprint(tmp_path: Path) -> None:
     """The chrome is looked for only where no landmark marks the content."""
-    from sitemap_plugins.chrome import site_chrome  # noqa: PLC0415
-    from sitemap_plugins.reader import page_blocks  # noqa: PLC0415
-    from sitemap_plugins.site import read_bytes  # noqa: PLC0415
+    from sitemap_plugins.disk.site import read_bytes  # noqa: PLC0415
+    from sitemap_plugins.page.chrome import site_chrome  # noqa: PLC0415
+    from sitemap_plugins.page.reader import page_blocks  # noqa: PLC0415
 
     write_site(tmp_path, MENU)
     home, about = (page_blocks(read_bytes(str(tmp_path / rel)))

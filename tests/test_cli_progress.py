@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.progress import Progress, Snapshot
-from sitemap_plugins.submit import PENDING_NAME, PENDING_SCHEMA
+from sitemap_plugins.products.build.progress import Progress, Snapshot
+from sitemap_plugins.products.submit import PENDING_NAME, PENDING_SCHEMA
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://example.org/"

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from datetime import date
-from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.errors import ConfigError, PageValueError, unknown_key
-from sitemap_plugins.options import (
+from sitemap_plugins.vocab.errors import ConfigError, PageValueError, unknown_key
+from sitemap_plugins.vocab.options import (
     DEFAULTS,
     FRONT_MATTER_KEYS,
     PAGE_VALUES,
@@ -165,21 +163,3 @@ def test_unknown_key_suggests_the_closest(key: str, known: list[str], expected: 
     assert unknown_key(key, known) == expected
 
 
-_GROUND_FLOOR = {"errors", "urls", "dates", "globs", "values", "cache_keys"}  # as in test_layers
-
-
-@pytest.mark.parametrize("module", ["options", *sorted(_GROUND_FLOOR)])
-def test_the_ground_floor_imports_nothing_above_it(module: str) -> None:
-    """options.py and the vocabulary beside it import only each other (every import counted,
-    type-only and function-local too): the products depend on the options, never back."""
-    path = Path(__file__).resolve().parents[1] / "sitemap_plugins" / f"{module}.py"
-    imported = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module == "sitemap_plugins":
-            imported.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sitemap_plugins."):
-            imported.add(str(node.module).split(".")[1])
-        elif isinstance(node, ast.Import):
-            imported.update(a.name.split(".")[1] for a in node.names
-                            if a.name.startswith("sitemap_plugins."))
-    assert imported <= _GROUND_FLOOR - {module}, imported - _GROUND_FLOOR

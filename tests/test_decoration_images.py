@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 from lxml import etree
 
-from sitemap_plugins.reader import parse_html
+from sitemap_plugins.page.reader import parse_html
 from tests.test_adapter_mkdocs import make_site, run_host
 from tests.test_adapter_pelican import pelican
 

@@ -11,8 +11,8 @@ import pytest
 import yaml
 from lxml import html as lxml_html
 
-from sitemap_plugins.check import check_site
-from sitemap_plugins.options import OPTIONS, SitemapConfig
+from sitemap_plugins.products.check.checker import check_site
+from sitemap_plugins.vocab.options import OPTIONS, SitemapConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -9,12 +9,8 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from sitemap_plugins.build import make_rules
-from sitemap_plugins.errors import Level
-from sitemap_plugins.options import SitemapConfig
-from sitemap_plugins.reader import PageRecord, parse_html
-from sitemap_plugins.robots_txt import RobotsRules
-from sitemap_plugins.rules import (
+from sitemap_plugins.entry.robots_txt import RobotsRules
+from sitemap_plugins.entry.rules import (
     EXPLICIT,
     FILE_TIME,
     GIT,
@@ -29,9 +25,13 @@ from sitemap_plugins.rules import (
     choose_lastmod,
     evaluate,
 )
-from sitemap_plugins.rules import (
+from sitemap_plugins.entry.rules import (
     LISTED as LISTING_DATE,
 )
+from sitemap_plugins.page.reader import PageRecord, parse_html
+from sitemap_plugins.products.build.pipeline import make_rules
+from sitemap_plugins.vocab.errors import Level
+from sitemap_plugins.vocab.options import SitemapConfig
 
 BASE = "https://example.org/docs/"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.options import FRAGMENT_NAME
-from sitemap_plugins.robots_txt import fragment_sitemap
+from sitemap_plugins.entry.robots_txt import fragment_sitemap
+from sitemap_plugins.vocab.options import FRAGMENT_NAME
 
 BASE = "https://example.org/"
 HOME = """<!DOCTYPE html><html><head><title>Home</title>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemap_plugins.globs import GlobSet
+from sitemap_plugins.vocab.globs import GlobSet
 
 
 @pytest.mark.parametrize(

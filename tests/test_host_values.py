@@ -12,14 +12,20 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from sitemap_plugins.dates import parse_w3c
-from sitemap_plugins.git_dates import included_commits
-from sitemap_plugins.html_map_plan import NavNode, listing_nodes, taken_message
-from sitemap_plugins.markdown_includes import search_path
-from sitemap_plugins.page_dates import aware, date_claims, own_values, with_listings, zoned_time
-from sitemap_plugins.reader import head_of
-from sitemap_plugins.rules import GIT, LISTED, PUBLISHED, DateClaim
-from sitemap_plugins.urls import (
+from sitemap_plugins.entry.page_values import (
+    aware,
+    date_claims,
+    own_values,
+    with_listings,
+    zoned_time,
+)
+from sitemap_plugins.entry.rules import GIT, LISTED, PUBLISHED, DateClaim
+from sitemap_plugins.hosts.git_dates import included_commits
+from sitemap_plugins.hosts.markdown_includes import search_path
+from sitemap_plugins.page.reader import head_of
+from sitemap_plugins.products.html_map.plan import NavNode, listing_nodes, taken_message
+from sitemap_plugins.vocab.dates import parse_w3c
+from sitemap_plugins.vocab.urls import (
     absolute_base,
     folder_base,
     is_file_link,
@@ -27,7 +33,7 @@ from sitemap_plugins.urls import (
     rel_path,
     version_urls,
 )
-from sitemap_plugins.values import hreflang, language_group
+from sitemap_plugins.vocab.values import hreflang, language_group
 
 ROOT = os.path.abspath("site")
 

@@ -187,7 +187,7 @@ def test_two_sites_named_alike_keep_their_own_history(
 
 def test_a_build_keeps_a_namesakes_temporary_files(tmp_path: Path) -> None:
     """A build never removes the temporary files of another site's build in the same cache."""
-    from sitemap_plugins.options import TEMP_PREFIX  # noqa: PLC0415
+    from sitemap_plugins.vocab.options import TEMP_PREFIX  # noqa: PLC0415
 
     one, two = two_publics(tmp_path)
     cache = tmp_path / "shared-cache"
@@ -226,7 +226,7 @@ def test_a_non_ascii_folder_keeps_its_history_under_any_locale(
 def test_an_upgrade_reads_the_cache_kept_under_the_former_key(
         site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """History and written-files record kept by the folder's name only: read on, then moved."""
-    from sitemap_plugins.cache_keys import former_site_key  # noqa: PLC0415
+    from sitemap_plugins.disk.cache_keys import former_site_key  # noqa: PLC0415
 
     cache = site.parent / ".sitemap-cache"
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T1))
@@ -305,9 +305,9 @@ def test_submit_with_no_cache_folder_is_an_error_not_nothing_to_submit(
 def test_a_nul_byte_in_a_path_option_is_a_config_error(tmp_path: Path, option: str) -> None:
     """A NUL byte (possible in mkdocs.yml or pelicanconf.py, never on a command line) in a
     path option: ConfigError naming the option, not a ValueError traceback from os."""
-    from sitemap_plugins.build import generate  # noqa: PLC0415
-    from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
-    from sitemap_plugins.options import SitemapConfig  # noqa: PLC0415
+    from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415
+    from sitemap_plugins.vocab.errors import ConfigError  # noqa: PLC0415
+    from sitemap_plugins.vocab.options import SitemapConfig  # noqa: PLC0415
 
     folder = tmp_path / "site"
     folder.mkdir()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.urls import is_under, without_dot_segments
+from sitemap_plugins.vocab.urls import is_under, without_dot_segments
 
 BASE = "https://example.org/"
 
@@ -120,7 +120,7 @@ def test_every_spelling_of_a_url_has_one_scope_form(url: str, normal: str) -> No
     """'..;x', '\\', '%2F' and '%5C' as servers read them (nginx decodes an escaped slash
     before it resolves '..'), case, default port and escapes of letters as RFC 3986 section
     6.2.2 does: a URL that climbs out in any spelling is outside."""
-    from sitemap_plugins.urls import scope_form  # noqa: PLC0415
+    from sitemap_plugins.vocab.urls import scope_form  # noqa: PLC0415
 
     assert scope_form(url) == normal
     assert is_under(url, f"{BASE}blog/") == normal.startswith(f"{BASE}blog/")

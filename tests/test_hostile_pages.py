@@ -23,13 +23,13 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins.check import check_site
 from sitemap_plugins.cli import main
-from sitemap_plugins.html_map_markup import MARKER, View, fill_themed
-from sitemap_plugins.html_map_plan import HtmlEntry, NavNode, build_tree, in_order
-from sitemap_plugins.reader import parse_html
-from sitemap_plugins.urls import page_url, parse_base_url
-from sitemap_plugins.values import is_language_tag, xml_text
+from sitemap_plugins.page.reader import parse_html
+from sitemap_plugins.products.check.checker import check_site
+from sitemap_plugins.products.html_map.markup import MARKER, View, fill_themed
+from sitemap_plugins.products.html_map.plan import HtmlEntry, NavNode, build_tree, in_order
+from sitemap_plugins.vocab.urls import page_url, parse_base_url
+from sitemap_plugins.vocab.values import is_language_tag, xml_text
 from tests.test_html_sitemap import run_chromium, serve
 
 if TYPE_CHECKING:
@@ -626,13 +626,13 @@ def test_a_failure_of_the_shipped_template_never_blames_the_template_option(
 ) -> None:
     """When no template was given, a failure while rendering (here made up) is one line that
     names the site map, never ``--html-sitemap-template``, and exits 1, not 2."""
-    from sitemap_plugins import html_map_markup  # noqa: PLC0415
+    from sitemap_plugins.products.html_map import markup  # noqa: PLC0415
 
     def broken(_view: object) -> str:
         msg = "maximum recursion depth exceeded"
         raise RecursionError(msg)
 
-    monkeypatch.setattr(html_map_markup.View, "direction", property(broken))
+    monkeypatch.setattr(markup.View, "direction", property(broken))
     site = tmp_path / "site"
     _write(site, "index.html", _page("Home"))
     assert main(["build", str(site), "--base-url", BASE, "--html-sitemap", "sitemap/"]) == 1

@@ -16,7 +16,12 @@ from local_server import serving
 
 from sitemap_plugins import cli
 from sitemap_plugins.cli import main
-from sitemap_plugins.submit import MAX_RETRY_AFTER, PENDING_NAME, PENDING_SCHEMA, read_pending
+from sitemap_plugins.products.submit import (
+    MAX_RETRY_AFTER,
+    PENDING_NAME,
+    PENDING_SCHEMA,
+    read_pending,
+)
 
 BASE = "https://example.org/"
 KEY = "0123abcd-KEY-4567"
@@ -154,7 +159,7 @@ def test_a_malformed_endpoint_is_a_usage_error_at_once(
 ])
 def test_valid_endpoints_pass_the_check(good: str) -> None:
     """The check refuses only what cannot be sent: IP literals, ports, queries pass."""
-    from sitemap_plugins.submit import check_endpoint  # noqa: PLC0415
+    from sitemap_plugins.products.submit import check_endpoint  # noqa: PLC0415
 
     assert check_endpoint("endpoint", good) == good
 
@@ -328,7 +333,7 @@ def test_an_endpoint_beyond_ascii_is_sent_encoded(
 
 def test_an_idn_endpoint_is_checked_and_encoded() -> None:
     """A host name beyond ASCII passes the check and is sent in its IDNA form."""
-    from sitemap_plugins.submit import check_endpoint  # noqa: PLC0415
+    from sitemap_plugins.products.submit import check_endpoint  # noqa: PLC0415
 
     assert check_endpoint("endpoint", "https://bücher.example/indexnow") == (
         "https://xn--bcher-kva.example/indexnow")

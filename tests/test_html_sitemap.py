@@ -23,9 +23,9 @@ from lxml import html as lxml_html
 
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.cli import main
-from sitemap_plugins.html_map import OWN_MARK
-from sitemap_plugins.html_map_markup import MARKER
-from sitemap_plugins.html_map_plan import (
+from sitemap_plugins.products.html_map.markup import MARKER
+from sitemap_plugins.products.html_map.pages import OWN_MARK
+from sitemap_plugins.products.html_map.plan import (
     MAX_LINKS,
     HtmlEntry,
     NavNode,

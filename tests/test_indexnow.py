@@ -22,7 +22,7 @@ from local_server import serving
 
 from sitemap_plugins import cli
 from sitemap_plugins.cli import main
-from sitemap_plugins.submit import (
+from sitemap_plugins.products.submit import (
     MAX_BATCH,
     PENDING_NAME,
     PENDING_SCHEMA,

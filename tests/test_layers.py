@@ -1,10 +1,11 @@
-"""The package's floors and its door, read from the source with ``ast`` (issue 31).
+"""The package's floors and its door, read from the source with ``ast`` (issues 31 and 39).
 
-Three floors and a door: the ground floor is vocabulary, the middle floor is the page (pure),
-the door is the only place that touches disk, and the products and front-ends stand on top.
-An import may point to its own floor or a lower one, never up, and no import cycle is allowed,
-counting every import: type-only (``TYPE_CHECKING``) and function-local ones included, since
-each is a dependency a reader has to follow. A new module must be given a floor here.
+Folders are floors: ``vocab/`` (the vocabulary), ``page/`` (one page, pure), ``entry/`` (what
+is listed, pure), ``disk/`` (the door: the only modules that touch disk), ``products/`` and
+``hosts/``; the front doors users name stand at the top level. An import may point to its own
+folder or a lower one, never up, and no import cycle is allowed, counting every import:
+type-only (``TYPE_CHECKING``) and function-local ones included, since each is a dependency a
+reader has to follow. A module gets its floor from the folder it is put in.
 """
 
 from __future__ import annotations
@@ -18,26 +19,24 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "sitemap_plugins"
 NAME = "sitemap_plugins"
 
-GROUND, MIDDLE, DOOR, TOP = 0, 1, 2, 3
-FLOOR_NAMES = {GROUND: "ground", MIDDLE: "middle", DOOR: "door", TOP: "top"}
-FLOORS: dict[str, int] = {
-    **dict.fromkeys(("errors", "options", "urls", "dates", "globs", "values", "cache_keys"),
-                   GROUND),
-    **dict.fromkeys(("reader", "content", "chrome", "record_codec", "rules", "media", "news",
-                     "render", "robots_txt", "html_map", "html_map_plan", "html_map_markup", "proofs",
-                     "history_files", "progress", "page_dates", "doc_versions"),
-                    MIDDLE),
-    **dict.fromkeys(("site", "owned", "history"), DOOR),
-    **dict.fromkeys(("build", "extra_files", "result", "feeds", "check", "schema", "merge",
-                     "merge_builds", "submit", "pool", "report", "cli", "git_dates", "interrupt",
-                     "host_config",
-                     "markdown_includes", "mkdocs", "pelican", "pelican_legacy", "sphinx",
-                     "__init__", "__main__"), TOP),
-}
-# What a ground module may import from the package: the other ground modules (options reads
-# URLs, dates and globs); errors itself imports nothing of it.
-# The only modules that may write, rename or delete anything on disk.
-DOOR_MODULES = {name for name, floor in FLOORS.items() if floor == DOOR}
+# The floors, lowest first: a folder of the package each. The front doors are the top.
+FLOORS = ("vocab", "page", "entry", "disk", "products", "hosts")
+TOP = len(FLOORS)
+DOOR = "disk"
+# The only modules that may write, rename or delete anything on disk, all behind the door.
+MAX_WRITERS = 3
+FRONT_DOORS = {"__init__", "__main__", "cli", "mkdocs", "pelican", "sphinx"}
+
+
+def floor_of(module: str) -> int:
+    """The floor of a module, by the folder it stands in (top-level modules are the top)."""
+    folder = module.split(".", maxsplit=1)[0] if "." in module else ""
+    return FLOORS.index(folder) if folder in FLOORS else TOP
+
+
+def floor_name(floor: int) -> str:
+    """What a floor is called in a report."""
+    return FLOORS[floor] if floor < TOP else "top"
 
 
 def module_names() -> list[str]:
@@ -236,25 +235,19 @@ def disk_writes(module: str) -> list[str]:
 
 # -- The tests ---------------------------------------------------------------------------------
 
-def test_every_module_has_a_floor() -> None:
-    """Each module of the package is placed on a floor here, so a new one must be placed."""
-    unplaced = [module for module in module_names() if module not in FLOORS]
-    assert not unplaced, f"modules with no floor in tests/test_layers.py: {unplaced}"
+def test_every_module_stands_on_a_floor() -> None:
+    """The top level holds only the front doors; every other module is in a floor's folder."""
+    stray = [m for m in module_names()
+             if m not in FRONT_DOORS and m.split(".")[0] not in FLOORS]
+    assert not stray, f"modules outside the floors' folders ({', '.join(FLOORS)}): {stray}"
 
 
-def test_the_diagram_shows_each_module_on_its_floor() -> None:
-    """docs/how-it-works.md's Mermaid diagram places every module where this map does."""
+def test_the_diagram_draws_the_floors_in_order() -> None:
+    """docs/how-it-works.md's Mermaid diagram draws the floors' folders, lowest first."""
     text = (PACKAGE.parent / "docs" / "how-it-works.md").read_text("utf-8")
     diagram = text[text.index("```mermaid"):]
-    drawn: dict[str, int] = {}
-    for floor, name in FLOOR_NAMES.items():
-        body = diagram[diagram.index(f"subgraph {name}["):]
-        body = body[:body.index("\n    end")]
-        for line in body.split("\n")[1:]:  # "a; b; c" or 'site["site: the ..."]'
-            for node in line.split(";"):
-                drawn[node.split("[", 1)[0].strip()] = floor
-    placed = {m: f for m, f in FLOORS.items() if not m.startswith("__")}
-    assert drawn == placed
+    chain = next(line for line in diagram.split("\n") if " --> " in line)
+    assert [n.strip() for n in chain.split("-->")] == [*FLOORS, "doors"]
 
 
 def test_no_import_cycle() -> None:
@@ -270,30 +263,28 @@ def test_no_import_cycle() -> None:
 
 
 def test_imports_point_down() -> None:
-    """Every import points to the same floor or a lower one, and ``errors`` imports nothing of
-    the package."""
+    """Every import points to the same floor or a lower one, and ``vocab.errors`` imports
+    nothing of the package."""
     upward: list[str] = []
     for module, edges in import_graph().items():
-        floor = FLOORS.get(module)
-        if floor is None:
-            continue  # test_every_module_has_a_floor says so
+        floor = floor_of(module)
         for edge in edges:
-            target = FLOORS.get(edge.imported, TOP)
-            if module == "errors":
+            target = floor_of(edge.imported)
+            if module == "vocab.errors" and edge.imported != "vocab":
                 upward.append(f"{edge} (errors imports nothing of the package)")
             elif target > floor:
-                upward.append(f"{edge} ({FLOOR_NAMES[floor]} -> {FLOOR_NAMES[target]})")
+                upward.append(f"{edge} ({floor_name(floor)} -> {floor_name(target)})")
     assert not upward, "imports that point up:\n" + "\n".join(upward)
 
 
 def test_only_the_door_writes_on_disk() -> None:
-    """At most three modules (site, owned, history) write, rename or delete on disk."""
+    """At most three modules write, rename or delete on disk, all in the door's folder."""
     writers = {module: calls for module in module_names() if (calls := disk_writes(module))}
     outside = {module: calls for module, calls in writers.items()
-               if module not in DOOR_MODULES}
+               if floor_of(module) != FLOORS.index(DOOR)}
     assert not outside, "modules outside the door that write on disk:\n" + "\n".join(
         f"{module}.py: {', '.join(calls)}" for module, calls in sorted(outside.items()))
-    assert len(writers) <= len(DOOR_MODULES)
+    assert len(writers) <= MAX_WRITERS, sorted(writers)
 
 
 # The checks above must be able to fail: each is run on a small package made up here.
@@ -301,29 +292,34 @@ def test_only_the_door_writes_on_disk() -> None:
 def test_the_checks_see_a_cycle_an_upward_import_and_a_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A made-up package with a cycle, an upward import and a write outside the door is
-    caught by each check (so a green run means something)."""
+    """A made-up package with a stray module, a cycle, an upward import and a write outside
+    the door is caught by each check (so a green run means something)."""
     package = tmp_path / NAME
-    package.mkdir()
+    for folder in ("vocab", "page", "disk"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
     (package / "__init__.py").write_text("")
-    (package / "errors.py").write_text("")
-    (package / "urls.py").write_text(
+    (package / "stray.py").write_text("")
+    (package / "vocab" / "errors.py").write_text("")
+    (package / "vocab" / "urls.py").write_text(
         "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from sitemap_plugins.reader import PageRecord\n")
-    (package / "reader.py").write_text(
-        "def f():\n    from sitemap_plugins import urls\n"
+        "if TYPE_CHECKING:\n    from sitemap_plugins.page.reader import PageRecord\n")
+    (package / "page" / "reader.py").write_text(
+        "def f():\n    from sitemap_plugins.vocab import urls\n"
         "    open('x', 'wb').close()\n    return urls\n")
-    (package / "site.py").write_text("import os\nos.replace('a', 'b')\n")
-    (package / "extra.py").write_text("from pathlib import Path\nPath('x').write_text('y')\n"
-                                      "'a b'.replace('a', 'b')\n")
+    (package / "disk" / "site.py").write_text("import os\nos.replace('a', 'b')\n")
+    (package / "page" / "extra.py").write_text("from pathlib import Path\n"
+                                               "Path('x').write_text('y')\n"
+                                               "'a b'.replace('a', 'b')\n")
     monkeypatch.setitem(globals(), "PACKAGE", package)
-    assert module_names() == ["__init__", "errors", "extra", "reader", "site", "urls"]
-    assert cycles(import_graph()) == [["reader", "urls"]]
-    assert [str(i) for i in import_graph()["urls"]] == ["urls.py:4 imports reader"]
-    assert disk_writes("reader") == ["3: open"]
-    assert disk_writes("site") == ["2: os.replace"]
-    assert disk_writes("extra") == ["2: .write_text()"]
-    for check in (test_every_module_has_a_floor, test_no_import_cycle,
+    assert "stray" in module_names()
+    assert cycles(import_graph()) == [["page.reader", "vocab.urls"]]
+    assert [str(i) for i in import_graph()["vocab.urls"]] == [
+        "vocab.urls.py:4 imports page.reader"]
+    assert disk_writes("page.reader") == ["3: open"]
+    assert disk_writes("disk.site") == ["2: os.replace"]
+    assert disk_writes("page.extra") == ["2: .write_text()"]
+    for check in (test_every_module_stands_on_a_floor, test_no_import_cycle,
                   test_imports_point_down, test_only_the_door_writes_on_disk):
         with pytest.raises(AssertionError):
             check()

@@ -20,9 +20,8 @@ import pytest
 from conftest import hold, release
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins import site as lock
 from sitemap_plugins.cli import main
-from sitemap_plugins.errors import BusyError
+from sitemap_plugins.vocab.errors import BusyError
 
 BASE = "https://example.org/"
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,7 +91,7 @@ def test_a_held_site_fails_after_the_wait_and_changes_nothing(
     main(["-q", "build", str(site), "--base-url", BASE])
     before = sitemap_files(site)
     (site / "p-new.html").write_text("<html><head><title>new</title></head></html>")
-    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.5)
+    monkeypatch.setattr("sitemap_plugins.disk.site.WAIT_SECONDS", 0.5)
     holder = hold(site, 60)
     try:
         started = time.monotonic()
@@ -144,7 +143,7 @@ def test_a_build_with_its_own_cache_folder_waits_for_a_merge_of_the_site(
     """Whatever cache_dir a build is given, it waits for the lock a merge (or a build with
     other options) holds on the same site: one lock file per site."""
     site = make_site(tmp_path / "site", 3)
-    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.3)
+    monkeypatch.setattr("sitemap_plugins.disk.site.WAIT_SECONDS", 0.3)
     holder = hold(site, 30)
     try:
         config = SitemapConfig.from_mapping({"base_url": BASE,
@@ -159,8 +158,8 @@ def test_a_build_with_its_own_cache_folder_waits_for_a_merge_of_the_site(
 _RECORD = """
 import sys
 from pathlib import Path
-from sitemap_plugins.submit import record_pending
-from sitemap_plugins.history import Changes
+from sitemap_plugins.products.submit import record_pending
+from sitemap_plugins.disk.history import Changes
 cache, name = Path(sys.argv[1]), sys.argv[2]
 for i in range(int(sys.argv[3])):
     record_pending(cache, Changes(baseline=True, added=[f"https://example.org/{name}/{i}"]))
@@ -178,6 +177,6 @@ def test_sibling_builds_lose_no_pending_url(tmp_path: Path) -> None:
     runs = [subprocess.Popen([sys.executable, "-c", _RECORD, str(cache), name, str(rounds)],
                              env=_env()) for name in names]
     assert [run.wait(timeout=300) for run in runs] == [0] * len(names)
-    from sitemap_plugins.submit import read_pending  # noqa: PLC0415
+    from sitemap_plugins.products.submit import read_pending  # noqa: PLC0415
 
     assert len(read_pending(cache)) == len(names) * rounds

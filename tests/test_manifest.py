@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins import history as manifest
 from sitemap_plugins.cli import main
-from sitemap_plugins.errors import BusyError
-from sitemap_plugins.history import manifest_path
+from sitemap_plugins.disk import history
+from sitemap_plugins.disk.history import manifest_path
+from sitemap_plugins.vocab.errors import BusyError
 from tests.cache_damage import (
     drop_rows,
     edit_records,
@@ -86,7 +86,7 @@ def site(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.Mon
     another worker's share) are.
     """
     if request.param == "point-queries":
-        monkeypatch.setattr(manifest, "READ_AHEAD", 0)
+        monkeypatch.setattr("sitemap_plugins.disk.history.READ_AHEAD", 0)
     folder = tmp_path / "site"
     folder.mkdir()
     write_site(folder, PAGES, "aaa111")
@@ -240,7 +240,7 @@ def test_upgrading_to_article_headers_moves_no_date_then_a_title_edit_does(
     """The fingerprint that counts an article's own header: the first build with it adopts
     its fingerprints (no date moves), and from then on a title edit moves that article and
     the index that lists it, and nothing else."""
-    from sitemap_plugins import content  # noqa: PLC0415
+    from sitemap_plugins.page import content  # noqa: PLC0415
 
     site = tmp_path / "blog"
     changes = tmp_path / "changes.json"
@@ -249,8 +249,8 @@ def test_upgrading_to_article_headers_moves_no_date_then_a_title_edit_does(
     with monkeypatch.context() as old:  # the reader before: every <header> left out
         old.setattr(content, "_DROPPED_IN_CONTENT_SELECTOR", content._DROPPED_SELECTOR,
                     raising=False)
-        old.setattr(manifest, "FINGERPRINT_VERSION", "3")
-        old.setattr(manifest, "READER_VERSION", "4")
+        old.setattr("sitemap_plugins.disk.history.FINGERPRINT_VERSION", "3")
+        old.setattr("sitemap_plugins.disk.history.READER_VERSION", "4")
         _blog(site, posts, ["about"], "aaa")
         build(site, T1, monkeypatch)
         posts["second"] = ("Second post", "Two, rewritten.")
@@ -445,7 +445,7 @@ def test_a_held_manifest_stops_the_build_and_keeps_the_dates(
     dated = build(site, T2, monkeypatch)
     path = manifest_path(site.parent / ".sitemap-cache", site, BASE)
     kept, sitemap = path.read_bytes(), (site / "sitemap.xml").read_bytes()
-    monkeypatch.setattr(manifest, "BUSY_SECONDS", 0.5)
+    monkeypatch.setattr("sitemap_plugins.disk.history.BUSY_SECONDS", 0.5)
     holder = hold(path, 60, HOLD_DATABASE)
     try:
         monkeypatch.setenv("SOURCE_DATE_EPOCH", str(T3))
@@ -485,8 +485,8 @@ def test_held_during_the_build(site: Path, monkeypatch) -> None:
     def locked(*_args: object) -> None:
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(manifest.RowsInOrder, "get", locked)
-    monkeypatch.setattr(manifest.History, "_by_url", lambda *_: locked())
+    monkeypatch.setattr(history.RowsInOrder, "get", locked)
+    monkeypatch.setattr(history.History, "_by_url", lambda *_: locked())
     with pytest.raises(BusyError) as caught:
         generate(site, SitemapConfig.from_mapping({"base_url": BASE}))
     assert caught.value.path == str(path)

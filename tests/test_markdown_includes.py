@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from sitemap_plugins.markdown_includes import (
+from sitemap_plugins.hosts.markdown_includes import (
     click_files,
     documented_files,
     page_includes,

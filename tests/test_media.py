@@ -15,11 +15,11 @@ import pytest
 from conftest import read_sitemap, validate_sitemap_file
 from lxml import etree
 
-from sitemap_plugins.build import make_rules
-from sitemap_plugins.media import MAX_IMAGES, VideoEntry
-from sitemap_plugins.options import SitemapConfig
-from sitemap_plugins.reader import parse_html
-from sitemap_plugins.rules import Entry, evaluate
+from sitemap_plugins.entry.media import MAX_IMAGES, VideoEntry
+from sitemap_plugins.entry.rules import Entry, evaluate
+from sitemap_plugins.page.reader import parse_html
+from sitemap_plugins.products.build.pipeline import make_rules
+from sitemap_plugins.vocab.options import SitemapConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://example.org/"

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.robots_txt import render_fragment
-from sitemap_plugins.urls import encode_path
+from sitemap_plugins.entry.robots_txt import render_fragment
+from sitemap_plugins.vocab.urls import encode_path
 
 BASE = "https://example.org/"
 SECTIONS = ("alpha", "beta", "gamma")
@@ -526,9 +526,8 @@ def test_foreign_root_index_is_not_replaced(tmp_path: Path, capsys) -> None:
 def test_root_listing_many_build_pages_stays_bounded(sections: Path, tmp_path: Path, capsys,
                                                      monkeypatch) -> None:
     """Past MAX_CLAIMED root URLs inside builds' folders: one problem, memory stays bounded."""
-    from sitemap_plugins import merge_builds  # noqa: PLC0415
 
-    monkeypatch.setattr(merge_builds, "MAX_CLAIMED", 2)
+    monkeypatch.setattr("sitemap_plugins.products.merge.builds.MAX_CLAIMED", 2)
     build(sections, BASE, tmp_path / "cache-root")  # no folder excluded: lists every section
     code, _, err = run(["merge", str(sections), "--base-url", BASE], capsys)
     assert code == 1
@@ -544,9 +543,8 @@ def test_a_merge_waits_for_a_build_in_progress(sections: Path, capsys, monkeypat
     """A build of the root or of a section holds its folder: the merge waits for it, then
     fails in one line and writes nothing (it would have read one build's index with another's
     parts, or removed the root build's temporary files). Once the build is done it runs."""
-    from sitemap_plugins import site as lock  # noqa: PLC0415
 
-    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.5)
+    monkeypatch.setattr("sitemap_plugins.disk.site.WAIT_SECONDS", 0.5)
     before = snapshot(sections)
     holder = hold(sections / held, 30)
     try:

@@ -25,13 +25,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins import owned as output_module
 from sitemap_plugins.cli import main
-from sitemap_plugins.errors import ConfigError, SitemapError
-from sitemap_plugins.history import record_path
-from sitemap_plugins.options import own_file_pattern
-from sitemap_plugins.owned import identify
-from sitemap_plugins.render import OWN
+from sitemap_plugins.disk import owned
+from sitemap_plugins.disk.history import record_path
+from sitemap_plugins.disk.owned import identify
+from sitemap_plugins.entry.render import OWN
+from sitemap_plugins.vocab.errors import ConfigError, SitemapError
+from sitemap_plugins.vocab.options import own_file_pattern
 
 BASE = "https://example.org/"
 HUGO = (b'<?xml version="1.0" encoding="utf-8" standalone="yes"?>\n'
@@ -302,7 +302,7 @@ def test_crash_between_record_and_commit(tmp_path: Path, monkeypatch: pytest.Mon
     run knows as its own from the record written before the commit, and removes."""
     site = make_site(tmp_path / "site", 7)
     build(site)
-    real_commit = output_module.commit
+    real_commit = owned.commit
     calls = {"n": 0}
 
     def dying_commit(temp: Path, target: Path) -> None:
@@ -311,10 +311,10 @@ def test_crash_between_record_and_commit(tmp_path: Path, monkeypatch: pytest.Mon
             raise KeyboardInterrupt
         real_commit(temp, target)
 
-    monkeypatch.setattr(output_module, "commit", dying_commit)
+    monkeypatch.setattr(owned, "commit", dying_commit)
     with pytest.raises(KeyboardInterrupt):
         build(site, max_urls=3, gzip=False)
-    monkeypatch.setattr(output_module, "commit", real_commit)
+    monkeypatch.setattr(owned, "commit", real_commit)
     assert any(n.startswith("sitemap-") for n in os.listdir(site))
     build(site)
     assert sorted(n for n in os.listdir(site) if n.startswith("sitemap")) == [

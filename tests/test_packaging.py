@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_core_import_leaves_hosts_out() -> None:
     """Importing the core and the CLI (and every command's module) imports no host: not
     mkdocs, pelican or sphinx."""
-    code = ("import sys, sitemap_plugins, sitemap_plugins.cli, sitemap_plugins.merge, "
-            "sitemap_plugins.check, sitemap_plugins.submit; print(sorted(m for m in sys.modules "
+    code = ("import sys, sitemap_plugins, sitemap_plugins.cli, sitemap_plugins.products.merge.merger, "
+            "sitemap_plugins.products.check.checker, sitemap_plugins.products.submit; print(sorted(m for m in sys.modules "
             "if m.split('.')[0] in ('mkdocs', 'pelican', 'sphinx', 'docutils')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
@@ -26,7 +26,7 @@ def test_core_import_leaves_hosts_out() -> None:
 def test_a_build_does_not_load_the_network_stack() -> None:
     """Only ``submit`` talks to the network: a build (every MkDocs and Pelican build imports
     the core) does not pay for loading http.client and ssl, about 9 ms a process."""
-    code = ("import sys, sitemap_plugins, sitemap_plugins.cli, sitemap_plugins.build; "
+    code = ("import sys, sitemap_plugins, sitemap_plugins.cli, sitemap_plugins.products.build.pipeline; "
             "print(sorted(m for m in ('ssl', 'http.client', 'urllib.request') "
             "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -72,7 +72,7 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
 
 def test_readme_documents_every_option() -> None:
     """The README's options table is the one the option table makes: no option missing or stale."""
-    from sitemap_plugins.options import options_markdown  # noqa: PLC0415
+    from sitemap_plugins.vocab.options import options_markdown  # noqa: PLC0415
 
     readme = (ROOT / "README.md").read_text("utf-8")
     start = readme.index("-->\n", readme.index("<!-- options:")) + 4

@@ -1,7 +1,7 @@
 """What a page says of itself and what its host knows of its dates, as the core's claims.
 
 The three hosts hand over what they read (front matter, metadata, commits); these tests drive
-:mod:`sitemap_plugins.page_dates` with literal values, and no file is read.
+:mod:`sitemap_plugins.entry.page_values` with literal values, and no file is read.
 """
 
 from __future__ import annotations
@@ -10,11 +10,8 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from sitemap_plugins.dates import format_w3c
-from sitemap_plugins.errors import PageValueError
-from sitemap_plugins.options import FRONT_MATTER_KEYS
-from sitemap_plugins.page_dates import NO_OWN_VALUES, date_claims, own_values
-from sitemap_plugins.rules import (
+from sitemap_plugins.entry.page_values import NO_OWN_VALUES, date_claims, own_values
+from sitemap_plugins.entry.rules import (
     EXPLICIT,
     FILE_TIME,
     GIT,
@@ -24,6 +21,9 @@ from sitemap_plugins.rules import (
     DateClaim,
     choose_lastmod,
 )
+from sitemap_plugins.vocab.dates import format_w3c
+from sitemap_plugins.vocab.errors import PageValueError
+from sitemap_plugins.vocab.options import FRONT_MATTER_KEYS
 
 UTC = timezone.utc
 

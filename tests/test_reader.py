@@ -10,16 +10,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitemap_plugins.content import Video
-from sitemap_plugins.reader import (
+from sitemap_plugins.disk.site import read_bytes
+from sitemap_plugins.page.codec import decode_record, encode_record
+from sitemap_plugins.page.content import Video
+from sitemap_plugins.page.reader import (
     MAX_PARSED_BYTES,
     PageRecord,
     decode_html,
     parse_html,
     read_record,
 )
-from sitemap_plugins.record_codec import decode_record, encode_record
-from sitemap_plugins.site import read_bytes
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -536,7 +536,7 @@ def test_an_element_of_many_attributes_costs_linear_time(count: int) -> None:
 def test_a_host_s_content_is_bounded_as_a_page_read_from_disk() -> None:
     """What a host rendered goes through the same bounds: deep nesting and an element of
     many attributes in ``page.content`` are read up to there, with the same problems."""
-    from sitemap_plugins.reader import HostPage, read_parts  # noqa: PLC0415
+    from sitemap_plugins.page.reader import HostPage, read_parts  # noqa: PLC0415
 
     head = "<html lang=en><head><title>T</title><link rel=canonical href=/x/>"
     for content, code in ((f"<p>Before.</p><div {_distinct_attributes(100_000)}>x</div>",
@@ -599,7 +599,7 @@ def test_a_main_that_is_not_shown_is_never_the_content(hidden: str) -> None:
 def test_host_parts_give_head_facts_from_the_head_and_the_rest_from_the_content() -> None:
     """``read_parts``: canonical, robots, lang and dates from the written head; fingerprint,
     images and heading from the host's content, whatever the theme put around it."""
-    from sitemap_plugins.reader import HostPage, read_parts  # noqa: PLC0415
+    from sitemap_plugins.page.reader import HostPage, read_parts  # noqa: PLC0415
 
     head = ('<!DOCTYPE html><html lang="fr"><head><title>Guide - Site</title>'
             '<link rel="canonical" href="https://example.org/guide/">'
@@ -624,7 +624,7 @@ def test_host_parts_give_head_facts_from_the_head_and_the_rest_from_the_content(
 def test_listing_items_and_titles_are_content() -> None:
     """A listing's content is its items (URL, title, date, summary); a page's title counts
     as its first heading when its content has none."""
-    from sitemap_plugins.reader import HostPage, listing_items, read_parts, titled  # noqa: PLC0415
+    from sitemap_plugins.page.reader import HostPage, listing_items, read_parts, titled  # noqa: PLC0415
 
     def fingerprint(content: str) -> str:
         return read_parts(HostPage("<html><head></head>", content)).fingerprint
@@ -640,7 +640,7 @@ def test_listing_items_and_titles_are_content() -> None:
 def test_what_a_head_lets_slip_into_the_body_is_not_the_host_s_content() -> None:
     """A tracker's ``<noscript><p><img></p></noscript>`` in the head (molivier/nest's Piwik),
     which an HTML parser moves into the body, is not part of the host's content."""
-    from sitemap_plugins.reader import HostPage, read_parts  # noqa: PLC0415
+    from sitemap_plugins.page.reader import HostPage, read_parts  # noqa: PLC0415
 
     head = ('<html lang="en"><head><title>T</title><noscript><p><img src="piwik.php?id=1">'
             "</p></noscript>")

@@ -296,7 +296,7 @@ def test_a_built_page_s_site_settings_are_not_its_content(
 ) -> None:
     """The command line reading built pages: the same rules as inside the hosts (permalinks,
     line numbers, lightboxes, typography and white space)."""
-    from sitemap_plugins.reader import parse_html  # noqa: PLC0415
+    from sitemap_plugins.page.reader import parse_html  # noqa: PLC0415
 
     def fingerprint(heading: str) -> str:
         page = f"<!doctype html><html><body><main>{heading}<p>Text.</p></main></body></html>"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.owned import identify
+from sitemap_plugins.disk.owned import identify
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sitemap_plugins.cli import main
-from sitemap_plugins.options import OPTIONS, SitemapConfig
+from sitemap_plugins.vocab.options import OPTIONS, SitemapConfig
 
 BASE = "https://example.org/"
 ARGPARSE = "sitemap-plugins build: error: "
@@ -280,7 +280,7 @@ def test_a_value_too_large_to_show_is_still_one_line(option: str, value: object,
     """A Pelican or Sphinx setting Python cannot even print (an int past 4,300 digits, a list
     nested past the recursion limit) is a ConfigError of bounded length, not a ValueError or
     RecursionError raised while the message was made."""
-    from sitemap_plugins.errors import ConfigError  # noqa: PLC0415
+    from sitemap_plugins.vocab.errors import ConfigError  # noqa: PLC0415
 
     with pytest.raises(ConfigError) as caught:
         SitemapConfig.from_mapping({"base_url": BASE, option: value})

@@ -38,9 +38,9 @@ import pytest
 from lxml import etree
 
 from sitemap_plugins import SitemapConfig, SitemapError, generate
-from sitemap_plugins import owned as output_module
 from sitemap_plugins.cli import main
-from sitemap_plugins.errors import WriteError, explain
+from sitemap_plugins.disk import owned
+from sitemap_plugins.vocab.errors import WriteError, explain
 
 BASE = "https://example.org/"
 EPOCH = "1718000000"
@@ -379,7 +379,7 @@ class _Handle:
 def _instrument(monkeypatch: pytest.MonkeyPatch, points: _Points) -> None:
     real_open, real_replace, real_fsync = pathlib.Path.open, os.replace, os.fsync
     real_unlink = pathlib.Path.unlink
-    real_commit, real_gzip = output_module.commit, output_module.gzip_stream
+    real_commit, real_gzip = owned.commit, owned.gzip_stream
 
     def open_(self: Path, mode: str = "r", *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
         if not any(c in mode for c in "wax+"):
@@ -415,8 +415,8 @@ def _instrument(monkeypatch: pytest.MonkeyPatch, points: _Points) -> None:
     monkeypatch.setattr(os, "replace", replace)
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(pathlib.Path, "unlink", unlink)
-    monkeypatch.setattr(output_module, "commit", commit)
-    monkeypatch.setattr(output_module, "gzip_stream", gzip_stream)
+    monkeypatch.setattr(owned, "commit", commit)
+    monkeypatch.setattr(owned, "gzip_stream", gzip_stream)
 
 
 def _config(cache: Path, max_urls: int) -> SitemapConfig:
@@ -496,7 +496,7 @@ class _InterruptAt:
     def __init__(self, k: int | None) -> None:
         self.k = k
         self.lines = 0
-        self.package = str(Path(output_module.__file__).parent)
+        self.package = str(Path(owned.__file__).parent)
 
     def __call__(self, frame, event, arg):  # type: ignore[no-untyped-def]
         del arg

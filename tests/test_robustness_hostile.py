@@ -24,9 +24,9 @@ import pytest
 from conftest import validate_sitemap_file
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins.build import Result
 from sitemap_plugins.cli import main
-from sitemap_plugins.reader import MAX_PARSED_BYTES, parse_html
+from sitemap_plugins.page.reader import MAX_PARSED_BYTES, parse_html
+from sitemap_plugins.products.build.pipeline import Result
 
 BASE = "https://example.org/"
 PAGE = b"<!DOCTYPE html><html><head><title>ok</title></head><body>ok</body></html>"
@@ -707,10 +707,10 @@ def test_dates_no_sitemap_can_hold_are_dropped_with_a_warning(
 ) -> None:
     """Impossible time zones in a page's meta and file times outside the years 1 to 9999
     (file systems hold them; xs:dateTime cannot): no lastmod, and a warning says why."""
-    from sitemap_plugins.build import make_rules  # noqa: PLC0415
-    from sitemap_plugins.options import SitemapConfig  # noqa: PLC0415
-    from sitemap_plugins.reader import parse_html  # noqa: PLC0415
-    from sitemap_plugins.rules import Entry, evaluate  # noqa: PLC0415
+    from sitemap_plugins.entry.rules import Entry, evaluate  # noqa: PLC0415
+    from sitemap_plugins.page.reader import parse_html  # noqa: PLC0415
+    from sitemap_plugins.products.build.pipeline import make_rules  # noqa: PLC0415
+    from sitemap_plugins.vocab.options import SitemapConfig  # noqa: PLC0415
 
     config = SitemapConfig.from_mapping({"base_url": "https://example.org/",
                                          "lastmod_file_time": True})

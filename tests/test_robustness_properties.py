@@ -30,9 +30,9 @@ from protego import Protego
 
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.cli import main
-from sitemap_plugins.errors import ConfigError, SitemapError
-from sitemap_plugins.robots_txt import merge_sitemap_line, names_sitemap, utf16_codec
-from sitemap_plugins.urls import resolve_href
+from sitemap_plugins.entry.robots_txt import merge_sitemap_line, names_sitemap, utf16_codec
+from sitemap_plugins.vocab.errors import ConfigError, SitemapError
+from sitemap_plugins.vocab.urls import resolve_href
 
 QUICK_EXAMPLES = 40
 LONG_EXAMPLES = int(os.environ.get("SITEMAP_HYPOTHESIS_EXAMPLES") or 10_000)
@@ -647,8 +647,8 @@ OPTION_VALUES = st.one_of(
     st.tuples(st.text(max_size=4), st.text(max_size=4)),
 )
 OPTIONS = sorted(f.name for f in __import__("dataclasses").fields(SitemapConfig))
-OPTION_TABLE = __import__("sitemap_plugins.options").options.OPTIONS
-OPTION_BY_NAME = __import__("sitemap_plugins.options").options.OPTION_BY_NAME
+OPTION_TABLE = __import__("sitemap_plugins.vocab.options").vocab.options.OPTIONS
+OPTION_BY_NAME = __import__("sitemap_plugins.vocab.options").vocab.options.OPTION_BY_NAME
 
 
 @contextlib.contextmanager

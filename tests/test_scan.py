@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sitemap_plugins import SitemapConfig, generate
-from sitemap_plugins.check import check_site
+from sitemap_plugins.products.check.checker import check_site
 
 BASE = "https://example.org/"
 SAFE = "-._~!$&'()*+,;=:@/"  # RFC 3986 pchar minus "%", plus "/"

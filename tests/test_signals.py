@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitemap_plugins.options import TEMP_PREFIX
+from sitemap_plugins.vocab.options import TEMP_PREFIX
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://example.org/"
@@ -77,8 +77,8 @@ def test_sigterm_inside_a_host_cleans_up_and_still_ends_the_host(big_site: Path,
     """generate() in a host process (SIGTERM left at its default): cleaned, then killed."""
     script = tmp_path / "host.py"
     script.write_text(textwrap.dedent(f"""
-        from sitemap_plugins.build import generate
-        from sitemap_plugins.options import SitemapConfig
+        from sitemap_plugins.products.build.pipeline import generate
+        from sitemap_plugins.vocab.options import SitemapConfig
 
         if __name__ == "__main__":
             config = SitemapConfig.from_mapping({{"base_url": {BASE!r},
@@ -96,7 +96,7 @@ def test_sigterm_inside_a_host_cleans_up_and_still_ends_the_host(big_site: Path,
 
 def test_a_host_handler_for_sigterm_is_left_alone() -> None:
     """A SIGTERM handler already set (by the host) is kept during and after a build."""
-    from sitemap_plugins.interrupt import sigterm_cleans_up  # noqa: PLC0415
+    from sitemap_plugins.products.build.interrupt import sigterm_cleans_up  # noqa: PLC0415
 
     def host_handler(_signum: int, _frame: object) -> None:
         pass

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemap_plugins.urls import (
+from sitemap_plugins.vocab.urls import (
     comparison_key,
     encode_path,
     is_public,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import pytest
 from conftest import ROOT, clean_ctrl_c
 
-from sitemap_plugins.build import PARALLEL_THRESHOLD
+from sitemap_plugins.products.build.pipeline import PARALLEL_THRESHOLD
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -364,7 +364,7 @@ def test_a_script_without_its_main_guard_stops_at_once(site: Path, tmp_path: Pat
     assert "done" not in run.stdout
     assert 'call it under `if __name__ == "__main__":`' in run.stderr
     # The script's own uncaught error, raised once in the script's process.
-    assert run.stderr.count("sitemap_plugins.errors.SitemapError: a worker process") == 1
+    assert run.stderr.count("sitemap_plugins.vocab.errors.SitemapError: a worker process") == 1
     assert not (copy / "sitemap.xml").exists()
 
 
@@ -401,7 +401,7 @@ def test_a_worker_killed_while_its_chunk_is_on_the_way_leaves_no_thread_behind(
     import multiprocessing  # noqa: PLC0415
     import threading  # noqa: PLC0415
 
-    from sitemap_plugins.pool import Pool, WorkerLost  # noqa: PLC0415
+    from sitemap_plugins.products.build.pool import Pool, WorkerLost  # noqa: PLC0415
 
     thread_errors: list[str] = []
     monkeypatch.setattr(threading, "excepthook",

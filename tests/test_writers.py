@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from sitemap_plugins.build import generate, write_entries
-from sitemap_plugins.media import VideoEntry
-from sitemap_plugins.options import PROTOCOL_MAX_BYTES, SitemapConfig
-from sitemap_plugins.render import render_url
-from sitemap_plugins.robots_txt import create_robots, merge_sitemap_line, names_sitemap
-from sitemap_plugins.rules import Alternate, Entry
+from sitemap_plugins.entry.media import VideoEntry
+from sitemap_plugins.entry.render import render_url
+from sitemap_plugins.entry.robots_txt import create_robots, merge_sitemap_line, names_sitemap
+from sitemap_plugins.entry.rules import Alternate, Entry
+from sitemap_plugins.products.build.pipeline import generate, write_entries
+from sitemap_plugins.vocab.options import PROTOCOL_MAX_BYTES, SitemapConfig
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -195,7 +195,7 @@ def test_a_site_left_with_nothing_to_list_keeps_robots_txt_and_is_told(
     tmp_path: Path, *, fragment: bool
 ) -> None:
     """The sitemap goes; robots.txt keeps every byte, and a warning names its dead line."""
-    from sitemap_plugins.build import generate  # noqa: PLC0415
+    from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415
 
     site = tmp_path / "site"
     site.mkdir()
@@ -272,8 +272,8 @@ def test_gzip_stream_gives_the_gzip_modules_bytes_however_it_is_fed(size: int) -
     import gzip  # noqa: PLC0415
     import random  # noqa: PLC0415
 
-    from sitemap_plugins.dates import parse_w3c  # noqa: PLC0415
-    from sitemap_plugins.render import COMPRESS_LEVEL, gzip_stream, header_time  # noqa: PLC0415
+    from sitemap_plugins.entry.render import COMPRESS_LEVEL, gzip_stream, header_time  # noqa: PLC0415
+    from sitemap_plugins.vocab.dates import parse_w3c  # noqa: PLC0415
 
     data = random.Random(size).randbytes(size // 2) + b"<url>" * (size // 10)
     newest = parse_w3c("2024-05-06T07:08:09+02:00")

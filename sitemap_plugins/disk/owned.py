@@ -1,0 +1,796 @@
+"""What this tool wrote in the site: only those files are replaced quietly or removed as stale.
+
+Floor: the door (with :mod:`site` and :mod:`history`). May touch: the files this tool writes
+in the published site (:mod:`history` keeps their record). Each kind of file is told from the
+site's own by one proof (:data:`PROOFS`, :class:`Ownership` for the sitemap set),
+files are installed in commit order (parts, then the files that name them, then stale files
+go) and only files proved ours are replaced quietly or removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import zlib
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+from sitemap_plugins.disk.cache_keys import former_site_key
+from sitemap_plugins.disk.history import read_written, record_path, save_written
+from sitemap_plugins.disk.proofs import (
+    HEAD_BYTES,
+    MAX_MAP_PAGE,
+    PROOFS,
+    TAIL_BYTES,
+    Proof,
+    inflated_ends,
+    is_text_sitemap,
+    key_proof,
+    marker_page,
+    may_hold_map,
+    replacing,
+)
+from sitemap_plugins.disk.site import (
+    commit,
+    discard,
+    is_inside,
+    is_regular,
+    list_names,
+    read_chunks,
+    read_editable,
+    read_file,
+    read_own,
+    refuse_special,
+    remove,
+    sitemap_entries,
+    stage,
+    write_bytes_atomic,
+    write_if_changed,
+)
+from sitemap_plugins.entry.news import news_file_name
+from sitemap_plugins.entry.render import (
+    HONEST_DATES,
+    OWN,
+    NotASitemapError,
+    gzip_stream,
+    identify_bytes,
+    index_of_parts,
+    is_own_index_head,
+    newest_of,
+)
+from sitemap_plugins.entry.robots_txt import (
+    MAX_ROBOTS_BYTES,
+    create_robots,
+    merge_sitemap_line,
+    merge_sitemap_lines,
+    names_sitemap,
+    render_fragment,
+    without_sitemap_lines,
+)
+from sitemap_plugins.vocab.errors import (
+    ConfigError,
+    Diagnostic,
+    Level,
+    WriteError,
+    explain,
+)
+from sitemap_plugins.vocab.options import FRAGMENT_NAME, sitemap_file_pattern, text_index_name
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+
+    from sitemap_plugins.entry.render import Part
+    from sitemap_plugins.vocab.dates import Lastmod
+    from sitemap_plugins.vocab.options import SitemapConfig
+
+# -------------------- the proofs (sitemap_plugins.disk.proofs), applied to the site's files
+
+
+def holds(path: Path, proof: Proof) -> bool:
+    """Whether the regular file at ``path`` (not a link, pipe or device) passes ``proof``."""
+    data = read_own(path, proof.most + 1)
+    return data is not None and len(data) <= proof.most and proof.holds(data)
+
+
+def is_own_file(site: Path, name: str) -> bool:
+    """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there."""
+    return holds(site / name, PROOFS["fragment" if name == FRAGMENT_NAME else "news"])
+
+
+def remove_own(site: Path, name: str, proof: Proof) -> bool | OSError:
+    """Remove the site's file ``name`` if it passes ``proof``: whether it went, or why not."""
+    if not holds(site / name, proof):
+        return False
+    try:
+        remove(site / name)
+    except OSError as err:
+        return err
+    return True
+
+
+# -------------------- the sitemap set, and the record of what was written
+
+_PART = re.compile(r".*-\d+\.(?:xml|txt)(?:\.gz)?\Z")
+_MAX_DATED_FILES = 1_000  # the children of a replaced sitemap index read, at most
+
+
+def file_digest(path: Path) -> str | None:
+    """SHA-256 of a regular file's bytes; None for anything else (never opens a pipe)."""
+    if not is_regular(path):
+        return None
+    digest = hashlib.sha256()
+    try:
+        for chunk in read_chunks(path):
+            digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _ends(path: Path) -> tuple[bytes, bytes] | None:
+    """The first and last bytes of a regular file (inflated when it is a ``.gz``)."""
+    if not is_regular(path):
+        return None
+    try:
+        with path.open("rb") as handle:
+            if path.name.endswith(".gz"):
+                return inflated_ends(iter(partial(handle.read, 64 * 1024), b""))
+            head = handle.read(HEAD_BYTES)
+            size = os.fstat(handle.fileno()).st_size
+            handle.seek(max(size - TAIL_BYTES, 0))
+            return head, handle.read(TAIL_BYTES)
+    except (OSError, zlib.error, EOFError):
+        return None
+
+
+def identify(path: Path) -> str | None:
+    """Which generator wrote the sitemap at ``path`` (:data:`OWN` for this tool), or None.
+
+    Only XML sitemaps (and their ``.gz``) are recognised, by the bytes their templates write
+    first; a hand-written file or anything that is not such a sitemap is None.
+    """
+    ends = _ends(path)
+    return None if ends is None else identify_bytes(*ends)
+
+
+def replaced_dates(site: Path, sitemap_name: str, base: str) -> dict[str, str]:
+    """URL -> ``<lastmod>`` text, from the sitemap this build replaces.
+
+    Only when its generator dates honestly (:data:`HONEST_DATES`); empty otherwise. Read
+    before it is replaced, so that the pages it dated keep those dates (Hugo's listing pages,
+    dated from git, which the built HTML does not state). A sitemap index's children are read
+    when they lie in the site below ``base`` and come from the same generator. Unreadable or
+    malformed files give what was read of them: these dates are a hint.
+    """
+    dates: dict[str, str] = {}
+    pending = [site / f"{sitemap_name}.xml"]
+    seen: set[Path] = set()
+    while pending and len(seen) < _MAX_DATED_FILES:
+        path = pending.pop(0)
+        if path in seen or identify(path) not in HONEST_DATES:
+            continue
+        seen.add(path)
+        for kind, loc, lastmod in _sitemap_entries(path):
+            if kind == "urlset" and loc and lastmod:
+                dates.setdefault(loc, lastmod)
+            elif kind == "sitemapindex" and loc.startswith(base) and "?" not in loc:
+                child = (site / unquote(loc[len(base):])).resolve()
+                if child.is_relative_to(site.resolve()):
+                    pending.append(child)
+    return dates
+
+
+def _sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per entry of a sitemap file; what could be read of it."""
+    try:
+        yield from sitemap_entries(path)
+    except (OSError, NotASitemapError):
+        return
+
+
+def _text_lines(path: Path) -> bool:
+    """Whether a regular file stands at ``path`` that is a text sitemap of ours (by its lines)."""
+    if not is_regular(path):
+        return False
+    try:
+        with path.open("rb") as handle:
+            return is_text_sitemap(handle)
+    except OSError:
+        return False
+
+
+@dataclass
+class Ownership:
+    """The record of the files written into one site, and the rules that use it."""
+
+    site: Path
+    path: Path | None
+    """The record file; None when no record is kept (``fingerprint`` off)."""
+    replace_files: bool = False
+    files: dict[str, set[str]] = field(default_factory=dict)
+    """File name -> digests this tool wrote under it."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    _seen: dict[str, tuple[tuple[int, int, int], str | None]] = field(
+        default_factory=dict, repr=False)
+
+    @classmethod
+    def load(cls, site: Path, cache_dir: Path | None, *,
+             replace_files: bool = False) -> Ownership:
+        """The record kept in ``cache_dir`` for ``site`` (an empty one when there is none).
+
+        A damaged record counts as empty: files it named are no longer known to be ours, so
+        they are neither replaced quietly nor removed.
+        """
+        path = record_path(cache_dir, site) if cache_dir is not None else None
+        owned = cls(site, path, replace_files)
+        if path is None or cache_dir is None:
+            return owned
+        if not os.path.lexists(path):
+            # Kept under the former key (the folder's name only): read on, saved under the new.
+            path = cache_dir / f"written-{former_site_key(site)}.json"
+        try:
+            owned.files = read_written(path)
+        except (OSError, ValueError) as err:
+            owned.diagnostics.append(Diagnostic("", "bad-written-record", (
+                f"the record of the files written into the site, {path}, cannot be read "
+                f"({err}); files it named are left as they are"), Level.INFO))
+        return owned
+
+    def owns(self, name: str) -> bool:
+        """Whether the file ``name`` in the site holds bytes this tool wrote there."""
+        digests = self.files.get(name)
+        return bool(digests) and self._digest(name) in digests  # type: ignore[operator]
+
+    def _digest(self, name: str) -> str | None:
+        """The file's digest, read once a run while it stays the same file (size, time)."""
+        try:
+            info = os.lstat(self.site / name)
+        except OSError:
+            return None
+        key = (info.st_ino, info.st_size, info.st_mtime_ns)
+        known = self._seen.get(name)
+        if known is not None and known[0] == key:
+            return known[1]
+        digest = file_digest(self.site / name)
+        self._seen[name] = (key, digest)
+        return digest
+
+    def adopt_earlier(self, pattern: re.Pattern[str]) -> None:
+        """Know as ours the files an earlier version wrote, before there were records.
+
+        That is a file named as this tool names its sitemaps whose bytes are this tool's XML
+        (its template's exact start and end), and the parts such an index names. A user's
+        file of such a name (an archived ``sitemap-2019.xml``, a ``sitemap-1.txt``) is not.
+        """
+        names = [name for name in list_names(self.site) if pattern.match(name)]
+        own_indexes: list[str] = []
+        for name in names:
+            if name in self.files and self.owns(name):
+                continue
+            ends = _ends(self.site / name)
+            if ends is None or identify_bytes(*ends) != OWN:
+                continue
+            self._adopt(name)
+            if is_own_index_head(ends[0]) and not name.endswith(".gz"):
+                own_indexes.append(name)
+        for index in own_indexes:
+            # The base URL may have changed since: the part is named by its last segment.
+            for loc in _index_locs(self.site / index):
+                part = loc.rpartition("/")[2]
+                if (part in names and part not in self.files and _PART.match(part)
+                        and (identify(self.site / part) == OWN
+                             or _text_lines(self.site / part))):
+                    self._adopt(part)
+
+    def _adopt(self, name: str) -> None:
+        digest = self._digest(name)
+        if digest is not None:
+            self.files.setdefault(name, set()).add(digest)
+
+    def check_targets(self, names: Iterable[str], *,
+                      own_content: Callable[[str], bool] | None = None) -> None:
+        """Stop before writing over a file that is neither ours nor another generator's sitemap.
+
+        ``own_content(name)``: a further proof that the file is this tool's (a news sitemap
+        that renders to the same bytes).
+
+        Raises:
+            SitemapError: naming the first such file; nothing has been changed.
+        """
+        for name in names:
+            target = self.site / name
+            if not os.path.lexists(target) or not is_regular(target) or self.owns(name):
+                continue  # nothing there, or something the write itself refuses
+            who = identify(target)
+            if who == OWN or (own_content is not None and own_content(name)):
+                continue
+            if who is None and name.endswith(".txt") and self._text_beside_own_xml(name):
+                continue
+            replaced = replacing(name, who, replace_files=self.replace_files)
+            if replaced is not None:
+                self.diagnostics.append(replaced)
+                continue
+            msg = ("is already in the site and was not written by sitemap-plugins (nor is it "
+                   "a sitemap from Hugo, MkDocs or pelican-sitemap): remove it, choose "
+                   "another sitemap_name, or set replace_files to true to replace it")
+            raise WriteError(str(target), msg)
+
+    def _text_beside_own_xml(self, name: str) -> bool:
+        """A text sitemap of this tool's shape next to this tool's XML sitemap (no record)."""
+        stem = name[: -len(".txt")]
+        xml = re.sub(r"-\d+\Z", "", stem) + ".xml"
+        return ((self.owns(xml) or identify(self.site / xml) == OWN)
+                and _text_lines(self.site / name))
+
+    def intend(self, written: dict[str, str]) -> None:
+        """Record ``written`` (name -> digest) beside what is known, before it is committed.
+
+        Raises:
+            WriteError: when the record cannot be written (nothing has been committed).
+        """
+        for name, digest in written.items():
+            self.files.setdefault(name, set()).add(digest)
+        self._save(strict=True)
+
+    def settle(self, written: dict[str, str], gone: Iterable[str]) -> None:
+        """After the commit: the names written hold only their new digests; ``gone`` are none."""
+        for name, digest in written.items():
+            self.files[name] = {digest}
+        for name in gone:
+            self.files.pop(name, None)
+        self._save(strict=False)
+
+    def remove_stale(self, keep: set[str]) -> list[str]:
+        """Remove the files this tool wrote that the new set does not include.
+
+        Only files the record names with their present bytes go. Files that name parts
+        (indexes, ``sitemap.xml``) go before the parts: a crash in between never leaves an
+        index that names a missing part.
+        """
+        candidates = sorted(name for name in self.files if name not in keep)
+        candidates.sort(key=lambda name: bool(_PART.match(name)))
+        removed: list[str] = []
+        index_kept = False
+        for name in candidates:
+            is_part = bool(_PART.match(name))
+            if not self.owns(name):
+                self.files.pop(name, None)  # gone, or the user's now: left, and forgotten
+                continue
+            if index_kept and is_part:
+                continue  # an index that could not be removed still names these parts
+            try:
+                remove(self.site / name)
+            except OSError:
+                index_kept = index_kept or not is_part
+                continue
+            removed.append(name)
+        return removed
+
+    def _save(self, *, strict: bool) -> None:
+        if self.path is None:
+            return
+        try:
+            save_written(self.path, self.files)
+        except WriteError as err:
+            if strict:
+                msg = f"cannot record the files it writes into the site: {err.message}"
+                raise WriteError(str(self.path), msg) from err
+            self.diagnostics.append(Diagnostic("", "bad-written-record", (
+                f"the record of the files written into the site, {self.path}, cannot be "
+                f"updated ({err.message})"), Level.INFO))
+
+
+def digests_of(files: Iterable[tuple[Path, str]]) -> dict[str, str]:
+    """Name -> digest of each (temporary file, final name) about to be committed.
+
+    Raises:
+        OSError: when a temporary file cannot be read.
+    """
+    result: dict[str, str] = {}
+    for temp, name in files:
+        digest = file_digest(temp)
+        if digest is None:
+            raise OSError(f"cannot read {temp}")
+        result[name] = digest
+    return result
+
+
+
+def _index_locs(path: Path) -> list[str]:
+    """The ``<loc>`` values of a sitemap index of this tool's."""
+    try:
+        return [loc for _, loc, _ in sitemap_entries(path)]
+    except (OSError, NotASitemapError):
+        return []
+
+
+# -------------------- installing the sitemap set
+
+
+@dataclass
+class Installed:
+    """What was written where."""
+
+    files: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    split: bool = False
+
+
+def _stage_set(
+    site: Path, config: SitemapConfig, parts: list[Part], extension: str,
+    staged: list[tuple[Path, Path, Lastmod | None]], temps: list[Path],
+) -> bool:
+    """Stage one format's files in commit order; True when it was split into parts."""
+    name = config.sitemap_name
+    main = site / (f"{name}.xml" if extension == "xml" else text_index_name(name))
+    if len(parts) == 1:
+        staged.append((parts[0].temp, site / f"{name}.{extension}", parts[0].newest))
+        return False
+    names, index = index_of_parts(parts, name, extension, str(config.base_url),
+                                  max_urls=config.max_urls, max_bytes=config.max_bytes)
+    staged.extend((part.temp, site / final, part.newest)
+                  for part, final in zip(parts, names, strict=True))
+    temp = stage(main, [index])
+    temps.append(temp)
+    staged.append((temp, main, newest_of(parts)))
+    return True
+
+
+def install(
+    site: Path, config: SitemapConfig, xml_parts: list[Part], text_parts: list[Part] | None,
+    owned: Ownership | None = None,
+) -> Installed:
+    """Move parts into place, write the index and ``.gz`` copies, remove stale parts.
+
+    ``owned``: the record of the files this tool wrote into the site (none kept when None):
+    only those are written over quietly or removed as stale.
+
+    Raises:
+        SitemapError: when the index would pass the limits, or a file that is not ours
+            stands where one must be written (nothing is changed then).
+        WriteError: when a file cannot be written (temporary files are removed).
+
+    """
+    if owned is None:
+        owned = Ownership(site, None, config.replace_files)
+    installed = Installed()
+    staged: list[tuple[Path, Path, Lastmod | None]] = []
+    temps: list[Path] = [p.temp for p in xml_parts] + [p.temp for p in text_parts or []]
+    try:
+        installed.split = _stage_set(site, config, xml_parts, "xml", staged, temps)
+        if text_parts is not None:
+            _stage_set(site, config, text_parts, "txt", staged, temps)
+        if config.gzip:
+            with_gz: list[tuple[Path, Path, Lastmod | None]] = []
+            for temp, final, newest in staged:
+                with_gz.append((temp, final, newest))
+                if final.suffix == ".xml":
+                    packed = stage(final.with_name(final.name + ".gz"),
+                                   gzip_stream(read_chunks(temp), newest), sync=True)
+                    temps.append(packed)
+                    with_gz.append((packed, final.with_name(final.name + ".gz"), newest))
+            staged = with_gz
+        owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
+        owned.check_targets(final.name for _, final, _ in staged)
+        # Recorded before anything moves: a run killed during the commit leaves files that
+        # the next run still knows as its own (old or new bytes), and so cleans up.
+        written = digests_of((temp, final.name) for temp, final, _ in staged)
+        owned.intend(written)
+    except OSError as err:
+        discard(temps)
+        raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
+    except BaseException:
+        discard(temps)
+        raise
+    # Parts first, then the files that name them: the main file of each set is staged last
+    # within its set, so an index never names a part that is not yet in place.
+    try:
+        for temp, final, _ in staged:
+            commit(temp, final)
+            installed.files.append(final.name)
+    except BaseException:
+        discard(temps)
+        raise
+    installed.removed = remove_stale(owned, set(installed.files), written)
+    return installed
+
+
+def remove_stale(owned: Ownership, keep: set[str], written: dict[str, str] | None = None,
+                 ) -> list[str]:
+    """Remove the sitemap files this tool wrote earlier that the new set does not include.
+
+    Only files the record (or their own bytes) show to be ours go; a user's
+    ``sitemap-2019.xml`` or ``sitemap-1.txt`` stays whatever its name.
+    """
+    removed = owned.remove_stale(keep)
+    owned.settle(written or {}, removed)
+    return removed
+
+
+def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
+    """After a run that wrote no sitemap: nothing may still point crawlers at it.
+
+    The fragment is ours and goes. A ``Sitemap:`` line in robots.txt stays, because it may be
+    the site's own (added by hand, or by an earlier run: the two cannot be told apart), and
+    robots.txt loses no byte; a warning names it instead.
+    """
+    result = Installed()
+    gone = remove_own(site, FRAGMENT_NAME, PROOFS["fragment"])
+    if isinstance(gone, OSError):
+        result.diagnostics.append(Diagnostic(
+            FRAGMENT_NAME, "stale-sitemap-line",
+            f"names {sitemap_url}, which was not written, and cannot be removed "
+            f"({explain(gone)})"))
+    elif gone:
+        result.removed.append(FRAGMENT_NAME)
+    target = site / "robots.txt"
+    if config.robots_txt == "off" or not target.is_file():
+        return result
+    try:
+        refuse_special(target)
+        names_it = names_sitemap(  # what crawlers read of it, at most
+            read_file(target, MAX_ROBOTS_BYTES), sitemap_url)
+    except (OSError, WriteError):
+        return result  # unreadable: the rules were not read either, and that was reported
+    if names_it:
+        result.diagnostics.append(Diagnostic(
+            "robots.txt", "stale-sitemap-line",
+            f"names {sitemap_url}, which was not written because no page can be listed: "
+            "crawlers that read it will find nothing there; remove that line"))
+    return result
+
+
+def update_robots(
+    site: Path, config: SitemapConfig, sitemap_url: str, feeds: Sequence[str] = ()
+) -> Installed:
+    """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says.
+
+    ``feeds``: more URLs to name as sitemaps after it: the news sitemap, and the site's feeds
+    (``announce_feeds``).
+    """
+    result = Installed()
+    mode = config.base_url.robots_mode(config.robots_txt)
+    if mode == "off":
+        return result
+    if mode != config.robots_txt:
+        result.diagnostics.append(Diagnostic(
+            "", "robots-below-root",
+            f"the site lives below the host root ({config.base_url.path}), so its robots.txt "
+            f"is not the one crawlers read at {config.base_url.host_root}robots.txt; wrote "
+            f"{FRAGMENT_NAME} with the Sitemap: line to add there", Level.INFO))
+    if mode == "fragment":
+        target = site / FRAGMENT_NAME
+        data = render_fragment(sitemap_url, config.base_url.host_root, feeds)
+        # Unreadable: written anew (write_bytes_atomic refuses a special file).
+        write_if_changed(target, data)
+        result.files.append(target.name)
+        return result
+    target = site / "robots.txt"
+    if target.is_symlink():
+        real = Path(os.path.realpath(target))
+        if not is_inside(site, real):
+            result.diagnostics.append(Diagnostic(
+                "robots.txt", "symlink-out",
+                "is a symlink that leaves the site folder; not read or changed"))
+            return result
+        target = real
+    if target.exists():
+        # A folder, pipe or device named robots.txt, or an unreadable file, is reported, never
+        # a traceback, and never opened: reading a pipe would wait for a writer forever.
+        try:
+            refuse_special(target)
+        except WriteError as err:
+            result.diagnostics.append(Diagnostic(
+                "robots.txt", "unreadable", f"{err.message.partition(';')[0]}; not read or "
+                "changed, so no Sitemap: line was added"))
+            return result
+        try:
+            editable, why = read_editable(target)
+        except OSError as err:
+            result.diagnostics.append(Diagnostic(
+                "robots.txt", "unreadable",
+                f"cannot be read ({err.strerror}); no Sitemap: line was added"))
+            return result
+        if editable is None:
+            result.diagnostics.append(Diagnostic("robots.txt", "robots-too-large", why))
+            return result
+        original = editable
+        try:
+            merged = (merge_sitemap_lines(original, [sitemap_url, *feeds]) if feeds
+                      else merge_sitemap_line(original, sitemap_url))
+        except UnicodeError:
+            result.diagnostics.append(Diagnostic(
+                "robots.txt", "unreadable",
+                "starts with a UTF-16 byte-order mark but is not UTF-16; left as it is, so no "
+                "Sitemap: line was added"))
+            return result
+        if merged != original:
+            write_bytes_atomic(target, merged)
+            result.files.append("robots.txt")
+        return result
+    if mode == "create":
+        write_bytes_atomic(target, create_robots(sitemap_url, feeds))
+        result.files.append("robots.txt")
+        return result
+    result.diagnostics.append(Diagnostic(
+        "", "no-robots-txt",
+        "the site has no robots.txt, so no Sitemap: line was added "
+        "(set robots_txt to 'create' to make one)", Level.INFO))
+    return result
+
+
+def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str]) -> Installed:
+    """Take the ``Sitemap:`` lines naming files this build removed out of robots.txt.
+
+    ``gone``: files of this tool that the build removed (a renamed ``sitemap_name``, a split
+    undone). A line naming one of them would announce a missing file to every crawler. Only
+    those lines go, and only for files that are really gone; every other byte is kept.
+    """
+    result = Installed()
+    urls = {f"{config.base_url}{name}" for name in gone if not os.path.lexists(site / name)}
+    if urls and config.robots_txt != "off" and _drop_sitemap_lines(site / "robots.txt", urls):
+        result.files.append("robots.txt")
+    return result
+
+
+def _drop_sitemap_lines(robots: Path, urls: set[str]) -> bool:
+    """Take the ``Sitemap:`` lines naming ``urls`` out of robots.txt; whether it changed.
+
+    Only a regular file that can be read and edited is (every other byte kept); anything
+    else is left as it is.
+    """
+    if not is_regular(robots):
+        return False
+    try:
+        original, _ = read_editable(robots)
+    except OSError:
+        return False
+    if original is None:
+        return False
+    kept = without_sitemap_lines(original, urls)
+    if kept == original:
+        return False
+    write_bytes_atomic(robots, kept)
+    return True
+
+
+def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
+    """With ``news`` off: the news sitemap an earlier build wrote, and its robots.txt line, go.
+
+    Only a file that is ours byte for byte (:func:`~sitemap_plugins.entry.news.is_own_news_sitemap`)
+    is removed; a site's own file of that name stays, whatever it holds.
+    """
+    result = Installed()
+    name = news_file_name(config.sitemap_name)
+    gone = remove_own(site, name, PROOFS["news"])
+    if isinstance(gone, OSError):
+        result.diagnostics.append(Diagnostic(name, "stale-news-sitemap", (
+            f"was written by an earlier build with news on, and cannot be removed "
+            f"({explain(gone)})")))
+    if gone is not True:
+        return result
+    result.removed.append(name)
+    if config.robots_txt != "off" and _drop_sitemap_lines(
+            site / "robots.txt", {f"{config.base_url}{name}"}):
+        result.files.append("robots.txt")
+    return result
+
+
+def remove_obsolete_fragment(site: Path, written: Sequence[str]) -> list[str]:
+    """An earlier build's fragment (the base URL had a path then), when this one wrote none."""
+    fragment = FRAGMENT_NAME
+    gone = fragment not in written and remove_own(site, fragment, PROOFS["fragment"])
+    return [fragment] if gone is True else []
+
+
+# -------------------- the IndexNow key file
+
+def publish_key(site: Path, name: str, key: str) -> tuple[list[str], list[Diagnostic]]:
+    """Write the key file ``name`` holding ``key`` at the site root (files, diagnostics).
+
+    A file of that name that holds the key already is left as it is; one that holds anything
+    else is the site's own, never overwritten, and reported.
+    """
+    target = site / name
+    if os.path.lexists(target):
+        try:
+            refuse_special(target)
+            existing = read_file(target, key_proof(key).most + 1)
+        except (OSError, WriteError) as err:
+            reason = err.message if isinstance(err, WriteError) else err.strerror
+            return [], [Diagnostic(name, "indexnow-key-file", f"cannot be read ({reason}); "
+                                   "left as it is, so IndexNow cannot check the key there")]
+        if key_proof(key).holds(existing):
+            return [name], []
+        return [], [Diagnostic(
+            name, "indexnow-key-file",
+            "is the site's own file and does not hold the indexnow_key; left as it is, so "
+            "IndexNow cannot check the key: remove that file or choose another key")]
+    write_bytes_atomic(target, key.encode("ascii"))
+    return [name], []
+
+
+def publishes_key(site: Path, name: str, key: str) -> bool | None:
+    """Whether the key file ``name`` of the site holds ``key``; None when it cannot be read."""
+    try:
+        refuse_special(site / name)
+        data = read_file(site / name, key_proof(key).most + 1)
+    except (OSError, WriteError):
+        return None
+    return key_proof(key).holds(data)
+
+
+# -------------------- the HTML site map's pages
+
+def _refused(rel_path: str, why: str) -> ConfigError:
+    return ConfigError("html_sitemap", f"{rel_path!r} {why}")
+
+
+class SitePages:
+    """The HTML site map's pages in the site: ``html_map``'s ``PageStore``."""
+
+    def __init__(self, site: Path) -> None:
+        """The pages of the site in ``site``."""
+        self.site = site
+
+    def check_free(self, rel_path: str) -> None:
+        """Refuse to overwrite a page of the site that is neither a host's marker page nor ours.
+
+        Raises:
+            ConfigError: naming the file, before anything is written.
+            WriteError: when a link, pipe or device stands there.
+        """
+        target = self.site / rel_path
+        if not is_inside(self.site, target.parent):
+            raise _refused(rel_path, "leads out of the site through a symbolic link; remove "
+                                     "the link or choose another path")
+        refuse_special(target)  # a pipe there would hang the read below
+        if target.is_dir():
+            raise _refused(rel_path, "is a folder of the site; end the path with '/' to write "
+                                     "index.html in it")
+        try:
+            data = read_file(target, MAX_MAP_PAGE)
+        except FileNotFoundError:
+            return
+        except OSError as err:
+            raise _refused(rel_path, f"cannot be read: {err.strerror}") from err
+        if not may_hold_map(data):
+            raise _refused(rel_path, "is a page of the site, not an HTML site map; choose "
+                                     "another path")
+
+    def shell(self, rel_path: str) -> str | None:
+        """The host's themed page holding the marker, or None (a standalone page is written)."""
+        try:
+            return marker_page(read_file(self.site / rel_path, MAX_MAP_PAGE))
+        except OSError:
+            return None
+
+    def is_ours(self, rel_path: str) -> bool:
+        """Whether a page of ours stands there (never one out of the site through a link)."""
+        path = self.site / rel_path
+        return is_inside(self.site, path.parent) and holds(path, PROOFS["html-map"])
+
+    def names(self, folder: str) -> list[str]:
+        """The names in the site's folder ``folder`` (empty: the root), sorted."""
+        return list_names(self.site / folder if folder else self.site)
+
+    def write(self, rel_path: str, data: bytes) -> None:
+        """Replace the page atomically (its folder made when missing).
+
+        Raises:
+            WriteError: when the file cannot be written; the old one is kept.
+        """
+        write_bytes_atomic(self.site / rel_path, data, make_folder=True)
+
+    def remove(self, rel_path: str, *, folder_too: bool = False) -> bool:
+        """Remove the page (and its folder with ``folder_too``, when empty); whether it went."""
+        try:
+            remove(self.site / rel_path, folder_too=folder_too)
+        except OSError:
+            return False
+        return True

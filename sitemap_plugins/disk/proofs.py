@@ -1,0 +1,148 @@
+"""What proves that a file in the site is this tool's: one proof per kind of file, by its bytes.
+
+Floor: the middle (pure: each proof looks at bytes given to it). :mod:`owned` reads the
+site's files and applies them: only a file proved ours is replaced quietly or removed. The
+sitemap set is told by its record and its own bytes
+(:class:`~sitemap_plugins.disk.owned.Ownership`):
+an XML sitemap by its first and last bytes (:func:`inflated_ends` for a ``.gz``), a text
+sitemap by its lines (:func:`is_text_sitemap`). A file that is not proved ours is replaced
+only as :func:`replacing` says.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.entry.news import is_own_news_sitemap
+from sitemap_plugins.entry.render import HTML_MAP_EARLIER_MARK, HTML_MAP_MARK, HTML_MAP_MARKER
+from sitemap_plugins.entry.robots_txt import fragment_sitemap
+from sitemap_plugins.vocab.errors import Diagnostic, Level
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+PROTOCOL_NEWS_BYTES = 16 * 1024 * 1024  # a news sitemap holds 1,000 entries: far below this
+MAX_MAP_PAGE = 256 * 1024 * 1024  # an HTML site map page lists a few thousand links
+
+
+@dataclass(frozen=True)
+class Proof:
+    """How one kind of file this tool writes is told from a file of the site's own."""
+
+    kind: str
+    most: int
+    """Bytes read to tell, at most: a larger file is not ours."""
+    holds: Callable[[bytes], bool]
+    """Whether the bytes are what this tool writes there."""
+
+
+PROOFS: dict[str, Proof] = {
+    "news": Proof("news sitemap", PROTOCOL_NEWS_BYTES, is_own_news_sitemap),  # re-renders
+    "fragment": Proof("robots.txt fragment", PROTOCOL_NEWS_BYTES,
+                      lambda data: fragment_sitemap(data) is not None),
+    # Each page of the HTML site map ends with its mark (earlier versions: a generator meta).
+    "html-map": Proof("HTML site map page", MAX_MAP_PAGE,
+                      lambda data: HTML_MAP_MARK.encode() in data or HTML_MAP_EARLIER_MARK in data),
+}
+"""Kind -> proof, for every file of ours but the sitemap set
+(:class:`~sitemap_plugins.disk.owned.Ownership`)."""
+
+
+def marker_page(data: bytes) -> str | None:
+    """A host's themed page holding the HTML site map's marker, as text; None for any other.
+
+    Line ends are read as text mode reads them.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if HTML_MAP_MARKER in text else None
+
+
+def may_hold_map(data: bytes) -> bool:
+    """Whether an HTML site map page may be written over a page of these bytes.
+
+    Only over a page of ours, or over a host's page holding the marker (where it wants the list).
+    """
+    return HTML_MAP_MARKER.encode() in data or PROOFS["html-map"].holds(data)
+
+
+def key_proof(key: str) -> Proof:
+    """The IndexNow key file holds the key (a BOM and white space around it allowed)."""
+    return Proof("IndexNow key file", 64 * 1024,
+                 lambda data: data.decode("utf-8-sig", "replace").strip() == key)
+
+
+# -------------------- the sitemap set, by its own bytes
+
+# What is looked at of a file to tell whose it is: its start and its end.
+HEAD_BYTES = 4_096
+TAIL_BYTES = 64
+# A .gz is inflated only this far (the protocol's 50 MiB per file, and a little more).
+_MAX_INFLATED = 52_428_800 + HEAD_BYTES
+_CHUNK = 1 << 20
+
+
+def inflated_ends(chunks: Iterable[bytes]) -> tuple[bytes, bytes] | None:
+    """The first and last bytes of a gzip file given as ``chunks``, once inflated.
+
+    None when it does not end, or inflates past the protocol's size of one sitemap (a gzip
+    bomb is never inflated whole).
+
+    Raises:
+        zlib.error: when the bytes are not gzip.
+    """
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    head, tail, total = b"", b"", 0
+    for chunk in chunks:
+        data = inflater.decompress(chunk, _CHUNK)
+        while True:
+            total += len(data)
+            if total > _MAX_INFLATED:
+                return None
+            if len(head) < HEAD_BYTES:
+                head += data[: HEAD_BYTES - len(head)]
+            tail = (tail + data)[-TAIL_BYTES:]
+            if not inflater.unconsumed_tail:
+                break
+            data = inflater.decompress(inflater.unconsumed_tail, _CHUNK)
+        if inflater.eof:
+            break
+    return (head, tail) if inflater.eof else None
+
+
+def is_text_sitemap(lines: Iterable[bytes]) -> bool:
+    """A text sitemap as this tool writes it: one absolute http(s) URL a line.
+
+    The base URL is not asked for: it may be the one of the build that wrote the file.
+    """
+    try:
+        for raw in lines:
+            line = raw.decode("utf-8")
+            if (not line.endswith("\n") or not line.startswith(("https://", "http://"))
+                    or any(c.isspace() for c in line[:-1])):
+                return False
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def replacing(name: str, who: str | None, *, replace_files: bool) -> Diagnostic | None:
+    """What a build says as it replaces the file ``name`` that is not proved ours.
+
+    ``who``: the generator that wrote it, when it is another's sitemap (replaced where this
+    tool writes its own, with a warning). None when it may not be replaced at all: the site's
+    own file, unless ``replace_files`` says so.
+    """
+    if who is not None and name.endswith((".xml", ".xml.gz")):  # where it writes
+        return Diagnostic(name, "replaced-sitemap", (
+            f"was a sitemap written by {who}; replaced by this build's (turn that "
+            "generator's sitemap off so that one tool owns the file)"))
+    if replace_files:
+        return Diagnostic(name, "replaced-file", (
+            "was not written by this tool; replaced, as replace_files says"), Level.INFO)
+    return None

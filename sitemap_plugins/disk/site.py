@@ -1,0 +1,807 @@
+"""The door to the published folder: walk it, read it, lock it, write into it atomically.
+
+Floor: the door. With :mod:`owned` (what this tool wrote in the site) and :mod:`history` (the
+cache folder's data) it is one of the three modules that touch the disk, and the only one that
+opens the published folder's files. May import the ground and middle floors, never a product.
+
+The walk is iterative (10,000 nested folders do not hit the recursion limit), never leaves
+the site through a symlink, never loops, and skips hidden entries (``.git``, ``.well-known``).
+Each folder's listing is sorted by name, so the same tree always gives the same order.
+Writes go to a temporary file beside the target, then a rename: a crash at any point leaves
+the old file whole. Temporary files carry a recognisable hidden name so that the walk never
+lists them and the next run removes any that a killed run left behind. Our own sitemaps are
+streamed through render's one expat reader (:func:`sitemap_entries`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import stat
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, NamedTuple
+
+import filelock
+import xxhash
+
+from sitemap_plugins.disk.cache_keys import default_cache_dir, site_key
+from sitemap_plugins.entry.render import NotASitemapError, sitemap_kind_of, stream_sitemap_entries
+from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, editable
+from sitemap_plugins.entry.rules import REASON_UNREADABLE
+from sitemap_plugins.page.reader import MAX_PARSED_BYTES, PageBytes
+from sitemap_plugins.vocab.errors import (
+    BusyError,
+    Diagnostic,
+    Level,
+    WriteError,
+    explain,
+    special_kind,
+)
+from sitemap_plugins.vocab.options import own_file_pattern, temp_name, temp_target
+from sitemap_plugins.vocab.urls import INDEX_NAMES
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable
+
+
+log = logging.getLogger(__name__)
+
+
+# -------------------- where a path leads, and what stands there
+
+def is_inside(site: Path | str, path: Path | str) -> bool:
+    """Whether ``path``, its links followed, lies in the folder ``site``."""
+    real_site = os.path.realpath(site)
+    return os.path.commonpath([real_site, os.path.realpath(path)]) == real_site
+
+
+def is_regular(path: Path) -> bool:
+    """Whether a regular file stands at ``path`` itself (a link to one is not)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def stdout_to_nowhere() -> None:
+    """Point standard output at the null device once its reader left (``| head``): see cli."""
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor (a test's capture)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def what_stands(path: Path) -> str | None:
+    """What stands at ``path`` if not a regular file: ``a folder``, ``a symbolic link``...
+
+    None for a regular file, or when nothing is there.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"something that cannot be looked at ({err.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    return "a folder" if stat.S_ISDIR(mode) else special_kind(mode) or "not a regular file"
+
+
+def refuse_special(target: Path) -> None:
+    """Stop before replacing or opening anything but a regular file: a link, a device, a pipe.
+
+    A rename would put a file in its place (a symlink the user made to share one file, a
+    device node), and opening a pipe would wait for a writer forever.
+
+    Raises:
+        WriteError: naming what stands there; it is left as it is.
+    """
+    try:
+        mode = os.lstat(target).st_mode
+    except OSError:
+        return  # nothing there (or nothing we can see): the write itself will say
+    what = special_kind(mode)
+    if what is not None:
+        raise WriteError(str(target), f"is {what}, not a regular file; it was left as it "
+                         "is (remove it, or choose another name, to let the file be written)")
+
+
+_GITIGNORE = b"# Made by sitemap-plugins: the lastmod manifest is a cache, not a source.\n*\n"
+
+
+def make_cache_folder(folder: Path) -> None:
+    """Create a cache folder (and its parents), with a ``.gitignore`` when this call made it.
+
+    Only then: its ``*`` ignores every file in the folder, and a folder given as
+    ``cache_dir`` that was there before (``--cache-dir .``, the project root) holds files the
+    tool did not make. Written once, when missing; a user's own is left alone. Whoever
+    comes first (the site's lock, the history) makes it, so the ignore file never depends
+    on which.
+
+    Raises:
+        OSError: when it cannot be created.
+    """
+    try:
+        folder.mkdir(parents=True)
+    except FileExistsError:
+        if folder.is_dir():
+            return
+        # Said as it is: "File exists" read as if the folder were fine.
+        what = ("a file" if folder.is_file() else "a link to nothing (or a loop of links)"
+                if folder.is_symlink() else "something else")
+        msg = f"it is {what}, not a folder: choose another cache_dir"
+        raise NotADirectoryError(errno.ENOTDIR, msg) from None
+    target = folder / ".gitignore"
+    if not os.path.lexists(target):
+        write_bytes_atomic(target, _GITIGNORE)
+
+
+# -------------------- the walk
+
+SkipCallback = Callable[[str, str, "Diagnostic | None"], None]
+
+REASON_HIDDEN = "hidden"
+REASON_SYMLINK = "symlink out of the site"
+REASON_SITEMAP_FILE = "sitemap file"
+REASON_DUPLICATE = "duplicate URL"
+REASON_LINKED = "symlink to a page listed under its own path"
+
+
+class BuiltFile(NamedTuple):
+    """One file of the built site that may be listed."""
+
+    rel_path: str
+    """POSIX path relative to the site root, e.g. ``guide/index.html``."""
+    abs_path: str
+
+
+def scan_site(
+    root: str,
+    *,
+    extensions: tuple[str, ...],
+    sitemap_name: str,
+    directory_urls: bool,
+    on_skip: SkipCallback,
+    own_names: frozenset[str] = frozenset(),
+) -> Iterator[BuiltFile]:
+    """Yield the files under ``root`` whose extension is listed, in a stable order.
+
+    Files passed over for a reason worth counting (hidden, symlinks out, our own sitemap
+    files, a second index file for the same folder URL) are reported through ``on_skip``.
+    ``own_names``: more files of ours at the root, never listed (the IndexNow key file).
+    """
+    real_root = os.path.realpath(root)
+    own_files = own_file_pattern(sitemap_name)
+    root_stat = os.stat(real_root)
+    # (its relative path, remaining entries in reverse walk order, its (dev, inode))
+    stack: list[tuple[str, list[os.DirEntry[str]], tuple[int, int]]] = []
+    ancestors: set[tuple[int, int]] = set()
+    followed: set[str] = set()  # targets of the links followed (hidden folders or files)
+
+    def push(path: str, rel: str, ident: tuple[int, int]) -> None:
+        try:
+            with os.scandir(path) as listing:
+                entries = list(listing)
+            if len(entries) > 1:  # most folders of a site with directory URLs hold one page
+                entries.sort(key=_walk_order, reverse=True)
+        except OSError as err:
+            on_skip(rel or ".", REASON_UNREADABLE, Diagnostic(
+                rel or ".", "unreadable-folder", f"folder cannot be read: {err.strerror}"))
+            return
+        stack.append((rel, entries, ident))
+        ancestors.add(ident)
+
+    push(real_root, "", (root_stat.st_dev, root_stat.st_ino))
+    report = on_skip
+    while stack:
+        rel_dir, entries, ident = stack[-1]
+        if not entries:
+            stack.pop()
+            ancestors.discard(ident)
+            continue
+        entry = entries.pop()
+        rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+        if entry.name.startswith("."):
+            report(rel, REASON_HIDDEN, None)
+            continue
+        try:
+            is_link = entry.is_symlink()
+            is_dir = entry.is_dir()  # follows links
+        except OSError as err:
+            report(rel, REASON_UNREADABLE, Diagnostic(rel, "unreadable", str(err.strerror)))
+            continue
+        path = entry.path
+        if is_link:
+            target = os.path.realpath(path)
+            if not is_dir and not _has_extension(entry.name, extensions):
+                continue  # never a page, wherever it leads: nothing to say (robots.txt says)
+            if os.path.commonpath([target, real_root]) != real_root:
+                report(rel, REASON_SYMLINK, Diagnostic(
+                    rel, "symlink-out", "is a symlink that leaves the site folder; not followed"))
+                continue
+            if not os.path.exists(target):
+                report(rel, REASON_UNREADABLE, Diagnostic(
+                    rel, "broken-symlink", "is a symlink to nothing"))
+                continue
+            # A file reached by several paths is listed once, under its own: links to what
+            # the walk reaches anyway are not followed, and a hidden target (which it does
+            # not reach) is followed through one link only. Links fanning out to the same
+            # folders made the walk exponential (14 pages gave 16,370 URLs).
+            own = os.path.relpath(target, real_root).replace(os.sep, "/")
+            walked = own != "." and not any(part.startswith(".") for part in own.split("/"))
+            if ((walked or target in followed) and (is_dir or os.path.isfile(target))
+                    and not _is_ancestor(target, is_dir, ancestors)):
+                report(rel, REASON_LINKED, Diagnostic(
+                    rel, "symlink-duplicate",
+                    f"is a symlink to {own if own != '.' else 'the site root'}, which is "
+                    "listed under its own path; not followed", Level.INFO))
+                continue
+            followed.add(target)
+        if is_dir:
+            if is_link:
+                try:
+                    info = entry.stat()
+                except OSError as err:
+                    report(rel, REASON_UNREADABLE,
+                           Diagnostic(rel, "unreadable", str(err.strerror)))
+                    continue
+                child = (info.st_dev, info.st_ino)
+            else:
+                # Only a link can lead back up, so a plain folder needs no stat call: the
+                # listing gives its inode. Past
+                # a mount point the device is the parent's; a link into such a folder is
+                # then caught one level further down, where its own stat is recorded.
+                child = (ident[0], entry.inode())
+            if child in ancestors:
+                report(rel, REASON_SYMLINK, Diagnostic(
+                    rel, "symlink-loop", "is a symlink loop back to a parent folder; not followed",
+                    Level.INFO))
+                continue
+            push(path, rel, child)
+            continue
+        name = entry.name
+        if not _has_extension(name, extensions):
+            continue
+        if not rel_dir and (own_files.match(name) or name in own_names):
+            on_skip(rel, REASON_SITEMAP_FILE, None)
+            continue
+        # A named pipe called "x.html" would block the reader forever (open() waits for a
+        # writer); sockets and devices are not pages either. is_file() follows symlinks.
+        try:
+            is_file = entry.is_file()
+        except OSError:
+            is_file = False
+        if not is_file:
+            on_skip(rel, REASON_UNREADABLE, Diagnostic(
+                rel, "not-a-file", "is not a regular file (a pipe, socket or device); not read"))
+            continue
+        if directory_urls and name in INDEX_NAMES and _shadowed_index(name, entries):
+            on_skip(rel, REASON_DUPLICATE, Diagnostic(
+                rel, "duplicate-index",
+                f"has the same folder URL as another index file in {rel_dir or 'the root'!r}",
+                Level.INFO))
+            continue
+        yield BuiltFile(rel, path)
+
+
+def _has_extension(name: str, extensions: tuple[str, ...]) -> bool:
+    dot = name.rfind(".")
+    return dot > 0 and name[dot:].lower() in extensions
+
+
+def _is_ancestor(target: str, is_dir: bool, ancestors: set[tuple[int, int]]) -> bool:  # noqa: FBT001
+    """Whether a link's target is a folder the walk is inside (a loop, reported as one)."""
+    if not is_dir:
+        return False
+    try:
+        info = os.stat(target)
+    except OSError:
+        return False
+    return (info.st_dev, info.st_ino) in ancestors
+
+
+def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
+    """A folder's index page first, then its other files, then its subfolders, by name.
+
+    The sitemap then reads like the site's tree: a section's page before the pages in it.
+    Only ``index.html`` and ``index.htm`` are index pages (``Index.html`` is a page of its
+    own: a server on a case-sensitive file system does not answer ``a/`` with it).
+    """
+    try:
+        is_dir = entry.is_dir()
+    except OSError:
+        is_dir = False
+    name = entry.name
+    return (is_dir, name not in INDEX_NAMES, name)
+
+
+def _shadowed_index(name: str, remaining: list[os.DirEntry[str]]) -> bool:
+    """Whether ``index.html`` is still to come when ``name`` is ``index.htm``.
+
+    ``remaining`` is the rest of the folder in reverse walk order; "index.htm" sorts before
+    "index.html", so the preferred one is always later in the walk.
+    """
+    if name != "index.htm":
+        return False
+    for other in remaining:
+        if other.name == "index.html":
+            try:
+                if other.is_file():  # a folder named index.html serves nothing
+                    return True
+            except OSError:
+                pass
+    return False
+
+
+# -------------------- reading
+
+_CHUNK = 1 << 20
+_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | os.O_NONBLOCK
+
+
+def read_bytes(path: str) -> PageBytes:
+    """Read a page: whole up to the parsing bound, then only hashed, in chunks.
+
+    Raises:
+        OSError: when it cannot be opened or read, or is not a regular file (a pipe that
+            took the page's place after the scan is never waited on).
+    """
+    bound = MAX_PARSED_BYTES
+    descriptor = os.open(path, _FLAGS)
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(0, "not a regular file")
+        # read(n) allocates n bytes up front: ask for the file's size, not the bound.
+        wanted = min(status.st_size, bound) + 1
+        parts = [os.read(descriptor, wanted)]
+        size = len(parts[0])
+        # A read may return less than asked (network file systems): read on, up to the size
+        # fstat gave, without a last read that returns nothing to show the end.
+        while size < min(wanted, status.st_size):
+            more = os.read(descriptor, wanted - size)
+            if not more:
+                break
+            parts.append(more)
+            size += len(more)
+        raw = b"".join(parts) if len(parts) > 1 else parts[0]
+        if size <= bound:
+            return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
+                             mtime=status.st_mtime)
+        hasher = xxhash.xxh3_128(raw)
+        while chunk := os.read(descriptor, _CHUNK):
+            hasher.update(chunk)
+        return PageBytes(raw[:bound], complete=False, digest=hasher.digest(),
+                         mtime=status.st_mtime)
+    finally:
+        os.close(descriptor)
+
+
+def read_file(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of the regular file at ``path`` (links followed).
+
+    Looked at before it is opened: opening a socket fails with a riddle ("No such device or
+    address"), a pipe would wait for a writer, a device may never end.
+
+    Raises:
+        OSError: when it cannot be read or is not a regular file.
+    """
+    what = special_kind(os.stat(path).st_mode)
+    if what is not None:
+        raise OSError(0, f"is not a regular file ({what}); not read")
+    with os.fdopen(os.open(path, _FLAGS), "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode  # it may have been swapped meanwhile
+        if not stat.S_ISREG(mode):
+            raise OSError(0, f"is not a regular file ({special_kind(mode) or 'a folder'}); "
+                             "not read")
+        return handle.read(limit)
+
+
+def read_own(path: Path, limit: int) -> bytes | None:
+    """At most ``limit`` bytes of a regular file standing at ``path`` itself.
+
+    None for a link, a pipe, a folder, nothing or an unreadable file.
+    """
+    if not is_regular(path):
+        return None
+    try:
+        return read_file(path, limit)
+    except OSError:
+        return None
+
+
+def read_in_site(site: Path, name: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of the file ``name`` of the site.
+
+    Raises:
+        OSError: when it cannot be read, leads out of the site, or is not a regular file.
+    """
+    path = site / name
+    if any(part == ".." for part in Path(name).parts) or not is_inside(site, path):
+        raise OSError(0, "leads out of the site folder; not read")
+    return read_file(path, limit)
+
+
+def read_robots(site: Path, limit: int) -> bytes | None:
+    """What crawlers read of the site's robots.txt; None when there is none in the site.
+
+    Raises:
+        OSError: when it is there but cannot be read.
+    """
+    real = Path(os.path.realpath(site / "robots.txt"))
+    return read_file(real, limit) if real.is_file() and is_inside(site, real) else None
+
+
+def read_chunks(path: Path) -> Iterator[bytes]:
+    """A file's bytes a chunk at a time (memory stays bounded).
+
+    Raises:
+        OSError: when it cannot be read.
+    """
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            yield chunk
+
+
+def same_files(one: Path, other: Path) -> bool:
+    """Whether two files hold the same bytes, compared a chunk at a time."""
+    try:
+        if one.stat().st_size != other.stat().st_size:
+            return False
+        return all(a == b for a, b in zip(read_chunks(one), read_chunks(other), strict=True))
+    except (OSError, ValueError):
+        return False
+
+
+def list_names(folder: Path) -> list[str]:
+    """The names in ``folder``, sorted; empty when it cannot be listed."""
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
+
+
+# -------------------- our own sitemaps, read back (render's one expat reader)
+
+_MAX_SITEMAP_BYTES = 52_428_800  # the protocol's limit of one file, uncompressed
+
+
+def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per ``<url>`` or ``<sitemap>`` of a sitemap, streamed.
+
+    Raises:
+        NotASitemapError: when the file is not a sitemaps.org urlset or index, or not XML.
+        OSError: when it cannot be read.
+    """
+    size = path.stat().st_size
+    if size > _MAX_SITEMAP_BYTES:
+        msg = f"has {size:,} bytes; the protocol's limit is 52,428,800"
+        raise NotASitemapError(msg)
+    if size == 0:
+        raise NotASitemapError("is empty")
+    yield from stream_sitemap_entries(read_chunks(path))
+
+
+def sitemap_kind(path: Path) -> str:
+    """``urlset``, ``sitemapindex``, or empty when the file is neither (or unreadable).
+
+    Read only as far as its root element.
+    """
+    try:
+        return sitemap_kind_of(read_chunks(path))
+    except OSError:
+        return ""
+
+
+# -------------------- writing
+
+# The temporary files this process has named and not yet put in place or deleted. Python runs
+# a signal's handler between any two bytecodes, so a Ctrl-C or SIGTERM can land after a file
+# is created and before its writer has recorded it: naming it records it first, and an
+# interrupted run deletes what is left (discard_unfinished), whatever the moment.
+_UNFINISHED: set[Path] = set()
+
+
+def temp_path_for(target: Path) -> Path:
+    """A fresh hidden temporary name in the target's folder (same file system)."""
+    path = target.parent / temp_name(target.name)
+    _UNFINISHED.add(path)
+    return path
+
+
+def finished(temp: Path) -> None:
+    """``temp`` was put in place or deleted: nothing of it is left to clean up."""
+    _UNFINISHED.discard(temp)
+
+
+def discard_unfinished() -> None:
+    """Delete the temporary files this process began and did not finish (after an interrupt)."""
+    while _UNFINISHED:
+        with contextlib.suppress(OSError):
+            _UNFINISHED.pop().unlink()
+
+
+class Staged:
+    """A temporary file beside ``target``, written in pieces, then committed or discarded.
+
+    What the part writers of :mod:`sitemap_plugins.entry.render` stream into.
+
+    Raises:
+        OSError: when it cannot be created.
+    """
+
+    def __init__(self, target: Path, buffering: int = _CHUNK) -> None:
+        self.target = target
+        self.path = temp_path_for(target)
+        self._handle: IO[bytes] | None = self.path.open("wb", buffering=buffering)
+
+    def write(self, data: bytes) -> None:
+        """Append ``data``."""
+        assert self._handle is not None
+        self._handle.write(data)
+
+    def close(self, *, sync: bool = False) -> None:
+        """Finish the file (on the disk itself with ``sync``)."""
+        if self._handle is not None:  # kept until closed: discard() closes it after a failure
+            if sync:
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+            self._handle.close()
+            self._handle = None
+
+    def discard(self) -> None:
+        """Delete it (after an error); whatever fails, the file goes."""
+        if self._handle is not None:
+            # Closing a handle whose flush failed (full disk) raises again.
+            with contextlib.suppress(Exception):
+                self._handle.close()
+            self._handle = None
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+        finished(self.path)
+
+
+def stage(target: Path, pieces: Iterable[bytes], *, sync: bool = False) -> Path:
+    """A finished temporary file beside ``target`` holding ``pieces``; its path.
+
+    Raises:
+        OSError: when it cannot be written (nothing is left behind).
+    """
+    staged = Staged(target)
+    try:
+        for piece in pieces:
+            staged.write(piece)
+        staged.close(sync=sync)
+    except BaseException:
+        staged.discard()
+        raise
+    return staged.path
+
+
+def write_bytes_atomic(target: Path, data: bytes, *, make_folder: bool = False) -> None:
+    """Replace ``target`` with ``data`` atomically, keeping the old file's permissions.
+
+    ``make_folder``: make the target's folder first when it is missing.
+
+    Raises:
+        WriteError: with the target path and a clear reason; the old file is untouched.
+
+    """
+    refuse_special(target)
+    temp = temp_path_for(target)
+    try:
+        if make_folder:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        with temp.open("wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temp, os.stat(target).st_mode & 0o7777)
+        os.replace(temp, target)
+        finished(temp)
+    except BaseException as err:
+        # Any failure (not only OSError: an interrupt, a bug) must not leave the temporary
+        # file behind; only a clean os.replace() hands it over.
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        finished(temp)
+        if isinstance(err, OSError):
+            raise WriteError(str(target), explain(err)) from err
+        raise
+
+
+def commit(temp: Path, target: Path) -> None:
+    """Move a finished temporary file into place.
+
+    Raises:
+        WriteError: when the rename fails.
+
+    """
+    try:
+        refuse_special(target)
+        os.replace(temp, target)
+        finished(temp)
+    except OSError as err:
+        raise WriteError(str(target), explain(err)) from err
+    except WriteError:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        finished(temp)
+        raise
+
+
+def discard(temps: Iterable[Path]) -> None:
+    """Delete temporary files (after an error), whatever fails."""
+    for temp in temps:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        finished(temp)
+
+
+def remove(path: Path, *, folder_too: bool = False) -> None:
+    """Delete the file at ``path`` (and its folder with ``folder_too``, when empty then).
+
+    Raises:
+        OSError: when the file cannot be removed.
+    """
+    path.unlink()
+    finished(path)
+    if folder_too:
+        with contextlib.suppress(OSError):
+            path.parent.rmdir()
+
+
+def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> list[Path]:
+    """Delete temporary files that a killed earlier run left in ``folder``.
+
+    ``targets``: only those of files of these names (a shared folder may hold another
+    build's files in progress); all when None.
+    """
+    removed: list[Path] = []
+    for name in list_names(folder):
+        target = temp_target(name)
+        if target is not None and (targets is None or target in targets):
+            path = folder / name
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Replace ``path`` with ``data`` unless it holds them already; whether it was written.
+
+    Raises:
+        WriteError: when it cannot be written; the old file is kept.
+    """
+    if read_own(path, len(data) + 1) == data:
+        return False
+    write_bytes_atomic(path, data)
+    return True
+
+
+def remove_files(folder: Path, names: Iterable[str]) -> list[str]:
+    """Remove the files ``names`` of ``folder`` that can be; the names removed."""
+    removed: list[str] = []
+    for name in names:
+        try:
+            remove(folder / name)
+        except OSError:
+            continue
+        removed.append(name)
+    return removed
+
+
+def read_editable(path: Path) -> tuple[bytes | None, str]:
+    """A robots.txt to add lines to (:func:`~sitemap_plugins.editable`).
+
+    Raises:
+        OSError: when it cannot be read.
+    """
+    return editable(read_file(path, MAX_ROBOTS_BYTES + 1))
+
+
+# -------------------- locks
+
+WAIT_SECONDS = 120.0
+"""How long a build waits for another build of the same site to finish."""
+_POLL = 0.05
+
+
+@contextlib.contextmanager
+def site_lock(site: Path, cache_dir: Path | None = None,
+              wait: float | None = None) -> Iterator[None]:
+    """Hold the site for one build or merge; wait up to ``wait`` seconds for another.
+
+    The lock file is ``<site key>.lock`` in the default cache folder beside the site, whatever
+    ``cache_dir`` says, so that every program that writes into the site (builds with any
+    options, a merge of the folder above) finds the same one; in ``cache_dir`` only when
+    that folder cannot be made. Never in the site.
+
+    Raises:
+        BusyError: when the site is still held after ``wait`` seconds.
+    """
+    def busy(waited: float) -> BusyError:
+        return BusyError(str(site), (
+            f"another build of this site is still running after {waited:.0f} s; nothing was "
+            "written: run this build again once it has finished"))
+
+    folders = [default_cache_dir(site), *([cache_dir] if cache_dir is not None else [])]
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            make_cache_folder(folder)
+            break
+    # Keyed on the site's place only (no base URL): every build of this folder, whatever
+    # URL it is built for, and a merge above it wait for one another.
+    name = f"{site_key(site, folder)}.lock"
+    with _hold(folder / name, WAIT_SECONDS if wait is None else wait, busy):
+        yield
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path, wait: float | None = None) -> Iterator[None]:
+    """Hold a cache folder while a file that several sites share there is read and rewritten.
+
+    The IndexNow pending list is such a file: sibling sites' builds and ``submit`` each read,
+    merge and write it, and two at once would lose one's URLs.
+
+    Raises:
+        BusyError: when the folder is still held after ``wait`` seconds.
+    """
+    def busy(waited: float) -> BusyError:
+        return BusyError(str(folder), (
+            f"another build or submit is still updating it after {waited:.0f} s; run this "
+            "one again once it has finished"))
+
+    with _hold(folder / ".sitemap-plugins.lock", WAIT_SECONDS if wait is None else wait, busy):
+        yield
+
+
+@contextlib.contextmanager
+def _hold(path: Path, wait: float, busy: Callable[[float], BusyError]) -> Iterator[None]:
+    lock = filelock.FileLock(str(path))
+    started = time.monotonic()
+    try:
+        lock.acquire(timeout=wait, poll_interval=_POLL)
+    except filelock.Timeout:
+        raise busy(time.monotonic() - started) from None
+    except (OSError, NotImplementedError) as err:
+        # A folder that cannot be written, a file system without locks (some network
+        # mounts): go on unlocked, as a build without a cache folder always could.
+        log.debug("%s cannot be locked (%s): builds are not serialised", path, err)
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+_HEAD_READ = 16 * 1024
+_MAX_HEAD = 1024 * 1024
+
+
+def read_head(path: str) -> bytes | None:
+    """The start of a page a host just wrote, up to its ``</head>``.
+
+    None when there is none within the first MiB (the page is then read whole, as any other).
+    """
+    found = b""
+    try:
+        with open(path, "rb") as handle:  # a path as Pelican gives it
+            while len(found) < _MAX_HEAD:
+                chunk = handle.read(_HEAD_READ)
+                if not chunk:
+                    break
+                start = max(0, len(found) - 8)  # "</head>" may straddle two chunks
+                found += chunk
+                end = found.lower().find(b"</head", start)
+                if end >= 0:
+                    return found[:end]
+    except OSError:
+        return None
+    return None

@@ -1,0 +1,196 @@
+"""Dates of the last commit of every file under a folder, from one ``git log``.
+
+Host-independent: every adapter uses it for page sources (:class:`GitLog`), MkDocs' also for
+the files a page includes. One git call serves the whole site, never one per page.
+
+Floor: the top (it runs git; it writes nothing).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+from typing import TYPE_CHECKING, NamedTuple
+
+from sitemap_plugins.vocab.dates import Lastmod, parse_w3c
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Mapping
+    from concurrent.futures import Future
+
+log = logging.getLogger(__name__)
+
+_GIT_TIMEOUT = 300
+
+
+def shallow_note(turn_off: str) -> str:
+    """What a host says once when the clone is shallow.
+
+    ``turn_off`` is the host's own spelling of ``git_dates`` set to false.
+    """
+    return ("No git dates used for lastmod: the git clone is shallow, so the last commit of "
+            "most pages is missing; dates come from the pages and the lastmod manifest. For "
+            "git dates fetch the full history ('fetch-depth: 0' with actions/checkout), or "
+            f"set {turn_off} to say you want none.")
+
+
+def read_git_dates(docs_dir: str, added: set[str] | None = None,
+                   ) -> tuple[dict[str, Lastmod], bool]:
+    """When the last change of every file under ``docs_dir`` was published on this branch.
+
+    That is the committer date of the last commit that changed the file on the first-parent
+    history of ``HEAD``: a change that came in through a merge is dated by the merge (when
+    it reached the branch), and a rebased or cherry-picked commit by when it was committed
+    here, not when it was first written (the author date can be months earlier).
+
+    One ``git log`` for the whole folder; paths come back relative to ``docs_dir``, as
+    MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
+    because its oldest commit stands in for all the history it lacks. No git, or a folder
+    outside any repository, yields no dates and no message above debug level.
+
+    ``added``, when given, receives the files whose last commit is the only one that touched
+    them, the one that added them: for a page that states its own date that commit is no
+    evidence of a change (a site moved into git in one commit dates every file that day).
+    """
+    git = shutil.which("git")
+    if git is None:
+        log.debug("git is not installed: no git dates for lastmod")
+        return {}, False
+    probe = _run_git(git, docs_dir, "rev-parse", "--is-shallow-repository")
+    if probe is None:
+        return {}, False
+    if probe.strip() == "true":
+        return {}, True
+    # %cI: the committer date in strict ISO 8601. --diff-merges=first-parent: a merge on the
+    # first-parent line lists what it brought in. -z: paths exactly as stored, never quoted.
+    output = _run_git(
+        git, docs_dir, "log", "--first-parent", "--diff-merges=first-parent",
+        "--no-show-signature", "--format=%x01%cI", "--name-only", "-z", "--relative", "--", ".",
+    )
+    if output is None:
+        return {}, False
+    dates: dict[str, Lastmod] = {}
+    touched: dict[str, int] = {}
+    current: Lastmod | None = None
+    for token in output.split("\0"):
+        name = token.lstrip("\n")  # the first path after a commit header follows a newline
+        if name.startswith("\x01"):
+            current = parse_w3c(name[1:])
+        elif name and current is not None:
+            dates.setdefault(name, current)  # newest commit first: keep the first seen
+            touched[name] = touched.get(name, 0) + 1
+    if added is not None:
+        added.update(name for name, count in touched.items() if count == 1)
+    log.debug("git dates for %d files under %s", len(dates), docs_dir)
+    return dates, False
+
+
+class GitLog(NamedTuple):
+    """What one ``git log`` of a folder says (see :func:`read_git_dates`)."""
+
+    dates: dict[str, Lastmod]
+    shallow: bool
+    added: set[str]
+    """Files whose only commit is the one that added them."""
+
+    def commit(self, rel: str) -> tuple[Lastmod, bool] | None:
+        """The last commit of ``rel`` (relative to the folder); None when git knows none.
+
+        Its date, and whether it is the commit that added the file (its only one).
+        """
+        when = self.dates.get(rel)
+        return None if when is None else (when, rel in self.added)
+
+
+NO_GIT_LOG = GitLog({}, shallow=False, added=set())
+
+
+def read_git_log(folder: str) -> GitLog:
+    """:func:`read_git_dates` of ``folder``, with the files that were only added."""
+    added: set[str] = set()
+    dates, shallow = read_git_dates(folder, added)
+    return GitLog(dates, shallow, added)
+
+
+def start_git_log(folder: str) -> Future[GitLog]:
+    """:func:`read_git_log` in a thread, while the host builds (git runs in its own process)."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  # MkDocs only
+
+    runner = ThreadPoolExecutor(1, thread_name_prefix="sitemap-git-log")
+    try:
+        return runner.submit(read_git_log, folder)
+    finally:
+        runner.shutdown(wait=False)
+
+
+def _run_git(git: str, cwd: str, *args: str) -> str | None:
+    try:
+        done = subprocess.run(  # noqa: S603  # fixed arguments, no shell
+            [git, *args], cwd=cwd, capture_output=True, check=False, timeout=_GIT_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as err:
+        log.debug("git %s failed: %s", args[0], err)
+        return None
+    if done.returncode != 0:
+        log.debug("git %s: %s", args[0], done.stderr.decode("utf-8", "replace").strip())
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def included_commits(includes: Mapping[str, Iterable[str]],
+                     ) -> dict[str, list[tuple[Lastmod, bool]]]:
+    """By page, the last commit of each file it includes (snippets, documented modules).
+
+    They date the page too. Each commit as :func:`read_file_dates` gives it; one read for all.
+    """
+    wanted = {path for paths in includes.values() for path in paths}
+    dates = read_file_dates(wanted) if wanted else {}
+    return {page: [dates[path] for path in paths if path in dates]
+            for page, paths in includes.items()}
+
+
+def read_file_dates(paths: Collection[str]) -> dict[str, tuple[Lastmod, bool]]:
+    """The last commit on this branch of each of ``paths`` (absolute), from one ``git log``.
+
+    For files a page includes, wherever they lie in the repository (a README beside
+    ``docs/``). Each date comes with whether that commit is the only one that touched the
+    file (the one that added it). Files outside the repository, never committed, or in a
+    shallow clone get none.
+    """
+    git = shutil.which("git")
+    if git is None or not paths:
+        return {}
+    folder = os.path.dirname(min(paths))
+    top = _run_git(git, folder, "rev-parse", "--show-toplevel", "--is-shallow-repository")
+    if top is None:
+        return {}
+    lines = top.splitlines()
+    if len(lines) != 2 or lines[1].strip() == "true":  # noqa: PLR2004  # two answers
+        return {}
+    root = os.path.realpath(lines[0].strip())
+    wanted: dict[str, str] = {}
+    for path in paths:
+        rel = os.path.relpath(os.path.realpath(path), root)
+        if not rel.startswith(os.pardir):
+            wanted[rel.replace(os.sep, "/")] = path
+    if not wanted:
+        return {}
+    output = _run_git(
+        git, root, "log", "--first-parent", "--diff-merges=first-parent", "--no-show-signature",
+        "--format=%x01%cI", "--name-only", "-z", "--", *sorted(wanted))
+    if output is None:
+        return {}
+    found: dict[str, tuple[Lastmod, bool]] = {}
+    touched: dict[str, int] = {}
+    current: Lastmod | None = None
+    for token in output.split("\0"):
+        name = token.lstrip("\n")
+        if name.startswith("\x01"):
+            current = parse_w3c(name[1:])
+        elif name in wanted and current is not None:
+            touched[name] = touched.get(name, 0) + 1
+            if name not in found:
+                found[name] = (current, True)
+    return {wanted[name]: (when, touched[name] == 1) for name, (when, _) in found.items()}

@@ -1,0 +1,660 @@
+"""The one page reader: a built file's bytes in, one :class:`PageRecord` out.
+
+An HTML page is decoded and parsed once, by Lexbor (a C HTML5 parser, through
+``selectolax``), and the record holds everything the later steps need:
+
+* the head facts, read here: canonical, robots meta, meta refresh, hreflang alternates,
+  ``<html lang>``, ``<base href>``, modification and publication dates, title, description,
+  feed links;
+* what the main content holds, found by :mod:`sitemap_plugins.page.content`: the content
+  fingerprint (so that lastmod moves only when the content does; the module says exactly
+  what counts), and the content's images, videos and first heading, for media sitemaps and
+  the site map for people.
+
+A page its host rendered is read in two parts (:class:`HostPage`): the head as written, and
+the content as the host rendered it, without the theme. On the command line, a page whose
+content region is its whole ``<body>`` loses the site's repeated blocks
+(:mod:`sitemap_plugins.page.chrome`), measured on pages this module reads (:func:`page_blocks`).
+
+Values are raw (attribute text, entities decoded): resolving URLs and judging them is
+evaluation's work (:mod:`sitemap_plugins.entry.rules`), which needs no file.
+
+A file that is not an HTML page, or one larger than :data:`MAX_PARSED_BYTES`, is
+fingerprinted by a digest of all of its bytes, taken in chunks as it is read; such a page is
+parsed only up to the bound, so memory stays bounded whatever the file's size.
+
+Floor: the middle (pure: it is handed bytes or a host's strings and opens no file;
+:mod:`sitemap_plugins.disk.site` reads the files).
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import hashlib
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+import xxhash
+from selectolax.lexbor import LexborHTMLParser
+
+from sitemap_plugins.page.chrome import PageBlocks, SiteChrome, body_blocks, drop_chrome
+from sitemap_plugins.page.content import (
+    URL_SPACE,
+    Scope,
+    Video,
+    content_elements,
+    content_fingerprint,
+    content_images,
+    content_videos,
+    drop_non_content,
+    first_heading,
+    is_whole_body,
+    main_regions,
+    short_text,
+    url_value,
+)
+from sitemap_plugins.vocab.values import is_language_tag
+
+if TYPE_CHECKING:
+    from selectolax.lexbor import LexborNode
+
+# Bumped whenever the same bytes would give another record, so that cached records and
+# recorded fingerprints of an older reader are never taken for this one's.
+READER_VERSION = "9"
+NOTES = frozenset({"bad-lang"})
+"""Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
+FINGERPRINT_VERSION = "7"
+MAX_PARSED_BYTES = 4 * 1024 * 1024
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
+)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Markup-significant ASCII (and escape-like sequences) that an ASCII-compatible encoding
+# must decode unchanged.
+_ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\r\n \\x41 \\u0041 +AGEA- ~{"
+# Meta names and properties whose content is the page's own last change or first publication.
+_MODIFIED_KEYS = frozenset(
+    {"article:modified_time", "og:updated_time", "dcterms.modified", "last-modified",
+     "datemodified", "dc.date.modified"}
+)
+_PUBLISHED_KEYS = frozenset(
+    {"article:published_time", "dcterms.created", "datepublished", "date", "dc.date",
+     "dc.date.created", "dcterms.date"}
+)
+_FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/feed+json"})
+
+
+class PageRecord(NamedTuple):
+    """What one read of one built file found: the input of evaluation and of every writer.
+
+    A tuple: a build makes one for every page, and this is the cheapest record type.
+    """
+
+    fingerprint: str
+    """See :mod:`sitemap_plugins.page.content`; ``raw:`` and a digest of the bytes for non-HTML
+    files."""
+    html: bool = False
+    canonical: str | None = None
+    robots: frozenset[str] = frozenset()
+    refresh_url: str | None = None
+    alternates: tuple[tuple[str, str], ...] = ()
+    """``(hreflang, href)`` from ``<link rel="alternate" hreflang>``, in page order."""
+    lang: str | None = None
+    base_href: str | None = None
+    modified: str | None = None
+    published: str | None = None
+    title: str | None = None
+    heading: str | None = None
+    """The text of the main content's first ``<h1>``."""
+    description: str | None = None
+    og_title: str | None = None
+    feeds: tuple[str, ...] = ()
+    images: tuple[str, ...] = ()
+    """Image sources in the main content: ``src``, else the largest ``srcset`` candidate."""
+    videos: tuple[Video, ...] = ()
+    problems: tuple[tuple[str, str], ...] = ()
+    """``(code, message)`` pairs about the page: an encoding guessed, a page too large."""
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether the file could not be read as a page at all (binary)."""
+        return any(code == "binary" for code, _ in self.problems)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+class PageBytes(NamedTuple):
+    """A file's bytes as read: all of them, or the first ``MAX_PARSED_BYTES`` and a digest."""
+
+    raw: bytes
+    complete: bool
+    """Whether ``raw`` is the whole file."""
+    digest: bytes
+    """XXH3-128 of all the file's bytes: the key of the record cache."""
+    mtime: float
+
+
+def read_record(page: PageBytes, *, html: bool, chrome: SiteChrome | None = None) -> PageRecord:
+    """The record of a file whose bytes are ``page``.
+
+    A file that is not a page, or a page past the parsing bound, is fingerprinted by the
+    digest :func:`sitemap_plugins.disk.site.read_bytes` already took of all its bytes: the file is
+    never read twice. ``chrome``: the site's repeated blocks
+    (:func:`sitemap_plugins.page.chrome.site_chrome`).
+    """
+    raw_fingerprint = "raw:" + page.digest.hex()
+    if not html:
+        return PageRecord(raw_fingerprint)
+    record = parse_html(page.raw, truncated=not page.complete, chrome=chrome)
+    if page.complete:
+        return record
+    problem = ("page-too-large",
+               f"is larger than {MAX_PARSED_BYTES:,} bytes; only that much was parsed")
+    return record._replace(fingerprint=raw_fingerprint, problems=(*record.problems, problem))
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _text_encoding(label_bytes: bytes) -> str | None:
+    """The Python codec for a declared charset label, or None when it cannot be used."""
+    label = label_bytes.decode("ascii", "replace").lower()
+    try:
+        info = codecs.lookup(label)
+    except LookupError:
+        return None
+    # HTML: a meta tag can only declare an ASCII-compatible encoding; utf-16 means utf-8.
+    if info.name.startswith("utf-16"):
+        return "utf-8"
+    # Python also knows byte-to-byte codecs ("hex", "base64") and codecs that are not
+    # ASCII-compatible ("utf-7", "cp037", "unicode_escape"); a page declaring one is read as
+    # if it declared nothing, instead of crashing or being garbled.
+    if not getattr(info, "_is_text_encoding", True):
+        return None
+    try:
+        with warnings.catch_warnings():  # unicode_escape warns about "\]" in the probe
+            warnings.simplefilter("ignore")
+            if _ASCII_PROBE.decode(info.name) != _ASCII_PROBE.decode("ascii"):
+                return None
+    except (UnicodeError, LookupError):
+        return None
+    return info.name
+
+
+def decode_html(raw: bytes, *, truncated: bool = False) -> tuple[str, tuple[str, str] | None]:
+    """Decode page bytes: BOM, then a declared charset, then UTF-8, then Windows-1252.
+
+    Returns the text and a ``(code, message)`` problem when the bytes had to be guessed.
+    ``truncated``: the bytes are the start of a longer page, so a multi-byte character cut at
+    the very end is dropped quietly.
+    """
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            return raw[len(bom) :].decode(encoding, "replace"), None
+    match = _META_CHARSET.search(raw, 0, 4096)
+    declared = _text_encoding(match.group(1)) if match else None
+    if declared and declared != "utf-8":
+        try:
+            return raw.decode(declared, "replace"), None
+        except (UnicodeError, LookupError):  # a codec that cannot "replace" (e.g. idna)
+            declared = None
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        if truncated and err.start >= len(raw) - 3 and err.reason == "unexpected end of data":
+            return raw[: err.start].decode("utf-8"), None
+        how = "declares UTF-8 but" if declared else "declares no charset and"
+        guess = f"{how} is not valid UTF-8; read as Windows-1252"
+        return raw.decode("cp1252", "replace"), ("not-utf8", guess)
+
+
+
+def _markup(raw: bytes, *, truncated: bool) -> tuple[bytes | str, tuple[str, str] | None]:
+    """What the parser is given: the bytes themselves when they are UTF-8.
+
+    Lexbor reads UTF-8 bytes in half the time it takes to read the same page as a string.
+    """
+    # ASCII bytes read the same in every encoding a page may declare, but for the ISO-2022
+    # family, whose escape sequences (ESC, an ASCII byte) switch to other character sets.
+    if raw.isascii() and b"\x1b" not in raw:
+        return raw, None
+    if not raw.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        match = _META_CHARSET.search(raw, 0, 4096)
+        declared = _text_encoding(match.group(1)) if match else None
+        if declared in (None, "utf-8"):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                return raw, None
+    return decode_html(raw, truncated=truncated)
+
+
+# An HTML5 parser checks the open elements' scope at every tag: deep nesting costs the square
+# of its depth (40,000 unclosed <nav> took Lexbor 2.6 s). Real pages nest a few dozen deep.
+_MAX_DEPTH = 1_000
+_MANY_TAGS = 2 * _MAX_DEPTH
+_TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(/?)>")
+_VOID = frozenset({b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link",
+                   b"meta", b"source", b"track", b"wbr", b"p", b"li", b"option", b"td", b"tr",
+                   b"th", b"dt", b"dd"})  # and elements a parser closes by itself
+# Lexbor looks for each new attribute's name among the element's attributes so far: one
+# element with many distinct attributes costs the square of their number (40,000 took 2 s,
+# and the 4 MB a page is read up to holds 700,000). Real elements have a few dozen.
+_MAX_ATTRIBUTES = 1_000
+# No element of a smaller text holds enough distinct names to matter (11,000 in 64 KiB: 0.2 s).
+_FEW_BYTES = 64 * 1024
+# A start tag of that many parts (a name, a "=", a quoted value, a separator): the only place
+# where so many attributes can be. Real pages have none; its attributes are then counted.
+_LONG_TAG = re.compile(rb"<[A-Za-z](?:[^>\"']|\"[^\"]*\"|'[^']*'){%d}" % (3 * _MAX_ATTRIBUTES))
+_TAG_REST = re.compile(rb"(?:[^>\"']|\"[^\"]*\"|'[^']*')*")
+_ATTRIBUTE = re.compile(rb"""([^\s/>="']+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
+
+
+def _too_costly(raw: bytes) -> tuple[int, str, str] | None:
+    """Where a page first costs its parser the square of its size, or None (the usual answer).
+
+    The place, the problem's code and what is said; what comes before is read.
+    Only a page with many tags is looked at for depth, and only a large one for attributes.
+    """
+    cut = _too_deep(raw)
+    if cut is not None:
+        return cut, "nested-too-deep", (
+            f"nests elements more than {_MAX_DEPTH:,} deep; only what comes before was read")
+    cut = _too_many_attributes(raw)
+    if cut is not None:
+        return cut, "too-many-attributes", (
+            f"has an element of more than {_MAX_ATTRIBUTES:,} attributes; only what comes "
+            "before it was read")
+    return None
+
+
+def _too_deep(raw: bytes) -> int | None:
+    """Where the tags first nest deeper than ``_MAX_DEPTH``, or None.
+
+    Only a page with many tags is looked at, each tag once.
+    """
+    # The bytes without their "<": a copy made at memory speed, where count() goes byte by
+    # byte (2 µs against 6 for a 17 KB page).
+    if len(raw) - len(raw.replace(b"<", b"")) < _MANY_TAGS:
+        return None
+    depth = 0
+    for match in _TAG.finditer(raw):
+        closing, name, self_closing = match.groups()
+        if self_closing or name.lower() in _VOID:
+            continue
+        if closing:
+            depth = max(0, depth - 1)
+        else:
+            depth += 1
+            if depth > _MAX_DEPTH:
+                return match.start()
+    return None
+
+
+def _too_many_attributes(raw: bytes) -> int | None:
+    """Where the first element of more than ``_MAX_ATTRIBUTES`` distinct attributes starts.
+
+    None for most pages: only a large page is looked at, each byte once or twice.
+    """
+    if len(raw) < _FEW_BYTES:
+        return None
+    start = 0
+    while (tag := _LONG_TAG.search(raw, start)) is not None:
+        end = _TAG_REST.match(raw, tag.end()).end()  # type: ignore[union-attr]  # matches ""
+        names = {name.lower() for name in _ATTRIBUTE.findall(raw, tag.start() + 2, end)}
+        if len(names) > _MAX_ATTRIBUTES:
+            return tag.start()
+        start = end
+    return None
+
+
+def parse_html(raw: bytes, *, truncated: bool = False,
+               chrome: SiteChrome | None = None) -> PageRecord:
+    """The record of an HTML page's bytes (any markup: HTML5 parsing never fails).
+
+    ``truncated``: the bytes are the first part of a page too large to parse whole.
+    ``chrome``: the site's repeated blocks (:func:`sitemap_plugins.page.chrome.site_chrome`), left
+    out of a page whose region is its ``<body>`` (step 2 of the fingerprint).
+    """
+    if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return PageRecord("raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
+                          problems=(("binary", "is not an HTML text file (it holds NUL bytes)"),))
+    costly = _too_costly(raw)
+    if costly is not None:  # parsed up to there: the rest would cost the square of its size
+        cut, code, message = costly
+        record = parse_html(raw[:cut], truncated=True, chrome=chrome)
+        return record._replace(
+            fingerprint="raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
+            problems=(*record.problems, (code, message)))
+    markup, problem = _markup(raw, truncated=truncated)
+    tree = LexborHTMLParser(markup)
+    regions = main_regions(tree)
+    scope = Scope(regions)
+    body = tree.body
+    drop_non_content(scope, body)
+    if chrome is not None and body is not None and is_whole_body(regions, body):
+        drop_chrome(body, chrome)
+    record = _assemble(tree, regions, content_elements(scope), problem)
+    _hold(tree, len(raw))
+    return record
+
+
+def page_blocks(page: PageBytes) -> PageBlocks | None:
+    """The blocks of a page's ``<body>``, and its local links.
+
+    Step 2's elements are dropped first, as they are from every page. None for a page that
+    is not read whole as HTML.
+    """
+    if not page.complete or b"\x00" in page.raw[:1024] or _too_costly(page.raw) is not None:
+        return None
+    markup, _problem = _markup(page.raw, truncated=False)
+    tree = LexborHTMLParser(markup)
+    body = tree.body
+    if body is None:
+        return None
+    drop_non_content(Scope([body]), body)
+    return body_blocks(body)
+
+
+# --- a host's page ------------------------------------------------------------------------
+
+
+class HostPage(NamedTuple):
+    """A page as its host rendered it: the written page's head and the content it wrapped.
+
+    MkDocs gives ``page.content`` and the output it writes (``on_post_page``); Pelican an
+    article's or page's ``content``, a listing's items (:func:`listing_items`), and the file
+    it just wrote, of which only the head is read. The theme's chrome is in neither part.
+    """
+
+    head: str | bytes
+    """The written page up to its ``</head>`` (the ``<html lang>`` with it)."""
+    content: str
+    """The content as the host rendered it, an HTML fragment."""
+    media: bool = True
+    """Whether the content's images and videos are the page's own (a listing's are its
+    articles')."""
+
+
+def parts_digest(page: HostPage) -> bytes:
+    """The record cache's key for a host's page: a digest of both parts (and of ``media``)."""
+    head = page.head if isinstance(page.head, bytes) else page.head.encode(
+        "utf-8", "surrogatepass")
+    hasher = xxhash.xxh3_128(b"host page\0" if page.media else b"host listing\0")
+    hasher.update(head)
+    hasher.update(b"\0")
+    hasher.update(page.content.encode("utf-8", "surrogatepass"))
+    return hasher.digest()
+
+
+# A custom element (no HTML end tag closes it by accident) that holds a host's content.
+_HOST_CONTENT = b"sitemap-plugins-content"
+
+
+def read_parts(page: HostPage) -> PageRecord:
+    """The record of a page its host rendered (:class:`HostPage`), head and content apart.
+
+    The head facts come from the head; the content is the main content region, and steps 2
+    to 4 of the fingerprint (:mod:`sitemap_plugins.page.content`) apply to it as to a region found
+    in a whole page: a host's page is fingerprinted as a page read from disk, without the
+    theme.
+    """
+    # One document, one parse: the head as written, then the content as the body. Lexbor
+    # reads UTF-8 bytes in half the time it takes to read a string, and a parser costs as
+    # much to start as a short page to read.
+    problem: tuple[str, str] | None = None
+    head = page.head
+    if isinstance(head, bytes):
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError:
+            text, problem = decode_html(head, truncated=True)
+            head = text.encode("utf-8", "surrogatepass")
+    else:
+        head = head.encode("utf-8", "surrogatepass")
+    # The content in an element of its own: what a head lets slip into the body (a
+    # <noscript><img> tracker in a <head>) stays outside it.
+    content = page.content.encode("utf-8", "surrogatepass")
+    costly = _too_costly(content)
+    if costly is not None:  # read up to there: the rest would cost the square of its size
+        cut, code, message = costly
+        record = read_parts(page._replace(content=content[:cut].decode("utf-8", "replace")))
+        return record._replace(
+            fingerprint="raw:" + hashlib.blake2b(content, digest_size=16).hexdigest(),
+            problems=(*record.problems, (code, message)))
+    markup: bytes | str = b"".join(
+        (head, b"</head><body><", _HOST_CONTENT, b">", content, b"</", _HOST_CONTENT, b">"))
+    match = _META_CHARSET.search(head, 0, 4096)
+    if match is not None and _text_encoding(match.group(1)) not in (None, "utf-8"):
+        # A head that declares another charset: the parser must not decode the bytes by it.
+        markup = markup.decode("utf-8", "surrogatepass") if isinstance(markup, bytes) else markup
+    tree = LexborHTMLParser(markup)
+    regions = tree.tags(_HOST_CONTENT.decode())[:1]
+    scope = Scope(regions)
+    drop_non_content(scope, None)  # the host's content holds no banner: its headers count
+    record = _assemble(tree, regions, content_elements(scope), problem, media=page.media)
+    _hold(tree, len(markup))
+    return record
+
+
+_HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
+
+
+def head_of(output: str) -> str | None:
+    """A written page up to its ``</head>``; None when it has none (read it whole then)."""
+    end = output.find("</head>")
+    if end < 0:
+        found = _HEAD_END.search(output)
+        if found is None:
+            return None
+        end = found.start()
+    return output[:end]
+
+
+def titled(title: str, content: str) -> str:
+    """A host's content with its title as its first heading, unless it has a heading already.
+
+    A page's title is content (editing it moves the page), but Pelican's content, and
+    MkDocs' when the title comes from the nav or the front matter, never holds it: the theme
+    writes it around the content.
+    """
+    if not title or "<h1" in content or "<H1" in content:
+        return content
+    from html import escape  # noqa: PLC0415  # only the hosts come this way
+
+    return f"<h1>{escape(title)}</h1>{content}"
+
+
+_MARKUP_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
+
+
+def host_title(title: object) -> str:
+    """A host's title as the text it shows: tags dropped, entities decoded.
+
+    Pelican's title is HTML, printed as is by its themes: ``TYPOGRIFY`` makes "Latest
+    Release" ``Latest&nbsp;Release`` and "URL" ``<span class="caps">URL</span>``, and
+    ``FORMATTED_FIELDS = ["title"]`` renders it as Markdown. (Elegant's documentation showed
+    those as text in the HTML site map.)
+    """
+    markup = str(title or "")
+    if "<" not in markup and "&" not in markup:
+        return markup
+    from html import unescape  # noqa: PLC0415  # only the hosts come this way
+
+    return unescape(_MARKUP_TAG.sub("", markup))
+
+
+def listing_items(items: list[tuple[str, str, str, str]]) -> str:
+    """A listing page's content: its items, each ``(url, title, date, summary HTML)``.
+
+    What a listing says is which pages it lists, under which titles and dates, with which
+    summaries; the theme decides how they look, which is no change of the listing.
+    """
+    from html import escape  # noqa: PLC0415  # only the hosts come this way
+
+    return "".join(
+        f'<article><h2><a href="{escape(url)}">{escape(title)}</a></h2>'
+        f"<time>{escape(date)}</time>{summary}</article>"
+        for url, title, date, summary in items)
+
+
+# --- the record ---------------------------------------------------------------------------
+
+
+def _assemble(tree: LexborHTMLParser, regions: list[LexborNode],
+              elements: dict[str, list[LexborNode]],
+              problem: tuple[str, str] | None, *, media: bool = True) -> PageRecord:
+    """The record from a parsed head (in ``tree``) and the content's regions and elements."""
+    head = _read_head(tree)
+    problems = [problem] if problem else []
+    canonicals = head.canonicals
+    if len(set(canonicals)) > 1:
+        conflict = (f"has {len(canonicals)} different canonical links; the first, "
+                    f"{canonicals[0]!r}, is used")
+        problems.append(("conflicting-canonicals", conflict))
+    root = tree.root
+    lang = _language(root.attributes.get("lang") if root is not None else None, problems)
+    heading = first_heading(elements, regions)
+    slots = head.slots
+    return PageRecord(
+        content_fingerprint(regions, elements), True,  # noqa: FBT003
+        canonicals[0] if canonicals else None,
+        frozenset(head.robots), head.refresh_url, tuple(head.alternates), lang or None,
+        head.base_href, slots.get("modified"), slots.get("published"), head.title, heading,
+        short_text(slots.get("description")), short_text(slots.get("og_title")),
+        tuple(head.feeds),
+        content_images(elements) if media else (), content_videos(elements) if media else (),
+        tuple(problems),
+    )
+
+
+# The last ordinary page's tree, kept until the next page is parsed. Freeing each tree at
+# once hands its memory back to the system (glibc trims the top of the heap), and the next
+# parse faults it in again: that doubled the parse time (67 µs against 37 µs a 17 KB page).
+_HELD: list[LexborHTMLParser] = []
+_HOLD_AT_MOST = 512 * 1024
+
+
+def _hold(tree: LexborHTMLParser, size: int) -> None:
+    _HELD.clear()
+    if size <= _HOLD_AT_MOST:  # a huge page's tree is let go at once
+        _HELD.append(tree)
+
+
+# --- the head facts -----------------------------------------------------------------------
+
+
+@dataclass
+class _Head:
+    """What a page's head says, collected in one pass over its children."""
+
+    canonicals: list[str] = field(default_factory=list)
+    robots: set[str] = field(default_factory=set)
+    alternates: list[tuple[str, str]] = field(default_factory=list)
+    feeds: list[str] = field(default_factory=list)
+    refresh_url: str | None = None
+    base_href: str | None = None
+    title: str | None = None
+    slots: dict[str, str] = field(default_factory=dict)
+    """modified, published, description, og_title: the first of each."""
+
+
+def _read_head(tree: LexborHTMLParser) -> _Head:
+    """Canonical links, robots, refresh, alternates, base, dates, title, feeds."""
+    found = _Head()
+    head = tree.head
+    for node in head.iter() if head is not None else ():
+        tag = node.tag
+        if tag == "meta":
+            attributes = node.attributes
+            key = attributes.get("name") or attributes.get("property") or attributes.get(
+                "itemprop")
+            if key:
+                slot = _META_SLOTS.get(key) or _META_SLOTS.get(key.strip().lower())
+                if slot is not None:
+                    _meta(slot, (attributes.get("content") or "").strip(), found)
+            elif "http-equiv" in attributes:
+                _http_equiv(attributes, found)
+        elif tag == "link":
+            attributes = node.attributes
+            rel = attributes.get("rel")
+            # Most links are stylesheets, icons and preloads: passed over on one look.
+            if rel and ("anonical" in rel or "lternate" in rel or "ANONICAL" in rel
+                        or "LTERNATE" in rel or not rel.islower()):
+                _link(attributes, rel, found)
+        elif tag == "base":
+            href = url_value(node.attributes.get("href"))
+            if href and found.base_href is None:
+                found.base_href = href
+        elif tag == "title" and found.title is None:
+            found.title = short_text(node.text())
+    return found
+
+
+def _link(attributes: dict[str, str | None], rel: str, found: _Head) -> None:
+    href = url_value(attributes.get("href"))
+    if not href:
+        return
+    rels = rel.lower().split()
+    if "canonical" in rels:
+        found.canonicals.append(href)
+    if "alternate" in rels:
+        if "hreflang" in attributes:
+            found.alternates.append(((attributes["hreflang"] or "").strip(), href))
+        elif (attributes.get("type") or "").strip().lower() in _FEED_TYPES:
+            found.feeds.append(href)
+
+
+_META_SLOTS = {
+    **dict.fromkeys(_MODIFIED_KEYS, "modified"), **dict.fromkeys(_PUBLISHED_KEYS, "published"),
+    "description": "description", "og:title": "og_title", "robots": "robots",
+    "googlebot": "robots",
+}
+
+
+def _meta(slot: str, content: str, found: _Head) -> None:
+    if slot == "robots":
+        found.robots.update(word for word in re.split(r"[\s,]+", content.lower()) if word)
+    elif content:
+        found.slots.setdefault(slot, content)
+
+
+def _http_equiv(attributes: dict[str, str | None], found: _Head) -> None:
+    if (attributes["http-equiv"] or "").strip().lower() == "refresh":
+        _, sep, target = (attributes.get("content") or "").partition(";")
+        target = re.sub(r"^\s*url\s*=\s*", "", target, flags=re.IGNORECASE).strip(" '\"")
+        if sep and target:
+            found.refresh_url = target
+
+
+def _language(value: str | None, problems: list[tuple[str, str]]) -> str:
+    """The page's ``<html lang>`` when it is a BCP 47 tag; else "" and a note saying so.
+
+    It becomes a path (the HTML site map's page for that language), an ``hreflang`` and a
+    news language: anything else (``english``, ``../x``, a control character) would write
+    outside a folder or a value no engine reads. ``en_US`` is read as ``en-US``.
+    """
+    text = (value or "").strip(URL_SPACE)
+    if not text:
+        return ""
+    if is_language_tag(text.replace("_", "-")):
+        return text.replace("_", "-")
+    note = (f"<html lang={_quoted(text)}> is not a BCP 47 language tag (such as 'en' or "
+            "'pt-BR'); the page counts as having none")
+    problems.append(("bad-lang", note))
+    return ""
+
+
+def _quoted(text: str, most: int = 40) -> str:
+    return repr(text) if len(text) <= most else repr(text[:most]) + "..."

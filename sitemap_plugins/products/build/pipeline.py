@@ -1,0 +1,794 @@
+"""The pipeline: scan the built site, read each page once, decide, date, render, write.
+
+It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
+
+    scan_site        -> BuiltFile    the files that may be pages, in a stable order
+    read_bytes       -> PageBytes    the file, once, and a digest of its bytes
+    History.kept     -> Kept         what the last build saw of it (same digest: its record)
+    read_record      -> PageRecord   else the parser's record of it
+    evaluate         -> Decision     listed or not, and how (pure)
+    History.settle   -> lastmod      honest dates across builds
+    render_url       -> Rendered     its <url> element
+    write_entries    -> files        parts, index, .gz, text
+    write_extras     -> files        HTML site map, news sitemap, robots.txt (extra_files)
+
+Memory stays flat as the site grows: files are yielded one folder at a time and entries go
+straight to the part writers. A large site's pages are read by a pool of processes, in order,
+so the output does not depend on the worker count.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from sitemap_plugins.disk.cache_keys import default_cache_dir
+from sitemap_plugins.page.chrome import (
+    CHROME_WITNESSES,
+    HOME_PAGE,
+    PageBlocks,
+    SiteChrome,
+    local_pages,
+    site_chrome,
+)
+from sitemap_plugins.vocab.dates import build_time
+from sitemap_plugins.vocab.errors import (
+    Diagnostic,
+    Level,
+    ScanError,
+    SitemapError,
+    WriteError,
+    explain,
+)
+from sitemap_plugins.products.build.extras import (
+    check_extra_targets,
+    own_names,
+    publish_key_file,
+    withdraw,
+    write_extras,
+)
+from sitemap_plugins.vocab.globs import GlobSet
+from sitemap_plugins.disk.history import (
+    History,
+    Kept,
+    Manifest,
+    ManifestRow,
+    path_key,
+    record_path,
+    record_pending,
+    write_changes,
+)
+from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
+from sitemap_plugins.entry.news import NewsItem, NewsSelection
+from sitemap_plugins.disk.owned import (
+    Installed,
+    Ownership,
+    SitePages,
+    install,
+    replaced_dates,
+)
+from sitemap_plugins.page.reader import (
+    PageRecord,
+    page_blocks,
+    parts_digest,
+    read_parts,
+    read_record,
+)
+from sitemap_plugins.page.codec import decode_record, encode_record
+from sitemap_plugins.entry.render import (
+    Rendered,
+    TextSitemapWriter,
+    Writer,
+    XmlSitemapWriter,
+    render_url,
+)
+from sitemap_plugins.products.build.result import Result
+from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules
+from sitemap_plugins.entry.rules import (
+    REASON_UNREADABLE,
+    Alternate,
+    Entry,
+    Exclusion,
+    PageHints,
+    Rules,
+    evaluate,
+    is_html_page,
+    place,
+)
+from sitemap_plugins.disk.site import (
+    BuiltFile,
+    SkipCallback,
+    Staged,
+    discard_unfinished,
+    is_inside,
+    read_bytes,
+    read_robots,
+    refuse_special,
+    remove_leftovers,
+    scan_site,
+    site_lock,
+)
+from sitemap_plugins.vocab.urls import comparison_key
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+
+    from sitemap_plugins.products.html_map.pages import SiteMapPages
+    from sitemap_plugins.products.html_map.plan import HtmlEntry, NavNode
+    from sitemap_plugins.vocab.options import SitemapConfig
+    from sitemap_plugins.products.build.progress import Progress
+
+log = logging.getLogger(__name__)
+
+REASON_NOT_BUILT = "not written by this build"
+# Below this many pages a pool's start (a fresh interpreter per worker) costs more CPU than
+# it saves time; a host's build of a few thousand pages reads them in its own process.
+PARALLEL_THRESHOLD = 5_000
+# Pages a worker is sent at a time: 256 took 3 to 4 % less CPU than 64 at 100,000 pages.
+_CHUNK = 256
+_NO_PAGE = PageRecord("")
+
+
+def make_rules(
+    config: SitemapConfig, robots: RobotsRules | None, canonical_base: str | None = None,
+    replaced_dates: Mapping[str, str] | None = None,
+) -> Rules:
+    """Compile the config's globs once per run.
+
+    ``replaced_dates``: URL -> lastmod, from the sitemap this build replaces
+    (:func:`~sitemap_plugins.disk.owned.replaced_dates`).
+    """
+    return Rules(
+        canonical_base=canonical_base,
+        replaced_dates={comparison_key(url): text
+                        for url, text in (replaced_dates or {}).items()},
+        config=config,
+        include=GlobSet(config.include),
+        exclude=GlobSet(config.exclude),
+        changefreq=GlobSet(tuple(p for p, _ in config.changefreq)),
+        priority=GlobSet(tuple(p for p, _ in config.priority)),
+        robots=robots,
+    )
+
+
+def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRules | None:
+    if not config.respect_robots_txt:
+        return None
+    try:
+        data = read_robots(site, MAX_ROBOTS_BYTES)
+        return None if data is None else RobotsRules.from_bytes(data)
+    except OSError as err:
+        result.add_diagnostic(Diagnostic(
+            "robots.txt", "unreadable", f"cannot be read ({err.strerror}); its rules are ignored"))
+        return None
+
+
+class PageDone(NamedTuple):
+    """One page through the step: what the main process counts, writes and keeps."""
+
+    reason: str
+    """Why it is left out; empty when it is listed."""
+    rendered: Rendered | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    row: ManifestRow | None = None
+    """What the next build should know of the file (when it was read)."""
+    cached: bool = False
+    rules_applied: tuple[tuple[str, int], ...] = ()
+    page: HtmlEntry | None = None
+    """The listed page as the HTML site map shows it (only when one is written)."""
+    videos_skipped: tuple[str, ...] = ()
+    """Why each video of the listed page that could not be listed was left out."""
+    news: NewsItem | None = None
+    """The listed page as a news article (only when a news sitemap is written)."""
+
+
+@dataclass
+class PageStep:
+    """From a built file to its ``<url>`` element: everything a worker process needs."""
+
+    rules: Rules
+    hints: Mapping[str, PageHints]
+    history: History
+    chrome: SiteChrome | None = None
+    """The home page's blocks, left out of pages without a content region (the CLI's)."""
+    chrome_site: Path | None = None
+    """Where the chrome is measured when a page is first read whole (a host's build)."""
+
+    def _chrome(self) -> SiteChrome | None:
+        """The chrome; in a host's build, measured once, when a page is first read whole.
+
+        A host hands over the content of the pages it rendered; the others (Pelican's
+        search page and ``TEMPLATE_PAGES``, static HTML) are read whole as the command line
+        reads them, menus included (Elegant's search page moved when ``html_sitemap`` added
+        its menu link). Each worker process measures it alike, from the same files.
+        """
+        if self.chrome_site is not None:
+            self.chrome, self.chrome_site = _home_chrome(
+                self.chrome_site, str(self.rules.config.base_url)), None
+        return self.chrome
+
+    def run_chunk(self, files: list[BuiltFile]) -> list[PageDone]:
+        """:meth:`run` over a chunk of files: what a worker process is handed."""
+        return [self.run(built) for built in files]
+
+    def run(self, built: BuiltFile) -> PageDone:
+        """Read, evaluate, date and render one file; the steps in the module docstring."""
+        rel = built.rel_path
+        hints = self.hints.get(rel)
+        placed = place(rel, hints, self.rules)
+        if placed.reason is not None:  # nothing in the page could change that: not read
+            return PageDone(placed.reason, None)
+        config = self.rules.config
+        html = is_html_page(rel)
+        kept: Kept | None = None
+        if not html and not config.fingerprint:  # listed as it is: only its time counts
+            try:
+                mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
+            except OSError as err:
+                return _unreadable(rel, err)
+            decision = evaluate(rel, _NO_PAGE, hints, self.rules, mtime=mtime, placed=placed)
+            record_text, page_digest, cached = "", b"", False
+            seen = _NO_PAGE
+        elif hints is not None and hints.page is not None:
+            # The host rendered it: its record comes from what the host handed over, and the
+            # file it just wrote is not read again (only its time, when that is asked for).
+            try:
+                mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
+            except OSError as err:
+                return _unreadable(rel, err)
+            kept = self.history.kept(rel) if config.fingerprint else None
+            page_digest = parts_digest(hints.page) if config.fingerprint else b""
+            record = None
+            if kept is not None and kept.digest == page_digest and self.history.records:
+                record = decode_record(kept.record)
+            cached = record is not None
+            if record is None:
+                record = read_parts(hints.page)
+                record_text = encode_record(record) if config.fingerprint else ""
+            else:
+                record_text = kept.record if kept is not None else ""
+            decision = evaluate(rel, record, hints, self.rules, mtime=mtime, placed=placed)
+            seen = record
+        else:
+            try:
+                page = read_bytes(built.abs_path)
+                kept = self.history.kept(rel) if config.fingerprint else None
+                record = None
+                # A page the host did not render this time is what it rendered last time.
+                if kept is not None and self.history.records and (
+                        kept.digest == page.digest or (hints is not None and hints.unrendered)):
+                    record = decode_record(kept.record)
+                cached = record is not None
+                if record is None:
+                    record = read_record(page, html=html,
+                                         chrome=self._chrome() if html else None)
+                    record_text = encode_record(record) if config.fingerprint else ""
+                else:
+                    record_text = kept.record if kept is not None else ""
+            except OSError as err:
+                return _unreadable(rel, err)
+            decision = evaluate(rel, record, hints, self.rules, mtime=page.mtime, placed=placed)
+            seen = record
+            page_digest = page.digest
+        entry = decision.result
+        if isinstance(entry, Exclusion):
+            row = (ManifestRow(path_key(rel), page_digest, record_text, "", "", "", "", "")
+                   if record_text else None)
+            return PageDone(entry.reason, None, decision.diagnostics, row, cached)
+        row = None
+        if config.fingerprint:
+            settled = self.history.settle(entry.loc, entry.fingerprint, entry.lastmod,
+                                          entry.lastmod_source, kept)
+            if settled.lastmod is not entry.lastmod or settled.source is not entry.lastmod_source:
+                entry = replace(entry, lastmod=settled.lastmod, lastmod_source=settled.source)
+            row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
+                              entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
+                              settled.changed)
+        diagnostics = decision.diagnostics
+        element = render_url(entry)
+        budget = config.max_bytes - _FRAME_BYTES
+        # A UTF-8 character takes at most 4 bytes: most entries are never encoded here.
+        if len(element) * 4 > budget and len(element.encode("utf-8")) > budget:
+            fitted = _fit(entry, budget)
+            if fitted is None:
+                too_large = Diagnostic(rel, "entry-too-large", (
+                    f"its <url> entry ({len(element.encode()):,} bytes) does not fit in "
+                    f"max_bytes ({config.max_bytes:,}) even without its alternates, images "
+                    "and videos; page left out"))
+                return PageDone(REASON_TOO_LARGE, None, (*diagnostics, too_large), row, cached)
+            entry, element, dropped = fitted
+            diagnostics = (*diagnostics, Diagnostic(rel, "entry-too-large", (
+                f"its <url> entry does not fit in max_bytes ({config.max_bytes:,}) with its "
+                f"{dropped}; listed without them")))
+        rendered = Rendered(entry.loc, element, entry.lastmod, len(entry.images),
+                            len(entry.videos))
+        shown = None
+        if config.html_sitemap:  # the HTML site map's modules are loaded only for it
+            from sitemap_plugins.products.html_map.plan import HtmlEntry, page_title  # noqa: PLC0415
+
+            shown = HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
+                              seen.lang or "")
+        return PageDone("", rendered, diagnostics, row, cached, decision.rules_applied,
+                        shown, decision.videos_skipped, entry.news)
+
+
+# The <urlset> around one entry, at most: the XML declaration, the namespaces, the closing tag.
+_FRAME_BYTES = 1_024
+REASON_TOO_LARGE = "entry larger than max_bytes"
+
+
+def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
+    """The entry reduced until its element fits ``budget`` bytes, with what went.
+
+    Alternates go first, then media; None when even the bare entry does not fit.
+    """
+    steps = (("alternates", {"alternates": ()}),
+             ("alternates, images and videos", {"alternates": (), "images": (), "videos": ()}))
+    for dropped, changes in steps:
+        smaller = replace(entry, **changes)  # type: ignore[arg-type]
+        element = render_url(smaller)
+        if len(element.encode("utf-8")) <= budget:
+            return smaller, element, dropped
+    return None
+
+
+def _home_chrome(site: Path, base_url: str) -> SiteChrome | None:
+    """The chrome of ``site`` (:func:`~sitemap_plugins.page.chrome.site_chrome`).
+
+    Its home page, and the first pages of the site it links to (at most
+    :data:`~sitemap_plugins.page.chrome.CHROME_WITNESSES`), read once before the pages. None
+    without a readable home page or a page it links to (their own reads report why).
+    """
+    home = _blocks_of(site / HOME_PAGE)
+    if home is None:
+        return None
+    witnesses: list[PageBlocks] = []
+    seen = {HOME_PAGE}
+    for href in home.links:
+        for rel in local_pages(href, base_url):
+            if rel in seen or not is_html_page(rel):
+                continue
+            seen.add(rel)
+            found = _blocks_of(site / rel)
+            if found is not None:
+                witnesses.append(found)
+                break
+        if len(witnesses) >= CHROME_WITNESSES:
+            break
+    return site_chrome(home, witnesses)
+
+
+def _blocks_of(path: Path) -> PageBlocks | None:
+    try:
+        return page_blocks(read_bytes(str(path)))
+    except OSError:
+        return None
+
+
+def _unreadable(rel: str, err: OSError) -> PageDone:
+    message = f"cannot be read: {err.strerror or err}"
+    return PageDone(REASON_UNREADABLE, None, (Diagnostic(rel, "unreadable", message),))
+
+
+def _worker_count(config: SitemapConfig) -> int:
+    if config.workers:
+        return config.workers
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
+    """Every file through the step, in scan order; in a pool of processes for a large site.
+
+    Raises:
+        SitemapError: when a worker process ends before its pages are done (killed, out
+            of memory, or a script that runs ``generate()`` again as each worker imports it).
+    """
+    iterator = iter(files)
+    head: list[BuiltFile] = []
+    workers = _worker_count(step.rules.config)
+    if workers > 1:
+        for built in iterator:
+            head.append(built)
+            if len(head) >= PARALLEL_THRESHOLD:
+                break
+    if len(head) < PARALLEL_THRESHOLD:
+        for built in itertools.chain(head, iterator):
+            yield step.run(built)
+        return
+    import multiprocessing  # noqa: PLC0415  # only a large site needs a pool
+
+    from sitemap_plugins.products.build.pool import Pool, WorkerLost  # noqa: PLC0415
+
+    # A fresh interpreter per worker, never a fork of the caller: a host's process has
+    # threads and state of its own that a fork would copy half-way.
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["sitemap_plugins.products.build.pipeline"])
+    every_file = itertools.chain(head, iterator)
+    try:
+        pool: Pool[BuiltFile, PageDone] = Pool(context, step.run_chunk, workers)
+    except (OSError, EOFError) as err:  # EOFError: the fork server could not fork
+        # No process can be started (a limit on processes, no memory to start one): the
+        # pages are read all the same, in this process.
+        log.info("reading the pages in one process: no worker process can start here (%s)",
+                 err)
+        yield from map(step.run, every_file)
+        return
+    finished = False
+    try:
+        yield from pool.map(iter(lambda: list(itertools.islice(every_file, _CHUNK)), []))
+        finished = True
+    except WorkerLost:
+        raise SitemapError(
+            "a worker process reading the pages ended before its pages were done (killed, "
+            "or out of memory?); nothing was written. A script that calls generate() must "
+            'call it under `if __name__ == "__main__":`, which the workers do not run'
+        ) from None
+    finally:
+        pool.close(finished=finished)
+
+
+def write_entries(
+    site: Path, config: SitemapConfig, entries: Iterable[Entry | Rendered],
+    owned: Ownership | None = None,
+) -> Installed | None:
+    """Stream entries into sitemap files in ``site``; None when there was no entry.
+
+    ``owned``: the record of the files this tool wrote there (see :func:`install`).
+
+    Raises:
+        SitemapError: when the files cannot be written (old files are kept whole).
+
+    """
+    def open_part(name: str) -> Staged:
+        return Staged(site / name)
+
+    xml_writer = XmlSitemapWriter(
+        open_part, config.sitemap_name, max_urls=config.max_urls, max_bytes=config.max_bytes,
+        xhtml=config.hreflang, image=config.images, video=config.videos,
+    )
+    writers: list[Writer] = [xml_writer]
+    if config.text:
+        writers.append(TextSitemapWriter(open_part, config.sitemap_name, max_urls=config.max_urls,
+                                         max_bytes=config.max_bytes))
+    count = 0
+    try:
+        for item in entries:
+            rendered = (Rendered(item.loc, render_url(item), item.lastmod)
+                        if isinstance(item, Entry) else item)
+            for writer in writers:
+                writer.add(rendered)
+            count += 1
+        if count == 0:
+            for writer in writers:
+                writer.discard()
+            return None
+        parts = [writer.finish() for writer in writers]
+    except OSError as err:
+        for writer in writers:
+            writer.discard()
+        raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
+    except BaseException:
+        for writer in writers:
+            writer.discard()
+        raise
+    return install(site, config, parts[0], parts[1] if config.text else None, owned)
+
+
+def cache_folder(site: Path, config: SitemapConfig) -> Path:
+    """Where the manifest lives: ``cache_dir``, or ``.sitemap-cache`` beside the site.
+
+    Raises:
+        ConfigError: when that folder is inside the published site.
+    """
+    from sitemap_plugins.vocab.errors import ConfigError  # noqa: PLC0415
+
+    default = default_cache_dir(site)
+    # Absolute: the manifest is opened by URI, which a relative path cannot be.
+    folder = Path(os.path.abspath(config.cache_dir)) if config.cache_dir else default
+    if is_inside(site, folder):
+        msg = (f"{str(folder)!r} is inside the published site {str(site)!r}; choose a folder "
+               "outside it so the manifest is never published")
+        raise ConfigError("cache_dir", msg)
+    return folder
+
+
+def _check_changes_file(site: Path, config: SitemapConfig) -> None:
+    """Refuse a ``changes_file`` inside the published site, before anything is written.
+
+    There it replaced whatever stood at that path without a word (``site/index.html``, the
+    ``sitemap.xml`` just written), and the report itself went online. A folder, a link or a
+    pipe at that path, or a missing folder above it, is refused too.
+
+    Raises:
+        ConfigError: naming the path.
+        WriteError: when a link, a pipe or a device stands there.
+    """
+    from sitemap_plugins.vocab.errors import ConfigError  # noqa: PLC0415
+
+    if not config.changes_file:
+        return
+    path = Path(os.path.abspath(config.changes_file))
+    if is_inside(site, path):
+        msg = (f"{config.changes_file!r} is inside the published site {str(site)!r}; choose "
+               "a path outside it, so that no file of the site is replaced and the report "
+               "is not published")
+        raise ConfigError("changes_file", msg)
+    # Found only once the sitemap was written, these failed the build after all (exit 1).
+    refuse_special(path)  # a link, a pipe, a device: WriteError, left as it is
+    if path.is_dir():
+        msg = f"{config.changes_file!r} is a folder, not a file; choose the path of a file"
+        raise ConfigError("changes_file", msg)
+    if not path.parent.is_dir():
+        msg = (f"{config.changes_file!r} is in a folder that does not exist; create "
+               f"{str(path.parent)!r} first, or choose another path")
+        raise ConfigError("changes_file", msg)
+
+
+def _listed(
+    pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
+    html: SiteMapPages | None = None,
+    progress: Progress | None = None, news: NewsSelection | None = None,
+    *, hreflang: bool = True,
+) -> Iterator[Rendered]:
+    """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
+    for page in pages:
+        if progress is not None:
+            progress.done()
+        for diagnostic in page.diagnostics:
+            result.add_diagnostic(diagnostic)
+        result.cached += page.cached
+        if manifest is not None and page.row is not None:
+            manifest.keep(page.row)
+        if page.rendered is None:
+            result.excluded[page.reason] += 1
+            continue
+        result.listed += 1
+        result.images += page.rendered.images
+        result.videos += page.rendered.videos
+        result.videos_skipped.update(page.videos_skipped)
+        result.rules_applied.update(page.rules_applied)
+        if html is not None and page.page is not None:
+            html.entries.append(page.page)
+        if news is not None and page.news is not None:
+            news.offer(page.news)
+        yield page.rendered
+    if html is not None and html.entries:  # the HTML site map's own pages, after the rest
+        planned = html.plan()
+        for diagnostic in html.diagnostics:
+            result.add_diagnostic(diagnostic)
+        for own in planned:
+            alternates = (*(Alternate(t.lang, t.loc) for t in own.translations),
+                          Alternate("x-default", own.translations[0].loc)) \
+                if own.part == 1 and own.translations and hreflang else ()
+            result.listed += 1
+            yield Rendered(own.loc, render_url(Entry(own.loc, rel_path=own.rel_path,
+                                                     alternates=alternates)), None)
+
+
+def _without(files: Iterable[BuiltFile], html: SiteMapPages) -> Iterator[BuiltFile]:
+    """The scan without the HTML site map's pages: they are listed by the pipeline."""
+    return (built for built in files if not html.is_own_page(built.rel_path))
+
+
+def check_products(config: SitemapConfig) -> None:
+    """The checks of options that need a product: run as a build starts, before any write.
+
+    The hosts call it with their settings, so that a typo stops them before they render.
+
+    Raises:
+        ConfigError: naming the option (a user's HTML site map template that does not compile).
+
+    """
+    if config.html_sitemap_template is not None:
+        from sitemap_plugins.products.html_map.markup import load_template  # noqa: PLC0415  # only then
+
+        load_template(config.html_sitemap_template)
+
+
+def generate(
+    site_dir: str | os.PathLike[str],
+    config: SitemapConfig,
+    *,
+    hints: Mapping[str, PageHints] | None = None,
+    only: Collection[str] | None = None,
+    canonical_base: str | None = None,
+    progress: Progress | None = None,
+    outline: Sequence[NavNode] = (),
+    language_pages: Mapping[str, str] | None = None,
+    stand_ins: Mapping[str, tuple[str, str]] | None = None,
+) -> Result:
+    """Write the sitemap files for the built site in ``site_dir``.
+
+    Args:
+        site_dir: the built site (MkDocs ``site_dir``, Pelican ``OUTPUT_PATH``, any folder).
+        config: validated options.
+        hints: what the host knows per page, keyed by path relative to the site root.
+        only: when given, only these relative paths may be listed (files written by this
+            build); anything else in the folder is stale and left out.
+        canonical_base: a URL under which the host writes every page's canonical link in
+            place of the base URL (mike's ``canonical_version``): such a canonical names the
+            page at the same path under the base URL.
+        progress: counts the files found and the pages read, in this process, as the
+            results stream (a front-end shows it; the pages' work is untouched).
+        outline: the host's navigation (MkDocs ``nav``, Pelican's categories and pages): how
+            the HTML site map groups and titles the pages it names.
+        language_pages: where a multilingual host rendered the HTML site map's page of each
+            other language in that language's theme (lower-case code to path); the list of
+            that language's pages fills it.
+        stand_ins: pages standing in for a missing translation, which are not listed
+            (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
+            page it copies). That language's HTML site map links the copied page there.
+
+    Raises:
+        ScanError: when ``site_dir`` is missing or not a folder.
+        SitemapError: when the sitemap cannot be written (old files are kept whole).
+
+    """
+    if _starting_worker():
+        # The script that called generate() runs again in each worker process as it starts
+        # (Python imports it there): without its guard, this call would wait for the lock
+        # the real build holds. The worker ends instead; the real build says what went on.
+        sys.stderr.write("sitemap-plugins: generate() called again while a worker process "
+                         'imported the script; call it under `if __name__ == "__main__":`\n')
+        raise SystemExit(1)
+    check_products(config)
+    site = Path(site_dir)
+    if not site.is_dir():
+        raise ScanError(str(site), "is not a folder (build the site first?)")
+    cache_dir = cache_folder(site, config) if config.fingerprint else None
+    _check_changes_file(site, config)
+    # Two builds of one site at once would remove each other's temporary files and leave an
+    # index of one naming the parts of the other: the second waits for the first.
+    # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.
+    with sigterm_cleans_up(), site_lock(site, cache_dir):
+        try:
+            return _generate(site, config, cache_dir, hints=hints, only=only,
+                             canonical_base=canonical_base, progress=progress, outline=outline,
+                             language_pages=language_pages or {}, stand_ins=stand_ins or {})
+        except KeyboardInterrupt:
+            # It can land before a writer has its file in hand to delete it (see site).
+            discard_unfinished()
+            raise
+
+
+def _starting_worker() -> bool:
+    """Whether this is a worker process importing its parent's main script."""
+    process = sys.modules.get("multiprocessing.process")  # never imported for a small site
+    return process is not None and bool(getattr(process.current_process(), "_inheriting", False))
+
+
+def _generate(
+    site: Path, config: SitemapConfig, cache_dir: Path | None, *,
+    hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
+    canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
+    language_pages: Mapping[str, str], stand_ins: Mapping[str, tuple[str, str]],
+) -> Result:
+    """:func:`generate`, with the site held by this build."""
+    sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
+    result = Result(sitemap_url=sitemap_url)
+    for leftover in remove_leftovers(site):
+        log.debug("removed %s, left by an interrupted run", leftover)
+    rules = make_rules(config, _read_robots(site, config, result), canonical_base,
+                       replaced_dates(site, config.sitemap_name, str(config.base_url)))
+
+    def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
+        result.excluded[reason] += 1
+        if diagnostic is not None:
+            result.add_diagnostic(diagnostic)
+
+    files: Iterable[BuiltFile] = scan_site(
+        str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
+        directory_urls=config.directory_urls, on_skip=on_skip,
+        own_names=own_names(config))
+    html = None
+    if config.html_sitemap is not None:
+        from sitemap_plugins.products.html_map.pages import SiteMapPages  # noqa: PLC0415  # only then
+
+        pages = SitePages(site)
+        pages.check_free(config.html_sitemap)
+        html = SiteMapPages(pages, config.html_sitemap, config.base_url, config.directory_urls,
+                            config.html_sitemap_depth, config.html_sitemap_template, outline,
+                            language_pages, extensionless_urls=config.extensionless_urls,
+                            stand_ins=stand_ins)
+        files = _without(files, html)
+    if only is not None:
+        files = _only(files, set(only), on_skip)
+    if progress is not None:
+        files = progress.counted(files)
+    owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
+    check_extra_targets(site, config, owned)
+    manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
+                         own_files=[record_path(cache_dir, site).name])
+                if cache_dir is not None else None)
+    history = manifest.history if manifest is not None else History(None, build_time())
+    # The CLI reads whole pages: the home page's blocks tell a theme's chrome from content
+    # where no landmark does. A host hands over each page's content without its theme, but
+    # for the pages it did not render: for them it is measured when first needed.
+    chrome = (_home_chrome(site, str(config.base_url)) if not hints and config.fingerprint
+              else None)
+    step = PageStep(rules, hints or {}, history, chrome,
+                    site if hints and config.fingerprint else None)
+    news = NewsSelection(build_time()) if config.news is not None else None
+    try:
+        installed = write_entries(site, config, _listed(
+            run_pages(files, step), result, manifest, html, progress, news,
+            hreflang=config.hreflang), owned)
+        if manifest is not None:
+            for diagnostic in manifest.diagnostics:
+                result.add_diagnostic(diagnostic)
+            if history.failed:
+                result.add_diagnostic(Diagnostic(
+                    "", "bad-manifest", f"{history.failed}; its dates were not all used",
+                    Level.INFO))
+            # The URLs themselves only when there is a baseline (or a changes file asks):
+            # a first build's are all "added", and none is a change to tell IndexNow about.
+            result.changes = manifest.changes(
+                with_urls=bool(config.changes_file) or manifest.has_baseline)
+            if config.changes_file:
+                write_changes(Path(config.changes_file), result.changes)
+            # Before the manifest moves on: a crash in between records the same changes
+            # again next time (the list is a set), and never loses them.
+            for diagnostic in record_pending(manifest.cache_dir, result.changes):
+                result.add_diagnostic(diagnostic)
+            manifest.save()
+        elif config.changes_file:
+            result.add_diagnostic(Diagnostic(
+                "", "changes-file-off", "changes_file is set but fingerprint is off: without "
+                "the manifest no change is known, so the file was not written"))
+    except BaseException:
+        if manifest is not None:
+            manifest.discard()
+        raise
+    finally:
+        if progress is not None:
+            progress.finish()
+    _unused_rules(config, result)
+    if installed is None:
+        withdraw(site, config, result, owned)
+    else:
+        result.files.extend(installed.files)
+        result.removed = installed.removed
+        result.split = installed.split
+        write_extras(site, config, result, html, news)
+    if config.indexnow_key:
+        publish_key_file(site, config, result)
+    for diagnostic in owned.diagnostics:
+        result.add_diagnostic(diagnostic)
+    result.diagnostics.sort()
+    log.debug("%d page records came from the cache (same bytes)", result.cached)
+    return result
+
+
+def _only(
+    files: Iterable[BuiltFile], allowed: set[str],
+    on_skip: SkipCallback,
+) -> Iterator[BuiltFile]:
+    for built in files:
+        if built.rel_path in allowed:
+            yield built
+        else:
+            on_skip(built.rel_path, REASON_NOT_BUILT, None)
+
+
+def _unused_rules(config: SitemapConfig, result: Result) -> None:
+    """A changefreq or priority rule that set nothing: a glob that matches no listed page."""
+    if not result.listed:
+        return
+    for option in ("changefreq", "priority"):
+        for index, (pattern, value) in enumerate(getattr(config, option)):
+            if (option, index) not in result.rules_applied:
+                result.add_diagnostic(Diagnostic(
+                    "", "unused-rule",
+                    f"{option} rule {pattern!r}: {value!r} matches no listed page (or an "
+                    "earlier rule always matches first); globs match file paths such as "
+                    "'blog/*.html' or URL paths such as 'blog/**'"))
+
+
+__all__ = ["Entry", "PageHints", "Result", "SitemapError", "generate"]

@@ -1,0 +1,1 @@
+"""``check``: a site's sitemaps against the protocol, the official schemas and the pages."""

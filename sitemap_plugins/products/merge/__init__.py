@@ -1,0 +1,1 @@
+"""``merge``: one index over the builds below a root, and the versions it offers."""

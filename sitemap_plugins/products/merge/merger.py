@@ -1,0 +1,429 @@
+"""``sitemap-plugins merge``: one sitemap index over the builds below a folder.
+
+A host serves several builds under one root: mike's documentation versions, a blog beside the
+docs, sections of a large site built by parallel CI jobs. Each build wrote its own sitemap;
+this module ties them together::
+
+    find_builds      -> Build          the builds below ROOT that this tool wrote, and ROOT's own
+    read_build       -> SitemapFile    each urlset a build offers, streamed: scope, count, newest
+                                       (these two in sitemap_plugins.products.merge.builds)
+    plan_indexes     -> rendered       one index, or several past the protocol's limits
+    write            -> files          root urlset moved to a part name, indexes, robots.txt
+
+How a build is known to be ours: a build whose base URL has a path (every build below ROOT)
+writes ``robots-sitemap.txt``, the fragment that asks for its ``Sitemap:`` line in the host's
+robots.txt. The fragment names the sitemap, so it says both that this tool wrote it and which
+base URL the build was made for. A folder with a sitemap but no such fragment is foreign (a
+theme's or another generator's): it is reported and left out.
+
+Only the children's sitemap files are read, each streamed, never a page: memory stays flat
+whatever the number of URLs. Nothing is written until every check has passed, each file is
+replaced atomically, and a file whose bytes would not change is not written at all, so a
+second merge with nothing changed leaves every byte and time stamp as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sitemap_plugins.disk.cache_keys import default_cache_dir
+from sitemap_plugins.disk.owned import identify, is_own_file
+from sitemap_plugins.disk.site import (
+    commit,
+    discard,
+    is_regular,
+    list_names,
+    read_chunks,
+    read_editable,
+    remove_files,
+    remove_leftovers,
+    same_files,
+    site_lock,
+    stage,
+    what_stands,
+    write_bytes_atomic,
+    write_if_changed,
+)
+from sitemap_plugins.entry.render import OWN, gzip_stream, render_indexes
+from sitemap_plugins.entry.robots_txt import (
+    create_robots,
+    merge_sitemap_lines,
+    render_fragment_lines,
+    without_sitemap_lines,
+)
+from sitemap_plugins.products.merge.builds import (
+    Build,
+    BuildReader,
+    Merged,
+    MergeError,
+    Problems,
+    SitemapFile,
+    find_builds,
+    index_name,
+    own_pages,
+    read_versions,
+    root_part_name,
+)
+from sitemap_plugins.products.merge.versions import VERSIONS_FILE, read_the_docs_versions
+from sitemap_plugins.vocab.dates import Newest, parse_w3c
+from sitemap_plugins.vocab.errors import (
+    ConfigError,
+    Diagnostic,
+    Level,
+    ScanError,
+    WriteError,
+    explain,
+)
+from sitemap_plugins.vocab.options import FRAGMENT_NAME
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sitemap_plugins.products.build.progress import Progress
+    from sitemap_plugins.vocab.dates import Lastmod
+    from sitemap_plugins.vocab.options import SitemapConfig
+
+
+# -- Read the Docs' versions (sitemap_plugins.products.merge.versions) -----------------------------
+
+
+def offer_read_the_docs(builds: list[Build], patterns: tuple[str, ...], merged: Merged, *,
+                        default: bool) -> list[Build] | None:
+    """The builds of the chosen versions in every language, on Read the Docs' layout.
+
+    The others go to ``merged.not_offered``, as mike's versions do. None when the builds are
+    not laid out so (:func:`~sitemap_plugins.products.merge.versions.read_the_docs_versions`).
+
+    Raises:
+        ConfigError: for a pattern that names no version.
+    """
+    chosen = read_the_docs_versions([build.folder for build in builds], patterns,
+                                    default=default)
+    if chosen is None:
+        return None
+    offered: list[Build] = []
+    for build in builds:
+        if build.folder in chosen:
+            offered.append(build)
+        else:
+            merged.not_offered.append(build.folder)
+            merged.not_offered_urls.add(build.base + build.sitemap)
+    return offered
+
+
+# -- the root indexes -------------------------------------------------------------------------
+
+
+def plan_indexes(
+    files: list[SitemapFile], config: SitemapConfig
+) -> list[tuple[bytes, list[SitemapFile]]]:
+    """The root index files (bytes, and the sitemaps each names), split before either limit.
+
+    An index may not name another index (sitemaps.org), so past ``max_urls`` entries or
+    ``max_bytes`` there are several root indexes, each named in robots.txt.
+    """
+    indexes: list[tuple[bytes, list[SitemapFile]]] = []
+    start = 0
+    for data, count in render_indexes([(f.loc, f.lastmod) for f in files],
+                                      max_urls=config.max_urls, max_bytes=config.max_bytes):
+        indexes.append((data, files[start:start + count]))
+        start += count
+    return indexes
+
+
+def _gzip_bytes(data: bytes, newest: Lastmod | None) -> bytes:
+    # No file name, and the newest lastmod as the header time: as a build's .gz.
+    return b"".join(gzip_stream([data], newest))
+
+
+def _newest_of(texts: list[str]) -> tuple[str, Lastmod | None]:
+    newest = Newest()
+    for text in texts:
+        newest.see(text)
+    return newest.text, parse_w3c(newest.text) if newest.text else None
+
+
+# -- the merge --------------------------------------------------------------------------------
+
+
+def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
+          versions_given: bool = False, progress: Progress | None = None) -> Merged:
+    """Write one sitemap index at ``root_dir`` over the builds below it.
+
+    Args:
+        root_dir: the folder served at ``config.base_url``.
+        config: ``base_url``, ``sitemap_name``, ``gzip``, ``robots_txt``, ``max_urls``,
+            ``max_bytes`` and ``versions`` are used.
+        versions_given: whether ``versions`` was chosen (else it is the default).
+        progress: counts the builds' URLs as they are read (a front-end shows it).
+
+    Raises:
+        ScanError: when ``root_dir`` is not a folder.
+        ConfigError: when ``versions`` names nothing in versions.json.
+        MergeError: listing what stops the merge; nothing was written.
+        WriteError: when a file cannot be written (each file is whole, old or new).
+        BusyError: when a build of the root, or of a build below it, is still running after
+            the wait (:data:`sitemap_plugins.disk.site.WAIT_SECONDS`); nothing was written.
+    """
+    root = Path(root_dir)
+    if not root.is_dir():
+        raise ScanError(str(root), "is not a folder (build the sites first?)")
+    # A build of the root's own pages writes these files too, and removes the temporary files
+    # it finds: a merge and such a build wait for each other, as two builds do.
+    with site_lock(root, None):
+        return _merge(root, config, versions_given=versions_given, progress=progress)
+
+
+def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
+           progress: Progress | None) -> Merged:
+    remove_leftovers(root)
+    merged = Merged()
+    problems = Problems()
+    versions = read_versions(root)
+    chosen: list[str] = []
+    if versions is not None:
+        chosen = versions.choose(config.versions, default=not versions_given)
+    own, own_parts = own_pages(root, config, problems)
+    children = find_builds(root, config, versions, chosen, problems, merged)
+    if versions is None:
+        offered = offer_read_the_docs(children, config.versions, merged,
+                                      default=not versions_given)
+        if offered is None and versions_given:
+            msg = (f"Applies only to a folder with mike's {VERSIONS_FILE} or Read the Docs' "
+                   f"<language>/<version>/ builds, and {str(root)!r} has neither")
+            raise ConfigError("versions", msg)
+        children = children if offered is None else offered
+    builds = ([own] if own is not None else []) + children
+    problems.raise_any()
+    if not builds:
+        msg = (f"{root}: no build of sitemap-plugins below it (a build below the root writes "
+               f"{FRAGMENT_NAME} naming its sitemap; is robots_txt 'off' there?)")
+        raise MergeError([msg])
+    reader = BuildReader(root, builds, problems, progress)
+    files: list[SitemapFile] = []
+    try:
+        for build in builds:
+            files.extend(reader.read_build(build, own_parts if build is own else None))
+    finally:
+        if progress is not None:
+            progress.finish()
+    problems.raise_any()
+    merged.builds = builds
+    merged.sitemaps = len(files)
+    merged.urls = sum(f.urls for f in files)
+    try:
+        _write(root, config, own, own_parts, files, children, merged)
+    except OSError as err:  # a copy or a .gz that cannot be written: each file stays whole
+        raise WriteError(str(root), f"cannot write the sitemap index: {explain(err)}") from err
+    _see_published_caches(root, children, merged)
+    merged.diagnostics.sort()
+    return merged
+
+
+def _see_published_caches(root: Path, children: list[Build], merged: Merged) -> None:
+    """Warn when the builds' default cache folder, inside the merged root, holds their data.
+
+    A build below the root keeps its cache beside its own folder by default, which is inside
+    the root that is published: the lastmod manifest and the IndexNow list went online
+    without a word. Its lock files alone (every build and merge makes them) are left unsaid.
+    """
+    folders = sorted({default_cache_dir(root / build.folder) for build in children})
+    resolved = root.resolve()
+    for folder in folders:
+        data = [name for name in list_names(folder)
+                if name != ".gitignore" and not name.endswith(".lock")]
+        if data:
+            rel = folder.relative_to(resolved).as_posix()
+            merged.diagnostics.append(Diagnostic(
+                f"{rel}/", "cache-published",
+                f"holds the cache of builds below the root ({data[0]}"
+                f"{', ...' if len(data) > 1 else ''}), and the root is published: give those "
+                "builds a cache_dir outside it, move the folder there, and deploy again"))
+
+
+def _write_if_changed(path: Path, data: bytes, merged: Merged) -> None:
+    if write_if_changed(path, data):
+        merged.files.append(path.name)
+
+
+def _write(
+    root: Path, config: SitemapConfig, own: Build | None, own_parts: list[str] | None,
+    files: list[SitemapFile], children: list[Build], merged: Merged,
+) -> None:
+    name = config.sitemap_name
+    base = str(config.base_url)
+    keep: set[str] = set()
+    indexes = plan_indexes(files, config)
+    targets = [index_name(name, n) for n in range(1, len(indexes) + 1)]
+    if own is not None and own_parts is None:
+        targets.append(root_part_name(name))
+    _refuse_foreign(root, [*targets, *(t + ".gz" for t in targets)] if config.gzip else targets)
+    if config.base_url.robots_mode(config.robots_txt) == "fragment":
+        # A user's own file of that name (notes, a hand-made fragment) was replaced silently.
+        _refuse_foreign(root, [FRAGMENT_NAME],
+                        ours=lambda path: is_own_file(path.parent, path.name),
+                        would=("the merge would replace it with the Sitemap: lines of its "
+                               "index: rename it, or set robots_txt to 'off'"))
+    # 1. The root's own urlset moves to its part name (a copy first: sitemap.xml stays whole
+    #    until the index replaces it).
+    if own is not None and own_parts is None:
+        part = root_part_name(name)
+        keep.add(part)
+        own_file = next(f for f in files if f.path == own.sitemap)
+        if config.gzip:
+            keep.add(part + ".gz")
+        merged.files.extend(_install_copy(
+            root / own.sitemap, root / part,
+            parse_w3c(own_file.lastmod) if own_file.lastmod else None, packed=config.gzip))
+    elif own_parts is not None:
+        keep.update(own_parts)
+        keep.update(p + ".gz" for p in own_parts)
+    # 2. The indexes: the extra ones first, sitemap.xml last (it names the others' siblings).
+    for number in [*range(2, len(indexes) + 1), 1]:
+        file_name = index_name(name, number)
+        keep.add(file_name)
+        data, named = indexes[number - 1]
+        _write_if_changed(root / file_name, data, merged)
+        if config.gzip:
+            keep.add(file_name + ".gz")
+            _, newest = _newest_of([f.lastmod for f in named])
+            _write_if_changed(root / (file_name + ".gz"), _gzip_bytes(data, newest), merged)
+    merged.index_urls = [base + index_name(name, n) for n in range(1, len(indexes) + 1)]
+    # 3. robots.txt names the indexes, and no longer the builds' own sitemaps.
+    dropped = {c.base + c.sitemap for c in children} | merged.not_offered_urls
+    dropped.update(f.loc for f in files if "/" in f.path)
+    stale = _stale_files(root, name, keep)
+    dropped.update(base + s for s in stale if s.endswith(".xml"))
+    dropped.difference_update(merged.index_urls)
+    _update_robots(root, config, merged, dropped)
+    # 4. Files of ours that the new indexes no longer name.
+    merged.removed.extend(remove_files(root, stale))
+
+
+def _install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed: bool,
+                 ) -> list[str]:
+    """``source`` copied to ``target`` (and gzipped beside it with ``packed``); names written.
+
+    Each file is written only when its bytes change.
+
+    Raises:
+        OSError: when a copy cannot be made (the old files stay whole).
+        WriteError: when one cannot be put in place.
+    """
+    written: list[str] = []
+    if not (is_regular(target) and same_files(source, target)):
+        commit(stage(target, read_chunks(source)), target)
+        written.append(target.name)
+    if packed:
+        gz = target.with_name(target.name + ".gz")
+        temp = stage(gz, gzip_stream(read_chunks(target), newest), sync=True)
+        if same_files(temp, gz):
+            discard([temp])
+        else:
+            commit(temp, gz)
+            written.append(gz.name)
+    return written
+
+
+_REPLACES_INDEX = ("the merge would replace it (and drop any sitemaps it names): move what it "
+                   "lists into a build below the root, rename it, or choose another "
+                   "sitemap_name")
+
+
+def _refuse_foreign(root: Path, names: list[str], *,
+                    ours: Callable[[Path], bool] = lambda path: identify(path) == OWN,
+                    would: str = _REPLACES_INDEX) -> None:
+    """Stop before a merge writes where a file it did not write, or no regular file, stands.
+
+    A user's own file of one of these names (a hand-written index naming other sitemaps, a
+    file that merely shares the pattern) would be lost, and the sitemaps it named no longer
+    announced. Nothing has been written when this raises.
+
+    A folder, a link or a pipe there stops it too, before anything is written (found at its
+    own write, it stopped the merge half-way). ``ours`` tells this tool's files (by default
+    its sitemaps) from the user's; ``would`` says what the merge would do to such a file.
+
+    Raises:
+        MergeError: naming each such file.
+    """
+    problems: list[str] = []
+    for name in names:
+        path = root / name
+        if is_regular(path):
+            if not ours(path):
+                problems.append(f"{name}: is already at the root and was not written by "
+                                f"sitemap-plugins; {would}")
+        elif (what := what_stands(path)) is not None:
+            # A folder, a link, a pipe: found only at its own write, it stopped the merge
+            # half-way (sitemap.xml new, its .gz missing). Found here, nothing is written.
+            problems.append(
+                f"{name}: is {what} at the root, where the merge writes a file; it was left "
+                "as it is: remove or rename it, or choose another sitemap_name")
+    if problems:
+        raise MergeError(problems)
+
+
+def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:
+    """Root-level files that only a merge writes and this one does not: this tool's own.
+
+    A user's file of such a name (not this tool's output) is never removed.
+    """
+    pattern = re.compile(rf"{re.escape(name)}(?:-index-\d+\.xml|-root\.xml|\.xml)(?:\.gz)?\Z")
+    return [n for n in list_names(root)
+            if pattern.match(n) and n not in keep and is_regular(root / n)
+            and identify(root / n) == OWN]
+
+
+def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: set[str]) -> None:
+    mode = config.base_url.robots_mode(config.robots_txt)
+    if mode == "off":
+        return
+    base = config.base_url
+    host_root = base.host_root
+    if mode == "fragment":
+        data = render_fragment_lines(merged.index_urls, host_root)
+        _write_if_changed(root / FRAGMENT_NAME, data, merged)
+        if base.has_path:
+            merged.diagnostics.append(Diagnostic(
+                "", "robots-below-root",
+                f"the root lives below the host root ({base.path}): add the lines of "
+                f"{FRAGMENT_NAME} to {host_root}robots.txt", Level.INFO))
+        return
+    target = root / "robots.txt"
+    if os.path.lexists(target) and not is_regular(target):
+        merged.diagnostics.append(Diagnostic(
+            "robots.txt", "not-a-file", "is not a regular file; not read or changed"))
+        return
+    if not target.exists():
+        if mode != "create":
+            merged.diagnostics.append(Diagnostic(
+                "", "no-robots-txt", "the root has no robots.txt, so no Sitemap: line was added "
+                "(--robots-txt create makes one)", Level.INFO))
+            return
+        original = b""
+        updated = create_robots(merged.index_urls[0])
+    else:
+        try:
+            editable, why = read_editable(target)
+        except OSError as err:
+            merged.diagnostics.append(Diagnostic(
+                "robots.txt", "unreadable", f"cannot be read ({err.strerror}); not changed"))
+            return
+        if editable is None:
+            merged.diagnostics.append(Diagnostic("robots.txt", "robots-too-large", why))
+            return
+        original = editable
+        updated = without_sitemap_lines(original, dropped)
+    try:
+        updated = merge_sitemap_lines(updated, merged.index_urls)
+    except UnicodeError:  # a UTF-16 mark on bytes that are not UTF-16: a traceback here
+        merged.diagnostics.append(Diagnostic(
+            "robots.txt", "unreadable", "starts with a UTF-16 byte-order mark but is not "
+            "UTF-16; left as it is, so no Sitemap: line was added"))
+        return
+    if updated != original:
+        write_bytes_atomic(target, updated)
+        merged.files.append("robots.txt")

@@ -1,0 +1,112 @@
+"""Values that reach the output whatever a page holds: language tags and XML text.
+
+The ground floor: one rule for what a language tag is, used by the reader (a page's
+``<html lang>``), the rules (``hreflang``), the HTML site map and ``check``; the hosts' language
+names as hreflang codes, and a page's translations as its alternates; and one function
+that makes any text fit for XML 1.0, used by every path where text reaches a file this tool
+writes (:func:`sitemap_plugins.entry.render._escape` and the templates' ``finalize``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+_T = TypeVar("_T")
+
+# RFC 5646 section 2.1, with one deliberate narrowing: the primary language subtag has two or
+# three letters (ISO 639). The syntax also admits 4 letters (reserved) and 5 to 8 letters
+# (for registration), but IANA's registry holds none of either, so "english" or "deutsch",
+# which pages do write, are refused as the no-language they are. Extended language, script,
+# region, variants, extensions and a private use part follow in the RFC's order.
+_ALNUM = "[A-Za-z0-9]"
+_LANGTAG = (
+    r"[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}"  # language, extlang
+    r"(?:-[A-Za-z]{4})?"  # script
+    r"(?:-(?:[A-Za-z]{2}|[0-9]{3}))?"  # region
+    rf"(?:-(?:{_ALNUM}{{5,8}}|[0-9]{_ALNUM}{{3}}))*"  # variants
+    rf"(?:-[0-9A-WY-Za-wy-z](?:-{_ALNUM}{{2,8}})+)*"  # extensions (any singleton but x)
+    rf"(?:-[Xx](?:-{_ALNUM}{{1,8}})+)?"  # private use
+)
+_PRIVATE_USE = rf"[Xx](?:-{_ALNUM}{{1,8}})+"  # x-default, which hreflang uses, is one
+# The grandfathered tags (RFC 5646 section 2.2.8), irregular and regular.
+_GRANDFATHERED = frozenset(tag.lower() for tag in (
+    "en-GB-oed", "i-ami", "i-bnn", "i-default", "i-enochian", "i-hak", "i-klingon", "i-lux",
+    "i-mingo", "i-navajo", "i-pwn", "i-tao", "i-tay", "i-tsu", "sgn-BE-FR", "sgn-BE-NL",
+    "sgn-CH-DE", "art-lojban", "cel-gaulish", "no-bok", "no-nyn", "zh-guoyu", "zh-hakka",
+    "zh-min", "zh-min-nan", "zh-xiang"))
+_LANGUAGE_TAG = re.compile(rf"(?:{_LANGTAG}|{_PRIVATE_USE})", re.ASCII)
+# No registered tag comes near this; a longer value is not looked at (bounded work).
+_MAX_TAG_LENGTH = 64
+
+
+def is_language_tag(text: str) -> bool:
+    """Whether ``text`` is a well-formed BCP 47 tag (``en``, ``zh-Hant-TW``, ``x-default``).
+
+    Exactly the tag: white space, ``_`` for ``-`` or an empty string is no tag.
+    """
+    if not text or len(text) > _MAX_TAG_LENGTH:
+        return False
+    return _LANGUAGE_TAG.fullmatch(text) is not None or text.lower() in _GRANDFATHERED
+
+
+# Tags that are well-formed but name no language a reader reads (RFC 5646 section 4.1 and
+# ISO 639-2's special codes): undetermined, several, no linguistic content, uncoded; the
+# local-use range qaa-qtz; a private-use tag (``x-default`` is hreflang's, not a language);
+# the grandfathered ``i-default`` (a default context, RFC 2277).
+_SPECIAL_PRIMARY = frozenset({"und", "mul", "zxx", "mis"})
+
+
+def names_language(text: str) -> bool:
+    """Whether ``text`` is a language tag (:func:`is_language_tag`) naming a language.
+
+    ``und``, ``mul``, ``zxx``, ``mis``, a local-use code (``qaa``-``qtz``), a private-use
+    tag (``x-foo``, ``x-default``) and ``i-default`` are tags of no language: a page saying
+    one gets no site map page of its own, and a news entry the publication's language.
+    """
+    if not is_language_tag(text):
+        return False
+    code = text.lower()
+    primary = code.partition("-")[0]
+    return not (primary in _SPECIAL_PRIMARY or primary == "x" or code == "i-default"
+                or (len(primary) == 3 and "qaa" <= primary <= "qtz"))  # noqa: PLR2004
+
+
+def hreflang(lang: object) -> str:
+    """A host's language name as an hreflang code: ``pt_BR``, a common spelling, is ``pt-BR``."""
+    return str(lang or "").strip().replace("_", "-")
+
+
+def language_group(members: Iterable[tuple[str, _T]],
+                   default_lang: str | None) -> tuple[tuple[str, _T], ...]:
+    """A page's translations as its alternates: each ``(language, where)`` by its hreflang.
+
+    Then ``x-default``, where the first one in ``default_lang`` is (none when that is None).
+    """
+    group = tuple((hreflang(lang), where) for lang, where in members)
+    default = None if default_lang is None else next(
+        (where for code, where in group if code == hreflang(default_lang)), None)
+    return group if default is None else (*group, ("x-default", default))
+
+
+# XML 1.0 section 2.2, Char: every character but these C0 controls, U+FFFE, U+FFFF and lone
+# surrogates (which a file name that is not UTF-8 leaves in a str). No escape makes them
+# legal (&#1; is not well-formed either), so they are dropped. Spelled as the few characters
+# it holds, not as the complement of the legal ones: the same set, compiled 10 times faster.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 forbids (controls, U+FFFE/U+FFFF, surrogates)."""
+    if NOT_XML.search(text) is None:  # nearly always: the string itself, no copy
+        return text
+    return NOT_XML.sub("", text)
+
+
+FUTURE_SLACK = timedelta(days=1)
+"""How far after the clock's now a date may lie before it is taken for a wrong one (time
+zones, a build a few hours ahead): the build writes no later lastmod, ``check`` refuses one."""
