@@ -168,6 +168,18 @@ def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRul
         return None
 
 
+class _Source(NamedTuple):
+    """A page's record and the cache's view of it."""
+
+    record: PageRecord
+    text: str
+    """The record encoded for the cache ('' when nothing is kept)."""
+    digest: bytes
+    cached: bool
+    mtime: float | None
+    kept: Kept | None
+
+
 class PageDone(NamedTuple):
     """One page through the step: what the main process counts, writes and keeps."""
 
@@ -212,6 +224,44 @@ class PageStep:
                 self.chrome_site, str(self.rules.config.base_url)), None
         return self.chrome
 
+    def _source(self, built: BuiltFile, hints: PageHints | None) -> _Source:
+        """The page's record, from the one place it can come from, and what the cache keeps.
+
+        A file listed as it is has no record (only its time counts); a page the host
+        rendered is read from the content it handed over (the file it just wrote is not read
+        again); any other page is read from disk. A kept record is reused when the bytes are
+        the same, or when the host did not render the page this time.
+
+        Raises:
+            OSError: when the file cannot be read.
+        """
+        config = self.rules.config
+        rel = built.rel_path
+        html = is_html_page(rel)
+        parts = hints.page if hints is not None else None
+        if not html and not config.fingerprint:
+            return _Source(_NO_PAGE, "", b"", cached=False, mtime=self._mtime(built), kept=None)
+        if parts is not None:
+            digest = parts_digest(parts) if config.fingerprint else b""
+            mtime, same = self._mtime(built), False
+        else:
+            page = read_bytes(built.abs_path)
+            digest, mtime = page.digest, page.mtime
+            same = hints is not None and hints.unrendered
+        kept = self.history.kept(rel) if config.fingerprint else None
+        if kept is not None and self.history.records and (kept.digest == digest or same):
+            record = decode_record(kept.record)
+            if record is not None:
+                return _Source(record, kept.record, digest, cached=True, mtime=mtime, kept=kept)
+        record = (read_parts(parts) if parts is not None else
+                  read_record(page, html=html, chrome=self._chrome() if html else None))
+        text = encode_record(record) if config.fingerprint else ""
+        return _Source(record, text, digest, cached=False, mtime=mtime, kept=kept)
+
+    def _mtime(self, built: BuiltFile) -> float | None:
+        """The file's time, when lastmod_file_time asks for it."""
+        return os.stat(built.abs_path).st_mtime if self.rules.config.lastmod_file_time else None
+
     def run_chunk(self, files: list[BuiltFile]) -> list[PageDone]:
         """:meth:`run` over a chunk of files: what a worker process is handed."""
         return [self.run(built) for built in files]
@@ -224,57 +274,11 @@ class PageStep:
         if placed.reason is not None:  # nothing in the page could change that: not read
             return PageDone(placed.reason, None)
         config = self.rules.config
-        html = is_html_page(rel)
-        kept: Kept | None = None
-        if not html and not config.fingerprint:  # listed as it is: only its time counts
-            try:
-                mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
-            except OSError as err:
-                return _unreadable(rel, err)
-            decision = evaluate(rel, _NO_PAGE, hints, self.rules, mtime=mtime, placed=placed)
-            record_text, page_digest, cached = "", b"", False
-            seen = _NO_PAGE
-        elif hints is not None and hints.page is not None:
-            # The host rendered it: its record comes from what the host handed over, and the
-            # file it just wrote is not read again (only its time, when that is asked for).
-            try:
-                mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
-            except OSError as err:
-                return _unreadable(rel, err)
-            kept = self.history.kept(rel) if config.fingerprint else None
-            page_digest = parts_digest(hints.page) if config.fingerprint else b""
-            record = None
-            if kept is not None and kept.digest == page_digest and self.history.records:
-                record = decode_record(kept.record)
-            cached = record is not None
-            if record is None:
-                record = read_parts(hints.page)
-                record_text = encode_record(record) if config.fingerprint else ""
-            else:
-                record_text = kept.record if kept is not None else ""
-            decision = evaluate(rel, record, hints, self.rules, mtime=mtime, placed=placed)
-            seen = record
-        else:
-            try:
-                page = read_bytes(built.abs_path)
-                kept = self.history.kept(rel) if config.fingerprint else None
-                record = None
-                # A page the host did not render this time is what it rendered last time.
-                if kept is not None and self.history.records and (
-                        kept.digest == page.digest or (hints is not None and hints.unrendered)):
-                    record = decode_record(kept.record)
-                cached = record is not None
-                if record is None:
-                    record = read_record(page, html=html,
-                                         chrome=self._chrome() if html else None)
-                    record_text = encode_record(record) if config.fingerprint else ""
-                else:
-                    record_text = kept.record if kept is not None else ""
-            except OSError as err:
-                return _unreadable(rel, err)
-            decision = evaluate(rel, record, hints, self.rules, mtime=page.mtime, placed=placed)
-            seen = record
-            page_digest = page.digest
+        try:
+            seen, record_text, page_digest, cached, mtime, kept = self._source(built, hints)
+        except OSError as err:
+            return _unreadable(rel, err)
+        decision = evaluate(rel, seen, hints, self.rules, mtime=mtime, placed=placed)
         entry = decision.result
         if isinstance(entry, Exclusion):
             row = (ManifestRow(path_key(rel), page_digest, record_text, "", "", "", "", "")
