@@ -576,7 +576,7 @@ def test_site_map_in_chromium(tmp_path: Path, theme: str, width: int) -> None:
     theme's main content, each level indented under the last; every page of the sitemap is a
     link a click at its centre reaches, that opens a page; nothing is wider than the window."""
     pytest.importorskip(theme)
-    from tests.test_html_sitemap import SCREENSHOTS, run_chromium, serve  # noqa: PLC0415
+    from tests.test_html_map import SCREENSHOTS, run_chromium, serve  # noqa: PLC0415
 
     build = built(sphinx_build(sample(tmp_path), tmp_path / "out", "-W",
                                env={"SAMPLE_THEME": theme}))
