@@ -216,7 +216,7 @@ def _front_matter(text: str) -> dict[str, Any]:
     match = _FRONT.match(text)
     if match is None:
         return {}
-    yaml = _yaml("the front matter of a page")
+    yaml = _yaml("a page's front matter")
     try:
         data = yaml.safe_load(match.group(1))
     except yaml.YAMLError:
@@ -228,8 +228,7 @@ def _yaml(what: str) -> Any:
     try:
         import yaml  # noqa: PLC0415  # only for YAML configs and front matter
     except ImportError:
-        msg = f"PyYAML is needed to read {what}: pip install pyyaml"
-        raise ConfigError("yaml", msg) from None
+        raise ConfigError(what, f"PyYAML is needed to read {what}: pip install pyyaml") from None
     return yaml
 
 
