@@ -64,7 +64,7 @@ def _project(root: Path, config: str = MKDOCS_YML, name: str = "mkdocs.yml") -> 
     _commit(root, {name: config, "docs/index.md": "# Home\n", "docs/about.md": "# About\n",
                    "docs/guide/README.md": "# Guide\n", "docs/guide/install.md": "# Install\n",
                    "docs/hidden.md": "---\nsitemap: false\n---\n# Hidden\n",
-                   "docs/uses.md": "# Uses\n\n--8<-- \"part.md\"\n",
+                   "docs/uses.md": '# Uses\n\n--8<-- "part.md"\n',
                    "snippets/part.md": "A part.\n"}, "2023-01-01")
     _commit(root, {"docs/about.md": "# About\n\nMore.\n"}, "2023-03-05")
     _commit(root, {"docs/guide/install.md": "# Install\n\nSteps.\n"}, "2023-04-10")
@@ -166,12 +166,10 @@ def test_mkdocs_2_without_config_takes_folders_as_options(
              "sub/b.html": "sub/b.markdown", "readme/index.html": "readme/README.md"}),
 ], ids=["directory-urls", "file-urls"])
 def test_page_sources_name_outputs_as_mkdocs_does(
-        tmp_path: Path, directory_urls: bool, expected: dict[str, str]):  # noqa: FBT001
+        tmp_path: Path, directory_urls: bool, expected: dict[str, str]):
     """index and README are their folder's page (index wins over README); dot names and
     files that are not Markdown have no page."""
-    _write(tmp_path, {name: "# x\n" for name in (
-        "index.md", "a.md", "sub/index.md", "sub/README.md", "sub/b.markdown",
-        "readme/README.md", ".hidden.md", ".git/x.md", "image.png", "raw.html")})
+    _write(tmp_path, dict.fromkeys(("index.md", "a.md", "sub/index.md", "sub/README.md", "sub/b.markdown", "readme/README.md", ".hidden.md", ".git/x.md", "image.png", "raw.html"), "# x\n"))
     assert page_sources(str(tmp_path), directory_urls=directory_urls) == expected
 
 
@@ -195,12 +193,12 @@ def test_yaml_config_is_read_without_importing_its_tags(
 
 
 @pytest.mark.parametrize(("files", "args", "message"), [
-    ({}, [], "error: sitemap-plugins build: no SITE_DIR given, and no zensical.toml, "
-             "mkdocs.yml, mkdocs.yaml, properdocs.yml in this folder"),
+    ({}, [], ("error: sitemap-plugins build: no SITE_DIR given, and no zensical.toml, "
+              "mkdocs.yml, mkdocs.yaml, properdocs.yml in this folder")),
     ({"zensical.toml": '[project]\nsite_name = "x"\nsite_url = "https://e.org/"\n'
                        "[project.plugins.sitemap]\ngzipp = true\n"}, [],
-     "error: zensical.toml: [project.plugins.sitemap]['gzipp']: Unrecognised option. "
-     "Did you mean 'gzip'?"),
+     ("error: zensical.toml: [project.plugins.sitemap]['gzipp']: Unrecognised option. "
+      "Did you mean 'gzip'?")),
     ({"mkdocs.yml": "site_name: x\nsite_url: https://e.org/\nplugins:\n  - sitemap:\n"
                     "      priority: high\n"}, [],
      "error: mkdocs.yml: plugins.sitemap['priority']: "),
@@ -216,7 +214,7 @@ def test_config_problems_are_one_line_and_exit_2(
     """A missing or bad config file stops the build with one line naming the file and key."""
     _write(tmp_path, files)
     monkeypatch.chdir(tmp_path)
-    assert main(["build", *args]) == 2  # noqa: PLR2004
+    assert main(["build", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message), err
     assert err.count("\n") == 1
@@ -229,7 +227,7 @@ def test_yaml_config_without_pyyaml_says_so(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setitem(sys.modules, "yaml", None)
     monkeypatch.setitem(sys.modules, "zensical.config", None)
-    assert main(["build"]) == 2  # noqa: PLR2004
+    assert main(["build"]) == 2
     assert capsys.readouterr().err == (
         "error: mkdocs.yml: PyYAML is needed to read mkdocs.yml: pip install pyyaml\n")
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sitemap_plugins.entry import page_values
 from sitemap_plugins.entry.rules import PageHints
@@ -24,6 +25,13 @@ from sitemap_plugins.hosts import git_dates, markdown_includes
 from sitemap_plugins.hosts.config import host_config, read_options, relative_to_config
 from sitemap_plugins.vocab.errors import ConfigError
 from sitemap_plugins.vocab.options import FRONT_MATTER_KEYS
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    import yaml
+
+    from sitemap_plugins.vocab.options import SitemapConfig
 
 CONFIG_NAMES = ("zensical.toml", "mkdocs.yml", "mkdocs.yaml", "properdocs.yml")
 """Looked for in this order in the folder the CLI runs in."""
@@ -82,7 +90,8 @@ def read_config(path: str) -> FamilyConfig:
                else _own_options(view.get("plugins"), "mkdocstrings")[0] or None)
     site_url = view.get("site_url")
     return FamilyConfig(
-        path=os.path.abspath(path), site_dir=os.path.join(root, str(view.get("site_dir") or "site")),
+        path=os.path.abspath(path),
+        site_dir=os.path.join(root, str(view.get("site_dir") or "site")),
         docs_dir=os.path.join(root, str(view.get("docs_dir") or "docs")),
         site_url=site_url if isinstance(site_url, str) and site_url.strip() else None,
         directory_urls=view.get("use_directory_urls") is not False,
@@ -149,12 +158,11 @@ def front_values(meta: Mapping[str, Any], where: str) -> page_values.OwnValues:
     return page_values.own_values({"sitemap": value}, where, date_value=date)
 
 
-def family_hints(site_dir: str, docs_dir: str, config: Any, family: FamilyConfig | None = None,
-                 ) -> tuple[dict[str, PageHints], list[str]]:
+def family_hints(site_dir: str, docs_dir: str, config: SitemapConfig,
+                 family: FamilyConfig | None = None) -> tuple[dict[str, PageHints], list[str]]:
     """What the host knew of each built page, as the MkDocs plugin hands it to the core.
 
-    ``config`` is the core's :class:`~sitemap_plugins.vocab.options.SitemapConfig`. Returns
-    the hints by output path, and notes to show (a shallow clone).
+    Returns the hints by output path, and notes to show (a shallow clone).
 
     Raises:
         PageValueError: for a page's invalid ``sitemap:`` front matter.
@@ -224,12 +232,13 @@ def _front_matter(text: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _yaml(what: str) -> Any:
+def _yaml(what: str) -> ModuleType:
     try:
         import yaml  # noqa: PLC0415  # only for YAML configs and front matter
     except ImportError:
         raise ConfigError(what, f"PyYAML is needed to read {what}: pip install pyyaml") from None
-    return yaml
+    module: ModuleType = yaml
+    return module
 
 
 def _read_raw(path: str) -> Mapping[str, Any]:
@@ -237,15 +246,16 @@ def _read_raw(path: str) -> Mapping[str, Any]:
     name = os.path.basename(path)
     try:
         if name.endswith(".toml"):
-            try:
+            if sys.version_info >= (3, 11):
                 import tomllib  # noqa: PLC0415
-            except ImportError:  # Python 3.10
-                import tomli as tomllib  # type: ignore[no-redef]  # noqa: PLC0415
+            else:  # Python 3.10
+                import tomli as tomllib  # noqa: PLC0415
             with open(path, "rb") as handle:
-                return tomllib.load(handle)
+                data: object = tomllib.load(handle)
+            return data if isinstance(data, dict) else {}
         yaml = _yaml(name)
         with open(path, encoding="utf-8-sig") as handle:
-            data = yaml.load(handle, Loader=_tolerant_loader(yaml))  # noqa: S506  # safe, see there
+            data = yaml.load(handle, Loader=_tolerant_loader(yaml))  # safe, see there
     except ConfigError:
         raise
     except ImportError:
@@ -268,28 +278,31 @@ def _merged(parent: dict[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
     return parent
 
 
-def _tolerant_loader(yaml: Any) -> Any:
+def _tolerant_loader(lib: ModuleType) -> type[yaml.SafeLoader]:
     """A safe loader that keeps ``!!python/...`` tags as text and resolves ``!ENV``.
 
     It never imports what a tag names (a Zensical project need not have Material installed).
     """
 
-    class Loader(yaml.SafeLoader):  # type: ignore[misc,name-defined]
+    class Loader(lib.SafeLoader):  # type: ignore[name-defined,misc]  # untyped
         pass
 
-    def python_tag(loader: Any, suffix: str, node: Any) -> str:
+    def python_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> str:
         del loader, node
         return f"!!python/{suffix}"
 
-    def env(loader: Any, node: Any) -> Any:
-        names = ([loader.construct_scalar(node)] if isinstance(node, yaml.ScalarNode)
+    def other_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:
+        del loader, suffix, node  # !relative and the like: nothing we read
+
+    def env(loader: yaml.SafeLoader, node: yaml.Node) -> object:
+        names = ([loader.construct_scalar(node)] if isinstance(node, lib.ScalarNode)
                  else [loader.construct_object(child) for child in node.value])
         default = names.pop() if len(names) > 1 else None
-        return next((yaml.safe_load(os.environ[n]) for n in names if n in os.environ), default)
+        return next((lib.safe_load(os.environ[n]) for n in names if n in os.environ), default)
 
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", python_tag)
     Loader.add_constructor("!ENV", env)
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !relative and others
+    Loader.add_multi_constructor("!", other_tag)
     return Loader
 
 
