@@ -16,7 +16,7 @@ import sys
 import time
 import typing
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sitemap_plugins import __version__
 from sitemap_plugins.disk.site import discard_unfinished, stdout_to_nowhere
@@ -25,6 +25,8 @@ from sitemap_plugins.hosts.mkdocs_family import (
     family_hints,
     file_options,
     find_config,
+    nav_outline,
+    page_sources,
     read_config,
 )
 from sitemap_plugins.products.build.interrupt import Terminated, sigterm_as_interrupt
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from sitemap_plugins.entry.rules import PageHints
+    from sitemap_plugins.products.html_map.plan import NavNode
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
@@ -336,8 +339,15 @@ def _show_diagnostics(args: argparse.Namespace, diagnostics: Iterable[Diagnostic
         _print(f"note: {dropped_line(dropped)}", stream=sys.stderr)
 
 
-def _build_setup(args: argparse.Namespace,
-                 ) -> tuple[str, SitemapConfig, dict[str, PageHints] | None, list[str]]:
+class _Setup(NamedTuple):
+    site_dir: str
+    config: SitemapConfig
+    hints: dict[str, PageHints] | None = None
+    notes: tuple[str, ...] = ()
+    outline: tuple[NavNode, ...] = ()
+
+
+def _build_setup(args: argparse.Namespace) -> _Setup:
     """The site, the config and the pages' hints: from the flags, or a MkDocs-family project.
 
     Without SITE_DIR (or with ``--config``) the project's config file names the site, its
@@ -361,24 +371,28 @@ def _build_setup(args: argparse.Namespace,
     site_dir = args.site_dir or (family.site_dir if family else "")
     docs_dir = args.docs_dir or (family.docs_dir if family else None)
     if docs_dir is None:
-        return site_dir, config, None, []
+        return _Setup(site_dir, config)
     if not os.path.isdir(docs_dir):
         raise ConfigError("docs_dir", f"{docs_dir} is not a folder")
     hints, notes = family_hints(site_dir, docs_dir, config, family)
-    return site_dir, config, hints, notes
+    outline = () if family is None or config.html_sitemap is None else nav_outline(
+        family.nav, {src: dest for dest, src in page_sources(
+            docs_dir, directory_urls=config.directory_urls).items()})
+    return _Setup(site_dir, config, hints, tuple(notes), outline)
 
 
 def _run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
-        site_dir, config, hints, notes = _build_setup(args)
-        result = generate(site_dir, config, hints=hints, progress=_progress(args, "Reading pages"))
+        setup = _build_setup(args)
+        result = generate(setup.site_dir, setup.config, hints=setup.hints, outline=setup.outline,
+                          progress=_progress(args, "Reading pages"))
     except ConfigError as err:
         return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:
         return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
     if not args.quiet:
-        for note in notes:
+        for note in setup.notes:
             _print(f"note: {note}", stream=sys.stderr)
     _show_diagnostics(args, result.diagnostics, result.dropped_diagnostics)
     if args.json:

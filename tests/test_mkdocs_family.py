@@ -241,3 +241,22 @@ def test_site_dir_argument_keeps_the_plain_folder_behaviour(
     assert main(["build", "out", "--base-url", BASE, "-q"]) == 0
     assert list(_lastmods(tmp_path / "out")) == [BASE]
     shutil.rmtree(tmp_path / "out")
+
+
+def test_html_sitemap_follows_the_configs_nav(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """The HTML site map groups pages by the config's ``nav``: its section titles and order."""
+    _write(tmp_path, {
+        "mkdocs.yml": f"site_name: x\nsite_url: {BASE}\nnav:\n  - Start: index.md\n"
+                      "  - Handbook:\n    - guide/install.md\n  - Elsewhere: https://e.org/\n"
+                      "plugins:\n  - sitemap:\n      html_sitemap: map/\n",
+        "docs/index.md": "# Home\n", "docs/guide/install.md": "# Install\n",
+        "site/index.html": "<html><head><title>Home</title></head><body>Home</body></html>",
+        "site/guide/install/index.html":
+            "<html><head><title>Install</title></head><body>Install</body></html>"})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    assert main(["build", "-q", "--replace-files"]) == 0, capsys.readouterr()
+    text = (tmp_path / "site" / "map" / "index.html").read_text("utf-8")
+    assert "Handbook" in text
+    assert text.index("Start") < text.index("Handbook") < text.index("Install")

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     import yaml
 
+    from sitemap_plugins.products.html_map.plan import NavNode
     from sitemap_plugins.vocab.options import SitemapConfig
 
 CONFIG_NAMES = ("zensical.toml", "mkdocs.yml", "mkdocs.yaml", "properdocs.yml")
@@ -57,6 +58,8 @@ class FamilyConfig:
     extensions: tuple[str, ...] = ()
     mdx_configs: dict[str, Any] = field(default_factory=dict)
     mkdocstrings: Mapping[str, Any] | None = None
+    nav: object = None
+    """``nav`` as written: the HTML site map follows it."""
 
 
 def find_config(folder: str) -> str | None:
@@ -96,7 +99,7 @@ def read_config(path: str) -> FamilyConfig:
         site_url=site_url if isinstance(site_url, str) and site_url.strip() else None,
         directory_urls=view.get("use_directory_urls") is not False,
         options=options, setting=setting, extensions=tuple(extensions), mdx_configs=mdx,
-        mkdocstrings=autodoc if isinstance(autodoc, Mapping) else None)
+        mkdocstrings=autodoc if isinstance(autodoc, Mapping) else None, nav=project.get("nav"))
 
 
 def file_options(family: FamilyConfig) -> dict[str, Any]:
@@ -141,6 +144,24 @@ def page_sources(docs_dir: str, *, directory_urls: bool) -> dict[str, str]:
                     else f"{prefix}{stem}/index.html" if directory_urls else f"{prefix}{stem}.html")
             sources.setdefault(dest, prefix + name)
     return sources
+
+
+def nav_outline(nav: object, dests: Mapping[str, str]) -> tuple[NavNode, ...]:
+    """MkDocs' ``nav`` setting as the core's outline; ``dests``: each source's output path.
+
+    ``- Title: page.md``, ``- page.md`` and ``- Section: [...]``; links elsewhere are left out.
+    """
+    from sitemap_plugins.products.html_map.plan import NavNode  # noqa: PLC0415  # the map's
+
+    nodes: list[NavNode] = []
+    for item in nav if isinstance(nav, list) else ():
+        title, value = (next(iter(item.items())) if isinstance(item, Mapping) and len(item) == 1
+                        else (None, item))
+        if isinstance(value, list):
+            nodes.append(NavNode(str(title), None, nav_outline(value, dests)))
+        elif isinstance(value, str) and value in dests:
+            nodes.append(NavNode(None if title is None else str(title), dests[value]))
+    return tuple(nodes)
 
 
 def front_values(meta: Mapping[str, Any], where: str) -> page_values.OwnValues:
@@ -197,7 +218,8 @@ def family_hints(site_dir: str, docs_dir: str, config: SitemapConfig,
     if config.git_dates and any(front.lastmod is None for front in listed.values()):
         log = git_dates.read_git_log(docs_dir)
         if log.shallow:
-            notes.append(git_dates.shallow_note("--no-git-dates"))
+            notes.append(git_dates.shallow_note(
+                "git_dates to false in the config file's sitemap options"))
     included = git_dates.included_commits({d: includes.get(d, ()) for d in listed})
     claims = page_values.with_listings(
         {dest: page_values.date_claims(front, [
