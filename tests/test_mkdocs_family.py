@@ -169,7 +169,9 @@ def test_page_sources_name_outputs_as_mkdocs_does(
         tmp_path: Path, directory_urls: bool, expected: dict[str, str]):
     """index and README are their folder's page (index wins over README); dot names and
     files that are not Markdown have no page."""
-    _write(tmp_path, dict.fromkeys(("index.md", "a.md", "sub/index.md", "sub/README.md", "sub/b.markdown", "readme/README.md", ".hidden.md", ".git/x.md", "image.png", "raw.html"), "# x\n"))
+    _write(tmp_path, dict.fromkeys((
+        "index.md", "a.md", "sub/index.md", "sub/README.md", "sub/b.markdown",
+        "readme/README.md", ".hidden.md", ".git/x.md", "image.png", "raw.html"), "# x\n"))
     assert page_sources(str(tmp_path), directory_urls=directory_urls) == expected
 
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sitemap_plugins.vocab.errors import Diagnostic, Level
+from sitemap_plugins.entry.news import fit_news, news_file_name
+from sitemap_plugins.vocab.options import FRAGMENT_NAME, sitemap_file_pattern
 from sitemap_plugins.disk.owned import (
     drop_gone_sitemaps,
     is_own_file,
@@ -27,18 +30,15 @@ from sitemap_plugins.disk.owned import (
     without_sitemap,
 )
 from sitemap_plugins.disk.site import write_bytes_atomic
-from sitemap_plugins.entry.news import fit_news, news_file_name
-from sitemap_plugins.vocab.errors import Diagnostic, Level
-from sitemap_plugins.vocab.options import FRAGMENT_NAME, sitemap_file_pattern
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from sitemap_plugins.disk.owned import Ownership
-    from sitemap_plugins.entry.news import NewsSelection
-    from sitemap_plugins.products.build.result import Result
     from sitemap_plugins.products.html_map.pages import SiteMapPages
+    from sitemap_plugins.entry.news import NewsSelection
     from sitemap_plugins.vocab.options import SitemapConfig
+    from sitemap_plugins.disk.owned import Ownership
+    from sitemap_plugins.products.build.result import Result
 
 
 def own_names(config: SitemapConfig) -> frozenset[str]:

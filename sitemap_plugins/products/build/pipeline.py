@@ -28,6 +28,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.disk.cache_keys import default_cache_dir
+from sitemap_plugins.page.chrome import (
+    CHROME_WITNESSES,
+    HOME_PAGE,
+    PageBlocks,
+    SiteChrome,
+    local_pages,
+    site_chrome,
+)
+from sitemap_plugins.vocab.dates import build_time
+from sitemap_plugins.vocab.errors import (
+    Diagnostic,
+    Level,
+    ScanError,
+    SitemapError,
+    WriteError,
+    explain,
+)
+from sitemap_plugins.products.build.extras import (
+    check_extra_targets,
+    own_names,
+    publish_key_file,
+    withdraw,
+    write_extras,
+)
+from sitemap_plugins.vocab.globs import GlobSet
 from sitemap_plugins.disk.history import (
     History,
     Kept,
@@ -38,12 +63,42 @@ from sitemap_plugins.disk.history import (
     record_pending,
     write_changes,
 )
+from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
+from sitemap_plugins.entry.news import NewsItem, NewsSelection
 from sitemap_plugins.disk.owned import (
     Installed,
     Ownership,
     SitePages,
     install,
     replaced_dates,
+)
+from sitemap_plugins.page.reader import (
+    PageRecord,
+    page_blocks,
+    parts_digest,
+    read_parts,
+    read_record,
+)
+from sitemap_plugins.page.codec import decode_record, encode_record
+from sitemap_plugins.entry.render import (
+    Rendered,
+    TextSitemapWriter,
+    Writer,
+    XmlSitemapWriter,
+    render_url,
+)
+from sitemap_plugins.products.build.result import Result
+from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules
+from sitemap_plugins.entry.rules import (
+    REASON_UNREADABLE,
+    Alternate,
+    Entry,
+    Exclusion,
+    PageHints,
+    Rules,
+    evaluate,
+    is_html_page,
+    place,
 )
 from sitemap_plugins.disk.site import (
     BuiltFile,
@@ -58,70 +113,15 @@ from sitemap_plugins.disk.site import (
     scan_site,
     site_lock,
 )
-from sitemap_plugins.entry.news import NewsItem, NewsSelection
-from sitemap_plugins.entry.render import (
-    Rendered,
-    TextSitemapWriter,
-    Writer,
-    XmlSitemapWriter,
-    render_url,
-)
-from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules
-from sitemap_plugins.entry.rules import (
-    REASON_UNREADABLE,
-    Alternate,
-    Entry,
-    Exclusion,
-    PageHints,
-    Rules,
-    evaluate,
-    is_html_page,
-    place,
-)
-from sitemap_plugins.page.chrome import (
-    CHROME_WITNESSES,
-    HOME_PAGE,
-    PageBlocks,
-    SiteChrome,
-    local_pages,
-    site_chrome,
-)
-from sitemap_plugins.page.codec import decode_record, encode_record
-from sitemap_plugins.page.reader import (
-    PageRecord,
-    page_blocks,
-    parts_digest,
-    read_parts,
-    read_record,
-)
-from sitemap_plugins.products.build.extras import (
-    check_extra_targets,
-    own_names,
-    publish_key_file,
-    withdraw,
-    write_extras,
-)
-from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
-from sitemap_plugins.products.build.result import Result
-from sitemap_plugins.vocab.dates import build_time
-from sitemap_plugins.vocab.errors import (
-    Diagnostic,
-    Level,
-    ScanError,
-    SitemapError,
-    WriteError,
-    explain,
-)
-from sitemap_plugins.vocab.globs import GlobSet
 from sitemap_plugins.vocab.urls import comparison_key
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
-    from sitemap_plugins.products.build.progress import Progress
     from sitemap_plugins.products.html_map.pages import SiteMapPages
     from sitemap_plugins.products.html_map.plan import HtmlEntry, NavNode
     from sitemap_plugins.vocab.options import SitemapConfig
+    from sitemap_plugins.products.build.progress import Progress
 
 log = logging.getLogger(__name__)
 
