@@ -430,11 +430,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     def on_pre_template(
         self, template: jinja2.Template, /, *, template_name: str, config: MkDocsConfig
     ) -> jinja2.Template | None:
-        """Swap the built-in ``sitemap.xml`` template for an empty one before it is rendered.
-
-        Rendering it walks every page, only for the output to be emptied below (9 ms for
-        2,000 pages): the sitemap this plugin replaces should cost the build nothing.
-        """
+        """Swap the built-in ``sitemap.xml`` template for an empty one: rendering it costs."""
         del config
         if template_name == "sitemap.xml":
             return template.environment.from_string("")

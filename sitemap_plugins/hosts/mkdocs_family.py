@@ -284,7 +284,7 @@ def _read_raw(path: str) -> Mapping[str, Any]:
         raise ConfigError(name, "tomli is needed to read TOML on Python 3.10: "
                                 "pip install tomli") from None
     except Exception as err:  # noqa: BLE001  # OSError, TOMLDecodeError, YAMLError
-        raise ConfigError(name, f"cannot be read: {err}".splitlines()[0]) from None
+        raise ConfigError(name, "cannot be read: " + " ".join(str(err).split())) from None
     data = data if isinstance(data, dict) else {}
     parent = data.pop("INHERIT", None)  # MkDocs: mappings merge, the rest is replaced
     if isinstance(parent, str):
