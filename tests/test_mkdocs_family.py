@@ -120,23 +120,26 @@ def test_zensical_build_then_cli_gives_the_mkdocs_plugins_sitemap(
 @pytest.mark.integration
 def test_zensical_toml_names_site_url_folders_and_own_options(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
-    """zensical.toml: site_dir and use_directory_urls from [project], our options from
+    """zensical.toml named with --config from another folder: site_dir, use_directory_urls
+    and snippets' base_path (from the config's folder) from [project], our options from
     [project.plugins.sitemap]; pages ``a.html`` without directory URLs (listed as MkDocs lists
     them then, ``index.html`` included), with their git dates."""
     config = (f'[project]\nsite_name = "Demo"\nsite_url = "{BASE}"\nsite_dir = "public"\n'
-              'use_directory_urls = false\n\n[project.plugins.sitemap]\ngzip = false\n')
+              'use_directory_urls = false\n\n[project.plugins.sitemap]\ngzip = false\n\n'
+              '[project.markdown_extensions.pymdownx.snippets]\nbase_path = ["snippets"]\n')
     project = _project(tmp_path / "project", config, "zensical.toml")
     out = project / "public"
     _write(out, {"index.html": "<title>Home</title>", "about.html": "<title>About</title>",
                  "guide/index.html": "<title>Guide</title>",
-                 "guide/install.html": "<title>Install</title>"})
-    monkeypatch.chdir(project)
+                 "guide/install.html": "<title>Install</title>", "uses.html": "<title>U</title>"})
+    monkeypatch.chdir(tmp_path)  # elsewhere: snippets are found from the config's folder
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    assert main(["build", "-q"]) == 0, capsys.readouterr().err
+    assert main(["build", "-q", "--config", "project/zensical.toml"]) == 0, capsys.readouterr()
     assert _lastmods(out) == {
         f"{BASE}index.html": "2023-01-01T00:00:00Z", f"{BASE}about.html": "2023-03-05T00:00:00Z",
         f"{BASE}guide/index.html": "2023-01-01T00:00:00Z",
-        f"{BASE}guide/install.html": "2023-04-10T00:00:00Z"}
+        f"{BASE}guide/install.html": "2023-04-10T00:00:00Z",
+        f"{BASE}uses.html": "2023-06-20T00:00:00Z"}
     assert not (out / "sitemap.xml.gz").exists()
 
 

@@ -89,6 +89,11 @@ def read_config(path: str) -> FamilyConfig:
     root = os.path.dirname(os.path.abspath(path))
     extensions, mdx = ((list(view["markdown_extensions"]), dict(view["mdx_configs"]))
                        if parsed is not None else _extensions(view.get("markdown_extensions")))
+    snippets = mdx.get("pymdownx.snippets")
+    if isinstance(snippets, dict):  # relative to where the host ran: the config's folder
+        bases = snippets.get("base_path", ["."])
+        bases = [bases] if isinstance(bases, str) else bases if isinstance(bases, list) else []
+        snippets["base_path"] = [os.path.join(root, b) for b in bases if isinstance(b, str)]
     autodoc = (mdx.get("mkdocstrings") if "mkdocstrings" in extensions
                else _own_options(view.get("plugins"), "mkdocstrings")[0] or None)
     site_url = view.get("site_url")
