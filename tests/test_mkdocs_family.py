@@ -35,6 +35,10 @@ markdown_extensions:
       emoji_index: !!python/name:material.extensions.emoji.twemoji
 plugins:
   - sitemap
+  - mkdocstrings:
+      handlers:
+        python:
+          paths: [src]
 """
 
 
@@ -65,10 +69,12 @@ def _project(root: Path, config: str = MKDOCS_YML, name: str = "mkdocs.yml") -> 
                    "docs/guide/README.md": "# Guide\n", "docs/guide/install.md": "# Install\n",
                    "docs/hidden.md": "---\nsitemap: false\n---\n# Hidden\n",
                    "docs/uses.md": '# Uses\n\n--8<-- "part.md"\n',
-                   "snippets/part.md": "A part.\n"}, "2023-01-01")
+                   "snippets/part.md": "A part.\n", "docs/api.md": "# API\n\n::: pkg.mod\n",
+                   "src/pkg/__init__.py": "", "src/pkg/mod.py": '"""Mod."""\n'}, "2023-01-01")
     _commit(root, {"docs/about.md": "# About\n\nMore.\n"}, "2023-03-05")
     _commit(root, {"docs/guide/install.md": "# Install\n\nSteps.\n"}, "2023-04-10")
     _commit(root, {"snippets/part.md": "A changed part.\n"}, "2023-06-20")  # dates uses.md
+    _commit(root, {"src/pkg/mod.py": '"""Module."""\n'}, "2023-08-30")  # dates api.md
     return root
 
 
@@ -93,6 +99,7 @@ REFERENCE = {
     f"{BASE}guide/": "2023-01-01T00:00:00Z",
     f"{BASE}guide/install/": "2023-04-10T00:00:00Z",
     f"{BASE}uses/": "2023-06-20T00:00:00Z",
+    f"{BASE}api/": "2023-08-30T00:00:00Z",
 }
 
 
@@ -126,12 +133,14 @@ def test_zensical_toml_names_site_url_folders_and_own_options(
     them then, ``index.html`` included), with their git dates."""
     config = (f'[project]\nsite_name = "Demo"\nsite_url = "{BASE}"\nsite_dir = "public"\n'
               'use_directory_urls = false\n\n[project.plugins.sitemap]\ngzip = false\n\n'
-              '[project.markdown_extensions.pymdownx.snippets]\nbase_path = ["snippets"]\n')
+              '[project.markdown_extensions.pymdownx.snippets]\nbase_path = ["snippets"]\n\n'
+              '[project.plugins.mkdocstrings.handlers.python]\npaths = ["src"]\n')
     project = _project(tmp_path / "project", config, "zensical.toml")
     out = project / "public"
     _write(out, {"index.html": "<title>Home</title>", "about.html": "<title>About</title>",
                  "guide/index.html": "<title>Guide</title>",
-                 "guide/install.html": "<title>Install</title>", "uses.html": "<title>U</title>"})
+                 "guide/install.html": "<title>Install</title>", "uses.html": "<title>U</title>",
+                 "api.html": "<title>API</title>"})
     monkeypatch.chdir(tmp_path)  # elsewhere: snippets are found from the config's folder
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
     assert main(["build", "-q", "--config", "project/zensical.toml"]) == 0, capsys.readouterr()
@@ -139,7 +148,7 @@ def test_zensical_toml_names_site_url_folders_and_own_options(
         f"{BASE}index.html": "2023-01-01T00:00:00Z", f"{BASE}about.html": "2023-03-05T00:00:00Z",
         f"{BASE}guide/index.html": "2023-01-01T00:00:00Z",
         f"{BASE}guide/install.html": "2023-04-10T00:00:00Z",
-        f"{BASE}uses.html": "2023-06-20T00:00:00Z"}
+        f"{BASE}uses.html": "2023-06-20T00:00:00Z", f"{BASE}api.html": "2023-08-30T00:00:00Z"}
     assert not (out / "sitemap.xml.gz").exists()
 
 

@@ -94,7 +94,10 @@ def read_config(path: str) -> FamilyConfig:
         bases = snippets.get("base_path", ["."])
         bases = [bases] if isinstance(bases, str) else bases if isinstance(bases, list) else []
         snippets["base_path"] = [os.path.join(root, b) for b in bases if isinstance(b, str)]
-    autodoc = (mdx.get("mkdocstrings") if "mkdocstrings" in extensions
+    # mkdocstrings: a Markdown extension in Zensical (zensical.extensions.mkdocstrings), else
+    # MkDocs' plugin.
+    autodoc_name = next((e for e in extensions if e.rpartition(".")[2] == "mkdocstrings"), None)
+    autodoc = (mdx.get(autodoc_name) if autodoc_name is not None
                else _own_options(view.get("plugins"), "mkdocstrings")[0] or None)
     site_url = view.get("site_url")
     return FamilyConfig(
