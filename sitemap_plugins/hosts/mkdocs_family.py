@@ -81,9 +81,7 @@ def read_config(path: str) -> FamilyConfig:
     if not isinstance(project, Mapping):
         raise ConfigError(name, "Expected a table of settings but received: "
                                 f"{type(project).__name__}")
-    options, setting = _own_options(project.get("plugins"))
-    if name.endswith(".toml"):
-        setting = f"[project.{setting}]"
+    setting = "[project.plugins.sitemap]" if name.endswith(".toml") else "plugins.sitemap"
     parsed = _zensical_view(path) if name != "properdocs.yml" else None
     view = parsed if parsed is not None else project
     root = os.path.dirname(os.path.abspath(path))
@@ -98,7 +96,7 @@ def read_config(path: str) -> FamilyConfig:
     # MkDocs' plugin.
     autodoc_name = next((e for e in extensions if e.rpartition(".")[2] == "mkdocstrings"), None)
     autodoc = (mdx.get(autodoc_name) if autodoc_name is not None
-               else _own_options(view.get("plugins"), "mkdocstrings")[0] or None)
+               else _plugin_options(view.get("plugins"), "mkdocstrings") or None)
     site_url = view.get("site_url")
     return FamilyConfig(
         path=os.path.abspath(path),
@@ -106,7 +104,8 @@ def read_config(path: str) -> FamilyConfig:
         docs_dir=os.path.join(root, str(view.get("docs_dir") or "docs")),
         site_url=site_url if isinstance(site_url, str) and site_url.strip() else None,
         directory_urls=view.get("use_directory_urls") is not False,
-        options=options, setting=setting, extensions=tuple(extensions), mdx_configs=mdx,
+        options=_plugin_options(project.get("plugins"), "sitemap"), setting=setting,
+        extensions=tuple(extensions), mdx_configs=mdx,
         mkdocstrings=autodoc if isinstance(autodoc, Mapping) else None, nav=project.get("nav"))
 
 
@@ -351,15 +350,13 @@ def _zensical_view(path: str) -> dict[str, Any] | None:
     return parsed if isinstance(parsed, dict) else None
 
 
-def _own_options(plugins: object, name: str = "sitemap") -> tuple[dict[str, Any], str]:
-    """A plugin's options from ``plugins`` (a list or a table), and where they stand."""
+def _plugin_options(plugins: object, name: str) -> dict[str, Any]:
+    """A plugin's options from ``plugins`` (a list or a table); {} when it is not there."""
     entries = (plugins.items() if isinstance(plugins, Mapping)
                else [next(iter(p.items())) if isinstance(p, Mapping) and len(p) == 1 else (p, {})
                      for p in plugins] if isinstance(plugins, list) else [])
-    for key, value in entries:
-        if key == name:
-            return (dict(value) if isinstance(value, Mapping) else {}), f"plugins.{name}"
-    return {}, f"plugins.{name}"
+    value = next((v for k, v in entries if k == name), None)
+    return dict(value) if isinstance(value, Mapping) else {}
 
 
 def _extensions(value: object) -> tuple[list[str], dict[str, Any]]:
