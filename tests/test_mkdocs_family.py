@@ -125,6 +125,23 @@ def test_zensical_build_then_cli_gives_the_mkdocs_plugins_sitemap(
 
 
 @pytest.mark.integration
+def test_properdocs_build_without_the_plugin_then_cli(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """ProperDocs (MkDocs 1.x) without the plugin writes its own sitemap with the build date;
+    ``sitemap-plugins build`` replaces it with the plugin's URLs and git dates. properdocs.yml
+    is read without importing its ``!!python/name:`` tags."""
+    pytest.importorskip("properdocs")
+    config = MKDOCS_YML.replace("  - sitemap\n", "") + "theme:\n  name: material\n"
+    project = _project(tmp_path / "project", config, "properdocs.yml")
+    _host("properdocs", project, "-q")
+    assert b"<lastmod>" in (project / "site" / "sitemap.xml").read_bytes()  # the build date
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    assert main(["build", "-q"]) == 0
+    assert _lastmods(project / "site") == REFERENCE
+
+
+@pytest.mark.integration
 def test_zensical_toml_names_site_url_folders_and_own_options(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     """zensical.toml named with --config from another folder: site_dir, use_directory_urls
