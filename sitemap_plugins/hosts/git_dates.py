@@ -71,16 +71,7 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
     )
     if output is None:
         return {}, False
-    dates: dict[str, Lastmod] = {}
-    touched: dict[str, int] = {}
-    current: Lastmod | None = None
-    for token in output.split("\0"):
-        name = token.lstrip("\n")  # the first path after a commit header follows a newline
-        if name.startswith("\x01"):
-            current = parse_w3c(name[1:])
-        elif name and current is not None:
-            dates.setdefault(name, current)  # newest commit first: keep the first seen
-            touched[name] = touched.get(name, 0) + 1
+    dates, touched = _last_commits(output)
     if added is not None:
         added.update(name for name, count in touched.items() if count == 1)
     log.debug("git dates for %d files under %s", len(dates), docs_dir)
@@ -182,15 +173,21 @@ def read_file_dates(paths: Collection[str]) -> dict[str, tuple[Lastmod, bool]]:
         "--format=%x01%cI", "--name-only", "-z", "--", *sorted(wanted))
     if output is None:
         return {}
-    found: dict[str, tuple[Lastmod, bool]] = {}
+    found, touched = _last_commits(output)
+    return {wanted[name]: (when, touched[name] == 1) for name, when in found.items()
+            if name in wanted}
+
+
+def _last_commits(output: str) -> tuple[dict[str, Lastmod], dict[str, int]]:
+    """Each path's newest commit date in a ``git log`` (as run here), and its count of commits."""
+    dates: dict[str, Lastmod] = {}
     touched: dict[str, int] = {}
     current: Lastmod | None = None
     for token in output.split("\0"):
-        name = token.lstrip("\n")
+        name = token.lstrip("\n")  # the first path after a commit header follows a newline
         if name.startswith("\x01"):
             current = parse_w3c(name[1:])
-        elif name in wanted and current is not None:
+        elif name and current is not None:
+            dates.setdefault(name, current)  # newest commit first: keep the first seen
             touched[name] = touched.get(name, 0) + 1
-            if name not in found:
-                found[name] = (current, True)
-    return {wanted[name]: (when, touched[name] == 1) for name, (when, _) in found.items()}
+    return dates, touched
