@@ -215,9 +215,24 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         return None
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig | None:
-        """Validate the options through the core; warn once when there is no site URL."""
-        if self._depth > 0:
-            return None  # a nested build (mkdocs-static-i18n): keep the outer build's settings
+        """Validate the options through the core, so a bad one stops the build at once."""
+        if self._depth == 0:  # a nested build (mkdocs-static-i18n) keeps the outer settings
+            self._read_host(config, final=False)
+        return None
+
+    @event_priority(-99)  # after hooks (priority 0), before mkdocs-static-i18n's other builds
+    def _settle(self, *, config: MkDocsConfig) -> None:
+        """Read the host's values again once they are final (see :meth:`_read_host`)."""
+        if self._depth == 1:
+            self._read_host(config, final=True)
+
+    def _read_host(self, config: MkDocsConfig, *, final: bool) -> None:
+        """The core's config from the options and MkDocs' values (``site_url``, ...).
+
+        Plugins and ``hooks:`` may change those after this plugin's ``on_config`` (FastAPI's
+        hook sets each language's ``site_url``), so they are read again, ``final``, at the
+        outer build's ``on_post_build``: only then is the missing site URL warned about.
+        """
         self._name = next((k for k, v in config.plugins.items() if v is self), self._name)
         self._docs_dir = config.docs_dir
         git_plugin = config.plugins.get(_GIT_PLUGIN)
@@ -239,15 +254,17 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # (Material's version selector and instant navigation read it there), whatever
             # canonical_version makes of site_url and of the pages' canonical links.
             base_url, self._canonical_base = mike
-            log.info(
-                "mike version %s: its sitemap lists its own pages under %s%s; run "
-                "'sitemap-plugins merge' on the deployed tree for the root index", os.environ.get(
-                    _MIKE_VERSION), base_url,
-                f" (canonical links point at {self._canonical_base})"
-                if self._canonical_base else "")
+            if final:
+                log.info(
+                    "mike version %s: its sitemap lists its own pages under %s%s; run "
+                    "'sitemap-plugins merge' on the deployed tree for the root index",
+                    os.environ.get(_MIKE_VERSION), base_url,
+                    f" (canonical links point at {self._canonical_base})"
+                    if self._canonical_base else "")
         config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
         try:  # checked even when no sitemap will be written (no site_url)
-            sitemap = host_config(options, base_url=base_url, config_dir=config_dir)
+            sitemap = host_config(options, base_url=base_url, config_dir=config_dir,
+                                  check_products=not final)
         except ConfigError as err:
             where = f"Plugin '{self._name}' option '{err.option}'"
             if err.option == "base_url" and not self.config["base_url"]:
@@ -257,13 +274,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # Material's instant navigation asks the dev server for sitemap.xml: the served
             # copy lists the dev server's own URLs, which is what it serves.
             self._sitemap = preview_config(sitemap)
-        elif base_url:
+        elif base_url or not final:
             self._sitemap = sitemap
         else:
             log.warning("No sitemap written: 'site_url' is not set in the config file, and a "
                         "sitemap must list absolute URLs. Set 'site_url' to the public URL of the "
                         "site, e.g. 'site_url: https://example.org/docs/'.")
-        return None
 
     on_config = CombinedEvent(_remember_site_url, _configure)
 
@@ -451,7 +467,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         return output_content
 
     @event_priority(_LATE)
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def _write(self, *, config: MkDocsConfig) -> None:
         """Write the sitemap once, after the outermost build (and every language) is done."""
         self._depth = max(0, self._depth - 1)
         if self._depth > 0 or self._sitemap is None:
@@ -480,6 +496,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                         "of the site's pages: with an index it treats every link as external. "
                         "Keep the protocol's limits (max_urls 50,000) or turn off "
                         "navigation.instant.")
+
+    on_post_build = CombinedEvent(_settle, _write)
 
     def on_build_error(self, *, error: Exception) -> None:
         """Reset the nesting count, so the next ``serve`` rebuild starts clean."""
