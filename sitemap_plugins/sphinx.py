@@ -102,7 +102,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
         if name not in app.config:
             app.add_config_value(name, default, "")
     app.connect("config-inited", _check_options)
-    app.connect("builder-inited", _start)
+    # Last: conf.py's setup() and other extensions may still set html_baseurl then.
+    app.connect("builder-inited", _start, priority=900)
     app.connect("html-collect-pages", _site_map_page)
     app.connect("html-page-context", _page_context)
     app.connect("doctree-resolved", _resolved)
