@@ -564,13 +564,19 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             else:
                 listed[dest] = record
         git_log = self._git_dates(listed.values())
-        included = git_dates.included_commits({d: state.includes.get(d, ()) for d in listed})
+        # A page whose source lies outside docs_dir (a hook's File from another language's
+        # docs) is dated by that file's own commits, as an included file is.
+        outside = {dest: (record.abs_src_path,) for dest, record in listed.items()
+                   if record.abs_src_path and record.git_plugin is None and self._sitemap
+                   and self._sitemap.git_dates and self._in_docs(record) is None}
+        included = git_dates.included_commits(
+            {d: (*state.includes.get(d, ()), *outside.get(d, ())) for d in listed})
         # What MkDocs knows of the pages' dates; the core's one rule picks
         # (rules.choose_lastmod), with the page's own date meta tags. A blog listing lists its
         # posts: their dates are its items' dates.
         claims = page_values.with_listings(
             {dest: page_values.date_claims(record.front or page_values.NO_OWN_VALUES,
-                                          [*_commits(record, git_log), *included[dest]])
+                                          [*self._commits(record, git_log), *included[dest]])
              for dest, record in listed.items()},
             {dest: record.shows for dest, record in listed.items()})
         for dest, record in listed.items():
@@ -590,7 +596,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> git_dates.GitLog:
         """Git dates for the pages that have no better date, from one ``git log``."""
-        needed = [r for r in records if r.src_uri is not None and r.git_plugin is None
+        needed = [r for r in records if self._in_docs(r) is not None and r.git_plugin is None
                   and (r.front is None or r.front.lastmod is None)]
         if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
@@ -601,6 +607,23 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # CI's default checkout: a note, not a warning, so that --strict builds pass.
             log.info(git_dates.shallow_note("'git_dates: false'"))
         return log_read
+
+
+    def _in_docs(self, record: _PageRecord) -> str | None:
+        """The page's source relative to ``docs_dir``; None when generated or elsewhere."""
+        path = record.abs_src_path
+        return None if not path else rel_path(os.path.abspath(path), os.path.abspath(
+            self._docs_dir))
+
+    def _commits(self, record: _PageRecord, git_log: git_dates.GitLog,
+                 ) -> list[tuple[Lastmod, bool]]:
+        """The last commits MkDocs knows of a page's source: the git plugin's, ``git log``'s.
+
+        Each as ``(date, whether it only added the file)``.
+        """
+        rel = self._in_docs(record)
+        logged = git_log.commit(rel) if rel is not None else None
+        return [c for c in (record.git_plugin, logged) if c is not None]
 
 
 def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, str | None] | None:
@@ -615,15 +638,6 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
         return None
     return version_urls(given_site_url, version,
                         getattr(mike, "config", {}).get("canonical_version"))
-
-
-def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastmod, bool]]:
-    """The last commits MkDocs knows of a page's source: the git plugin's, one ``git log``'s.
-
-    Each as ``(date, whether it only added the file)``.
-    """
-    logged = git_log.commit(record.src_uri) if record.src_uri is not None else None
-    return [c for c in (record.git_plugin, logged) if c is not None]
 
 
 def _listing(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[tuple[str, ...], str]:
