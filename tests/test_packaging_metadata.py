@@ -46,9 +46,9 @@ def _extras() -> dict[str, list[Requirement]]:
     ("properdocs", "properdocs", "1.6.7", True),
     ("pelican", "pelican", "4.11.0", True),
     ("sphinx", "sphinx", "9.0.4", True),
-], ids=lambda value: str(value))
+], ids=str)
 def test_extras_bound_the_host_versions_the_adapters_are_written_for(
-        extra: str, host: str, version: str, allowed: bool) -> None:  # noqa: FBT001
+        extra: str, host: str, version: str, allowed: bool) -> None:
     """Each extra installs its host, in the releases its adapter works with: ``pip install
     --pre "sitemap-plugins[mkdocs]"`` never picks MkDocs 2.0's pre-release."""
     (requirement,) = [r for r in _extras()[extra] if r.name == host]

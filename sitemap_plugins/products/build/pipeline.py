@@ -202,15 +202,19 @@ class PageStep:
     def _chrome(self) -> SiteChrome | None:
         """The chrome; in a host's build, measured once, when a page is first read whole.
 
-        A host hands over the content of the pages it rendered; the others (Pelican's
-        search page and ``TEMPLATE_PAGES``, static HTML) are read whole as the command line
-        reads them, menus included (Elegant's search page moved when ``html_sitemap`` added
-        its menu link). Each worker process measures it alike, from the same files.
+        Pages the host did not render (Pelican's search page, static HTML) are read whole,
+        as the command line reads them: their menus are told from content by it.
         """
         if self.chrome_site is not None:
             self.chrome, self.chrome_site = _home_chrome(
                 self.chrome_site, str(self.rules.config.base_url)), None
         return self.chrome
+
+    def _asleep(self, rel: str, kept: Kept | None, digest: bytes, record: str) -> ManifestRow:
+        """The row of a page left out: its record, and the history of its last listing."""
+        return ManifestRow(path_key(rel), digest, record, "", "", "", "", "", (
+            kept.url, kept.fingerprint, kept.lastmod, kept.source, kept.changed)
+            if kept is not None and kept.url else self.history.asleep(rel))
 
     def run_chunk(self, files: list[BuiltFile]) -> list[PageDone]:
         """:meth:`run` over a chunk of files: what a worker process is handed."""
@@ -221,11 +225,13 @@ class PageStep:
         rel = built.rel_path
         hints = self.hints.get(rel)
         placed = place(rel, hints, self.rules)
-        if placed.reason is not None:  # nothing in the page could change that: not read
-            return PageDone(placed.reason, None)
         config = self.rules.config
+        if placed.reason is not None:  # nothing in the page could change that: not read
+            kept = self.history.kept(rel) if config.fingerprint else None
+            return PageDone(placed.reason, None, row=None if kept is None else self._asleep(
+                rel, kept, kept.digest, kept.record))
         html = is_html_page(rel)
-        kept: Kept | None = None
+        kept = None
         if not html and not config.fingerprint:  # listed as it is: only its time counts
             try:
                 mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
@@ -277,8 +283,7 @@ class PageStep:
             page_digest = page.digest
         entry = decision.result
         if isinstance(entry, Exclusion):
-            row = (ManifestRow(path_key(rel), page_digest, record_text, "", "", "", "", "")
-                   if record_text else None)
+            row = self._asleep(rel, kept, page_digest, record_text) if record_text else None
             return PageDone(entry.reason, None, decision.diagnostics, row, cached)
         row = None
         if config.fingerprint:
