@@ -27,7 +27,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.entry import page_values
-from sitemap_plugins.entry.rules import PageHints
+from sitemap_plugins.entry.rules import REASON_UNTRANSLATED, PageHints
 from sitemap_plugins.hosts import git_dates, markdown_includes
 from sitemap_plugins.hosts.config import host_config, preview_config, relative_to_config
 from sitemap_plugins.page.reader import HostPage, head_of, listing_items, titled
@@ -35,7 +35,7 @@ from sitemap_plugins.products.report import log_result
 from sitemap_plugins.vocab.errors import ConfigError, PageValueError, SitemapError, unknown_key
 from sitemap_plugins.vocab.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
 from sitemap_plugins.vocab.urls import rel_path, version_urls
-from sitemap_plugins.vocab.values import hreflang, language_group
+from sitemap_plugins.vocab.values import hreflang, language_group, untranslated_copy
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -56,7 +56,6 @@ if TYPE_CHECKING:
 log = get_plugin_logger(__name__)
 
 REASON_FRONT_MATTER = "front matter sitemap: false"
-REASON_FALLBACK = "i18n fallback copy of an untranslated page"
 REASON_STATIC_HTML = "static HTML copied from docs_dir"
 REASON_THEME_PAGE = "theme page (not documentation)"
 # Run after every other plugin's on_post_build: mkdocs-redirects writes its stubs at 0,
@@ -517,7 +516,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 record.alternates = ()  # i18n site, page without languages: claim none
             return
         # A page copied into another language's folder because it has no translation.
-        record.fallback = locale != build_locale
+        record.fallback = untranslated_copy(locale, build_locale, alternates)
         original = alternates.get(locale) if record.fallback else None
         if original is not None and isinstance(getattr(original, "dest_uri", None), str):
             record.stands_in = (hreflang(build_locale), original.dest_uri)
@@ -558,7 +557,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 meta = _read_front_matter(record.abs_src_path)
                 record.front = _front_matter(meta, record.src_uri)
             if record.fallback:
-                hints[dest] = PageHints(exclude=REASON_FALLBACK)
+                hints[dest] = PageHints(exclude=REASON_UNTRANSLATED)
             elif record.front.exclude:
                 hints[dest] = PageHints(exclude=REASON_FRONT_MATTER)
             else:

@@ -76,6 +76,37 @@ def names_language(text: str) -> bool:
                 or (len(primary) == 3 and "qaa" <= primary <= "qtz"))  # noqa: PLR2004
 
 
+# ISO 639-1, the two-letter codes hreflang takes: a well-formed two-letter code outside it
+# names no language (``cz``: Czech is ``cs``), and search engines ignore its alternates.
+_ISO_639_1 = frozenset(
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv "
+    "cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr "
+    "ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw "
+    "ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv "
+    "ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr "
+    "ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi "
+    "yo za zh zu".split())
+
+
+def unknown_language(code: str) -> str | None:
+    """Why hreflang ``code`` names no language (one phrase), or None when it names one."""
+    if not names_language(code):
+        return f"{code!r} is not a language tag"
+    primary = code.partition("-")[0].lower()
+    if len(primary) == 2 and primary not in _ISO_639_1:  # noqa: PLR2004  # ISO 639-1's
+        return f"{code!r} is not an ISO 639-1 language code"
+    return None
+
+
+def untranslated_copy(lang: object, site_lang: object, site_langs: Iterable[object]) -> bool:
+    """Whether a page in ``lang`` written into the site of ``site_lang`` is a copy of a page of
+    another language's site (``site_langs``: the languages that have one), not a translation:
+    mkdocs-static-i18n's fallback pages, Pelican i18n_subsites' untranslated content kept."""
+    code = hreflang(lang).lower()
+    return (bool(code) and code != hreflang(site_lang).lower()
+            and code in {hreflang(other).lower() for other in site_langs})
+
+
 def hreflang(lang: object) -> str:
     """A host's language name as an hreflang code: ``pt_BR``, a common spelling, is ``pt-BR``."""
     return str(lang or "").strip().replace("_", "-")
