@@ -1262,7 +1262,7 @@ def test_i18n_untranslated_copies_are_left_out_and_an_unknown_code_is_named(
     urls = set(sitemap_urls(done.out))
     assert not {BASE + rel for rel in copies} & urls
     assert BASE + "sitemaps-explained.html" in urls
-    assert done.ours("WARNING") == [
+    assert done.ours("WARNING") == [(
         "Sitemap: I18N_SUBSITES key 'cz' is not an ISO 639-1 language code: search engines "
-        "ignore hreflang links in it"]
+        "ignore hreflang links in it")]
     assert "i18n fallback copy of an untranslated page" in done.log

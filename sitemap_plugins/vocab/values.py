@@ -78,7 +78,7 @@ def names_language(text: str) -> bool:
 
 # ISO 639-1, the two-letter codes hreflang takes: a well-formed two-letter code outside it
 # names no language (``cz``: Czech is ``cs``), and search engines ignore its alternates.
-_ISO_639_1 = frozenset(
+_ISO_639_1 = frozenset(  # noqa: SIM905  # a table, not 184 quoted strings
     "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv "
     "cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr "
     "ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw "
@@ -99,9 +99,11 @@ def unknown_language(code: str) -> str | None:
 
 
 def untranslated_copy(lang: object, site_lang: object, site_langs: Iterable[object]) -> bool:
-    """Whether a page in ``lang`` written into the site of ``site_lang`` is a copy of a page of
-    another language's site (``site_langs``: the languages that have one), not a translation:
-    mkdocs-static-i18n's fallback pages, Pelican i18n_subsites' untranslated content kept."""
+    """Whether a page in ``lang`` written into ``site_lang``'s site copies another site's page.
+
+    ``site_langs``: the languages that have a site. mkdocs-static-i18n's fallback pages and
+    Pelican i18n_subsites' untranslated content kept are such copies, not translations.
+    """
     code = hreflang(lang).lower()
     return (bool(code) and code != hreflang(site_lang).lower()
             and code in {hreflang(other).lower() for other in site_langs})
