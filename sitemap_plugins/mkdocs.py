@@ -1,15 +1,9 @@
 """MkDocs plugin: ``plugins: [sitemap]`` replaces the built-in sitemap.
 
-MkDocs renders ``sitemap.xml`` from a theme template before any page exists, with the build
-date as every lastmod. This plugin empties that template (so MkDocs writes neither
-``sitemap.xml`` nor ``sitemap.xml.gz``) and, once everything else has written the site,
-scans ``site_dir`` with the core and writes the real files. What only MkDocs knows (front
-matter, i18n translations and fallback copies, git dates, raw HTML copied from ``docs_dir``)
-goes to the core as :class:`~sitemap_plugins.entry.rules.PageHints`.
-
-Top floor, a front-end writing no file: front matter is checked as Pelican's metadata are
-(:mod:`~sitemap_plugins.vocab.options`), diagnostics logged by
-:mod:`~sitemap_plugins.products.report`.
+MkDocs' own template (the build date as every lastmod) is emptied; once everything else has
+written the site the core writes the real files, with what only MkDocs knows (front matter,
+i18n translations and copies, git dates, raw HTML) as
+:class:`~sitemap_plugins.entry.rules.PageHints`. Top floor: a front-end writing no file.
 """
 
 from __future__ import annotations
@@ -526,13 +520,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
              if getattr(other, "locale", None) == language), self._i18n_default)
 
     def _git_plugin_commit(self, meta: Mapping[str, Any]) -> tuple[Lastmod, bool] | None:
-        """The last commit that mkdocs-git-revision-date-localized put in the meta.
+        """mkdocs-git-revision-date-localized's last commit: (date, only added the file).
 
-        Its date, and whether it created the file: with its creation dates on, a file whose
-        creation is its last change was only added.
-
-        That plugin stamps the current time, with an empty hash, on pages git knows nothing
-        about (new files, generated pages, ``fallback_to_build_date``); those are skipped.
+        None when it stamped "now" with an empty hash: git knew no commit of the page.
         """
         if self._git_timezone is None or meta.get(f"{_GIT_META}_hash") == "":
             return None
@@ -701,12 +691,8 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
 def _outline(items: Iterable[Any], lang: str | None) -> tuple[NavNode, ...]:
     """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out).
 
-    A page may head a section: mkdocs-section-index makes a section's index page the section,
-    children and all. A listing of Material's blog (the blog index, an archive or category
-    page) heads its posts, which are in no navigation, and its further pages
-    (:func:`~sitemap_plugins.products.html_map.plan.listing_nodes`); the first listing to name a
-    post
-    places it.
+    A page may head a section (mkdocs-section-index); a Material blog listing heads its posts
+    and further pages (:func:`~sitemap_plugins.products.html_map.plan.listing_nodes`).
     """
     from sitemap_plugins.products.html_map.plan import NavNode, listing_nodes  # noqa: PLC0415  # the map's
 

@@ -1,13 +1,9 @@
 """Pelican adapter: ``PLUGINS = ["sitemap_plugins.pelican"]`` in ``pelicanconf.py``.
 
-Settings live in one dict, ``SITEMAP_PLUGINS``, whose keys are the core's option names plus
-``static_html``. pelican-sitemap's ``SITEMAP`` dict is read too, so that switching plugins
-takes one line. Pelican's signals drive everything (:func:`register`): the settings are
-checked when Pelican starts, each file written is noted as it is written (only those are
-listed, not stale files of earlier builds), and the main instance's end writes the sitemap.
-
-Top floor, a front-end writing no file: Pelican's objects become plain values; page values
-are checked as MkDocs' are (:mod:`~sitemap_plugins.vocab.options`); migration: ``pelican_legacy``.
+Settings: the ``SITEMAP_PLUGINS`` dict (the core's options plus ``static_html``), and
+pelican-sitemap's ``SITEMAP`` (``pelican_legacy``). Signals drive it (:func:`register`): each
+file written is noted as it is written, and the main instance's end writes the sitemap.
+Top floor: a front-end writing no file.
 """
 
 from __future__ import annotations

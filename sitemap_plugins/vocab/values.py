@@ -1,10 +1,7 @@
 """Values that reach the output whatever a page holds: language tags and XML text.
 
-The ground floor: one rule for what a language tag is, used by the reader (a page's
-``<html lang>``), the rules (``hreflang``), the HTML site map and ``check``; the hosts' language
-names as hreflang codes, and a page's translations as its alternates; and one function
-that makes any text fit for XML 1.0, used by every path where text reaches a file this tool
-writes (:func:`sitemap_plugins.entry.render._escape` and the templates' ``finalize``).
+The ground floor: what a language tag is (for the reader, the rules, the HTML site map and
+``check``), the hosts' languages as hreflang codes and alternates, and text fit for XML 1.0.
 """
 
 from __future__ import annotations
