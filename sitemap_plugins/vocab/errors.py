@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 
-_SHOWN = 120
-"""Characters of a path a message shows: a site may hold a 2,000-character one (a trap)."""
+_SHOWN = 240
+"""Characters of a path a message shows: room for a deep absolute path, not for the
+2,000-character one of a trap."""
 
 
 def shown_path(path: str) -> str:
