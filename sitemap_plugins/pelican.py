@@ -399,12 +399,9 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
 
 def _host_page(path: str, obj: object, context: Mapping[str, Any], place: BlogPlace | None,
                plan: _Plan) -> HostPage | None:
-    """The page as Pelican rendered it: the content it wrapped, and the head of the file.
+    """The page as Pelican rendered it: its content (a listing's: its items), and its head.
 
-    An article's or a page's content is its ``content``; a listing's is its items (each
-    listed article's URL, title, date and summary; a list of tags, categories or authors,
-    their names and URLs). A page whose content Pelican does not know (``TEMPLATE_PAGES``,
-    other direct templates) is read whole from disk, as the command line reads it.
+    None for a page whose content Pelican does not know (``TEMPLATE_PAGES``): read whole.
     """
     if obj is not None:
         content = getattr(obj, "content", None)
