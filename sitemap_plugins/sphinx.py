@@ -1,12 +1,9 @@
 """Sphinx extension: ``extensions = ["sitemap_plugins.sphinx"]`` writes the sitemap.
 
-A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build (other builders
-are left alone) the core scans the output folder, as the command line does: pages that an
-incremental build did not rewrite are listed, with their last build's record. What only Sphinx
-knows (sources and autodoc's modules, for git dates; metadata; the toctree; sphinx-sitemap's
-settings; each document's ``body`` rendered for the theme, whose chrome then never moves a
-date) goes to the core as :class:`~sitemap_plugins.entry.rules.PageHints`. A parallel write loses
-the bodies in its processes: every page is then read whole, so ``-j N`` gives ``-j 1``'s bytes.
+A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build the core scans
+the output folder, with what only Sphinx knows (sources and autodoc's modules for git dates,
+metadata, the toctree, sphinx-sitemap's settings, each document's ``body``) as
+:class:`~sitemap_plugins.entry.rules.PageHints`; ``-j N`` gives ``-j 1``'s bytes.
 """
 
 from __future__ import annotations
@@ -102,7 +99,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
         if name not in app.config:
             app.add_config_value(name, default, "")
     app.connect("config-inited", _check_options)
-    app.connect("builder-inited", _start)
+    # Last: conf.py's setup() and other extensions may still set html_baseurl then.
+    app.connect("builder-inited", _start, priority=900)
     app.connect("html-collect-pages", _site_map_page)
     app.connect("html-page-context", _page_context)
     app.connect("doctree-resolved", _resolved)

@@ -303,3 +303,17 @@ def test_summary_counts_are_plural_only_past_one() -> None:
         "1 URL listed in https://example.org/sitemap.xml; 16 pages left out: i18n fallback "
         "copy of an untranslated page (16); 2 images, 1 video; wrote sitemap.xml")
     assert "Media: 2 images, 1 video" in result.summary()
+
+
+def test_long_paths_are_shortened_in_messages(traps: Path, capsys) -> None:
+    """The trap site's 2,049-character page path is shown by its start and end around "…" in
+    its warning: a terminal line, not a screenful (any path or URL in a message, alike)."""
+    assert main(["build", str(traps), "--base-url", BASE]) == 0
+    err = capsys.readouterr().err
+    long_lines = [line for line in err.splitlines() if "URL has 2,049 characters" in line]
+    assert len(long_lines) == 1
+    assert len(long_lines[0]) < 320
+    assert long_lines[0].startswith("warning: 'long/2049/aaa")
+    assert "a…a" in long_lines[0]
+    assert "/index.html': URL has 2,049 characters" in long_lines[0]
+    assert max(map(len, err.splitlines())) < 400

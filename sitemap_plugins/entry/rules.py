@@ -55,6 +55,8 @@ REASON_OFF_SITE = "canonical off the site"
 REASON_ROBOTS = "disallowed by robots.txt"
 REASON_TOO_LONG = "URL longer than 2,048 characters"
 REASON_UNREADABLE = "unreadable"
+REASON_UNTRANSLATED = "i18n fallback copy of an untranslated page"
+"""Another language's page copied into this site (:func:`~.vocab.values.untranslated_copy`)."""
 
 HTML_EXTENSIONS = (".html", ".htm", ".xhtml")
 _NOT_FOUND_NAMES = ("404.html", "404.htm")

@@ -40,19 +40,10 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
                    ) -> tuple[dict[str, Lastmod], bool]:
     """When the last change of every file under ``docs_dir`` was published on this branch.
 
-    That is the committer date of the last commit that changed the file on the first-parent
-    history of ``HEAD``: a change that came in through a merge is dated by the merge (when
-    it reached the branch), and a rebased or cherry-picked commit by when it was committed
-    here, not when it was first written (the author date can be months earlier).
-
-    One ``git log`` for the whole folder; paths come back relative to ``docs_dir``, as
-    MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
-    because its oldest commit stands in for all the history it lacks. No git, or a folder
-    outside any repository, yields no dates and no message above debug level.
-
-    ``added``, when given, receives the files whose last commit is the only one that touched
-    them, the one that added them: for a page that states its own date that commit is no
-    evidence of a change (a site moved into git in one commit dates every file that day).
+    The committer date of the file's last commit on ``HEAD``'s first-parent history (a merge
+    dates what it brought in). One ``git log``; paths relative to ``docs_dir``. Returns
+    ``(dates, shallow)``: a shallow clone, no git or no repository yields no dates. ``added``
+    receives the files whose only commit added them (no evidence of a change).
     """
     git = shutil.which("git")
     if git is None:

@@ -214,10 +214,8 @@ class PageStep:
     def _chrome(self) -> SiteChrome | None:
         """The chrome; in a host's build, measured once, when a page is first read whole.
 
-        A host hands over the content of the pages it rendered; the others (Pelican's
-        search page and ``TEMPLATE_PAGES``, static HTML) are read whole as the command line
-        reads them, menus included (Elegant's search page moved when ``html_sitemap`` added
-        its menu link). Each worker process measures it alike, from the same files.
+        Pages the host did not render (Pelican's search page, static HTML) are read whole,
+        as the command line reads them: their menus are told from content by it.
         """
         if self.chrome_site is not None:
             self.chrome, self.chrome_site = _home_chrome(
@@ -262,6 +260,12 @@ class PageStep:
         """The file's time, when lastmod_file_time asks for it."""
         return os.stat(built.abs_path).st_mtime if self.rules.config.lastmod_file_time else None
 
+    def _asleep(self, rel: str, kept: Kept | None, digest: bytes, record: str) -> ManifestRow:
+        """The row of a page left out: its record, and the history of its last listing."""
+        return ManifestRow(path_key(rel), digest, record, "", "", "", "", "", (
+            kept.url, kept.fingerprint, kept.lastmod, kept.source, kept.changed)
+            if kept is not None and kept.url else self.history.asleep(rel))
+
     def run_chunk(self, files: list[BuiltFile]) -> list[PageDone]:
         """:meth:`run` over a chunk of files: what a worker process is handed."""
         return [self.run(built) for built in files]
@@ -271,9 +275,11 @@ class PageStep:
         rel = built.rel_path
         hints = self.hints.get(rel)
         placed = place(rel, hints, self.rules)
-        if placed.reason is not None:  # nothing in the page could change that: not read
-            return PageDone(placed.reason, None)
         config = self.rules.config
+        if placed.reason is not None:  # nothing in the page could change that: not read
+            kept = self.history.kept(rel) if config.fingerprint else None
+            return PageDone(placed.reason, None, row=None if kept is None else self._asleep(
+                rel, kept, kept.digest, kept.record))
         try:
             seen, record_text, page_digest, cached, mtime, kept = self._source(built, hints)
         except OSError as err:
@@ -281,8 +287,7 @@ class PageStep:
         decision = evaluate(rel, seen, hints, self.rules, mtime=mtime, placed=placed)
         entry = decision.result
         if isinstance(entry, Exclusion):
-            row = (ManifestRow(path_key(rel), page_digest, record_text, "", "", "", "", "")
-                   if record_text else None)
+            row = self._asleep(rel, kept, page_digest, record_text) if record_text else None
             return PageDone(entry.reason, None, decision.diagnostics, row, cached)
         row = None
         if config.fingerprint:
