@@ -20,7 +20,8 @@ from urllib.parse import unquote, urlsplit
 
 import xxhash
 
-from sitemap_plugins.page.content import LINKING, url_value
+from sitemap_plugins.page.content import url_value
+from sitemap_plugins.page.rulebook import LINKING
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

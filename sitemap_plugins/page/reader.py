@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import xxhash
 from selectolax.lexbor import LexborHTMLParser
 
+from sitemap_plugins.page import rulebook as rb
 from sitemap_plugins.page.chrome import PageBlocks, SiteChrome, body_blocks, drop_chrome
 from sitemap_plugins.page.content import (
     URL_SPACE,
@@ -63,10 +64,12 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "9"
+READER_VERSION = "10"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "7"
+# The rule book's data these versions were set for (tests/test_rulebook.py computes it).
+RULEBOOK_DIGEST = "9f61c9421d39d109"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
@@ -79,16 +82,6 @@ _BOMS = (
 # Markup-significant ASCII (and escape-like sequences) that an ASCII-compatible encoding
 # must decode unchanged.
 _ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\r\n \\x41 \\u0041 +AGEA- ~{"
-# Meta names and properties whose content is the page's own last change or first publication.
-_MODIFIED_KEYS = frozenset(
-    {"article:modified_time", "og:updated_time", "dcterms.modified", "last-modified",
-     "datemodified", "dc.date.modified"}
-)
-_PUBLISHED_KEYS = frozenset(
-    {"article:published_time", "dcterms.created", "datepublished", "date", "dc.date",
-     "dc.date.created", "dcterms.date"}
-)
-_FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/feed+json"})
 
 
 class PageRecord(NamedTuple):
@@ -612,14 +605,13 @@ def _link(attributes: dict[str, str | None], rel: str, found: _Head) -> None:
     if "alternate" in rels:
         if "hreflang" in attributes:
             found.alternates.append(((attributes["hreflang"] or "").strip(), href))
-        elif (attributes.get("type") or "").strip().lower() in _FEED_TYPES:
+        elif (attributes.get("type") or "").strip().lower() in rb.FEED_TYPES:
             found.feeds.append(href)
 
 
 _META_SLOTS = {
-    **dict.fromkeys(_MODIFIED_KEYS, "modified"), **dict.fromkeys(_PUBLISHED_KEYS, "published"),
-    "description": "description", "og:title": "og_title", "robots": "robots",
-    "googlebot": "robots",
+    **dict.fromkeys(rb.MODIFIED_KEYS, "modified"), **dict.fromkeys(rb.PUBLISHED_KEYS, "published"),
+    **dict.fromkeys(rb.ROBOTS_KEYS, "robots"), "description": "description", "og:title": "og_title",
 }
 
 
