@@ -15,9 +15,11 @@ from sitemap_plugins.page.codec import decode_record, encode_record
 from sitemap_plugins.page.content import Video
 from sitemap_plugins.page.reader import (
     MAX_PARSED_BYTES,
+    HostPage,
     PageRecord,
     decode_html,
     parse_html,
+    read_parts,
     read_record,
 )
 
@@ -87,6 +89,27 @@ def test_refresh(content: str, url: str | None) -> None:
     """A meta refresh with a target is a redirect; a bare reload is not."""
     html = f'<head><meta http-equiv="refresh" content="{content}"></head>'
     assert parse(html).refresh_url == url
+
+
+# Material's and Zensical's redirect.html: the refresh inside a <noscript>, a script besides.
+MATERIAL_REDIRECT = ('<!doctype html><html><head><meta charset="utf-8"><title>Redirecting'
+                     '</title><noscript><meta http-equiv="refresh" content="0; url=../new/">'
+                     '</noscript><script>location.replace(new URL("../new/", location))</script>'
+                     '</head></html>')
+# sphinx-reredirects' default template.
+RE_REDIRECT = ('<html><head><noscript><meta http-equiv="refresh" content="0; url=new.html" />'
+               '</noscript><script>var target = "new.html";window.location.replace(target);'
+               '</script></head></html>')
+
+
+@pytest.mark.parametrize(("html", "url"), [(MATERIAL_REDIRECT, "../new/"),
+                                           (RE_REDIRECT, "new.html")],
+                         ids=["material", "sphinx-reredirects"])
+def test_a_refresh_in_a_noscript_of_the_head_is_a_redirect(html: str, url: str) -> None:
+    """Read from disk and from a host's parts alike, so every front-end leaves it out."""
+    assert parse(html).refresh_url == url
+    head = html.partition("</head>")[0]
+    assert read_parts(HostPage(head, "")).refresh_url == url
 
 
 def test_head_facts_in_order() -> None:

@@ -60,6 +60,8 @@ from sitemap_plugins.page.content import (
 from sitemap_plugins.vocab.values import is_language_tag
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from selectolax.lexbor import LexborNode
 
 # Bumped whenever the same bytes would give another record, so that cached records and
@@ -566,8 +568,7 @@ class _Head:
 def _read_head(tree: LexborHTMLParser) -> _Head:
     """Canonical links, robots, refresh, alternates, base, dates, title, feeds."""
     found = _Head()
-    head = tree.head
-    for node in head.iter() if head is not None else ():
+    for node in _head_elements(tree.head):
         tag = node.tag
         if tag == "meta":
             attributes = node.attributes
@@ -593,6 +594,15 @@ def _read_head(tree: LexborHTMLParser) -> _Head:
         elif tag == "title" and found.title is None:
             found.title = short_text(node.text())
     return found
+
+
+def _head_elements(head: LexborNode | None) -> Iterator[LexborNode]:
+    """The head's elements, and those of a ``<noscript>`` in it: a redirect page's refresh
+    is there (Material's and Zensical's ``redirect.html``, sphinx-reredirects')."""
+    for node in head.iter() if head is not None else ():
+        yield node
+        if node.tag == "noscript":
+            yield from node.iter()
 
 
 def _link(attributes: dict[str, str | None], rel: str, found: _Head) -> None:
