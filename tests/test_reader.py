@@ -672,3 +672,16 @@ def test_what_a_head_lets_slip_into_the_body_is_not_the_host_s_content() -> None
                                 "<h1>T</h1><p>Text.</p></div><img src='a.png'>"))
     assert (record.images, record.fingerprint, record.lang) == (
         ("a.png",), clean.fingerprint, "en")
+
+
+@pytest.mark.parametrize(("markup", "template"), [
+    ("{% macro head_pre_assets() %}<link href='{{ pathto(\"x.css\", 1) }}'>{% endmacro %}", True),
+    ("<!-- generated -->\n{# icons #}\n<link rel=stylesheet href=x.css>", True),
+    ("<% if user %><p>Hi</p><% end %>", True),
+    ("<!doctype html><title>Jinja</title><p>Write {{ name }} or {% if %}.</p>", False),
+    ("<!doctype html><html><body>{{ left unrendered }}</body></html>", False),
+    ("<p>A fragment, no template syntax.</p>", False),
+], ids=["jinja-macros", "jinja-comment", "erb", "syntax-in-text", "page-with-syntax", "fragment"])
+def test_a_template_file_is_not_a_page(markup: str, template: bool) -> None:
+    """A file naming no <html>, <head> or <body> with template syntax outside its tags."""
+    assert parse(markup).template is template

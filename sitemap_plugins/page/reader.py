@@ -122,6 +122,11 @@ class PageRecord(NamedTuple):
         """Whether the file could not be read as a page at all (binary)."""
         return any(code == "binary" for code, _ in self.problems)
 
+    @property
+    def template(self) -> bool:
+        """Whether the file is a template, not a page (:func:`_is_template`)."""
+        return any(code == "not-a-page" for code, _ in self.problems)
+
 
 # --- reading ------------------------------------------------------------------------------
 
@@ -341,8 +346,23 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     if chrome is not None and body is not None and is_whole_body(regions, body):
         drop_chrome(body, chrome)
     record = _assemble(tree, regions, content_elements(scope), problem)
+    if _is_template(raw, body):
+        record = record._replace(problems=(*record.problems, _NOT_A_PAGE))
     _hold(tree, len(raw))
     return record
+
+
+_NOT_A_PAGE = ("not-a-page", "is a template file, not a page")
+
+
+def _is_template(raw: bytes, body: LexborNode | None) -> bool:
+    """Whether a file is a theme's template copied as is (:data:`.rulebook.TEMPLATE_SYNTAX`).
+
+    A page names its ``<html>``, ``<head>`` or ``<body>`` (a real one does at its start, where
+    the search stops); a template has its syntax in its own text, outside any element.
+    """
+    return (rb.PAGE_ELEMENTS.search(raw) is None and body is not None
+            and rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None)
 
 
 def page_blocks(page: PageBytes) -> PageBlocks | None:

@@ -19,7 +19,7 @@ import re
 # theme's template copied as is (pydata-sphinx-theme's _static/webpack-macros.html, a Jinja
 # macro file), not a page: Jinja/Nunjucks/Liquid "{%", "{{", "{#"; ERB/EJS/JSP "<%".
 PAGE_ELEMENTS = re.compile(rb"<(?:html|head|body)[\s/>]", re.IGNORECASE)
-TEMPLATE_SYNTAX = re.compile(rb"\{[%{#]|<%")
+TEMPLATE_SYNTAX = re.compile(r"\{[%{#]|<%")
 
 # --- Head facts ---------------------------------------------------------------------------
 
