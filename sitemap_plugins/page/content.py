@@ -571,7 +571,7 @@ def _is_badge(url: str, label: str = "") -> bool:
     if dot and extension == "svg" and rb.BADGE_WORDS & set(_WORD_BREAKS.split(stem)):
         return True
     return bool(label) and len(label) <= _MAX_BADGE_ALT and (
-        not dot or extension == "svg") and rb.BADGE_ALT.match(label) is not None
+        extension if dot else "") in rb.BADGE_FORMATS and rb.BADGE_ALT.match(label) is not None
 
 
 _EMOJI_MAX_CHARS = 10  # the longest ZWJ family sequences

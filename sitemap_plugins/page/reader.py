@@ -142,18 +142,20 @@ class PageBytes(NamedTuple):
     mtime: float
 
 
-def read_record(page: PageBytes, *, html: bool, chrome: SiteChrome | None = None) -> PageRecord:
+def read_record(page: PageBytes, *, html: bool, chrome: SiteChrome | None = None,
+                home: str = "") -> PageRecord:
     """The record of a file whose bytes are ``page``.
 
     A file that is not a page, or a page past the parsing bound, is fingerprinted by the
     digest :func:`sitemap_plugins.disk.site.read_bytes` already took of all its bytes: the file is
     never read twice. ``chrome``: the site's repeated blocks
-    (:func:`sitemap_plugins.page.chrome.site_chrome`).
+    (:func:`sitemap_plugins.page.chrome.site_chrome`); ``home``: the site's base URL, whose
+    links are links home (a logo in one is the site's, not content).
     """
     raw_fingerprint = "raw:" + page.digest.hex()
     if not html:
         return PageRecord(raw_fingerprint)
-    record = parse_html(page.raw, truncated=not page.complete, chrome=chrome)
+    record = parse_html(page.raw, truncated=not page.complete, chrome=chrome, home=home)
     if page.complete:
         return record
     problem = ("page-too-large",
@@ -320,7 +322,7 @@ def _too_many_attributes(raw: bytes) -> int | None:
 
 
 def parse_html(raw: bytes, *, truncated: bool = False,
-               chrome: SiteChrome | None = None) -> PageRecord:
+               chrome: SiteChrome | None = None, home: str = "") -> PageRecord:
     """The record of an HTML page's bytes (any markup: HTML5 parsing never fails).
 
     ``truncated``: the bytes are the first part of a page too large to parse whole.
@@ -333,7 +335,7 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     costly = _too_costly(raw)
     if costly is not None:  # parsed up to there: the rest would cost the square of its size
         cut, code, message = costly
-        record = parse_html(raw[:cut], truncated=True, chrome=chrome)
+        record = parse_html(raw[:cut], truncated=True, chrome=chrome, home=home)
         return record._replace(
             fingerprint="raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
             problems=(*record.problems, (code, message)))
@@ -345,7 +347,7 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     drop_non_content(scope, body)
     if chrome is not None and body is not None and is_whole_body(regions, body):
         drop_chrome(body, chrome)
-    record = _assemble(tree, regions, content_elements(scope), problem)
+    record = _assemble(tree, regions, content_elements(scope), problem, home=home)
     if _is_template(raw, body):
         record = record._replace(problems=(*record.problems, _NOT_A_PAGE))
     _hold(tree, len(raw))
@@ -417,7 +419,7 @@ def parts_digest(page: HostPage) -> bytes:
 _HOST_CONTENT = b"sitemap-plugins-content"
 
 
-def read_parts(page: HostPage) -> PageRecord:
+def read_parts(page: HostPage, home: str = "") -> PageRecord:
     """The record of a page its host rendered (:class:`HostPage`), head and content apart.
 
     The head facts come from the head; the content is the main content region, and steps 2
@@ -444,7 +446,8 @@ def read_parts(page: HostPage) -> PageRecord:
     costly = _too_costly(content)
     if costly is not None:  # read up to there: the rest would cost the square of its size
         cut, code, message = costly
-        record = read_parts(page._replace(content=content[:cut].decode("utf-8", "replace")))
+        record = read_parts(page._replace(content=content[:cut].decode("utf-8", "replace")),
+                            home)
         return record._replace(
             fingerprint="raw:" + hashlib.blake2b(content, digest_size=16).hexdigest(),
             problems=(*record.problems, (code, message)))
@@ -458,7 +461,8 @@ def read_parts(page: HostPage) -> PageRecord:
     regions = tree.tags(_HOST_CONTENT.decode())[:1]
     scope = Scope(regions)
     drop_non_content(scope, None)  # the host's content holds no banner: its headers count
-    record = _assemble(tree, regions, content_elements(scope), problem, media=page.media)
+    record = _assemble(tree, regions, content_elements(scope), problem, media=page.media,
+                       home=home)
     _hold(tree, len(markup))
     return record
 
@@ -529,7 +533,8 @@ def listing_items(items: list[tuple[str, str, str, str]]) -> str:
 
 def _assemble(tree: LexborHTMLParser, regions: list[LexborNode],
               elements: dict[str, list[LexborNode]],
-              problem: tuple[str, str] | None, *, media: bool = True) -> PageRecord:
+              problem: tuple[str, str] | None, *, media: bool = True,
+              home: str = "") -> PageRecord:
     """The record from a parsed head (in ``tree``) and the content's regions and elements."""
     head = _read_head(tree)
     problems = [problem] if problem else []
@@ -549,7 +554,7 @@ def _assemble(tree: LexborHTMLParser, regions: list[LexborNode],
         head.base_href, slots.get("modified"), slots.get("published"), head.title, heading,
         short_text(slots.get("description")), short_text(slots.get("og_title")),
         tuple(head.feeds),
-        content_images(elements) if media else (), content_videos(elements) if media else (),
+        content_images(elements, home) if media else (), content_videos(elements) if media else (),
         tuple(problems),
     )
 

@@ -113,8 +113,10 @@ STATUS_PATHS = ("/_apis/build/status/",)
 # The styles of shields.io's badge protocol, served by its many clones (?style=flat-square).
 BADGE_STYLE = re.compile(r"[?&]style=(?:flat|flat-square|plastic|for-the-badge|social)(?:&|\Z)",
                          re.IGNORECASE)
-# A badge by its label: an SVG or an extensionless (drawn on request) image inside a link,
-# whose alt names what such badges report (fastapi-users' "build", "codecov", "PyPI version").
+# A badge by its label: an image of a badge's format inside a link whose alt names what such
+# badges report (fastapi-users' "build", "codecov", "PyPI version"). Badges are SVG, PNG
+# (Travis, raster.shields.io) or drawn on request (no extension); a photo is not.
+BADGE_FORMATS = frozenset({"", "svg", "png"})
 BADGE_ALT = re.compile(
     r"\A(?:build|ci|tests?|coverage|codecov|coveralls|pypi|pypi version|python versions?|"
     r"license|docs|documentation status|downloads|version|status|pipeline|pre-commit|"

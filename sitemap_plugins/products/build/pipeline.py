@@ -248,7 +248,7 @@ class PageStep:
                 record = decode_record(kept.record)
             cached = record is not None
             if record is None:
-                record = read_parts(hints.page)
+                record = read_parts(hints.page, str(config.base_url))
                 record_text = encode_record(record) if config.fingerprint else ""
             else:
                 record_text = kept.record if kept is not None else ""
@@ -265,7 +265,7 @@ class PageStep:
                     record = decode_record(kept.record)
                 cached = record is not None
                 if record is None:
-                    record = read_record(page, html=html,
+                    record = read_record(page, html=html, home=str(config.base_url),
                                          chrome=self._chrome() if html else None)
                     record_text = encode_record(record) if config.fingerprint else ""
                 else:
