@@ -331,8 +331,8 @@ def test_templates_and_noscript_redirects_are_not_listed(tmp_path: Path, sitemap
                                                          capsys) -> None:
     """A theme's template file copied as is and a redirect page are left out, each said why."""
     site = tmp_path / "site"
-    for name, text in (("index.html", "<!doctype html><html><body><main><p>Home.</p></main>"
-                                      "</body></html>"),
+    home = "<!doctype html><html><body><main><p>Home.</p></main></body></html>"
+    for name, text in (("index.html", home),
                        ("_static/webpack-macros.html", WEBPACK_MACROS),
                        ("old/index.html", MATERIAL_REDIRECT)):
         (site / name).parent.mkdir(parents=True, exist_ok=True)

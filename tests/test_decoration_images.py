@@ -99,16 +99,16 @@ def test_only_a_link_to_this_site_s_home_makes_a_logo_the_site_s(link: str, home
 # Badges on hosts no list names, found by what they are; and a page's controls.
 UNLISTED_BADGES = [
     # pydantic's coverage badge: a host whose subdomain says "badge".
-    '<a href="https://github.com/x"><img src="https://coverage-badge.samuelcolvin.workers.dev/'
-    'pydantic/pydantic.svg" alt="Coverage"></a>',
+    ('<a href="https://github.com/x"><img src="https://coverage-badge.samuelcolvin.workers.dev/'
+     'pydantic/pydantic.svg" alt="Coverage"></a>'),
     # shields.io's protocol served elsewhere: its style parameter.
     '<img src="https://badges.example.net/v/x?style=flat-square">',
     '<img src="https://img.example.com/npm/v/x?label=npm&amp;style=for-the-badge">',
     # A status image in a link, labelled as badges are, on a host and path that say nothing.
-    '<a href="https://ci.example.com/x"><img src="https://ci.example.com/x/status.png?b=main" '
-    'alt="status"></a>',
-    '<a href="https://pypi.org/project/x"><img src="https://pkg.example.com/x/version" '
-    'alt="PyPI version"></a>',
+    ('<a href="https://ci.example.com/x"><img src="https://ci.example.com/x/status.png?b=main" '
+     'alt="status"></a>'),
+    ('<a href="https://pypi.org/project/x"><img src="https://pkg.example.com/x/version" '
+     'alt="PyPI version"></a>'),
     '<a href="https://ci.example.com/x"><img src="https://ci.example.com/x.svg" alt="build"></a>',
     # Sphinx's module index toggler (py-modindex.html).
     '<img src="_static/minus.png" class="toggler" id="toggle-1" style="display: none" alt="-">',
@@ -127,8 +127,8 @@ def test_a_badge_on_an_unlisted_host_or_a_toggler_is_decoration(badge: str) -> N
 @pytest.mark.parametrize("image", [
     '<a href="/ci/"><img src="/img/build.jpg" alt="Build"></a>',  # a photo: a jpg
     '<img src="/diagrams/build.svg" alt="build">',  # a drawing outside any link
-    '<a href="/docs/"><img src="/img/docs.svg" alt="Docs overview: the three parts of the '
-    'documentation and how they link"></a>',  # a sentence, not a badge's label
+    ('<a href="/docs/"><img src="/img/docs.svg" alt="Docs overview: the three parts of the '
+     'documentation and how they link"></a>'),  # a sentence, not a badge's label
     '<img src="/img/style.png?style=watercolour">',
 ])
 def test_an_image_badge_words_do_not_make_a_badge(image: str) -> None:

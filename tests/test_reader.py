@@ -455,6 +455,44 @@ def test_short_reads_still_give_every_byte(
     assert read_bytes(str(page)).raw == page.read_bytes()
 
 
+@pytest.mark.parametrize(("inline", "short_reads"), [
+    (b'<script type="application/ld+json">{"graph": [%s]}</script>', False),
+    (b"<style>%s</style>", True),
+], ids=["json-ld", "css-short-reads"])
+def test_a_noindex_after_megabytes_of_inline_head_is_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inline: bytes, short_reads: bool,
+) -> None:
+    """The head is read to its end past the body's bound: a robots meta and a canonical after
+    more than MAX_PARSED_BYTES of inline JSON-LD or CSS count; the body stays unread."""
+    filler = b'{"@type": "Thing", "name": "x"},' * (MAX_PARSED_BYTES // 32 + 1000)
+    page = tmp_path / "big.html"
+    page.write_bytes(b"<!doctype html><html><head>" + inline.replace(b"%s", filler)
+                     + b'<meta name="robots" content="noindex"><link rel="canonical" '
+                     b'href="https://example.org/x/"></head><body><main>'
+                     + b"<p>word</p>" * 600_000 + b"</main></body></html>")
+    if short_reads:
+        real_read = os.read
+        monkeypatch.setattr(os, "read", lambda fd, count: real_read(fd, min(count, 1 << 19)))
+    read = read_bytes(str(page))
+    assert MAX_PARSED_BYTES < len(read.raw) < len(filler) + 200
+    assert read.raw.endswith(b"</head>")
+    record = read_record(read, html=True)
+    assert ("noindex" in record.robots, record.canonical) == (True, "https://example.org/x/")
+
+
+def test_a_head_without_an_end_is_read_up_to_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A head that never ends is read only up to MAX_HEAD_BYTES; a <body> ends it too."""
+    monkeypatch.setattr("sitemap_plugins.disk.site.MAX_HEAD_BYTES", MAX_PARSED_BYTES + 5_000)
+    page = tmp_path / "big.html"
+    page.write_bytes(b"<head><style>" + b"p{}" * (2 * MAX_PARSED_BYTES // 3))
+    assert len(read_bytes(str(page)).raw) == MAX_PARSED_BYTES + 5_000
+    page.write_bytes(b"<head><style>" + b"p{}" * (MAX_PARSED_BYTES // 3) + b"</style><BODY>"
+                     + b"<p>x</p>" * MAX_PARSED_BYTES)
+    assert read_bytes(str(page)).raw.endswith(b"</style><BODY>")
+
+
 @pytest.mark.integration
 def test_a_page_over_the_bound_is_parsed_in_part(tmp_path: Path) -> None:
     """Past the bound, the head is still read, memory stays bounded, every byte counts."""

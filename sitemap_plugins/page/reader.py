@@ -73,6 +73,11 @@ FINGERPRINT_VERSION = "7"
 # The rule book's data these versions were set for (tests/test_rulebook.py computes it).
 RULEBOOK_DIGEST = "9f61c9421d39d109"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
+# A head is read whole, up to its "</head>" (or the "<body>" that ends it), even past
+# MAX_PARSED_BYTES (inline JSON-LD or CSS before a robots meta or a canonical), up to a bound
+# no real head reaches.
+MAX_HEAD_BYTES = 64 * 1024 * 1024
+HEAD_END = re.compile(rb"</head\s*>|<body[\s>]", re.IGNORECASE)
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
 )
@@ -622,8 +627,10 @@ def _read_head(tree: LexborHTMLParser) -> _Head:
 
 
 def _head_elements(head: LexborNode | None) -> Iterator[LexborNode]:
-    """The head's elements, and those of a ``<noscript>`` in it: a redirect page's refresh
-    is there (Material's and Zensical's ``redirect.html``, sphinx-reredirects')."""
+    """The head's elements, and those of a ``<noscript>`` in it (a redirect's refresh).
+
+    Material's and Zensical's ``redirect.html`` and sphinx-reredirects put it there.
+    """
     for node in head.iter() if head is not None else ():
         yield node
         if node.tag == "noscript":
