@@ -1,54 +1,34 @@
 """The main content of a parsed page: where it is, what of it counts, and what it holds.
 
-:mod:`sitemap_plugins.page.reader` parses a page and hands its tree here; this module finds the
-main content region, drops what is not content, and takes from what remains the content
-fingerprint, the first heading, and the images and videos (not the badges, emoji, avatars
-and logos that only decorate the page).
-
-Floor: the middle (pure: it looks at a tree handed to it, opens no file and imports nothing
-of the package). :mod:`~sitemap_plugins.page.reader` and :mod:`~sitemap_plugins.page.chrome` use it.
+:mod:`~sitemap_plugins.page.reader` parses a page and hands its tree here; this module finds the
+main content region, drops what is not content, and takes from what remains the fingerprint,
+the first heading, and the images and videos. It keeps the mechanics; what it looks for is in
+:mod:`~sitemap_plugins.page.rulebook`. Floor: the page (pure: opens no file).
 
 **The fingerprint**, exactly:
 
-1. The main content region: the first ``<main>`` element; else every outermost
-   ``<article>``; else the first element whose ``role`` names ``main``; else ``<body>``.
-2. Inside it, these elements are removed with everything in them: ``nav``, ``footer``,
-   ``aside``, ``script``, ``style``, ``noscript``, ``template``, ``svg`` (comments are never
-   text), and ``header`` when the region is ``<body>`` or the header's ``role`` names
-   ``banner``. Navigation, sidebars, build stamps and inline assets do not count, so adding a
-   page to the site's navigation changes no other page's fingerprint. Nor do a heading's
-   permalink (see :func:`drop_non_content`) and a code block's line numbers (Pygments' ``linenos``
-   and ``linenodiv``, Chroma's ``lnt`` and ``ln``): the site's settings, not the page's.
-   A ``<header>`` inside a ``<main>``, ``<article>`` or ``role=main`` region is the content's
-   own (an article's title, byline and date, each article's on a blog's index) and counts,
-   but for the navigation and the rest dropped inside it; a ``<body>``'s header is the
-   site's banner.
-   A ``<body>`` region (a theme without landmarks) read whole from disk also loses the site's
-   chrome when the build gives it (:class:`~sitemap_plugins.page.chrome.SiteChrome`: the command
-   line's, measured once per build on the home page and the page it links to that shares the
-   fewest blocks with it): each element found at the same place (path of tags, ids and
-   classes from ``<body>``, with its rank among like siblings) with the same text and links,
-   whole; an element that differs is looked into. A page with a ``<main>``, ``<article>`` or
-   ``role=main`` region is never touched by this rule; the hosts hand over their content
-   without the theme and need none.
-3. What remains is its text (entities decoded; without white space, so that indenting,
-   minifying or re-wrapping the markup and the Markdown lines, or an inline element put around
-   a word, does not count; the text of each ``<pre>`` once more as it is) plus the
-   ``href`` and ``src`` values of its elements that do not point at versioned assets (links
-   and images are content; a hash in an asset's file name is not), but for the ``href`` of a
-   link to the very image it holds (a lightbox's: that image counts by its ``src``); an emoji
-   image counts by its file name (which emoji), not its CDN, version or format. The text's
-   typography is made plain (:func:`plain_typography`: curly quotes, dashes, ellipses,
-   no-break spaces), which SmartyPants, ``TYPOGRIFY`` and ``smarty`` set for the whole site.
+1. The region: the first ``<main>``; else every outermost ``<article>``; else the first
+   element whose ``role`` names ``main``; else ``<body>`` (none inside a ``<noscript>`` or
+   ``<template>``).
+2. Inside it, the rule book's ``DROPPED`` elements go whole (navigation, sidebars, inline
+   assets: a page added to the navigation moves no other page), a ``<header>`` only from a
+   ``<body>`` region or when it names itself the banner; so do code's line numbers and
+   headings' permalinks (the site's settings). A ``<body>`` region read from disk also loses
+   the site's chrome when the build measured it (:mod:`~sitemap_plugins.page.chrome`).
+3. What remains is its text (entities decoded, typography made plain, white space gone but
+   for each ``<pre>``'s text counted once more as it is) plus the ``href`` and ``src`` values
+   of its elements, but for versioned assets, a link to the very image it holds (a
+   lightbox's), and an emoji image's CDN (it counts by which emoji it is).
 4. XXH3-128 of that (UTF-8), as hex: a change detector, not a seal.
 
-A change to any step here or in :mod:`~sitemap_plugins.page.chrome` bumps
-:data:`sitemap_plugins.page.reader.FINGERPRINT_VERSION` (the lastmod history then re-baselines
-once, dates kept) and ``READER_VERSION`` (cached records are read again).
+A change to any step here, in the rule book or in :mod:`~sitemap_plugins.page.chrome` bumps
+:data:`~sitemap_plugins.page.reader.FINGERPRINT_VERSION` (the lastmod history re-baselines once,
+dates kept) and ``READER_VERSION`` (cached records are read again).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -68,8 +48,12 @@ URL_SPACE = " \t\n\r\f"
 # not a title, and a record stays small whatever the page holds.
 _MAX_TEXT = 2_048
 LINKING = rb.LINKING
-_DROPPED_SELECTOR = ", ".join((*rb.DROPPED, *rb.LINE_NUMBERS))
-_DROPPED_IN_CONTENT_SELECTOR = ", ".join((*rb.DROPPED_IN_CONTENT, *rb.LINE_NUMBERS))
+# Links in code (a line's number) and in headings (a permalink).
+_CODE_AND_HEADING_LINKS = ('pre a[href^="#"]', *(f"h{level} a" for level in range(1, 7)))
+_CODE_OR_HEADINGS = frozenset({"pre", *(f"h{level}" for level in range(1, 7))})
+_DROPPED_SELECTOR = ", ".join((*rb.DROPPED, *rb.LINE_NUMBERS, *_CODE_AND_HEADING_LINKS))
+_DROPPED_IN_CONTENT_SELECTOR = ", ".join(
+    (*rb.DROPPED_IN_CONTENT, *rb.LINE_NUMBERS, *_CODE_AND_HEADING_LINKS))
 _CONTENT_ELEMENTS = ("h1", "pre", *LINKING)
 _CONTENT_SELECTOR = ", ".join(_CONTENT_ELEMENTS)
 _SRCSET_DESCRIPTOR = re.compile(r"(\d{1,12}(?:\.\d{1,12})?)[wx]", re.IGNORECASE)
@@ -227,12 +211,16 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
     regions = scope.regions
     # Several regions are articles, never the body (their common ancestor may well be it).
     whole_body = body is not None and is_whole_body(regions, body)
+    # One query for the rule book's dropped elements and the links in code and headings (each
+    # query costs as much as the rest); the links are judged once the others are gone.
     selector = _DROPPED_SELECTOR if whole_body else _DROPPED_IN_CONTENT_SELECTOR
+    anchors = []
     for node in scope.select(selector):
-        if node.mem_id not in scope.around:  # a region, or what holds one, stays
-            node.remove(False)  # unlinked whole, its subtree kept (and never walked)
-    # One query for the links in code and in headings (each query costs as much as the rest).
-    for anchor in scope.select(_CODE_AND_HEADING_LINKS_SELECTOR):
+        if node.tag == "a":
+            anchors.append(node)
+        elif node.mem_id not in scope.around:  # a region, or what holds one, stays
+            node.remove(False)  # unlinked whole, its subtree kept
+    for anchor in anchors:
         holder = anchor.parent
         while holder is not None and holder.tag not in _CODE_OR_HEADINGS:
             holder = holder.parent
@@ -244,12 +232,6 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
                 anchor.remove(False)
         elif _is_permalink(anchor, holder):
             anchor.remove(False)
-
-
-# Links in code (a line's number) and in headings (a permalink), found by one query.
-_CODE_AND_HEADING_LINKS_SELECTOR = ", ".join(
-    ['pre a[href^="#"]', *(f"h{level} a" for level in range(1, 7))])
-_CODE_OR_HEADINGS = frozenset({"pre", *(f"h{level}" for level in range(1, 7))})
 
 
 def _is_permalink(anchor: LexborNode, heading: LexborNode) -> bool:
@@ -324,10 +306,8 @@ def plain_typography(text: str) -> str:
 def _links(elements: dict[str, list[LexborNode]]) -> list[str]:
     """``href`` and ``src`` values of the regions' linking elements.
 
-    By element name, then in document order: the same bytes always give the same list. A
-    link to the very image it holds is that image (a lightbox's or a zoom's: mkdocs-glightbox,
-    Sphinx's scaled images), already counted by its ``src``: turning such a plugin on or off
-    for the site is no change of any page (hatch's five pages with images moved).
+    By element name, then in document order. A link to the very image it holds (a
+    lightbox's: mkdocs-glightbox, Sphinx's scaled images) is that image, counted by its ``src``.
     """
     zooms = _image_links(elements["img"])
     found: list[str] = []
@@ -350,9 +330,7 @@ def _is_emoji_image(attributes: dict[str, str | None], source: str) -> bool:
 def _emoji_name(source: str) -> str:
     """An emoji image's file name without its folder and type: which emoji it is.
 
-    The CDN, its version and the format are pymdownx's (its releases move to new twemoji
-    versions) and the site's (``image_path``, ``to_png`` or ``to_svg``): an upgrade changes
-    them on every page with an emoji, while the page's emoji stays.
+    The CDN, its version and the format are pymdownx's and the site's settings.
     """
     name = url_value(source).split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[-1]
     return "emoji:" + name.rsplit(".", 1)[0]
@@ -417,11 +395,8 @@ def _in_header(node: LexborNode, regions: set[int]) -> bool:
 def content_images(elements: dict[str, list[LexborNode]], home: str = "") -> tuple[str, ...]:
     """The content's images, each once, the first ``_MAX_MEDIA``: decoration is left out.
 
-    A lazy-loaded image is the one its loader shows (``data-src``), not the placeholder in
-    its ``src``. A ``<picture>``'s sources are judged with its ``<img>`` (a dark-mode badge
-    or logo is as much decoration as the light one). Where an image sits is asked of each element
-    once (:class:`_Surroundings`), and the walk stops at ``_MAX_MEDIA``: the work is linear
-    in the page, however many images share one ancestor. ``home``: the site's base URL.
+    A lazy-loaded image is the one its loader shows, not its placeholder ``src``; a
+    ``<picture>``'s sources are judged with its ``<img>``. ``home``: the site's base URL.
     """
     found: dict[str, None] = {}
     around = _Surroundings(home)
@@ -460,12 +435,9 @@ def content_images(elements: dict[str, list[LexborNode]], home: str = "") -> tup
 
 def _lazy_source(attributes: dict[str, str | None]) -> str:
     """The image a lazy loader will show in place of ``src`` (not a ``data:`` URI), or ""."""
-    for name in rb.LAZY_SOURCES:
-        value = url_value(attributes.get(name))
-        if value and not value.lower().startswith("data:"):
-            return value
-    for name in rb.LAZY_SRCSETS:
-        value = _largest_srcset(attributes.get(name) or "")
+    for name in (*rb.LAZY_SOURCES, *rb.LAZY_SRCSETS):
+        value = attributes.get(name) or ""
+        value = _largest_srcset(value) if name in rb.LAZY_SRCSETS else url_value(value)
         if value and not value.lower().startswith("data:"):
             return value
     return ""
@@ -474,9 +446,8 @@ def _lazy_source(attributes: dict[str, str | None]) -> str:
 def _largest_srcset(srcset: str) -> str:
     """The URL of the widest (or densest) candidate; the first when none says.
 
-    Linear: split on commas, then each candidate on white space, never a pattern searched
-    from every position (which took a minute for one 100 KB attribute of spaces). Only the
-    first ``_MAX_SRCSET`` characters count, cut at a comma; no real list comes near.
+    Linear (split, never a pattern searched from every position); the first ``_MAX_SRCSET``
+    characters count, cut at a comma.
     """
     if len(srcset) > _MAX_SRCSET:
         head, comma, _ = srcset[:_MAX_SRCSET].rpartition(",")
@@ -504,15 +475,16 @@ def _is_pixel(attributes: dict[str, str | None]) -> bool:
 # --- Decoration: images a page shows that are not its content (the rule book's images) ---
 
 
-def is_decoration(source: str, *, classes: str = "", alt: str = "", in_home_link: bool = False,
-                  in_banner: bool = False, in_link: bool = False) -> bool:
+def is_decoration(source: str, attributes: dict[str, str | None],
+                  where: tuple[bool, bool, bool]) -> bool:
     """Whether an ``<img>`` decorates the page rather than being its content.
 
-    ``source``: the image's URL as written; ``classes`` and ``alt``: its attributes;
-    ``in_home_link``: it sits in a link to the site's own home; ``in_banner``: in a
-    ``<header>``, ``<nav>`` or banner; ``in_link``: in any link. A badge, an emoji, an avatar,
-    a control (a toggler) or the site's logo is decoration (:mod:`~.rulebook`).
+    ``source``: the image's URL as written; ``where``: whether it sits in a link to the site's
+    own home, in a banner (``<header>``, ``<nav>``), in any link. A badge, an emoji, an
+    avatar, a control (a toggler) or the site's logo is decoration (:mod:`~.rulebook`).
     """
+    classes, alt = attributes.get("class") or "", attributes.get("alt") or ""
+    in_home_link, in_banner, in_link = where
     url = source.strip()
     if _is_badge(url, alt.strip() if in_link else "") or rb.EMOJI_URL.match(
             url if not url.startswith("//") else "https:" + url):
@@ -585,6 +557,7 @@ def _is_emoji(text: str) -> bool:
         ord(c) >= _FIRST_SYMBOL for c in text)
 
 
+@functools.lru_cache(maxsize=1024)  # the same few links home, on every page
 def _site_root(url: str) -> tuple[str, str] | None:
     """An absolute URL's host and path, without ``index.html`` and final slash; else None."""
     found = _AUTHORITY.fullmatch(url.split("#", 1)[0].split("?", 1)[0])
@@ -599,28 +572,24 @@ def _site_root(url: str) -> tuple[str, str] | None:
 class _Surroundings:
     """Where the content's images sit: in a link, in one to the site's own home, in a banner.
 
-    ``home``: the site's base URL; a link to it, or a relative one to the root
-    (:data:`~.rulebook.HOME_HREF`), is a link home; a link to another site's root is not.
-    Each element's answer is kept and its ancestors' reused: asked anew for each image, one
-    element holding 5,000 images read its 20,000 attributes 5,000 times (7 s for 0.3 MB).
+    ``home``: the site's base URL; it, or a relative link to the root
+    (:data:`~.rulebook.HOME_HREF`), is home, another site's root is not. Each element's answer
+    is kept for the images below it: the work stays linear in the page.
     """
 
     def __init__(self, home: str = "") -> None:
         self._known: dict[int, tuple[bool, bool, bool]] = {}
-        self._home = _site_root(home) if home else None
+        self._home = home
 
     def decoration(self, node: LexborNode, attributes: dict[str, str | None],
                    source: str) -> bool:
         """:func:`is_decoration` of the image ``node`` showing ``source``, where it sits."""
-        in_home_link, in_banner, in_link = self._around(node)
-        return is_decoration(source, classes=attributes.get("class") or "",
-                             alt=attributes.get("alt") or "", in_home_link=in_home_link,
-                             in_banner=in_banner, in_link=in_link)
+        return is_decoration(source, attributes, self._around(node))
 
     def _is_home(self, href: str) -> bool:
         if rb.HOME_HREF.match(href.split("#", 1)[0]):
             return True
-        return self._home is not None and _site_root(href) == self._home
+        return bool(self._home) and "//" in href and _site_root(href) == _site_root(self._home)
 
     def _around(self, node: LexborNode) -> tuple[bool, bool, bool]:
         """Whether an ancestor of ``node`` below ``<body>`` is a link home, a banner, a link."""
@@ -649,8 +618,7 @@ class _Surroundings:
 def _caption(node: LexborNode, captions: dict[int, str]) -> str:
     """The text of the ``<figcaption>`` of the ``<figure>`` around ``node``, or "".
 
-    ``captions`` holds each figure's, found once: a figure of many videos is walked once,
-    not once for each of them (20,000 videos in one figure took a minute).
+    Each figure's is found once, in ``captions``: a figure of many videos is walked once.
     """
     parent = node.parent
     while parent is not None and parent.tag not in ("figure", "body"):

@@ -1,30 +1,15 @@
 """The one page reader: a built file's bytes in, one :class:`PageRecord` out.
 
-An HTML page is decoded and parsed once, by Lexbor (a C HTML5 parser, through
-``selectolax``), and the record holds everything the later steps need:
+A page is parsed once, by Lexbor (a C HTML5 parser, through ``selectolax``). The record holds
+the head facts read here (canonical, robots, refresh, alternates, lang, base, dates, title,
+description, feeds) and what :mod:`~sitemap_plugins.page.content` finds in the main content
+(the fingerprint, images, videos, first heading). A host's page is read in two parts
+(:class:`HostPage`): the head as written, the content as rendered, without the theme. Values
+are raw; judging them is :mod:`~sitemap_plugins.entry.rules`' work.
 
-* the head facts, read here: canonical, robots meta, meta refresh, hreflang alternates,
-  ``<html lang>``, ``<base href>``, modification and publication dates, title, description,
-  feed links;
-* what the main content holds, found by :mod:`sitemap_plugins.page.content`: the content
-  fingerprint (so that lastmod moves only when the content does; the module says exactly
-  what counts), and the content's images, videos and first heading, for media sitemaps and
-  the site map for people.
-
-A page its host rendered is read in two parts (:class:`HostPage`): the head as written, and
-the content as the host rendered it, without the theme. On the command line, a page whose
-content region is its whole ``<body>`` loses the site's repeated blocks
-(:mod:`sitemap_plugins.page.chrome`), measured on pages this module reads (:func:`page_blocks`).
-
-Values are raw (attribute text, entities decoded): resolving URLs and judging them is
-evaluation's work (:mod:`sitemap_plugins.entry.rules`), which needs no file.
-
-A file that is not an HTML page, or one larger than :data:`MAX_PARSED_BYTES`, is
-fingerprinted by a digest of all of its bytes, taken in chunks as it is read; such a page is
-parsed only up to the bound, so memory stays bounded whatever the file's size.
-
-Floor: the middle (pure: it is handed bytes or a host's strings and opens no file;
-:mod:`sitemap_plugins.disk.site` reads the files).
+A file that is not HTML, or larger than :data:`MAX_PARSED_BYTES`, is fingerprinted by a
+digest of all its bytes; such a page is parsed up to the bound (its head whole, up to
+:data:`MAX_HEAD_BYTES`). Floor: the page (pure: :mod:`sitemap_plugins.disk.site` reads files).
 """
 
 from __future__ import annotations
@@ -60,8 +45,6 @@ from sitemap_plugins.page.content import (
 from sitemap_plugins.vocab.values import is_language_tag
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from selectolax.lexbor import LexborNode
 
 # Bumped whenever the same bytes would give another record, so that cached records and
@@ -427,10 +410,8 @@ _HOST_CONTENT = b"sitemap-plugins-content"
 def read_parts(page: HostPage, home: str = "") -> PageRecord:
     """The record of a page its host rendered (:class:`HostPage`), head and content apart.
 
-    The head facts come from the head; the content is the main content region, and steps 2
-    to 4 of the fingerprint (:mod:`sitemap_plugins.page.content`) apply to it as to a region found
-    in a whole page: a host's page is fingerprinted as a page read from disk, without the
-    theme.
+    The content is the region; steps 2 to 4 of the fingerprint apply to it as to a page read
+    from disk. ``home``: as for :func:`read_record`.
     """
     # One document, one parse: the head as written, then the content as the body. Lexbor
     # reads UTF-8 bytes in half the time it takes to read a string, and a parser costs as
@@ -506,10 +487,7 @@ _MARKUP_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
 def host_title(title: object) -> str:
     """A host's title as the text it shows: tags dropped, entities decoded.
 
-    Pelican's title is HTML, printed as is by its themes: ``TYPOGRIFY`` makes "Latest
-    Release" ``Latest&nbsp;Release`` and "URL" ``<span class="caps">URL</span>``, and
-    ``FORMATTED_FIELDS = ["title"]`` renders it as Markdown. (Elegant's documentation showed
-    those as text in the HTML site map.)
+    Pelican's title is HTML (``TYPOGRIFY``'s ``&nbsp;`` and caps spans, ``FORMATTED_FIELDS``).
     """
     markup = str(title or "")
     if "<" not in markup and "&" not in markup:
@@ -598,7 +576,8 @@ class _Head:
 def _read_head(tree: LexborHTMLParser) -> _Head:
     """Canonical links, robots, refresh, alternates, base, dates, title, feeds."""
     found = _Head()
-    for node in _head_elements(tree.head):
+    head = tree.head
+    for node in head.iter() if head is not None else ():
         tag = node.tag
         if tag == "meta":
             attributes = node.attributes
@@ -623,18 +602,11 @@ def _read_head(tree: LexborHTMLParser) -> _Head:
                 found.base_href = href
         elif tag == "title" and found.title is None:
             found.title = short_text(node.text())
+        elif tag == "noscript":  # a redirect's refresh (Material's, sphinx-reredirects')
+            for child in node.iter():
+                if child.tag == "meta" and "http-equiv" in child.attributes:
+                    _http_equiv(child.attributes, found)
     return found
-
-
-def _head_elements(head: LexborNode | None) -> Iterator[LexborNode]:
-    """The head's elements, and those of a ``<noscript>`` in it (a redirect's refresh).
-
-    Material's and Zensical's ``redirect.html`` and sphinx-reredirects put it there.
-    """
-    for node in head.iter() if head is not None else ():
-        yield node
-        if node.tag == "noscript":
-            yield from node.iter()
 
 
 def _link(attributes: dict[str, str | None], rel: str, found: _Head) -> None:
