@@ -317,3 +317,42 @@ def test_long_paths_are_shortened_in_messages(traps: Path, capsys) -> None:
     assert "a…a" in long_lines[0]
     assert "/index.html': URL has 2,049 characters" in long_lines[0]
     assert max(map(len, err.splitlines())) < 400
+
+
+# pydata-sphinx-theme's _static/webpack-macros.html, a Jinja macro file copied into every site.
+WEBPACK_MACROS = """<!--
+  AUTO-GENERATED from webpack.config.js, do **NOT** edit by hand.
+  These are re-used in layout.html
+-->
+{# Load FontAwesome icons #}
+{% macro head_pre_icons() %}
+  <link href="{{ pathto('_static/vendor/fontawesome/6.5.2/css/all.min.css', 1) }}" rel="stylesheet" />
+{% endmacro %}
+
+{% macro head_pre_assets() %}
+  <!-- Loaded before other Sphinx assets -->
+  <link href="{{ pathto('_static/styles/theme.css', 1) }}?digest=dfe6caa3a7d6" rel="stylesheet" />
+{% endmacro %}
+"""
+# Material's and Zensical's redirect.html: the refresh inside a <noscript> of the head.
+MATERIAL_REDIRECT = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>'
+                     'Redirecting...</title><noscript><meta http-equiv="refresh" content="0; '
+                     'url=../new/"></noscript><script>location.replace(new URL("../new/", '
+                     "location))</script></head></html>")
+
+
+def test_templates_and_noscript_redirects_are_not_listed(tmp_path: Path, sitemap_urls,
+                                                         capsys) -> None:
+    """A theme's template file copied as is and a redirect page are left out, each said why."""
+    site = tmp_path / "site"
+    home = "<!doctype html><html><body><main><p>Home.</p></main></body></html>"
+    for name, text in (("index.html", home),
+                       ("_static/webpack-macros.html", WEBPACK_MACROS),
+                       ("old/index.html", MATERIAL_REDIRECT)):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, "utf-8")
+    assert main(["build", str(site), "--base-url", "https://example.org/"]) == 0
+    assert sitemap_urls(site) == ["https://example.org/"]
+    out = capsys.readouterr().out
+    assert "1  template file (not a page)" in out
+    assert "1  redirect stub" in out

@@ -33,7 +33,7 @@ from sitemap_plugins.disk.cache_keys import default_cache_dir, site_key
 from sitemap_plugins.entry.render import NotASitemapError, sitemap_kind_of, stream_sitemap_entries
 from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, editable
 from sitemap_plugins.entry.rules import REASON_UNREADABLE
-from sitemap_plugins.page.reader import MAX_PARSED_BYTES, PageBytes
+from sitemap_plugins.page.reader import HEAD_END, MAX_HEAD_BYTES, MAX_PARSED_BYTES, PageBytes
 from sitemap_plugins.vocab.errors import (
     BusyError,
     Diagnostic,
@@ -372,9 +372,22 @@ def read_bytes(path: str) -> PageBytes:
             return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
                              mtime=status.st_mtime)
         hasher = xxhash.xxh3_128(raw)
+        # A head that goes on past the bound is read on to its end, up to MAX_HEAD_BYTES: its
+        # robots meta or canonical may follow megabytes of inline JSON-LD or CSS.
+        head_end = HEAD_END.search(raw)
+        kept = [raw[:max(bound, head_end.end())] if head_end is not None else raw]
+        size, open_head = len(kept[0]), head_end is None
         while chunk := os.read(descriptor, _CHUNK):
             hasher.update(chunk)
-        return PageBytes(raw[:bound], complete=False, digest=hasher.digest(),
+            if open_head:
+                joined = kept[-1][-16:] + chunk
+                head_end = HEAD_END.search(joined)
+                piece = chunk if head_end is None else chunk[:head_end.end() + len(chunk)
+                                                             - len(joined)]
+                kept.append(piece[:MAX_HEAD_BYTES - size])
+                size += len(kept[-1])
+                open_head = head_end is None and size < MAX_HEAD_BYTES
+        return PageBytes(b"".join(kept), complete=False, digest=hasher.digest(),
                          mtime=status.st_mtime)
     finally:
         os.close(descriptor)

@@ -251,8 +251,10 @@ class PageStep:
             record = decode_record(kept.record)
             if record is not None:
                 return _Source(record, kept.record, digest, cached=True, mtime=mtime, kept=kept)
-        record = (read_parts(parts) if parts is not None else
-                  read_record(page, html=html, chrome=self._chrome() if html else None))
+        home = str(config.base_url)
+        record = (read_parts(parts, home) if parts is not None else
+                  read_record(page, html=html, home=home,
+                              chrome=self._chrome() if html else None))
         text = encode_record(record) if config.fingerprint else ""
         return _Source(record, text, digest, cached=False, mtime=mtime, kept=kept)
 
