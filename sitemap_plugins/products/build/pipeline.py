@@ -113,7 +113,7 @@ from sitemap_plugins.vocab.errors import (
     explain,
 )
 from sitemap_plugins.vocab.globs import GlobSet
-from sitemap_plugins.vocab.urls import comparison_key
+from sitemap_plugins.vocab.urls import INDEX_NAMES, comparison_key
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -214,10 +214,7 @@ class PageStep:
     def _chrome(self) -> SiteChrome | None:
         """The chrome; in a host's build, measured once, when a page is first read whole.
 
-        A host hands over the content of the pages it rendered; the others (Pelican's
-        search page and ``TEMPLATE_PAGES``, static HTML) are read whole as the command line
-        reads them, menus included (Elegant's search page moved when ``html_sitemap`` added
-        its menu link). Each worker process measures it alike, from the same files.
+        Pages the host did not render are read whole, menus included, as the CLI reads them.
         """
         if self.chrome_site is not None:
             self.chrome, self.chrome_site = _home_chrome(
@@ -312,11 +309,12 @@ class PageStep:
         rendered = Rendered(entry.loc, element, entry.lastmod, len(entry.images),
                             len(entry.videos))
         shown = None
-        if config.html_sitemap:  # the HTML site map's modules are loaded only for it
+        if config.html_sitemap or config.llms_txt:  # the HTML map's modules only for them
             from sitemap_plugins.products.html_map.plan import HtmlEntry, page_title  # noqa: PLC0415
 
             shown = HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
-                              seen.lang or "")
+                              seen.lang or "", "", seen.description or "",
+                              (seen.title or "") if rel in INDEX_NAMES else "")
         return PageDone("", rendered, diagnostics, row, cached, decision.rules_applied,
                         shown, decision.videos_skipped, entry.news)
 
@@ -539,9 +537,9 @@ def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
     html: SiteMapPages | None = None,
     progress: Progress | None = None, news: NewsSelection | None = None,
-    *, hreflang: bool = True,
+    *, hreflang: bool = True, shown: list[HtmlEntry] | None = None,
 ) -> Iterator[Rendered]:
-    """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
+    """The listed pages' ``<url>`` elements; each page counted, and kept (``shown``)."""
     for page in pages:
         if progress is not None:
             progress.done()
@@ -558,8 +556,8 @@ def _listed(
         result.videos += page.rendered.videos
         result.videos_skipped.update(page.videos_skipped)
         result.rules_applied.update(page.rules_applied)
-        if html is not None and page.page is not None:
-            html.entries.append(page.page)
+        if shown is not None and page.page is not None:
+            shown.append(page.page)
         if news is not None and page.news is not None:
             news.offer(page.news)
         yield page.rendered
@@ -691,7 +689,8 @@ def _generate(
         str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
         directory_urls=config.directory_urls, on_skip=on_skip,
         own_names=own_names(config))
-    html = None
+    html: SiteMapPages | None = None
+    shown: list[HtmlEntry] = []
     if config.html_sitemap is not None:
         from sitemap_plugins.products.html_map.pages import SiteMapPages  # noqa: PLC0415  # only then
 
@@ -701,7 +700,7 @@ def _generate(
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
                             language_pages, extensionless_urls=config.extensionless_urls,
                             stand_ins=stand_ins)
-        files = _without(files, html)
+        files, shown = _without(files, html), html.entries
     if only is not None:
         files = _only(files, set(only), on_skip)
     if progress is not None:
@@ -723,7 +722,7 @@ def _generate(
     try:
         installed = write_entries(site, config, _listed(
             run_pages(files, step), result, manifest, html, progress, news,
-            hreflang=config.hreflang), owned)
+            hreflang=config.hreflang, shown=shown), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -760,7 +759,7 @@ def _generate(
         result.files.extend(installed.files)
         result.removed = installed.removed
         result.split = installed.split
-        write_extras(site, config, result, html, news)
+        write_extras(site, config, result, html, news, shown, outline)
     if config.indexnow_key:
         publish_key_file(site, config, result)
     for diagnostic in owned.diagnostics:
