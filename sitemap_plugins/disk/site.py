@@ -22,6 +22,7 @@ import os
 import stat
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
@@ -30,7 +31,12 @@ import filelock
 import xxhash
 
 from sitemap_plugins.disk.cache_keys import default_cache_dir, site_key
-from sitemap_plugins.entry.render import NotASitemapError, sitemap_kind_of, stream_sitemap_entries
+from sitemap_plugins.entry.render import (
+    NotASitemapError,
+    gunzip,
+    sitemap_kind_of,
+    stream_sitemap_entries,
+)
 from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, editable
 from sitemap_plugins.entry.rules import REASON_UNREADABLE
 from sitemap_plugins.page.reader import MAX_PARSED_BYTES, PageBytes
@@ -93,9 +99,6 @@ def what_stands(path: Path) -> str | None:
 def refuse_special(target: Path) -> None:
     """Stop before replacing or opening anything but a regular file: a link, a device, a pipe.
 
-    A rename would put a file in its place (a symlink the user made to share one file, a
-    device node), and opening a pipe would wait for a writer forever.
-
     Raises:
         WriteError: naming what stands there; it is left as it is.
     """
@@ -115,11 +118,7 @@ _GITIGNORE = b"# Made by sitemap-plugins: the lastmod manifest is a cache, not a
 def make_cache_folder(folder: Path) -> None:
     """Create a cache folder (and its parents), with a ``.gitignore`` when this call made it.
 
-    Only then: its ``*`` ignores every file in the folder, and a folder given as
-    ``cache_dir`` that was there before (``--cache-dir .``, the project root) holds files the
-    tool did not make. Written once, when missing; a user's own is left alone. Whoever
-    comes first (the site's lock, the history) makes it, so the ignore file never depends
-    on which.
+    Only then: a folder that was there (``--cache-dir .``) holds files the tool did not make.
 
     Raises:
         OSError: when it cannot be created.
@@ -226,10 +225,8 @@ def scan_site(
                 report(rel, REASON_UNREADABLE, Diagnostic(
                     rel, "broken-symlink", "is a symlink to nothing"))
                 continue
-            # A file reached by several paths is listed once, under its own: links to what
-            # the walk reaches anyway are not followed, and a hidden target (which it does
-            # not reach) is followed through one link only. Links fanning out to the same
-            # folders made the walk exponential (14 pages gave 16,370 URLs).
+            # A file reached by several paths is listed once, under its own; a hidden target
+            # is followed through one link only (else links fanning out are exponential).
             own = os.path.relpath(target, real_root).replace(os.sep, "/")
             walked = own != "." and not any(part.startswith(".") for part in own.split("/"))
             if ((walked or target in followed) and (is_dir or os.path.isfile(target))
@@ -250,10 +247,7 @@ def scan_site(
                     continue
                 child = (info.st_dev, info.st_ino)
             else:
-                # Only a link can lead back up, so a plain folder needs no stat call: the
-                # listing gives its inode. Past
-                # a mount point the device is the parent's; a link into such a folder is
-                # then caught one level further down, where its own stat is recorded.
+                # Only a link can lead back up: a plain folder's inode is the listing's.
                 child = (ident[0], entry.inode())
             if child in ancestors:
                 report(rel, REASON_SYMLINK, Diagnostic(
@@ -268,8 +262,7 @@ def scan_site(
         if not rel_dir and (own_files.match(name) or name in own_names):
             on_skip(rel, REASON_SITEMAP_FILE, None)
             continue
-        # A named pipe called "x.html" would block the reader forever (open() waits for a
-        # writer); sockets and devices are not pages either. is_file() follows symlinks.
+        # A named pipe "x.html" would block the reader forever; is_file() follows links.
         try:
             is_file = entry.is_file()
         except OSError:
@@ -476,13 +469,39 @@ def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
         NotASitemapError: when the file is not a sitemaps.org urlset or index, or not XML.
         OSError: when it cannot be read.
     """
+    yield from stream_sitemap_entries(sitemap_chunks(path))
+
+
+def sitemap_chunks(path: Path) -> Iterator[bytes]:
+    """A sitemap file's bytes a chunk at a time, inflated when its name ends in ``.gz``.
+
+    At most the protocol's 52,428,800 bytes, inflated too: a gzip bomb stops there.
+
+    Raises:
+        NotASitemapError: when it is empty, larger, or a ``.gz`` that is not gzip.
+        OSError: when it cannot be read or is not a regular file (a pipe would never end).
+    """
+    what = special_kind(os.stat(path).st_mode)
+    if what is not None:
+        raise OSError(0, f"is not a regular file ({what}); not read")
     size = path.stat().st_size
-    if size > _MAX_SITEMAP_BYTES:
-        msg = f"has {size:,} bytes; the protocol's limit is 52,428,800"
+    if not 0 < size <= _MAX_SITEMAP_BYTES:
+        msg = f"has {size:,} bytes; a sitemap has 1 to 52,428,800"
         raise NotASitemapError(msg)
-    if size == 0:
-        raise NotASitemapError("is empty")
-    yield from stream_sitemap_entries(read_chunks(path))
+    if not path.name.endswith(".gz"):
+        yield from read_chunks(path)
+        return
+    inflated, packed = 0, read_file(path, _MAX_SITEMAP_BYTES)
+    try:
+        for chunk in gunzip(packed):
+            inflated += len(chunk)
+            if inflated > _MAX_SITEMAP_BYTES:
+                msg = "inflates past 52,428,800 bytes (the protocol's limit)"
+                raise NotASitemapError(msg)
+            yield chunk
+    except (OSError, EOFError, zlib.error) as err:
+        msg = f"is not a valid gzip file ({err})"
+        raise NotASitemapError(msg) from None
 
 
 def sitemap_kind(path: Path) -> str:
