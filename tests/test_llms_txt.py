@@ -113,11 +113,13 @@ def test_mkdocs_writes_it_named_by_site_name(
 @pytest.mark.integration
 def test_pelican_writes_it_grouped_by_category(
         tmp_path: Path, sitemap_urls: Callable[..., list[str]]) -> None:
-    """A real Pelican build: sections as the HTML site map's (categories, then pages)."""
+    """A real Pelican build: named by SITENAME, sections as the HTML site map's (the blog,
+    categories with their articles, then pages)."""
     out = tmp_path / "out"
-    build = pelican(copy_site(tmp_path / "source"), out, 'SITEMAP_PLUGINS={"llms_txt": True}')
+    build = pelican(copy_site(tmp_path / "source"), out, 'SITEMAP_PLUGINS={"llms_txt": true}')
     assert build.returncode == 0, build.log
     text = (out / "llms.txt").read_text("utf-8")
+    assert text.startswith("# Example Blog\n")  # SITENAME
     assert sorted(links(text)) == sorted(sitemap_urls(out))
     headings = re.findall(r"^## (.*)$", text, re.MULTILINE)
     assert headings[:4] == ["Example Blog", "Code", "Food & Drink", "Travel"]
@@ -130,5 +132,5 @@ def test_sphinx_writes_it(tmp_path: Path, sitemap_urls: Callable[..., list[str]]
     build = sphinx_build(sample(tmp_path, "sitemap_plugins['llms_txt'] = True"), out)
     assert build.returncode == 0, build.log
     text = (out / "llms.txt").read_text("utf-8")
-    assert text.startswith("# ")
+    assert text.startswith("# Sample Docs\n")  # the project's name
     assert sorted(links(text)) == sorted(sitemap_urls(out))

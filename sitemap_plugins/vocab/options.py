@@ -527,6 +527,11 @@ class SitemapConfig:
     announce_feeds: bool = _default("announce_feeds")
     versions: tuple[str, ...] = _default("versions")
 
+    @property
+    def lists_pages(self) -> bool:
+        """Whether a list for readers (the HTML site map, llms.txt) wants the host's nav."""
+        return self.html_sitemap is not None or self.llms_txt
+
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> SitemapConfig:
         """Validate a mapping of options and return a frozen config.

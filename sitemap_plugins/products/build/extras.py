@@ -70,8 +70,12 @@ def check_extra_targets(site: Path, config: SitemapConfig, owned: Ownership) -> 
 
 def write_extras(site: Path, config: SitemapConfig, result: Result,
                  html: SiteMapPages | None, news: NewsSelection | None,
-                 shown: Sequence[HtmlEntry] = (), outline: Sequence[NavNode] = ()) -> None:
+                 listed: tuple[Sequence[HtmlEntry], Sequence[NavNode], str] = ((), (), ""),
+                 ) -> None:
     """After the sitemap set: the HTML site map's pages, llms.txt, the news sitemap, robots.txt.
+
+    ``listed``: what llms.txt lists (the pages as the HTML site map shows them, the host's
+    navigation and its name of the site).
 
     robots.txt (or the fragment) names the sitemap, the news sitemap and the announced feeds;
     an earlier build's fragment and news sitemap go when this one wrote none, and so do the
@@ -84,9 +88,10 @@ def write_extras(site: Path, config: SitemapConfig, result: Result,
     if config.llms_txt:
         from sitemap_plugins.products.html_map.llms_txt import render_llms_txt  # noqa: PLC0415
 
+        shown, outline, name = listed
         write_bytes_atomic(site / LLMS_NAME, render_llms_txt(
             shown, str(config.base_url), depth=config.html_sitemap_depth, outline=outline,
-            map_pages=html.pages if html is not None else ()).encode())
+            map_pages=html.pages if html is not None else (), name=name).encode())
         result.files.append(LLMS_NAME)
     elif remove_own(site, LLMS_NAME, PROOFS["llms"]) is True:  # an earlier build's
         result.removed.append(LLMS_NAME)

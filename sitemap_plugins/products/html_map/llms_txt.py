@@ -39,10 +39,14 @@ def site_name(site_title: str, base_url: str) -> str:
 
 
 def render_llms_txt(entries: Sequence[HtmlEntry], base_url: str, *, depth: int,
-                    outline: Sequence[NavNode] = (), map_pages: Iterable[MapPage] = ()) -> str:
-    """The file's text for the listed ``entries`` (and the HTML site map's pages)."""
+                    outline: Sequence[NavNode] = (), map_pages: Iterable[MapPage] = (),
+                    name: str = "") -> str:
+    """The file's text for the listed ``entries`` (and the HTML site map's pages).
+
+    ``name``: the host's name of the site; else the home page's title names it.
+    """
     home = next((e for e in entries if e.rel_path in INDEX_NAMES), None)
-    lines = [f"# {site_name(home.site if home else '', base_url)}", ""]
+    lines = [f"# {_text(name) or site_name(home.site if home else '', base_url)}", ""]
     if home is not None and _text(home.notes):
         lines += [f"> {_text(home.notes)}", ""]
     tree = build_tree(entries, depth, outline)
