@@ -412,7 +412,7 @@ def _run_diff(args: argparse.Namespace) -> int:
             for url in urls:
                 _print(f"{sign} {url}")
         for url, old, new in diff.redated:
-            _print(f"~ {url} {old} -> {new}")
+            _print(f"~ {url} {old or '(none)'} -> {new or '(none)'}")
         _print(diff.summary())
     if failed:
         found = ", ".join(f"{diff.counts()[kind]:,} {kind}" for kind in failed)

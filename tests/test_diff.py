@@ -49,9 +49,10 @@ def test_diff_counts_added_removed_and_moved_lastmods(tmp_path: Path) -> None:
     diff = diff_sitemaps(str(old), str(new))
     assert diff.added == [f"{BASE}new.html"]
     assert diff.removed == [f"{BASE}gone.html"]
-    assert diff.redated == [(f"{BASE}a.html", "2024-05-01", "2024-06-01")]
+    assert diff.redated == [(f"{BASE}a.html", "2024-05-01", "2024-06-01"),
+                            (f"{BASE}b.html", "2024-01-01", "")]  # its lastmod went
     assert (diff.old_urls, diff.new_urls) == (5, 5)
-    assert diff.summary() == "5 URLs -> 5 URLs: 1 added, 1 removed, 1 redated"
+    assert diff.summary() == "5 URLs -> 5 URLs: 1 added, 1 removed, 2 redated"
 
 
 def test_diff_reads_an_index_with_gzip_parts_a_folder_and_a_text_sitemap(tmp_path: Path) -> None:

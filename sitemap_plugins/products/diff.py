@@ -41,7 +41,7 @@ class Diff:
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     redated: list[tuple[str, str, str]] = field(default_factory=list)
-    """``(url, old lastmod, new lastmod)``; an empty lastmod is none."""
+    """``(url, old lastmod, new lastmod)``; empty: none (a text sitemap's redate nothing)."""
 
     def counts(self) -> dict[str, int]:
         """Each kind of change, counted."""
@@ -76,26 +76,25 @@ def diff_sitemaps(old: str, new: str, sitemap_name: str = "sitemap") -> Diff:
     result = Diff(old, new, len(before), len(after))
     result.added = sorted(after.keys() - before.keys())
     result.removed = sorted(before.keys() - after.keys())
-    result.redated = [(url, before[url], after[url]) for url in sorted(
-        before.keys() & after.keys()) if _moved(before[url], after[url])]
+    for url in sorted(before.keys() & after.keys()):
+        old_date, new_date = before[url], after[url]
+        if old_date is not None and new_date is not None and _moved(old_date, new_date):
+            result.redated.append((url, old_date, new_date))
     return result
 
 
 def _moved(old: str, new: str) -> bool:
-    """Whether a lastmod moved: both sides have one, and ``2024-05-01`` is ``...T00:00Z``.
-
-    A side without (a text sitemap) says nothing of the page's date.
-    """
-    if not old.strip() or not new.strip():
-        return False
+    """Whether a lastmod moved (or came or went): ``2024-05-01`` is ``...T00:00:00Z``."""
     was, now = parse_w3c(old), parse_w3c(new)
     if was is None or now is None:
         return old.strip() != new.strip()
     return sort_key(was) != sort_key(now)
 
 
-def read_sitemap(source: Path, sitemap_name: str = "sitemap") -> dict[str, str]:
+def read_sitemap(source: Path, sitemap_name: str = "sitemap") -> dict[str, str | None]:
     """URL -> lastmod of every URL the sitemap at ``source`` lists (a folder: its own sitemap).
+
+    A text sitemap's URLs have None: it says nothing of their dates, so nothing is redated.
 
     Raises:
         DiffError: when it cannot be read as a sitemap.
@@ -111,9 +110,9 @@ def read_sitemap(source: Path, sitemap_name: str = "sitemap") -> dict[str, str]:
         site, name = source.parent, source.name
     else:
         raise DiffError(str(source), "does not exist")
-    urls: dict[str, str] = {}
+    urls: dict[str, str | None] = {}
     if name.endswith((".txt", ".txt.gz")):
-        urls.update((url, "") for url in _lines(site / name))
+        urls.update((url, None) for url in _lines(site / name))
         return urls
     parts: list[str] = []
     for kind, loc, lastmod in _entries(site / name):
