@@ -90,6 +90,33 @@ def test_a_bad_value_has_the_option_tables_words() -> None:
     assert caught.value.message == other.value.message
 
 
+def test_a_sitemap_name_whose_text_sitemap_is_llms_txt_is_refused() -> None:
+    """sitemap_name 'llms' would write its text sitemap where llms.txt goes: one clear error."""
+    with pytest.raises(ConfigError) as caught:
+        SitemapConfig.from_mapping({"base_url": BASE, "llms_txt": True, "sitemap_name": "LLMS"})
+    assert (caught.value.option, caught.value.message) == ("sitemap_name", (
+        "Expected a name whose files are not llms.txt (llms_txt is on) but received: 'LLMS' "
+        "(str)"))
+    assert SitemapConfig.from_mapping({"base_url": BASE, "sitemap_name": "llms"}).text
+
+
+def test_it_is_never_listed_and_goes_with_the_last_page(tmp_path: Path, capsys) -> None:
+    """llms.txt is not a page of the site even where .txt files are listed, and a build that
+    lists nothing removes it (it would name pages that are gone)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<title>Home</title><h1>Home</h1>", "utf-8")
+    (site / "notes.txt").write_text("notes\n", "utf-8")
+    assert main(["-q", "build", str(site), "--base-url", BASE, "--llms-txt",
+                 "--extension", ".html", "--extension", ".txt"]) == 0
+    assert (site / "sitemap.txt").read_text("utf-8") == f"{BASE}\n{BASE}notes.txt\n"
+    assert links((site / "llms.txt").read_text("utf-8")) == [BASE, f"{BASE}notes.txt"]
+    (site / "index.html").unlink()
+    (site / "notes.txt").unlink()
+    assert main(["-q", "build", str(site), "--base-url", BASE, "--llms-txt"]) == 0
+    assert not (site / "llms.txt").exists()
+
+
 @pytest.mark.integration
 def test_mkdocs_writes_it_named_by_site_name(
         tmp_path: Path, sitemap_urls: Callable[..., list[str]]) -> None:

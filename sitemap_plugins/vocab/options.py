@@ -547,6 +547,11 @@ class SitemapConfig:
         key = values.get("indexnow_key")
         if key is not None:
             _check_key_file_name(key, values.get("sitemap_name", _default("sitemap_name")))
+        name = values.get("sitemap_name", _default("sitemap_name"))
+        own = re.compile(own_file_pattern(name).pattern, re.IGNORECASE)
+        if values.get("llms_txt") and own.match(LLMS_NAME):
+            raise ConfigError("sitemap_name", f"Expected a name whose files are not llms.txt "
+                                              f"(llms_txt is on) but received: {name!r} (str)")
         return cls(**values)
 
 

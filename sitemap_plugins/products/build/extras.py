@@ -46,12 +46,13 @@ if TYPE_CHECKING:
 
 
 def own_names(config: SitemapConfig) -> frozenset[str]:
-    """More files of ours at the site root that the scan never lists: the IndexNow key file."""
+    """More files of ours at the site root that the scan never lists: llms.txt, the key file."""
+    llms = {LLMS_NAME} if config.llms_txt else set()
     if not config.indexnow_key:
-        return frozenset()
+        return frozenset(llms)
     from sitemap_plugins.products.submit import key_file_name  # noqa: PLC0415  # only with a key
 
-    return frozenset({key_file_name(config.indexnow_key)})
+    return frozenset({*llms, key_file_name(config.indexnow_key)})
 
 
 def check_extra_targets(site: Path, config: SitemapConfig, owned: Ownership) -> None:
@@ -139,6 +140,8 @@ def withdraw(site: Path, config: SitemapConfig, result: Result, owned: Ownership
     """After a build that listed nothing: its old sitemap files go, and what points at them."""
     owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
     result.removed = remove_stale(owned, set())
+    if remove_own(site, LLMS_NAME, PROOFS["llms"]) is True:  # it would list what is gone
+        result.removed.append(LLMS_NAME)
     result.add_diagnostic(Diagnostic(
         "", "nothing-listed", "no page can be listed, so no sitemap was written"))
     pointers = without_sitemap(site, config, result.sitemap_url)
