@@ -21,6 +21,7 @@ from tests.test_cli import BASE, make_traps
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+BAD_BOOL = "Expected a boolean but received: 'sometimes' (str)"
 _LINK = re.compile(r"^- \[(?:[^\]\\]|\\.)*\]\((\S+?)\)(?::|$)", re.MULTILINE)
 
 
@@ -87,7 +88,7 @@ def test_a_bad_value_has_the_option_tables_words() -> None:
     with pytest.raises(ConfigError) as other:
         SitemapConfig.from_mapping({"base_url": BASE, "gzip": "sometimes"})
     assert caught.value.option == "llms_txt"
-    assert caught.value.message == other.value.message
+    assert caught.value.message == other.value.message == BAD_BOOL
 
 
 def test_a_sitemap_name_whose_text_sitemap_is_llms_txt_is_refused() -> None:
@@ -134,7 +135,7 @@ def test_mkdocs_writes_it_named_by_site_name(
                     "plugins:\n  - sitemap:\n      llms_txt: sometimes\n", {"index.md": "# H\n"})
     failed = run_host(bad)
     assert failed.returncode != 0
-    assert "option 'llms_txt': Expected a boolean" in failed.log, failed.log
+    assert f"Plugin 'sitemap' option 'llms_txt': {BAD_BOOL}" in failed.log, failed.log
 
 
 @pytest.mark.integration
@@ -150,6 +151,10 @@ def test_pelican_writes_it_grouped_by_category(
     assert sorted(links(text)) == sorted(sitemap_urls(out))
     headings = re.findall(r"^## (.*)$", text, re.MULTILINE)
     assert headings[:4] == ["Example Blog", "Code", "Food & Drink", "Travel"]
+    failed = pelican(copy_site(tmp_path / "bad"), tmp_path / "bad-out",
+                     'SITEMAP_PLUGINS={"llms_txt": "sometimes"}')
+    assert failed.returncode != 0
+    assert (f"SITEMAP_PLUGINS['llms_txt']: {BAD_BOOL}") in failed.log, failed.log
 
 
 @pytest.mark.integration
@@ -161,3 +166,7 @@ def test_sphinx_writes_it(tmp_path: Path, sitemap_urls: Callable[..., list[str]]
     text = (out / "llms.txt").read_text("utf-8")
     assert text.startswith("# Sample Docs\n")  # the project's name
     assert sorted(links(text)) == sorted(sitemap_urls(out))
+    failed = sphinx_build(sample(tmp_path / "bad", "sitemap_plugins['llms_txt'] = 'sometimes'"),
+                          tmp_path / "bad-out")
+    assert failed.returncode == 1
+    assert f"ERROR: sitemap_plugins['llms_txt']: {BAD_BOOL}" in failed.log, failed.log
