@@ -546,8 +546,6 @@ def discard_unfinished() -> None:
 class Staged:
     """A temporary file beside ``target``, written in pieces, then committed or discarded.
 
-    What the part writers of :mod:`sitemap_plugins.entry.render` stream into.
-
     Raises:
         OSError: when it cannot be created.
     """
@@ -607,7 +605,6 @@ def write_bytes_atomic(target: Path, data: bytes, *, make_folder: bool = False) 
 
     Raises:
         WriteError: with the target path and a clear reason; the old file is untouched.
-
     """
     refuse_special(target)
     temp = temp_path_for(target)
@@ -623,8 +620,7 @@ def write_bytes_atomic(target: Path, data: bytes, *, make_folder: bool = False) 
         os.replace(temp, target)
         finished(temp)
     except BaseException as err:
-        # Any failure (not only OSError: an interrupt, a bug) must not leave the temporary
-        # file behind; only a clean os.replace() hands it over.
+        # Any failure (an interrupt, a bug too) must not leave the temporary file behind.
         with contextlib.suppress(OSError):
             temp.unlink()
         finished(temp)
@@ -736,10 +732,8 @@ def site_lock(site: Path, cache_dir: Path | None = None,
               wait: float | None = None) -> Iterator[None]:
     """Hold the site for one build or merge; wait up to ``wait`` seconds for another.
 
-    The lock file is ``<site key>.lock`` in the default cache folder beside the site, whatever
-    ``cache_dir`` says, so that every program that writes into the site (builds with any
-    options, a merge of the folder above) finds the same one; in ``cache_dir`` only when
-    that folder cannot be made. Never in the site.
+    The lock file is ``<site key>.lock`` in the default cache folder beside the site (else in
+    ``cache_dir``), so that every build of the site and a merge above find the same one.
 
     Raises:
         BusyError: when the site is still held after ``wait`` seconds.
@@ -754,8 +748,7 @@ def site_lock(site: Path, cache_dir: Path | None = None,
         with contextlib.suppress(OSError):
             make_cache_folder(folder)
             break
-    # Keyed on the site's place only (no base URL): every build of this folder, whatever
-    # URL it is built for, and a merge above it wait for one another.
+    # Keyed on the site's place only (no base URL): any build of it and a merge above wait.
     name = f"{site_key(site, folder)}.lock"
     with _hold(folder / name, WAIT_SECONDS if wait is None else wait, busy):
         yield
@@ -765,8 +758,7 @@ def site_lock(site: Path, cache_dir: Path | None = None,
 def folder_lock(folder: Path, wait: float | None = None) -> Iterator[None]:
     """Hold a cache folder while a file that several sites share there is read and rewritten.
 
-    The IndexNow pending list is such a file: sibling sites' builds and ``submit`` each read,
-    merge and write it, and two at once would lose one's URLs.
+    The IndexNow pending list: two builds or submits at once would lose one's URLs.
 
     Raises:
         BusyError: when the folder is still held after ``wait`` seconds.
@@ -789,8 +781,7 @@ def _hold(path: Path, wait: float, busy: Callable[[float], BusyError]) -> Iterat
     except filelock.Timeout:
         raise busy(time.monotonic() - started) from None
     except (OSError, NotImplementedError) as err:
-        # A folder that cannot be written, a file system without locks (some network
-        # mounts): go on unlocked, as a build without a cache folder always could.
+        # A folder that cannot be written, a file system without locks: go on unlocked.
         log.debug("%s cannot be locked (%s): builds are not serialised", path, err)
         yield
         return
