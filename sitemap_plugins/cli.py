@@ -1,4 +1,4 @@
-"""The command line: ``sitemap-plugins build``, ``merge``, ``check`` and ``submit``.
+"""The command line: ``sitemap-plugins build``, ``merge``, ``check``, ``submit`` and ``diff``.
 
 Every option of :class:`~sitemap_plugins.vocab.options.SitemapConfig` is a flag with the same name
 (``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
@@ -33,11 +33,13 @@ from sitemap_plugins.products.build.interrupt import Terminated, sigterm_as_inte
 from sitemap_plugins.products.build.pipeline import cache_folder, generate
 from sitemap_plugins.products.build.progress import Progress, Snapshot
 from sitemap_plugins.products.check.checker import check_site
+from sitemap_plugins.products.diff import check_fail_on, diff_sitemaps
 from sitemap_plugins.products.merge.builds import MergeError
 from sitemap_plugins.products.merge.merger import merge
 from sitemap_plugins.products.report import (
     build_report,
     check_report,
+    diff_report,
     dropped_line,
     dumps,
     error_report,
@@ -207,6 +209,20 @@ def build_parser() -> argparse.ArgumentParser:
                              ".sitemap-cache beside SITE_DIR)")
     submit.add_argument("--dry-run", action="store_true",
                         help="print the batches that would be sent; send and change nothing")
+    diff = commands.add_parser(
+        "diff", parents=[verbosity],
+        help="compare two sitemaps: URLs added and removed, lastmods moved",
+        description="Compare two sitemaps, each a built site's folder or a sitemap file (.xml, "
+                    ".xml.gz, an index with its parts, .txt): one line per URL removed (-), "
+                    "added (+) and redated (~), then the tally.")
+    diff.add_argument("old", metavar="OLD")
+    diff.add_argument("new", metavar="NEW")
+    _add_json_flag(diff)
+    diff.add_argument("--sitemap-name", default="sitemap", metavar="NAME",
+                      help="the sitemap of a folder: NAME.xml, NAME.xml.gz or NAME.txt")
+    diff.add_argument("--fail-on", default="", metavar="CHANGES",
+                      help="exit 1 when any URL is one of these, comma-separated: removed, "
+                           "added, redated (e.g. --fail-on removed)")
     return parser
 
 
@@ -453,6 +469,31 @@ def _run_check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else EXIT_OK
 
 
+def _run_diff(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        fail_on = check_fail_on(args.fail_on)
+        diff = diff_sitemaps(args.old, args.new, args.sitemap_name)
+    except ConfigError as err:
+        return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
+    except SitemapError as err:  # a side that is no sitemap: named, with why
+        return _fail(args, started, [f"error: {err}"], EXIT_USAGE)
+    failed = [kind for kind in fail_on if diff.counts()[kind]]
+    if args.json:
+        _print(dumps(diff_report(diff, failed, time.perf_counter() - started)))
+    elif not args.quiet:
+        for sign, urls in (("-", diff.removed), ("+", diff.added)):
+            for url in urls:
+                _print(f"{sign} {url}")
+        for url, old, new in diff.redated:
+            _print(f"~ {url} {old or '(none)'} -> {new or '(none)'}")
+        _print(diff.summary())
+    if failed:
+        found = ", ".join(f"{diff.counts()[kind]:,} {kind}" for kind in failed)
+        _print(f"error: URLs {found} (--fail-on {args.fail_on})", stream=sys.stderr)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
 def _submit_key(args: argparse.Namespace) -> str:
     """The key from --key, else INDEXNOW_KEY; ConfigError names where it came from."""
     if args.key is not None:
@@ -556,7 +597,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit}.get(
+    run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit, "diff": _run_diff}.get(
         args.command, _run_check)
     try:
         with sigterm_as_interrupt():  # SIGTERM unwinds and cleans up as Ctrl-C does

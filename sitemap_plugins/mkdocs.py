@@ -352,7 +352,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
         """Keep the navigation: the HTML site map follows its sections, order and titles."""
         del config, files
-        if self._sitemap is not None and self._sitemap.html_sitemap is not None:
+        if self._sitemap is not None and self._sitemap.lists_pages:
             self._state.navs.append(nav)
 
     @event_priority(_LATE)
@@ -468,7 +468,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # --dirty leaves the output of a deleted page in site_dir: only the files MkDocs
         # knows in this build may be listed then. (A full build starts from a clean folder.)
         only = self._state.known if self._dirty else None
-        # The navigation, kept for the HTML site map only.
+        # The navigation, kept for the HTML site map and llms.txt only.
         outline = [node for nav in self._state.navs for node in _outline(nav.items, self._lang)]
         from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
@@ -478,7 +478,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                               language_pages=self._state.language_pages,
                               stand_ins={dest: record.stands_in
                                          for dest, record in self._state.pages.items()
-                                         if record.stands_in is not None})
+                                         if record.stands_in is not None},
+                              site_name=config.site_name)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         log_result(log, result)

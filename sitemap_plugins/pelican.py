@@ -393,7 +393,7 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
         if page is not None:
             hints = dataclasses.replace(hints, page=page)
     _RUN.pages[rel] = (hints, override)
-    if plan.config.html_sitemap is not None and place is not None:
+    if plan.config.lists_pages and place is not None:
         _RUN.places[rel] = place
 
 
@@ -517,7 +517,7 @@ def on_finalized(pelican: _Pelican) -> None:
             "SITEURL to the main SITEURL followed by its folder.", unplaced, plan.siteurl)
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     outline: tuple[NavNode, ...] = ()
-    if plan.config.html_sitemap is not None:
+    if plan.config.lists_pages:
         from sitemap_plugins.products.html_map.plan import blog_outline, names_in  # noqa: PLC0415
 
         outline = blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
@@ -525,7 +525,7 @@ def on_finalized(pelican: _Pelican) -> None:
     from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
-                      outline=outline)
+                      outline=outline, site_name=str(pelican.settings.get("SITENAME") or ""))
     log_result(log, result, "Sitemap: ", show=_console_line)
 
 

@@ -330,12 +330,12 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     run = _RUNS.pop(app, None)
     if run is None or exception is not None:
         return
-    outline = _outline(app, run.builder) if run.config.html_sitemap is not None else ()
+    outline = _outline(app, run.builder) if run.config.lists_pages else ()
     from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
     try:
         result = generate(app.outdir, run.config, hints=_hints(app, run), outline=outline,
-                          canonical_base=run.canonical_base)
+                          canonical_base=run.canonical_base, site_name=app.config.project)
     except SitemapError as err:  # a page's bad value, a file in the way
         _refuse(app, f"{SETTING}[{err.option!r}]: {err.message}" if isinstance(
             err, ConfigError) else str(err))

@@ -79,7 +79,12 @@ from sitemap_plugins.vocab.errors import (
     WriteError,
     explain,
 )
-from sitemap_plugins.vocab.options import FRAGMENT_NAME, sitemap_file_pattern, text_index_name
+from sitemap_plugins.vocab.options import (
+    FRAGMENT_NAME,
+    LLMS_NAME,
+    sitemap_file_pattern,
+    text_index_name,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -98,8 +103,9 @@ def holds(path: Path, proof: Proof) -> bool:
 
 
 def is_own_file(site: Path, name: str) -> bool:
-    """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there."""
-    return holds(site / name, PROOFS["fragment" if name == FRAGMENT_NAME else "news"])
+    """Whether the news sitemap, the fragment or llms.txt at ``name`` is what this tool writes."""
+    return holds(site / name, PROOFS[{FRAGMENT_NAME: "fragment", LLMS_NAME: "llms"}.get(
+        name, "news")])
 
 
 def remove_own(site: Path, name: str, proof: Proof) -> bool | OSError:

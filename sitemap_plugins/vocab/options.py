@@ -49,6 +49,9 @@ _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 FRAGMENT_NAME = "robots-sitemap.txt"
 """The robots.txt fragment written beside the sitemap when the site's own robots.txt is not
 the host's (or ``robots_txt: fragment``)."""
+LLMS_NAME = "llms.txt"
+LLMS_MARK = "<!-- sitemap-plugins: llms.txt -->"
+"""Ends the ``llms.txt`` this tool writes: what proves the file there is ours."""
 _TAKEN_NAMES = frozenset({"robots", FRAGMENT_NAME.removesuffix(".txt")})
 # indexnow.org, "Documentation": a key has 8 to 128 characters of a-z, A-Z, 0-9 and "-".
 KEY_PATTERN = re.compile(r"[A-Za-z0-9-]{8,128}\Z")
@@ -449,6 +452,10 @@ OPTIONS: tuple[Option, ...] = (
            "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "
            "mkdocs.yml; Sphinx: to conf.py). Checked before the build.",
            _optional_path("file"), "text"),
+    Option("llms_txt", False, "Also write llms.txt at the site root (llmstxt.org): the site's "
+           "name, the home page's description, then a section of links per group of the HTML "
+           "site map (listing exactly the URLs the sitemap lists, with their titles and "
+           "descriptions).", _check_bool, "bool"),
     Option("indexnow_key", None, "An IndexNow key (8 to 128 characters of a-z, A-Z, 0-9 and "
            "-): the build publishes it as KEY.txt at the site root, which 'sitemap-plugins "
            "submit' needs to send the changed URLs. Default: no key file.",
@@ -515,9 +522,15 @@ class SitemapConfig:
     html_sitemap: str | None = _default("html_sitemap")
     html_sitemap_depth: int = _default("html_sitemap_depth")
     html_sitemap_template: str | None = _default("html_sitemap_template")
+    llms_txt: bool = _default("llms_txt")
     indexnow_key: str | None = _default("indexnow_key")
     announce_feeds: bool = _default("announce_feeds")
     versions: tuple[str, ...] = _default("versions")
+
+    @property
+    def lists_pages(self) -> bool:
+        """Whether a list for readers (the HTML site map, llms.txt) wants the host's nav."""
+        return self.html_sitemap is not None or self.llms_txt
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> SitemapConfig:
@@ -534,6 +547,11 @@ class SitemapConfig:
         key = values.get("indexnow_key")
         if key is not None:
             _check_key_file_name(key, values.get("sitemap_name", _default("sitemap_name")))
+        name = values.get("sitemap_name", _default("sitemap_name"))
+        own = re.compile(own_file_pattern(name).pattern, re.IGNORECASE)
+        if values.get("llms_txt") and own.match(LLMS_NAME):
+            raise ConfigError("sitemap_name", f"Expected a name whose files are not llms.txt "
+                                              f"(llms_txt is on) but received: {name!r} (str)")
         return cls(**values)
 
 

@@ -113,7 +113,7 @@ from sitemap_plugins.vocab.errors import (
     explain,
 )
 from sitemap_plugins.vocab.globs import GlobSet
-from sitemap_plugins.vocab.urls import comparison_key
+from sitemap_plugins.vocab.urls import INDEX_NAMES, comparison_key
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -319,11 +319,12 @@ class PageStep:
         rendered = Rendered(entry.loc, element, entry.lastmod, len(entry.images),
                             len(entry.videos))
         shown = None
-        if config.html_sitemap:  # the HTML site map's modules are loaded only for it
+        if config.lists_pages:  # the HTML site map's modules are loaded only for them
             from sitemap_plugins.products.html_map.plan import HtmlEntry, page_title  # noqa: PLC0415
 
             shown = HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
-                              seen.lang or "")
+                              seen.lang or "", "", seen.description or "",
+                              (seen.title or "") if rel in INDEX_NAMES else "")
         return PageDone("", rendered, diagnostics, row, cached, decision.rules_applied,
                         shown, decision.videos_skipped, entry.news)
 
@@ -546,9 +547,9 @@ def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
     html: SiteMapPages | None = None,
     progress: Progress | None = None, news: NewsSelection | None = None,
-    *, hreflang: bool = True,
+    *, hreflang: bool = True, shown: list[HtmlEntry] | None = None,
 ) -> Iterator[Rendered]:
-    """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
+    """The listed pages' ``<url>`` elements; each page counted, and kept (``shown``)."""
     for page in pages:
         if progress is not None:
             progress.done()
@@ -565,8 +566,8 @@ def _listed(
         result.videos += page.rendered.videos
         result.videos_skipped.update(page.videos_skipped)
         result.rules_applied.update(page.rules_applied)
-        if html is not None and page.page is not None:
-            html.entries.append(page.page)
+        if shown is not None and page.page is not None:
+            shown.append(page.page)
         if news is not None and page.news is not None:
             news.offer(page.news)
         yield page.rendered
@@ -614,6 +615,7 @@ def generate(
     outline: Sequence[NavNode] = (),
     language_pages: Mapping[str, str] | None = None,
     stand_ins: Mapping[str, tuple[str, str]] | None = None,
+    site_name: str = "",
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -636,6 +638,7 @@ def generate(
         stand_ins: pages standing in for a missing translation, which are not listed
             (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
             page it copies). That language's HTML site map links the copied page there.
+        site_name: the host's name of the site (llms.txt's heading; else the home page's).
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -643,9 +646,8 @@ def generate(
 
     """
     if _starting_worker():
-        # The script that called generate() runs again in each worker process as it starts
-        # (Python imports it there): without its guard, this call would wait for the lock
-        # the real build holds. The worker ends instead; the real build says what went on.
+        # The caller's script, imported again by a worker as it starts, would wait for the
+        # lock the real build holds: the worker ends instead.
         sys.stderr.write("sitemap-plugins: generate() called again while a worker process "
                          'imported the script; call it under `if __name__ == "__main__":`\n')
         raise SystemExit(1)
@@ -655,14 +657,13 @@ def generate(
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
     _check_changes_file(site, config)
-    # Two builds of one site at once would remove each other's temporary files and leave an
-    # index of one naming the parts of the other: the second waits for the first.
-    # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.
+    # A second build of the site waits for the first; SIGTERM unwinds as Ctrl-C does.
     with sigterm_cleans_up(), site_lock(site, cache_dir):
         try:
             return _generate(site, config, cache_dir, hints=hints, only=only,
                              canonical_base=canonical_base, progress=progress, outline=outline,
-                             language_pages=language_pages or {}, stand_ins=stand_ins or {})
+                             language_pages=language_pages or {}, stand_ins=stand_ins or {},
+                             site_name=site_name)
         except KeyboardInterrupt:
             # It can land before a writer has its file in hand to delete it (see site).
             discard_unfinished()
@@ -680,6 +681,7 @@ def _generate(
     hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
     canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
     language_pages: Mapping[str, str], stand_ins: Mapping[str, tuple[str, str]],
+    site_name: str = "",
 ) -> Result:
     """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
@@ -698,7 +700,8 @@ def _generate(
         str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
         directory_urls=config.directory_urls, on_skip=on_skip,
         own_names=own_names(config))
-    html = None
+    html: SiteMapPages | None = None
+    shown: list[HtmlEntry] = []
     if config.html_sitemap is not None:
         from sitemap_plugins.products.html_map.pages import SiteMapPages  # noqa: PLC0415  # only then
 
@@ -708,7 +711,7 @@ def _generate(
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
                             language_pages, extensionless_urls=config.extensionless_urls,
                             stand_ins=stand_ins)
-        files = _without(files, html)
+        files, shown = _without(files, html), html.entries
     if only is not None:
         files = _only(files, set(only), on_skip)
     if progress is not None:
@@ -719,9 +722,8 @@ def _generate(
                          own_files=[record_path(cache_dir, site).name])
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
-    # The CLI reads whole pages: the home page's blocks tell a theme's chrome from content
-    # where no landmark does. A host hands over each page's content without its theme, but
-    # for the pages it did not render: for them it is measured when first needed.
+    # The CLI reads whole pages: the home page's blocks tell the chrome where no landmark
+    # does. In a host's build it is measured when a page is first read whole.
     chrome = (_home_chrome(site, str(config.base_url)) if not hints and config.fingerprint
               else None)
     step = PageStep(rules, hints or {}, history, chrome,
@@ -730,7 +732,7 @@ def _generate(
     try:
         installed = write_entries(site, config, _listed(
             run_pages(files, step), result, manifest, html, progress, news,
-            hreflang=config.hreflang), owned)
+            hreflang=config.hreflang, shown=shown), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -767,7 +769,7 @@ def _generate(
         result.files.extend(installed.files)
         result.removed = installed.removed
         result.split = installed.split
-        write_extras(site, config, result, html, news)
+        write_extras(site, config, result, html, news, (shown, outline, site_name))
     if config.indexnow_key:
         publish_key_file(site, config, result)
     for diagnostic in owned.diagnostics:
