@@ -57,10 +57,12 @@ from sitemap_plugins.entry.render import (
     HONEST_DATES,
     OWN,
     NotASitemapError,
+    gunzip,
     gzip_stream,
     identify_bytes,
     index_of_parts,
     is_own_index_head,
+    lists_only_under,
     newest_of,
 )
 from sitemap_plugins.entry.robots_txt import (
@@ -72,6 +74,7 @@ from sitemap_plugins.entry.robots_txt import (
     render_fragment,
     without_sitemap_lines,
 )
+from sitemap_plugins.page.reader import generator_of
 from sitemap_plugins.vocab.errors import (
     ConfigError,
     Diagnostic,
@@ -82,6 +85,7 @@ from sitemap_plugins.vocab.errors import (
 from sitemap_plugins.vocab.options import (
     FRAGMENT_NAME,
     LLMS_NAME,
+    PROTOCOL_MAX_BYTES,
     sitemap_file_pattern,
     text_index_name,
 )
@@ -164,6 +168,34 @@ def identify(path: Path) -> str | None:
     return None if ends is None else identify_bytes(*ends)
 
 
+def foreign_sitemap(path: Path, base: str) -> bool:
+    """Whether the file at ``path`` is another tool's sitemap of this site, by what it is.
+
+    A sitemaps.org urlset or index (a ``.gz`` inflated) or a text sitemap, of at most the
+    protocol's size, whose every URL is under ``base``.
+    """
+    try:
+        if not is_regular(path) or path.stat().st_size > PROTOCOL_MAX_BYTES:
+            return False
+        if path.name.endswith(".txt"):
+            with path.open("rb") as handle:
+                return is_text_sitemap(handle, base)
+        chunks = read_chunks(path)
+        if path.name.endswith(".gz"):
+            chunks = gunzip(read_file(path, PROTOCOL_MAX_BYTES))
+        return lists_only_under(chunks, base, PROTOCOL_MAX_BYTES)
+    except (OSError, EOFError, zlib.error):
+        return False
+
+
+def another_tool(site: Path) -> str:
+    """Another tool, named by the generator the site's home page names, when it does."""
+    page = read_own(site / "index.html", 64 * 1024)
+    named = generator_of(page) if page else None
+    return f"another tool (the home page names {named} as its generator)" if named else (
+        "another tool")
+
+
 def replaced_dates(site: Path, sitemap_name: str, base: str) -> dict[str, str]:
     """URL -> ``<lastmod>`` text, from the sitemap this build replaces.
 
@@ -218,6 +250,8 @@ class Ownership:
     path: Path | None
     """The record file; None when no record is kept (``fingerprint`` off)."""
     replace_files: bool = False
+    base: str = ""
+    """The base URL: a sitemap listing only URLs under it is another tool's of this site."""
     files: dict[str, set[str]] = field(default_factory=dict)
     """File name -> digests this tool wrote under it."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -226,14 +260,14 @@ class Ownership:
 
     @classmethod
     def load(cls, site: Path, cache_dir: Path | None, *,
-             replace_files: bool = False) -> Ownership:
+             replace_files: bool = False, base: str = "") -> Ownership:
         """The record kept in ``cache_dir`` for ``site`` (an empty one when there is none).
 
         A damaged record counts as empty: files it named are no longer known to be ours, so
         they are neither replaced quietly nor removed.
         """
         path = record_path(cache_dir, site) if cache_dir is not None else None
-        owned = cls(site, path, replace_files)
+        owned = cls(site, path, replace_files, base)
         if path is None or cache_dir is None:
             return owned
         if not os.path.lexists(path):
@@ -317,6 +351,9 @@ class Ownership:
                 continue
             if who is None and name.endswith(".txt") and self._text_beside_own_xml(name):
                 continue
+            if who is None and name != FRAGMENT_NAME and self.base and foreign_sitemap(
+                    target, self.base):
+                who = another_tool(self.site)
             replaced = replacing(name, who, replace_files=self.replace_files)
             if replaced is not None:
                 self.diagnostics.append(replaced)
@@ -464,7 +501,7 @@ def install(
 
     """
     if owned is None:
-        owned = Ownership(site, None, config.replace_files)
+        owned = Ownership(site, None, config.replace_files, str(config.base_url))
     installed = Installed()
     staged: list[tuple[Path, Path, Lastmod | None]] = []
     temps: list[Path] = [p.temp for p in xml_parts] + [p.temp for p in text_parts or []]

@@ -117,20 +117,26 @@ def inflated_ends(chunks: Iterable[bytes]) -> tuple[bytes, bytes] | None:
     return (head, tail) if inflater.eof else None
 
 
-def is_text_sitemap(lines: Iterable[bytes]) -> bool:
-    """A text sitemap as this tool writes it: one absolute http(s) URL a line.
+def is_text_sitemap(lines: Iterable[bytes], base: str = "") -> bool:
+    """A text sitemap: one absolute http(s) URL a line, each ending in LF, as this tool writes it.
 
-    The base URL is not asked for: it may be the one of the build that wrote the file.
+    Without ``base`` the base URL is not asked for (it may be that of the build that wrote the
+    file). With it: another generator's text sitemap of this site, every URL under ``base``
+    (CR LF, or no end to the last line, allowed), and at least one.
     """
+    found = False
     try:
         for raw in lines:
             line = raw.decode("utf-8")
-            if (not line.endswith("\n") or not line.startswith(("https://", "http://"))
-                    or any(c.isspace() for c in line[:-1])):
+            url = line.rstrip("\r\n") if base else line[:-1]
+            if ((not base and not line.endswith("\n"))
+                    or not url.startswith(base or ("https://", "http://"))
+                    or any(c.isspace() for c in url)):
                 return False
+            found = True
     except UnicodeDecodeError:
         return False
-    return True
+    return found or not base
 
 
 def replacing(name: str, who: str | None, *, replace_files: bool) -> Diagnostic | None:
@@ -140,7 +146,7 @@ def replacing(name: str, who: str | None, *, replace_files: bool) -> Diagnostic 
     tool writes its own, with a warning). None when it may not be replaced at all: the site's
     own file, unless ``replace_files`` says so.
     """
-    if who is not None and name.endswith((".xml", ".xml.gz")):  # where it writes
+    if who is not None:
         return Diagnostic(name, "replaced-sitemap", (
             f"was a sitemap written by {who}; replaced by this build's (turn that "
             "generator's sitemap off so that one tool owns the file)"))

@@ -299,6 +299,26 @@ def stream_sitemap_entries(chunks: Iterable[bytes]) -> Iterator[tuple[str, str, 
     yield from ready
 
 
+def lists_only_under(chunks: Iterable[bytes], base: str, most: int) -> bool:
+    """Whether the bytes are a sitemaps.org urlset or index whose every ``<loc>`` is under ``base``.
+
+    Read only as far as the first URL off it, and no further than ``most`` bytes (a larger
+    file is no sitemap).
+    """
+    def within() -> Iterator[bytes]:
+        total = 0
+        for chunk in chunks:
+            total += len(chunk)
+            if total > most:
+                raise NotASitemapError
+            yield chunk
+
+    try:
+        return all(loc.startswith(base) for _, loc, _ in stream_sitemap_entries(within()))
+    except NotASitemapError:
+        return False
+
+
 def sitemap_kind_of(chunks: Iterable[bytes]) -> str:
     """``urlset``, ``sitemapindex``, or empty when the bytes are neither.
 

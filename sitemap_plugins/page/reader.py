@@ -467,6 +467,16 @@ def head_of(output: str) -> str | None:
     return output[:end]
 
 
+def generator_of(raw: bytes) -> str | None:
+    """What the page's ``<meta name="generator">`` names (``Jekyll v4.3.3``), short, printable."""
+    head = LexborHTMLParser(raw).head
+    for node in head.css("meta[name]") if head is not None else ():
+        if (node.attributes.get("name") or "").strip().lower() == "generator":
+            text = "".join(c for c in node.attributes.get("content") or "" if c.isprintable())
+            return " ".join(text.split())[:60] or None
+    return None
+
+
 def titled(title: str, content: str) -> str:
     """A host's content with its title as its first heading, unless it has a heading already.
 

@@ -716,7 +716,8 @@ def _generate(
         files = _only(files, set(only), on_skip)
     if progress is not None:
         files = progress.counted(files)
-    owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
+    owned = Ownership.load(site, cache_dir, replace_files=config.replace_files,
+                           base=str(config.base_url))
     check_extra_targets(site, config, owned)
     manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
                          own_files=[record_path(cache_dir, site).name])
