@@ -62,6 +62,7 @@ from sitemap_plugins.products.submit import (
 from sitemap_plugins.vocab.errors import ConfigError, Diagnostic, ScanError, SitemapError
 from sitemap_plugins.vocab.options import (
     BUILD_OPTIONS,
+    CHECK_OPTIONS,
     MERGE_OPTIONS,
     OPTION_BY_NAME,
     OPTIONS,
@@ -188,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json_flag(check)
     check.add_argument("--base-url", required=True, metavar="URL")
     check.add_argument("--sitemap-name", default="sitemap", metavar="NAME")
+    _add_config_flags(check, CHECK_OPTIONS)
     submit = commands.add_parser(
         "submit", parents=[verbosity],
         help="after the deploy: send the URLs changed since the last submission to IndexNow",
@@ -447,7 +449,9 @@ def _run_check(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         config = SitemapConfig.from_mapping(
-            {"base_url": args.base_url, "sitemap_name": args.sitemap_name})
+            {"base_url": args.base_url, "sitemap_name": args.sitemap_name,
+             **{o.name: getattr(args, o.name) for o in CHECK_OPTIONS
+                if getattr(args, o.name) is not None}})
         problems, checked = check_site(args.site_dir, config,
                                        _progress(args, "Checking URLs"))
     except ConfigError as err:

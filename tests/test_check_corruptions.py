@@ -534,6 +534,12 @@ def test_only_xml_white_space_may_stand_among_elements(tmp_path: Path, xsd, spac
     assert [str(problem) for problem in problems if "holds text" in problem.message], problems
 
 
+def _checked(site: Path) -> list[object]:
+    """check's problems but its note that the sitemap is not this tool's (written by hand)."""
+    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    return [p for p in problems if "not by sitemap-plugins" not in p.message]
+
+
 _SELF_LINK = '<xhtml:link rel="alternate" hreflang="en" href="https://example.org/about.html"'
 
 
@@ -558,7 +564,7 @@ def test_xhtml_link_attributes_and_content_as_the_xhtml_schema_says(
     site.mkdir()
     (site / "about.html").write_text("<html><head><title>About</title></head></html>")
     (site / "sitemap.xml").write_bytes(data)
-    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
+    problems = _checked(site)
     assert (not problems) == valid, problems
 
 
@@ -574,8 +580,7 @@ def test_an_xhtml_link_id_may_stand_once_in_a_file(tmp_path: Path, xsd) -> None:
     for page in ("about", "contact"):
         (site / f"{page}.html").write_text(f"<html><head><title>{page}</title></head></html>")
     (site / "sitemap.xml").write_bytes(data)
-    problems, _ = check_site(site, SitemapConfig.from_mapping({"base_url": BASE}))
-    assert [str(problem) for problem in problems] == [
+    assert [str(problem) for problem in _checked(site)] == [
         ("sitemap.xml: line 2: <xhtml:link> id 'same' is used twice in the file (an xs:ID "
         "must be unique)")]
 

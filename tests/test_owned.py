@@ -2,9 +2,10 @@
 
 * Files named like ours that a build did not write (an archived ``sitemap-2019.xml``, a
   ``sitemap-1.txt``) are never removed, whatever the options (property-based).
-* A file standing where a build must write: another generator's sitemap (Hugo, MkDocs,
-  pelican-sitemap) is replaced with a warning naming it; anything else stops the build with
-  one line and is left byte for byte, unless ``replace_files``.
+* A file standing where a build must write: another generator's sitemap of this site (known
+  by what it is: a sitemaps.org urlset or index, or a text sitemap, of URLs under the base
+  URL) is replaced with a warning naming the generator when it can tell; anything else stops
+  the build with one line and is left byte for byte, unless ``replace_files``.
 * Files of ours that an option change made obsolete (``sitemap_name``, ``text``, the base
   URL's path) are removed; a file the user wrote over since is not.
 * A run killed between the record and the commit leaves files the next run still removes.
@@ -16,6 +17,7 @@ import gzip
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,7 +30,7 @@ from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.cli import main
 from sitemap_plugins.disk import owned
 from sitemap_plugins.disk.history import record_path
-from sitemap_plugins.disk.owned import identify
+from sitemap_plugins.disk.owned import foreign_sitemap, identify
 from sitemap_plugins.entry.render import OWN
 from sitemap_plugins.vocab.errors import ConfigError, SitemapError
 from sitemap_plugins.vocab.options import own_file_pattern
@@ -52,6 +54,8 @@ PELICAN = (b'<?xml version="1.0" encoding="utf-8"?>\n'
 HAND_WRITTEN = (b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset '
                 b'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
                 b"<url><loc>https://example.org/only-this/</loc></url>\n</urlset>\n")
+OTHER_SITE = HAND_WRITTEN.replace(b"https://example.org/", b"https://example.com/")
+FOREIGN = Path(__file__).parent / "data" / "foreign_sitemaps"
 
 
 def make_site(folder: Path, pages: int = 3) -> Path:
@@ -107,7 +111,9 @@ def test_files_we_did_not_write_are_never_removed(
     site = make_site(tmp_path_factory.mktemp("user") / "site", pages)
     for name, data in files.items():
         (site / name).write_bytes(data)
-    generators = {name: identify(site / name) for name in files}
+    generators = {name: identify(site / name)
+                  or ("another" if foreign_sitemap(site / name, BASE) else None)
+                  for name in files}
     ours = own_file_pattern(str(options["sitemap_name"]))
     for _ in range(2):
         try:
@@ -125,7 +131,7 @@ def test_files_we_did_not_write_are_never_removed(
             if now != data:  # only another generator's sitemap where ours must go
                 assert generators[name] not in (None, OWN), name
                 assert ours.match(name), name
-                assert identify(site / name) == OWN, name
+                assert name.endswith(".txt") or identify(site / name) == OWN, name
 
 
 def test_first_build_keeps_archives(tmp_path: Path) -> None:
@@ -143,11 +149,26 @@ def test_first_build_keeps_archives(tmp_path: Path) -> None:
 
 # --- files standing where a build writes ---------------------------------------------------
 
+_BOMB = (b'<?xml version="1.0"?>\n<!DOCTYPE urlset [<!ENTITY a "aaaaaaaaaa">'
+         + b"".join(b'<!ENTITY %c "%s">' % (98 + i, b"&%c;" % (97 + i) * 10) for i in range(9))
+         + b']>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>'
+         b"https://example.org/&j;</loc></url></urlset>\n")
+_HUGE = HAND_WRITTEN.replace(b"</urlset>", b" " * 52_428_800 + b"</urlset>")
+
+
 @pytest.mark.parametrize(("name", "data"), [
-    ("sitemap.xml", HAND_WRITTEN), ("sitemap.txt", b"https://example.org/mine/\n"),
-    ("sitemap.xml", b"not a sitemap at all"), ("sitemap.xml.gz", gzip.compress(HAND_WRITTEN)),
+    ("sitemap.xml", OTHER_SITE), ("sitemap.txt", b"https://example.com/mine/\n"),
+    ("sitemap.xml", b"not a sitemap at all"), ("sitemap.xml.gz", gzip.compress(OTHER_SITE)),
     ("sitemap.xml", b"<?xml version='1.0'?><html/>"),
-], ids=["hand-written-xml", "hand-written-txt", "not-a-sitemap", "hand-written-gz", "other-xml"])
+    ("sitemap.xml", OTHER_SITE.replace(b"</urlset>", b"<url><loc>https://example.org/</loc>"
+                                                     b"</url></urlset>")),
+    ("sitemap.xml", b"<!DOCTYPE html><html><head><title>Site map</title></head></html>"),
+    ("sitemap.xml", HAND_WRITTEN[:-12]), ("sitemap.xml", _BOMB),
+    ("sitemap.xml.gz", gzip.compress(_HUGE, 1)), ("sitemap.xml", _HUGE),
+    ("sitemap.txt", b"https://example.org/a/\n\nhttps://example.org/b/\n"), ("sitemap.txt", b""),
+], ids=["other-site-xml", "other-site-txt", "not-a-sitemap", "other-site-gz", "other-xml",
+        "one-url-of-another-site", "html", "truncated", "xml-bomb", "gzip-bomb", "too-large",
+        "txt-with-a-blank-line", "empty-txt"])
 def test_a_foreign_file_stops_the_build(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes,
 ) -> None:
@@ -176,12 +197,14 @@ def test_replace_files_replaces_it(tmp_path: Path, capsys: pytest.CaptureFixture
 
 @pytest.mark.parametrize(("data", "who"), [
     (HUGO, "Hugo"), (HUGO_INDEX, "Hugo"), (PELICAN, "pelican-sitemap"),
-    (gzip.compress(HUGO), "Hugo"),
-], ids=["hugo", "hugo-index", "pelican-sitemap", "hugo-gz"])
+    (gzip.compress(HUGO), "Hugo"), (HAND_WRITTEN, "another tool"),
+    (gzip.compress(HAND_WRITTEN), "another tool"),
+], ids=["hugo", "hugo-index", "pelican-sitemap", "hugo-gz", "same-site", "same-site-gz"])
 def test_another_generators_sitemap_is_replaced_with_a_warning(
     tmp_path: Path, data: bytes, who: str,
 ) -> None:
-    """Hugo's and pelican-sitemap's sitemaps are recognised by their bytes and replaced."""
+    """Hugo's and pelican-sitemap's sitemaps are recognised by their bytes and replaced; any
+    other sitemap of the site's own URLs by what it is."""
     site = make_site(tmp_path / "site")
     name = "sitemap.xml.gz" if data.startswith(b"\x1f\x8b") else "sitemap.xml"
     (site / name).write_bytes(data)
@@ -190,6 +213,42 @@ def test_another_generators_sitemap_is_replaced_with_a_warning(
     warnings = [(d.path, d.message) for d in result.warnings]  # type: ignore[attr-defined]
     assert (name, (f"was a sitemap written by {who}; replaced by this build's (turn that "
             "generator's sitemap off so that one tool owns the file)")) in warnings
+
+
+_WHO = "another tool (the home page names {} as its generator)"
+
+
+@pytest.mark.parametrize(("folder", "name", "who"), [
+    ("jekyll", "sitemap.xml", _WHO.format("Jekyll v4.3.3")),
+    ("eleventy", "sitemap.xml", "another tool"),
+    ("zensical", "sitemap.xml", _WHO.format("zensical-0.0.51")),
+    ("docusaurus", "sitemap.xml", _WHO.format("Docusaurus v3.6.3")),
+    ("pelican-direct-templates", "sitemap.xml", _WHO.format("Pelican")),
+    ("astro", "sitemap-index.xml", _WHO.format("Astro v4.16.18")),
+])
+def test_another_tools_sitemap_is_replaced_by_what_it_is(
+    tmp_path: Path, folder: str, name: str, who: str,
+) -> None:
+    """Real generators' sitemaps (tests/data/foreign_sitemaps: jekyll-sitemap, Eleventy's base
+    blog, Zensical, Docusaurus, @astrojs/sitemap under sitemap_name sitemap-index, a Pelican
+    DIRECT_TEMPLATES recipe) are replaced with a warning naming the generator the home page
+    names; their .gz copy and a text sitemap of their URLs too. Other files stay as they are."""
+    site = tmp_path / "site"
+    shutil.copytree(FOREIGN / folder, site)
+    (site / f"{name}.gz").write_bytes(gzip.compress((site / name).read_bytes()))
+    text = name.replace(".xml", ".txt")
+    (site / text).write_bytes(b"https://example.org/\r\nhttps://example.org/about/")
+    kept = {p.name: p.read_bytes() for p in site.iterdir() if p.name not in (
+        name, f"{name}.gz", text)}
+    result = build(site, sitemap_name=name.removesuffix(".xml"))
+    warnings = sorted((d.path, d.message) for d in result.warnings  # type: ignore[attr-defined]
+                      if d.code == "replaced-sitemap")
+    assert warnings == [(n, f"was a sitemap written by {who}; replaced by this build's (turn "
+                            "that generator's sitemap off so that one tool owns the file)")
+                        for n in sorted([name, f"{name}.gz", text])]
+    assert identify(site / name) == OWN
+    assert (site / text).read_bytes() == b"https://example.org/\n"
+    assert {n: (site / n).read_bytes() for n in kept} == kept
 
 
 def test_mkdocs_builtin_sitemap_is_replaced(tmp_path: Path) -> None:
@@ -389,7 +448,7 @@ def test_sitemap_name_never_collides(name: str, key: str | None, html: str | Non
 
 # --- the same outcome on the three front-ends -------------------------------------------------
 
-USER_TEXT = b"https://example.org/my-own-list/\n"
+USER_TEXT = b"https://example.com/my-list-of-another-site/\n"
 
 
 def _host_env() -> dict[str, str]:

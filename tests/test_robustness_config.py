@@ -175,7 +175,7 @@ def run(site: Path, args: list[str], capsys) -> tuple[int, str, str]:  # type: i
 def test_every_option_has_bad_values() -> None:
     """The table covers every option of the build command line."""
     assert set(BAD_VALUES) == {option.name for option in OPTIONS
-                               if option.cli and not option.merge_only}
+                               if option.cli and not option.command}
 
 
 def test_the_option_table_is_the_config() -> None:

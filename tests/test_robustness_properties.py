@@ -726,7 +726,7 @@ def test_any_base_url_text_long(sitemap_urls, text) -> None:
 
 @QUICK
 @given(option=st.sampled_from([o.name for o in OPTION_TABLE
-                               if o.name != "base_url" and o.cli and not o.merge_only]),
+                               if o.name != "base_url" and o.cli and not o.command]),
        value=st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"),
                      max_size=12))
 def test_any_command_line_value(option, value) -> None:

@@ -244,6 +244,8 @@ class SitemapParser:
             message = xml.parsers.expat.errors.messages[err.code]
             raise XmlError(err.lineno, f"is not well-formed XML (unescaped '&' or '<'?): "
                                        f"{message}") from None
+        except LookupError as err:  # expat asks Python for an encoding it does not know
+            raise XmlError(self.parser.CurrentLineNumber, f"declares {err}") from None
 
 
 def parse_xml(raw: bytes, on_entry: Callable[[Node, Node], None] | None = None) -> Document:

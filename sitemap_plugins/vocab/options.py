@@ -150,8 +150,8 @@ class Option:
     """False for options that only a host adapter can act on."""
     flag: str = ""
     """The command-line flag, when not ``--`` and the name with dashes."""
-    merge_only: bool = False
-    """True for options of ``sitemap-plugins merge`` alone: no build or host takes them."""
+    command: str = ""
+    """The one command that takes it (``merge``, ``check``); empty: builds and hosts take it."""
 
     @property
     def cli_flag(self) -> str:
@@ -412,8 +412,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("replace_files", False, "Replace a file that stands where the build writes (a "
            "sitemap file of sitemap_name, the news sitemap, the fragment) though this tool "
            "did not write it and it is no other generator's sitemap. Off: the build stops and "
-           "names it. Another generator's sitemap (Hugo, MkDocs, pelican-sitemap) is always "
-           "replaced, with a warning.", _check_bool, "bool"),
+           "names it. Another generator's sitemap of this site (a sitemaps.org urlset or index, "
+           "or a text sitemap, listing only URLs under base_url) is always replaced, with a "
+           "warning naming the generator when it can tell.", _check_bool, "bool"),
     Option("max_urls", PROTOCOL_MAX_URLS, "URLs per sitemap file before splitting into "
            "numbered parts (at most 50,000).", _int_range(1, PROTOCOL_MAX_URLS), "int"),
     Option("max_bytes", PROTOCOL_MAX_BYTES, "Uncompressed bytes per sitemap file before "
@@ -468,16 +469,21 @@ OPTIONS: tuple[Option, ...] = (
            "language/version folders (en/latest/), in the merged folder: the versions (names, "
            "aliases or globs such as '2.*') whose sitemaps the root index offers. Others keep "
            "their own sitemaps, not offered to crawlers.",
-           _check_versions, "list", merge_only=True),
+           _check_versions, "list", command="merge"),
+    Option("fail_on_foreign", False, "Fail the check when the sitemap was not written by "
+           "sitemap-plugins (another generator's, left by a build step that did not run); "
+           "off: a warning says so.", _check_bool, "bool", command="check"),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
-BUILD_OPTIONS = tuple(option for option in OPTIONS if not option.merge_only)
+BUILD_OPTIONS = tuple(option for option in OPTIONS if not option.command)
 """What a build takes: the command line's ``build``, mkdocs.yml and pelicanconf.py."""
 MERGE_OPTIONS = tuple(
     option for option in OPTIONS
-    if option.merge_only or option.name in (
+    if option.command == "merge" or option.name in (
         "base_url", "gzip", "robots_txt", "sitemap_name", "max_urls", "max_bytes"))
 """What ``sitemap-plugins merge`` takes: the root index's URL, name, limits and robots.txt."""
+CHECK_OPTIONS = tuple(option for option in OPTIONS if option.command == "check")
+"""What ``sitemap-plugins check`` takes besides the base URL and the sitemap's name."""
 
 
 def _default(name: str) -> Any:  # noqa: ANN401  # each field's own type
@@ -526,6 +532,7 @@ class SitemapConfig:
     indexnow_key: str | None = _default("indexnow_key")
     announce_feeds: bool = _default("announce_feeds")
     versions: tuple[str, ...] = _default("versions")
+    fail_on_foreign: bool = _default("fail_on_foreign")
 
     @property
     def lists_pages(self) -> bool:
@@ -702,8 +709,8 @@ def options_markdown() -> str:
             value = list(option.default) if isinstance(option.default, tuple) else option.default
             default = "`" + json.dumps(value) + "`"
         flag = f"`{option.cli_flag}`" if option.cli else "(hosts only)"
-        if option.merge_only:
-            flag += " (merge only)"
+        if option.command:
+            flag += f" ({option.command} only)"
         lines.append(f"| `{option.name}` | {flag} | {default} | {option.doc} |")
     return "\n".join(lines) + "\n"
 

@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote_to_bytes, urlsplit
 
+from sitemap_plugins.disk.owned import another_tool, identify
 from sitemap_plugins.disk.site import is_inside, is_regular, read_in_site
 from sitemap_plugins.entry.news import MAX_NEWS
-from sitemap_plugins.entry.render import Node, XmlError, gunzip, parse_xml
+from sitemap_plugins.entry.render import OWN, Node, XmlError, gunzip, parse_xml
 from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
 from sitemap_plugins.entry.rules import same_page
 from sitemap_plugins.page.reader import parse_html
@@ -609,6 +610,14 @@ class _Checker:
             self.check_url(name, f"line {number}", line)
         return [lower_scheme_and_host(line) for line in lines]
 
+    def check_author(self, name: str) -> None:
+        """Say when the sitemap is another tool's: a build step that did not run leaves it."""
+        who = identify(self.site / name) if name not in self.unread else OWN
+        if who != OWN:
+            (self.problem if self.config.fail_on_foreign else self.warning)(name, (
+                f"was written by {who or another_tool(self.site)}, not by sitemap-plugins: "
+                "run its build after the site's, and turn the other sitemap off"))
+
     def special_part(self, loc: str) -> bool:
         """Whether ``loc`` names a pipe, socket or device in the site (not a link)."""
         if not loc.startswith(self.base):
@@ -694,6 +703,7 @@ def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[
         checker.problem(f"{name}.xml", "is missing")
         return checker.problems, 0
     xml_locs = checker.check_xml_set(f"{name}.xml")
+    checker.check_author(f"{name}.xml")
     number = 2
     # More root indexes, past the limits of one (sitemap-plugins merge): none may nest.
     while os.path.lexists(site / f"{name}-index-{number}.xml"):
