@@ -11,6 +11,8 @@ import errno
 import gzip
 import json
 import os
+import re
+import shutil
 import signal
 from datetime import datetime, timezone
 from pathlib import Path
@@ -313,6 +315,67 @@ def test_a_byte_order_mark_is_a_warning(tmp_path: Path, name: str,
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is True
     assert [p["level"] for p in report["problems"]] == ["warning", "warning"]
+
+
+# --- whose sitemap it is --------------------------------------------------------------------
+
+_FOREIGN = Path(__file__).parent / "data" / "foreign_sitemaps"
+_WHO = "another tool (the home page names {} as its generator)"
+
+
+@pytest.mark.parametrize(("folder", "name", "who"), [
+    ("jekyll", "sitemap.xml", _WHO.format("Jekyll v4.3.3")),
+    ("eleventy", "sitemap.xml", "another tool"),
+    ("zensical", "sitemap.xml", _WHO.format("zensical-0.0.51")),
+    ("docusaurus", "sitemap.xml", _WHO.format("Docusaurus v3.6.3")),
+    ("pelican-direct-templates", "sitemap.xml", _WHO.format("Pelican")),
+    ("astro", "sitemap-index.xml", _WHO.format("Astro v4.16.18")),
+], ids=lambda value: value if "/" not in value and " " not in value else "")
+def test_another_tools_sitemap_is_named_and_may_fail_the_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str, name: str, who: str,
+) -> None:
+    """A forgotten build step ships the generator's own sitemap: check says so in a warning
+    naming it (exit 0 when nothing else is wrong), and fails on it with --fail-on-foreign."""
+    site = tmp_path / "site"
+    shutil.copytree(_FOREIGN / folder, site)
+    for path in re.findall(r"<loc>https://example\.org/([^<]*)</loc>", "".join(
+            p.read_text() for p in site.glob("*.xml"))):
+        page = site / (path + "index.html" if path.endswith("/") or not path else path)
+        if not page.exists() and page.suffix != ".xml":
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text("<html><head><title>A page</title></head></html>")
+    line = (f"{name}: was written by {who}, not by sitemap-plugins: run its build after the "
+            "site's, and turn the other sitemap off")
+    flags = ["check", str(site), "--base-url", BASE, "--sitemap-name", name[:-4]]
+    assert main(flags) == 0
+    assert capsys.readouterr().err.splitlines() == [f"warning: {line}"]
+    assert main([*flags, "--fail-on-foreign"]) == 1
+    assert capsys.readouterr().err.splitlines() == [line]
+
+
+def test_a_sitemap_this_tool_wrote_is_not_another_tools(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """After a build (which replaced Jekyll's sitemap), check is silent even when told to fail."""
+    site = tmp_path / "site"
+    shutil.copytree(_FOREIGN / "jekyll", site)
+    assert main(["build", str(site), "--base-url", BASE, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["check", str(site), "--base-url", BASE, "--fail-on-foreign"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_an_unknown_encoding_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         ) -> None:
+    """An XML declaration naming an encoding Python does not know is a problem, not a
+    LookupError out of expat."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitemap.xml").write_text(
+        f'<?xml version="1.0" encoding="T"?><urlset {NAMESPACES}/>', "utf-8")
+    assert main(["check", str(site), "--base-url", BASE]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "sitemap.xml: line 1: declares unknown encoding: T"]
 
 
 # --- where problems go ----------------------------------------------------------------------
