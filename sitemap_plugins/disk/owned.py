@@ -182,8 +182,8 @@ def foreign_sitemap(path: Path, base: str) -> bool:
                 return is_text_sitemap(handle, base)
         chunks = read_chunks(path)
         if path.name.endswith(".gz"):
-            chunks = gunzip(read_file(path, PROTOCOL_MAX_BYTES))
-        return lists_only_under(chunks, base, PROTOCOL_MAX_BYTES)
+            chunks = gunzip(read_file(path, PROTOCOL_MAX_BYTES), PROTOCOL_MAX_BYTES)
+        return lists_only_under(chunks, base)  # cut past the limit: not well-formed
     except (OSError, EOFError, zlib.error):
         return False
 

@@ -301,22 +301,13 @@ def stream_sitemap_entries(chunks: Iterable[bytes]) -> Iterator[tuple[str, str, 
     yield from ready
 
 
-def lists_only_under(chunks: Iterable[bytes], base: str, most: int) -> bool:
+def lists_only_under(chunks: Iterable[bytes], base: str) -> bool:
     """Whether the bytes are a sitemaps.org urlset or index whose every ``<loc>`` is under ``base``.
 
-    Read only as far as the first URL off it, and no further than ``most`` bytes (a larger
-    file is no sitemap).
+    Read only as far as the first URL off it.
     """
-    def within() -> Iterator[bytes]:
-        total = 0
-        for chunk in chunks:
-            total += len(chunk)
-            if total > most:
-                raise NotASitemapError
-            yield chunk
-
     try:
-        return all(loc.startswith(base) for _, loc, _ in stream_sitemap_entries(within()))
+        return all(loc.startswith(base) for _, loc, _ in stream_sitemap_entries(chunks))
     except NotASitemapError:
         return False
 
@@ -757,8 +748,8 @@ def gzip_stream(chunks: Iterable[bytes], newest: Lastmod | None = None) -> Itera
     yield compressor.flush() + struct.pack("<LL", crc, size & 0xFFFFFFFF)
 
 
-def gunzip(data: bytes) -> Iterator[bytes]:
-    """A gzip file's bytes, inflated a chunk at a time.
+def gunzip(data: bytes, most: int) -> Iterator[bytes]:
+    """A gzip file's bytes, inflated a chunk at a time, ``most`` + 1 of them at most.
 
     A small file that inflates to gigabytes (a gzip bomb) costs no more memory than it.
 
@@ -766,5 +757,6 @@ def gunzip(data: bytes) -> Iterator[bytes]:
         OSError, EOFError, zlib.error: when it is not a whole gzip file.
     """
     with gzip.GzipFile(fileobj=io.BytesIO(data)) as inflated:
-        while chunk := inflated.read(_INFLATED_CHUNK):
+        while most >= 0 and (chunk := inflated.read(min(_INFLATED_CHUNK, most + 1))):
+            most -= len(chunk)
             yield chunk

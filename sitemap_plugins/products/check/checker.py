@@ -174,12 +174,7 @@ class _Checker:
         if not name.endswith(".gz"):
             return raw
         try:  # a gzip bomb inflates no further than the limit
-            inflated = bytearray()
-            for chunk in gunzip(raw):
-                inflated += chunk
-                if len(inflated) > PROTOCOL_MAX_BYTES:
-                    break
-            return bytes(inflated[:PROTOCOL_MAX_BYTES + 1])
+            return b"".join(gunzip(raw, PROTOCOL_MAX_BYTES))
         except (OSError, EOFError, zlib.error) as err:
             why = err.strerror if isinstance(err, OSError) and err.strerror else err
             self.problem(name, f"is not a valid gzip file: {why}")
@@ -330,7 +325,7 @@ class _Checker:
             compressed = self.read(name + ".gz")
             original = self.read(name)
             same, position = True, 0
-            for chunk in gunzip(compressed):
+            for chunk in gunzip(compressed, len(original)):
                 if chunk != original[position : position + len(chunk)]:
                     same = False
                     break
