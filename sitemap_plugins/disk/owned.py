@@ -14,7 +14,6 @@ import os
 import re
 import zlib
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -27,7 +26,6 @@ from sitemap_plugins.disk.proofs import (
     PROOFS,
     TAIL_BYTES,
     Proof,
-    inflated_ends,
     is_text_sitemap,
     key_proof,
     marker_page,
@@ -143,13 +141,17 @@ def file_digest(path: Path) -> str | None:
 
 
 def _ends(path: Path) -> tuple[bytes, bytes] | None:
-    """The first and last bytes of a regular file (inflated when it is a ``.gz``)."""
+    """The first and last bytes of a regular file; a ``.gz`` inflated, None past 50 MiB."""
     if not is_regular(path):
         return None
     try:
+        if path.name.endswith(".gz"):
+            head, tail, size = b"", b"", 0
+            for chunk in gunzip(read_file(path, PROTOCOL_MAX_BYTES), PROTOCOL_MAX_BYTES):
+                head, tail = head or chunk[:HEAD_BYTES], (tail + chunk)[-TAIL_BYTES:]
+                size += len(chunk)
+            return (head, tail) if size <= PROTOCOL_MAX_BYTES else None
         with path.open("rb") as handle:
-            if path.name.endswith(".gz"):
-                return inflated_ends(iter(partial(handle.read, 64 * 1024), b""))
             head = handle.read(HEAD_BYTES)
             size = os.fstat(handle.fileno()).st_size
             handle.seek(max(size - TAIL_BYTES, 0))

@@ -4,14 +4,13 @@ Floor: the middle (pure: each proof looks at bytes given to it). :mod:`owned` re
 site's files and applies them: only a file proved ours is replaced quietly or removed. The
 sitemap set is told by its record and its own bytes
 (:class:`~sitemap_plugins.disk.owned.Ownership`):
-an XML sitemap by its first and last bytes (:func:`inflated_ends` for a ``.gz``), a text
+an XML sitemap by its first and last bytes (a ``.gz`` inflated), a text
 sitemap by its lines (:func:`is_text_sitemap`). A file that is not proved ours is replaced
 only as :func:`replacing` says.
 """
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -84,37 +83,6 @@ def key_proof(key: str) -> Proof:
 # What is looked at of a file to tell whose it is: its start and its end.
 HEAD_BYTES = 4_096
 TAIL_BYTES = 64
-# A .gz is inflated only this far (the protocol's 50 MiB per file, and a little more).
-_MAX_INFLATED = 52_428_800 + HEAD_BYTES
-_CHUNK = 1 << 20
-
-
-def inflated_ends(chunks: Iterable[bytes]) -> tuple[bytes, bytes] | None:
-    """The first and last bytes of a gzip file given as ``chunks``, once inflated.
-
-    None when it does not end, or inflates past the protocol's size of one sitemap (a gzip
-    bomb is never inflated whole).
-
-    Raises:
-        zlib.error: when the bytes are not gzip.
-    """
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    head, tail, total = b"", b"", 0
-    for chunk in chunks:
-        data = inflater.decompress(chunk, _CHUNK)
-        while True:
-            total += len(data)
-            if total > _MAX_INFLATED:
-                return None
-            if len(head) < HEAD_BYTES:
-                head += data[: HEAD_BYTES - len(head)]
-            tail = (tail + data)[-TAIL_BYTES:]
-            if not inflater.unconsumed_tail:
-                break
-            data = inflater.decompress(inflater.unconsumed_tail, _CHUNK)
-        if inflater.eof:
-            break
-    return (head, tail) if inflater.eof else None
 
 
 def is_text_sitemap(lines: Iterable[bytes], base: str = "") -> bool:
