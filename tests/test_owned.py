@@ -166,9 +166,10 @@ _HUGE = HAND_WRITTEN.replace(b"</urlset>", b" " * 52_428_800 + b"</urlset>")
     ("sitemap.xml", HAND_WRITTEN[:-12]), ("sitemap.xml", _BOMB),
     ("sitemap.xml.gz", gzip.compress(_HUGE, 1)), ("sitemap.xml", _HUGE),
     ("sitemap.txt", b"https://example.org/a/\n\nhttps://example.org/b/\n"), ("sitemap.txt", b""),
+    ("sitemap.xml", b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>'),
 ], ids=["other-site-xml", "other-site-txt", "not-a-sitemap", "other-site-gz", "other-xml",
         "one-url-of-another-site", "html", "truncated", "xml-bomb", "gzip-bomb", "too-large",
-        "txt-with-a-blank-line", "empty-txt"])
+        "txt-with-a-blank-line", "empty-txt", "empty-urlset"])
 def test_a_foreign_file_stops_the_build(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes,
 ) -> None:

@@ -304,12 +304,17 @@ def stream_sitemap_entries(chunks: Iterable[bytes]) -> Iterator[tuple[str, str, 
 def lists_only_under(chunks: Iterable[bytes], base: str) -> bool:
     """Whether the bytes are a sitemaps.org urlset or index whose every ``<loc>`` is under ``base``.
 
-    Read only as far as the first URL off it.
+    Read only as far as the first URL off it. An empty one lists nothing of the site: no.
     """
+    listed = False
     try:
-        return all(loc.startswith(base) for _, loc, _ in stream_sitemap_entries(chunks))
+        for _, loc, _ in stream_sitemap_entries(chunks):
+            if not loc.startswith(base):
+                return False
+            listed = True
     except NotASitemapError:
         return False
+    return listed
 
 
 def sitemap_kind_of(chunks: Iterable[bytes]) -> str:
