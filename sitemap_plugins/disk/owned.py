@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,6 +44,7 @@ from sitemap_plugins.disk.site import (
     refuse_special,
     remove,
     same_files,
+    sitemap_chunks,
     sitemap_entries,
     stage,
     write_bytes_atomic,
@@ -55,7 +55,6 @@ from sitemap_plugins.entry.render import (
     HONEST_DATES,
     OWN,
     NotASitemapError,
-    gunzip,
     gzip_stream,
     identify_bytes,
     index_of_parts,
@@ -146,17 +145,16 @@ def _ends(path: Path) -> tuple[bytes, bytes] | None:
         return None
     try:
         if path.name.endswith(".gz"):
-            head, tail, size = b"", b"", 0
-            for chunk in gunzip(read_file(path, PROTOCOL_MAX_BYTES), PROTOCOL_MAX_BYTES):
+            head, tail = b"", b""
+            for chunk in sitemap_chunks(path):
                 head, tail = head or chunk[:HEAD_BYTES], (tail + chunk)[-TAIL_BYTES:]
-                size += len(chunk)
-            return (head, tail) if size <= PROTOCOL_MAX_BYTES else None
+            return head, tail
         with path.open("rb") as handle:
             head = handle.read(HEAD_BYTES)
             size = os.fstat(handle.fileno()).st_size
             handle.seek(max(size - TAIL_BYTES, 0))
             return head, handle.read(TAIL_BYTES)
-    except (OSError, zlib.error, EOFError):
+    except (OSError, NotASitemapError):
         return None
 
 
@@ -176,17 +174,16 @@ def foreign_sitemap(path: Path, base: str) -> bool:
     A sitemaps.org urlset or index (a ``.gz`` inflated) or a text sitemap, of at most the
     protocol's size, whose every URL is under ``base``.
     """
+    if not is_regular(path):
+        return False
     try:
-        if not is_regular(path) or path.stat().st_size > PROTOCOL_MAX_BYTES:
+        if not path.name.endswith(".txt"):
+            return lists_only_under(sitemap_entries(path), base)
+        if path.stat().st_size > PROTOCOL_MAX_BYTES:
             return False
-        if path.name.endswith(".txt"):
-            with path.open("rb") as handle:
-                return is_text_sitemap(handle, base)
-        chunks = read_chunks(path)
-        if path.name.endswith(".gz"):
-            chunks = gunzip(read_file(path, PROTOCOL_MAX_BYTES), PROTOCOL_MAX_BYTES)
-        return lists_only_under(chunks, base)  # cut past the limit: not well-formed
-    except (OSError, EOFError, zlib.error):
+        with path.open("rb") as handle:
+            return is_text_sitemap(handle, base)
+    except OSError:
         return False
 
 

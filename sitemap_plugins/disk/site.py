@@ -506,7 +506,7 @@ def sitemap_chunks(path: Path) -> Iterator[bytes]:
         return
     inflated, packed = 0, read_file(path, _MAX_SITEMAP_BYTES)
     try:
-        for chunk in gunzip(packed):
+        for chunk in gunzip(packed, _MAX_SITEMAP_BYTES):
             inflated += len(chunk)
             if inflated > _MAX_SITEMAP_BYTES:
                 msg = "inflates past 52,428,800 bytes (the protocol's limit)"

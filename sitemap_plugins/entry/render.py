@@ -301,14 +301,14 @@ def stream_sitemap_entries(chunks: Iterable[bytes]) -> Iterator[tuple[str, str, 
     yield from ready
 
 
-def lists_only_under(chunks: Iterable[bytes], base: str) -> bool:
-    """Whether the bytes are a sitemaps.org urlset or index whose every ``<loc>`` is under ``base``.
+def lists_only_under(entries: Iterable[tuple[str, str, str]], base: str) -> bool:
+    """Whether a sitemap's entries (:func:`stream_sitemap_entries`) are all under ``base``.
 
     Read only as far as the first URL off it. An empty one lists nothing of the site: no.
     """
     listed = False
     try:
-        for _, loc, _ in stream_sitemap_entries(chunks):
+        for _, loc, _ in entries:
             if not loc.startswith(base):
                 return False
             listed = True
