@@ -252,6 +252,23 @@ def test_another_tools_sitemap_is_replaced_by_what_it_is(
     assert {n: (site / n).read_bytes() for n in kept} == kept
 
 
+@pytest.mark.parametrize(("name", "options"), [
+    ("sitemap-2.xml", {"max_urls": 2}),
+    ("sitemap-news.xml", {"news": {"name": "Daily", "language": "en"}}),
+], ids=["numbered-part", "news"])
+def test_another_tools_part_or_news_sitemap_is_replaced(
+    tmp_path: Path, name: str, options: dict[str, object],
+) -> None:
+    """A numbered part and the news sitemap are known by what they are too."""
+    site = make_site(tmp_path / "site")
+    (site / name).write_bytes(HAND_WRITTEN.replace(b"<urlset ", b'<urlset xmlns:news='
+                                                   b'"http://www.google.com/schemas/sitemap-news/0.9" '))
+    result = build(site, **options)
+    assert [d.path for d in result.warnings  # type: ignore[attr-defined]
+            if d.code == "replaced-sitemap"] == [name]
+    assert (site / name).read_bytes() != HAND_WRITTEN
+
+
 def test_mkdocs_builtin_sitemap_is_replaced(tmp_path: Path) -> None:
     """A real MkDocs build without the plugin leaves sitemap.xml and .gz from its template;
     the command line recognises both and replaces them, warning twice."""
