@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sitemap_plugins import __version__
-from sitemap_plugins.disk.site import discard_unfinished, stdout_to_nowhere
+from sitemap_plugins.disk.site import discard_unfinished, fill_closed_streams, stdout_to_nowhere
 from sitemap_plugins.products.build.interrupt import Terminated, sigterm_as_interrupt
 from sitemap_plugins.products.build.pipeline import cache_folder, generate
 from sitemap_plugins.products.build.progress import Progress, Snapshot
@@ -241,10 +241,28 @@ def _parse_int(value: str) -> object:
 
 
 def _print(text: str, *, stream: typing.TextIO | None = None) -> None:
-    # File names may hold anything; never let printing them fail.
+    # File names may hold anything; never let printing them fail. A closed output (None:
+    # `cmd >&-` under cron) or a full one loses the text, never the work.
     stream = stream or sys.stdout
+    if stream is None:
+        return
     encoding = stream.encoding or "utf-8"
-    stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+    try:
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+    except BrokenPipeError:
+        raise  # the reader went away: main stops with the shell's 141
+    except (OSError, ValueError):
+        stdout_to_nowhere(stream)
+
+
+def _flush() -> None:
+    """Flush both outputs now, so that a full device fails here and not at exit."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            stdout_to_nowhere(stream)
 
 
 def _fail(args: argparse.Namespace, started: float, messages: list[str], code: int) -> int:
@@ -294,7 +312,8 @@ class _TerminalProgress:
 
 def _progress(args: argparse.Namespace, verb: str) -> Progress | None:
     """A progress display for a run on a terminal; None under -q or off a terminal."""
-    if args.quiet or not (sys.stdout.isatty() and sys.stderr.isatty()):
+    if args.quiet or not all(stream is not None and stream.isatty()
+                             for stream in (sys.stdout, sys.stderr)):
         return None
     return Progress(_TerminalProgress(verb), interval=REFRESH)
 
@@ -476,6 +495,7 @@ def _submit_summary(submission: Submission, *, dry_run: bool) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    fill_closed_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
@@ -486,7 +506,9 @@ def main(argv: list[str] | None = None) -> int:
         args.command, _run_check)
     try:
         with sigterm_as_interrupt():  # SIGTERM unwinds and cleans up as Ctrl-C does
-            return run(args)
+            code = run(args)
+        _flush()
+        return code
     except KeyboardInterrupt as stop:
         # Every file is written whole or not at all: what was there before stays.
         discard_unfinished()

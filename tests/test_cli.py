@@ -303,3 +303,30 @@ def test_summary_counts_are_plural_only_past_one() -> None:
         "1 URL listed in https://example.org/sitemap.xml; 16 pages left out: i18n fallback "
         "copy of an untranslated page (16); 2 images, 1 video; wrote sitemap.xml")
     assert "Media: 2 images, 1 video" in result.summary()
+
+
+OUTPUTS_GONE = {"stdout closed": ">&-", "both closed": ">&- 2>&-", "stdout full": ">/dev/full",
+                "both full": ">/dev/full 2>/dev/full", "json to a full stdout": "--json >/dev/full"}
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("redirect", OUTPUTS_GONE.values(), ids=OUTPUTS_GONE.keys())
+def test_a_closed_or_full_output_never_stops_the_work(tmp_path: Path, redirect: str) -> None:
+    """`build`, `check` and `merge` with stdout closed (cron's `>&-`) or on a full device:
+    the files are written, the exit status is the work's, and no traceback is printed."""
+    site = tmp_path / "site"
+    (site / "a").mkdir(parents=True)
+    for page in (site / "index.html", site / "a" / "index.html"):
+        page.write_text("<html><head><title>x</title></head><body>hi</body></html>")
+    log = tmp_path / "stderr.txt"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for command in ("build", "check", "merge"):
+        done = subprocess.run(
+            ["sh", "-c", f'"$0" -m sitemap_plugins {command} "$1" --base-url {BASE} '
+                         f'2>>"$2" {redirect}', sys.executable, str(site), str(log)],
+            check=False, env=env, timeout=120)
+        assert (command, done.returncode) == (command, 0)
+        assert "Traceback" not in log.read_text() and "Exception" not in log.read_text()
+        assert (site / "sitemap.xml").is_file() and (site / "sitemap.txt").is_file()
+    # The closed descriptors never became the run's own files: no text in a sitemap.
+    assert (site / "sitemap.txt").read_text() == f"{BASE}\n{BASE}a/\n"

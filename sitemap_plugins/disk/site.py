@@ -68,10 +68,32 @@ def is_regular(path: Path) -> bool:
         return False
 
 
-def stdout_to_nowhere() -> None:
-    """Point standard output at the null device once its reader left (``| head``): see cli."""
-    with contextlib.suppress(OSError, ValueError):  # no file descriptor (a test's capture)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+def stdout_to_nowhere(stream: IO[str] | None = None) -> None:
+    """Point a standard stream (default: stdout) at the null device once it fails.
+
+    Its reader left (``| head``) or its device is full: later writes and the flush at exit
+    then go nowhere, instead of printing a traceback.
+    """
+    target = stream or sys.stdout
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no descriptor (a capture)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), target.fileno())
+
+
+def fill_closed_streams() -> None:
+    """Open the null device on standard descriptors 0-2 that are closed (``cmd >&-``).
+
+    Otherwise the run's own files would take their numbers, and a child or a stray write
+    meant for the terminal would land in a sitemap.
+    """
+    for number in (0, 1, 2):
+        try:
+            os.fstat(number)
+        except OSError:
+            with contextlib.suppress(OSError):
+                opened = os.open(os.devnull, os.O_RDWR)
+                if opened != number:  # pragma: no cover - the lowest free number is this one
+                    os.dup2(opened, number)
+                    os.close(opened)
 
 
 def what_stands(path: Path) -> str | None:
