@@ -258,11 +258,15 @@ def _print(text: str, *, stream: typing.TextIO | None = None) -> None:
 def _flush() -> None:
     """Flush both outputs now, so that a full device fails here and not at exit."""
     for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
-            stdout_to_nowhere(stream)
+        _flush_one(stream)
+
+
+def _flush_one(stream: typing.TextIO | None) -> None:
+    try:
+        if stream is not None:
+            stream.flush()
+    except (OSError, ValueError):
+        stdout_to_nowhere(stream)
 
 
 def _fail(args: argparse.Namespace, started: float, messages: list[str], code: int) -> int:
@@ -507,8 +511,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sigterm_as_interrupt():  # SIGTERM unwinds and cleans up as Ctrl-C does
             code = run(args)
-        _flush()
-        return code
     except KeyboardInterrupt as stop:
         # Every file is written whole or not at all: what was there before stays.
         discard_unfinished()
@@ -522,6 +524,8 @@ def main(argv: list[str] | None = None) -> int:
         discard_unfinished()
         stdout_to_nowhere()
         return EXIT_BROKEN_PIPE
+    _flush()
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -86,14 +86,20 @@ def fill_closed_streams() -> None:
     meant for the terminal would land in a sitemap.
     """
     for number in (0, 1, 2):
-        try:
-            os.fstat(number)
-        except OSError:
+        if not _is_open(number):
             with contextlib.suppress(OSError):
                 opened = os.open(os.devnull, os.O_RDWR)
                 if opened != number:  # pragma: no cover - the lowest free number is this one
                     os.dup2(opened, number)
                     os.close(opened)
+
+
+def _is_open(descriptor: int) -> bool:
+    try:
+        os.fstat(descriptor)
+    except OSError:
+        return False
+    return True
 
 
 def what_stands(path: Path) -> str | None:
