@@ -28,11 +28,11 @@ from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
 from sitemap_plugins.entry.rules import same_page
 from sitemap_plugins.page.reader import parse_html
 from sitemap_plugins.products.check.schema import (
-    IMAGE,
     NEWS,
     SITEMAP,
     VIDEO,
     XHTML,
+    beyond_schema,
     check_date,
     collapse,
     display,
@@ -60,9 +60,6 @@ if TYPE_CHECKING:
     from sitemap_plugins.vocab.options import SitemapConfig
 
 NS = SITEMAP
-_MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
-_MAX_UPLOADER = 255  # Google's limit of characters in a video:uploader
-_ZERO = re.compile(r"[+-]?0+", re.ASCII)  # a whole number that is zero, as xs:integer reads it
 _PAGE_HEAD_BYTES = 1 << 20  # of a listed page, read for its robots meta tag and canonical
 _PAGE_START_BYTES = 1 << 16
 _HTML = (".html", ".htm", ".xhtml")
@@ -113,6 +110,8 @@ class _Checker:
         self.robots: bytes | OSError | None = None
         """robots.txt as read (or why it could not be), once for all its Sitemap: lines."""
         self.unread: set[str] = set()
+        self.news: dict[str, int] = {}
+        """news:news elements read in each file (Google takes 1,000 in any one)."""
         """Files that could not be read (already reported; nothing is compared with them)."""
 
     def problem(self, file: str, message: str) -> None:
@@ -272,8 +271,10 @@ class _Checker:
             self.warning(name, "starts with a byte order mark; better without: the XML "
                                "declaration at byte 0")
         if not raw.startswith(b"<?xml", len(codecs.BOM_UTF8) if marked else 0):
-            self.problem(name, "does not start with the XML declaration"
-                               + (" after its byte order mark" if marked else " at byte 0"))
+            # Optional in XML 1.0 and taken by every engine (Hugo 0.70 wrote none).
+            self.warning(name, "does not start with the XML declaration"
+                               + (" after its byte order mark" if marked else " at byte 0")
+                               + "; better with it")
         try:
             raw.decode("utf-8")  # not kept: the parse holds a few entries, not a copy
         except UnicodeDecodeError as err:
@@ -311,6 +312,10 @@ class _Checker:
             if empty_ok and entries == 0 and message == "<urlset> lacks <url>":
                 continue
             self.problem(name, f"line {line}: {message}")
+        news = self.news.pop(name, 0)
+        if news > MAX_NEWS:
+            self.problem(name, f"{news:,} news:news articles; Google takes at most {MAX_NEWS:,} "
+                               "in one sitemap")
         if entries > PROTOCOL_MAX_URLS:
             what = "sitemaps" if document.root.tag == f"{NS}sitemapindex" else "URLs"
             self.problem(name, f"{entries:,} {what}; the limit is 50,000")
@@ -365,7 +370,6 @@ class _Checker:
         return self.parse(name, url), locs
 
     def check_url_children(self, name: str, where: str, url: Node, locs: list[str]) -> None:
-        images = 0
         languages: dict[str, str] = {}
         for child in url.children:
             if child.tag == f"{XHTML}link":
@@ -375,18 +379,14 @@ class _Checker:
                     self.problem(name, f"{where}: hreflang {code!r} is given twice (one URL a "
                                        "language)")
                 languages.setdefault(code, collapse(child.attributes.get("href", "")))
-            elif child.tag == f"{IMAGE}image":
-                images += 1
-                self.check_image(name, where, child)
             elif child.tag == f"{VIDEO}video":
                 self.check_video(name, where, child)
         self.check_future(name, where, url.find(f"{NS}lastmod"))
         for child in url.children:
             if child.tag == f"{NEWS}news":
                 self.check_news_entry(name, where, child)
-        if images > _MAX_IMAGES:
-            self.problem(name, f"{where}: {images:,} image:image elements; Google takes at "
-                               f"most {_MAX_IMAGES:,} a page")
+        for message, warning in beyond_schema(url):
+            (self.warning if warning else self.problem)(name, f"{where}: {message}")
         loc_node = url.find(f"{NS}loc")
         if loc_node is None or schema_url(loc_node.text) is not None:
             return  # the schema check said why
@@ -416,13 +416,9 @@ class _Checker:
         it, though sitemap.xsd wants at least one <url> (the one rule of the schemas that
         check does not apply, and only here).
         """
-        articles = 0
-
         def article(root: Node, url: Node, number: int) -> None:
-            nonlocal articles
-            if root.tag != f"{NS}urlset":
+            if root.tag != f"{NS}urlset" or url.tag != f"{NS}url":
                 return
-            articles += 1
             loc_node = url.find(f"{NS}loc")
             loc = collapse(loc_node.text) if loc_node is not None else ""
             where = f"<url> #{number} ({loc})"
@@ -439,8 +435,6 @@ class _Checker:
             return
         if root.tag != f"{NS}urlset":
             self.problem(name, f"root element is {display(root.tag)}, not urlset")
-        elif articles > MAX_NEWS:
-            self.problem(name, f"{articles:,} articles; Google takes at most {MAX_NEWS:,}")
 
     def check_news_entry(self, name: str, where: str, item: Node) -> None:
         """One news:news, wherever it stands: what Google requires beyond the schema.
@@ -451,6 +445,7 @@ class _Checker:
         publisher = publication.find(f"{NEWS}name") if publication is not None else None
         if publisher is not None and not publisher.text.strip():
             self.problem(name, f"{where}: news:publication has no name")
+        self.news[name] = self.news.get(name, 0) + 1
         title = item.find(f"{NEWS}title")
         if title is None or not title.text.strip():
             self.problem(name, f"{where}: news:title is missing or empty (Google News "
@@ -463,14 +458,8 @@ class _Checker:
             return  # none, or the schema check said why
         when = parse_w3c(collapse(node.text))
         if when is not None and sort_key(when) > self.latest:
-            self.problem(name, f"{where}: {display(node.tag)} {collapse(node.text)!r} lies in "
+            self.warning(name, f"{where}: {display(node.tag)} {collapse(node.text)!r} lies in "
                                "the future (a wrong clock or year?); engines distrust such dates")
-
-    def check_image(self, name: str, where: str, image: Node) -> None:
-        """One image:image: a single image:loc (Google deprecated the other image tags)."""
-        if len(image.children) != 1:
-            self.problem(name, f"{where}: image:image must hold exactly one image:loc (the "
-                               "other image tags are deprecated)")
 
     def check_video(self, name: str, where: str, video: Node) -> None:
         """One video:video: a content or player location, a title and a description."""
@@ -480,14 +469,6 @@ class _Checker:
         for child in video.children:
             if child.tag in (f"{VIDEO}title", f"{VIDEO}description") and not child.text.strip():
                 self.problem(name, f"{where}: {display(child.tag)} is empty")
-            # Google's video sitemap page, beyond sitemap-video.xsd (which takes 0 seconds
-            # and an uploader's name of any length).
-            elif child.tag == f"{VIDEO}duration" and _ZERO.fullmatch(collapse(child.text)):
-                self.problem(name, f"{where}: video:duration is 0; Google takes 1 to 28,800 "
-                                   "seconds (leave it out when unknown)")
-            elif child.tag == f"{VIDEO}uploader" and len(child.text) > _MAX_UPLOADER:
-                self.problem(name, f"{where}: video:uploader has {len(child.text):,} "
-                                   f"characters; Google takes at most {_MAX_UPLOADER}")
 
     def check_alternate(self, name: str, where: str, link: Node) -> None:
         """An hreflang alternate: rel="alternate", a language code and a public URL.
