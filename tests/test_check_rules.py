@@ -155,7 +155,33 @@ def test_a_listed_page_that_says_noindex_fails(tmp_path: Path, robots: str) -> N
                  heads={"a": f"<meta name='robots' content='{robots}'>"})
     errors = _errors(site)
     assert errors == [(f"sitemap.xml: <url> #1 ({BASE}a.html): the page 'a.html' says noindex "
-                      "in its robots meta tag; a sitemap lists only pages to index")]
+                      "in its robots meta tag; a sitemap lists only pages to index (build "
+                      "leaves it out)")]
+
+
+@pytest.mark.parametrize(("page", "head", "says"), [
+    ("404.html", "", "is the site's 404 page"),
+    ("docs/404.htm", "", "is the site's 404 page"),
+    ("404/index.html", "", "is the site's 404 page"),
+    ("old.html", "<meta http-equiv='refresh' content='0; url=/a.html'>",
+     "redirects elsewhere (a meta refresh)"),
+    ("old.html", "<meta http-equiv='Refresh' content='3;URL=https://other.example/'>",
+     "redirects elsewhere (a meta refresh)"),
+    ("same.html", "<meta http-equiv='refresh' content='60'>", None),
+    ("not404.html", "", None),
+], ids=["404", "nested-404-htm", "404-folder", "refresh", "refresh-off-site", "self-reload",
+        "a-name-ending-in-404"])
+def test_a_listed_page_that_build_leaves_out_fails(tmp_path: Path, page: str, head: str,
+                                                   says: str | None) -> None:
+    """check fails what build leaves out by the page itself, by the build's own rules: the
+    404 page (entry.rules.is_not_found_page) and a redirect stub (a meta refresh elsewhere)."""
+    site = _site(tmp_path, f"<url><loc>{BASE}{page}</loc></url>\n")
+    (site / page).parent.mkdir(parents=True, exist_ok=True)
+    (site / page).write_text(PAGE.format(name=page, head=head), "utf-8")
+    expected = [] if says is None else [
+        f"sitemap.xml: <url> #1 ({BASE}{page}): the page {page!r} {says}; a sitemap lists only "
+        "pages to index (build leaves it out)"]
+    assert _errors(site) == expected
 
 
 @pytest.mark.parametrize(("href", "elsewhere"), [

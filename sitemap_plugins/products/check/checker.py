@@ -25,7 +25,14 @@ from sitemap_plugins.disk.site import is_inside, is_regular, read_in_site
 from sitemap_plugins.entry.news import MAX_NEWS
 from sitemap_plugins.entry.render import Node, XmlError, gunzip, parse_xml
 from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
-from sitemap_plugins.entry.rules import same_page
+from sitemap_plugins.entry.rules import (
+    REASON_404,
+    REASON_NOINDEX,
+    REASON_REDIRECT,
+    is_not_found_page,
+    page_says_leave_out,
+    same_page,
+)
 from sitemap_plugins.page.reader import parse_html
 from sitemap_plugins.products.check.schema import (
     NEWS,
@@ -64,6 +71,11 @@ _PAGE_HEAD_BYTES = 1 << 20  # of a listed page, read for its robots meta tag and
 _PAGE_START_BYTES = 1 << 16
 _HTML = (".html", ".htm", ".xhtml")
 _HEAD_END = re.compile(rb"</head\s*>", re.IGNORECASE)
+
+
+_LEFT_OUT = {REASON_NOINDEX: "says noindex in its robots meta tag",
+             REASON_404: "is the site's 404 page",
+             REASON_REDIRECT: "redirects elsewhere (a meta refresh)"}
 
 
 def _shown(text: str, most: int = 80) -> str:
@@ -239,12 +251,15 @@ class _Checker:
             return  # a page that cannot be read is the site's problem, not the sitemap's
         head = raw[: end.end()] if end is not None else raw[:_PAGE_HEAD_BYTES]
         record = parse_html(head, truncated=end is None and len(raw) > _PAGE_HEAD_BYTES)
-        if record.robots & {"noindex", "none"}:
-            self.problem(file, f"{where}: the page {served!r} says noindex in its robots meta "
-                               "tag; a sitemap lists only pages to index")
+        resolve_from = (resolve_href(record.base_href, url) or url) if record.base_href else url
+        # The build's own rule: what it leaves out, a sitemap must not list.
+        reason = (REASON_404 if is_not_found_page(served)
+                  else page_says_leave_out(record, url, resolve_from))
+        if reason is not None:
+            self.problem(file, f"{where}: the page {served!r} {_LEFT_OUT.get(reason, reason)}; "
+                               "a sitemap lists only pages to index (build leaves it out)")
         if record.canonical is None:
             return
-        resolve_from = (resolve_href(record.base_href, url) or url) if record.base_href else url
         canonical = resolve_href(record.canonical, resolve_from)
         if canonical is not None and not same_page(canonical, url):
             self.warning(file, f"{where}: the page {served!r} names another page as its "
