@@ -331,3 +331,26 @@ def test_a_closed_or_full_output_never_stops_the_work(tmp_path: Path, redirect: 
         assert (site / "sitemap.xml").is_file()
     # The closed descriptors never became the run's own files: no text in a sitemap.
     assert (site / "sitemap.txt").read_text() == f"{BASE}\n{BASE}a/\n"
+
+
+@pytest.mark.parametrize("path", [
+    "sitemap.xml/", "sitemap.txt/", "sitemap.xml.gz/", "robots.txt/", "sitemap-news.xml/a.html",
+    "sitemap-1.xml/", "Sitemap-Txt-Index.XML/", "robots-sitemap.txt/", "keykeykey.txt/",
+    "pages.xml/"])
+def test_an_html_sitemap_over_the_tools_own_files_is_refused(tmp_path: Path, capsys,
+                                                             path: str) -> None:
+    """--html-sitemap naming a folder where a file of the run is written (a sitemap file, a
+    numbered part, the news sitemap, robots.txt, the fragment, KEY.txt): exit 2 with one line
+    before anything is written (the build rewrote the sitemaps, then failed)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<html><head><title>x</title></head></html>")
+    code = main(["build", str(site), "--base-url", BASE, "--indexnow-key", "keykeykey",
+                 "--sitemap-name", "pages" if path == "pages.xml/" else "sitemap",
+                 "--html-sitemap", path])
+    assert (code, capsys.readouterr().err) == (2, (
+        "error: --html-sitemap: Expected a path clear of the sitemap, robots and key files the "
+        f"build writes but received: {path!r} (str)\n"))
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert main(["-q", "build", str(site), "--base-url", BASE, "--html-sitemap",
+                 "docs/sitemap.xml/"]) == 0  # not at the root: no file of the run stands there

@@ -531,19 +531,30 @@ class SitemapConfig:
         if data.get("base_url") is None:
             raise ConfigError("base_url", "Required: the public URL of the site root.")
         values = {key: OPTION_BY_NAME[key].check(key, value) for key, value in data.items()}
-        key = values.get("indexnow_key")
-        if key is not None:
-            _check_key_file_name(key, values.get("sitemap_name", _default("sitemap_name")))
+        _check_own_names(values, data.get("html_sitemap"))
         return cls(**values)
 
 
-def _check_key_file_name(key: str, sitemap_name: str) -> None:
-    """KEY.txt must not be one of the files the build writes beside it."""
-    # Compared without case: macOS and Windows would write both to one file.
-    ours = re.compile(own_file_pattern(sitemap_name).pattern, re.IGNORECASE)
-    if ours.match(f"{key}.txt") or key.lower() == "robots":
+def _check_own_names(values: Mapping[str, Any], given: object) -> None:
+    """No option may name a file the build writes at the site root, nor a folder there.
+
+    KEY.txt and the HTML site map (``sitemap.xml/`` would be a folder where sitemap.xml is
+    written) against the sitemap files, the fragment, robots.txt and each other. Compared
+    without case: macOS and Windows would write both to one file.
+    """
+    ours = re.compile(own_file_pattern(values.get("sitemap_name", _default("sitemap_name")))
+                      .pattern, re.IGNORECASE)
+    key = values.get("indexnow_key")
+    if key is not None and (ours.match(f"{key}.txt") or key.lower() == "robots"):
         raise ConfigError("indexnow_key", f"Expected a key whose file is not one of the "
                                           f"sitemap or robots files but received: {key!r} (str)")
+    page = values.get("html_sitemap")
+    first = page.split("/", 1)[0].lower() if page is not None else ""
+    if page is not None and (ours.match(first) or first in (
+            "robots.txt", f"{key}.txt".lower() if key is not None else "robots.txt")):
+        raise ConfigError("html_sitemap", f"Expected a path clear of the sitemap, robots and "
+                                          f"key files the build writes but received: {given!r} "
+                                          f"({type(given).__name__})")
 
 
 def check_keys(data: Mapping[str, Any], known: Collection[str] = OPTION_BY_NAME) -> None:
