@@ -247,24 +247,11 @@ def _print(text: str, *, stream: typing.TextIO | None = None) -> None:
     if stream is None:
         return
     encoding = stream.encoding or "utf-8"
-    try:
+    try:  # flushed now: a full device fails here, not at exit
         stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+        stream.flush()
     except BrokenPipeError:
         raise  # the reader went away: main stops with the shell's 141
-    except (OSError, ValueError):
-        stdout_to_nowhere(stream)
-
-
-def _flush() -> None:
-    """Flush both outputs now, so that a full device fails here and not at exit."""
-    for stream in (sys.stdout, sys.stderr):
-        _flush_one(stream)
-
-
-def _flush_one(stream: typing.TextIO | None) -> None:
-    try:
-        if stream is not None:
-            stream.flush()
     except (OSError, ValueError):
         stdout_to_nowhere(stream)
 
@@ -510,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
         args.command, _run_check)
     try:
         with sigterm_as_interrupt():  # SIGTERM unwinds and cleans up as Ctrl-C does
-            code = run(args)
+            return run(args)
     except KeyboardInterrupt as stop:
         # Every file is written whole or not at all: what was there before stays.
         discard_unfinished()
@@ -524,8 +511,6 @@ def main(argv: list[str] | None = None) -> int:
         discard_unfinished()
         stdout_to_nowhere()
         return EXIT_BROKEN_PIPE
-    _flush()
-    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -82,24 +82,14 @@ def stdout_to_nowhere(stream: IO[str] | None = None) -> None:
 def fill_closed_streams() -> None:
     """Open the null device on standard descriptors 0-2 that are closed (``cmd >&-``).
 
-    Otherwise the run's own files would take their numbers, and a child or a stray write
-    meant for the terminal would land in a sitemap.
+    Then the run's own files never take their numbers (nor a stray write lands in one).
     """
     for number in (0, 1, 2):
-        if not _is_open(number):
-            with contextlib.suppress(OSError):
-                opened = os.open(os.devnull, os.O_RDWR)
-                if opened != number:  # pragma: no cover - the lowest free number is this one
-                    os.dup2(opened, number)
-                    os.close(opened)
-
-
-def _is_open(descriptor: int) -> bool:
-    try:
-        os.fstat(descriptor)
-    except OSError:
-        return False
-    return True
+        with contextlib.suppress(OSError):
+            os.fstat(number)
+            continue
+        with contextlib.suppress(OSError):
+            os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
 
 
 def what_stands(path: Path) -> str | None:

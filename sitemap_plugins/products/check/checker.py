@@ -1,11 +1,8 @@
 """``sitemap-plugins check``: check the sitemap files already in a site against the protocol.
 
-Independent of the writers on purpose: it parses what is on disk with the standard library's
-expat (no DOCTYPE, no entities), applies every rule of the official schemas (schema.py: the
-elements, their order and counts, attributes, values) and then the protocol's own: UTF-8, the
-limits, the scope of every URL under the base URL, duplicates, that each listed URL is backed
-by a file, that an index names only urlsets of the site, that ``.gz`` copies match, that
-alternates stay on the site, and the robots.txt line.
+Independent of the writers: expat reads what is on disk, schema.py's table applies the
+schemas, then the protocol's own rules (UTF-8, limits, scope, duplicates, a file behind each
+URL, the build's rules for a listed page, ``.gz`` copies, the robots.txt line).
 """
 
 from __future__ import annotations
@@ -122,9 +119,9 @@ class _Checker:
         self.robots: bytes | OSError | None = None
         """robots.txt as read (or why it could not be), once for all its Sitemap: lines."""
         self.unread: set[str] = set()
+        """Files that could not be read (already reported; nothing is compared with them)."""
         self.news: dict[str, int] = {}
         """news:news elements read in each file (Google takes 1,000 in any one)."""
-        """Files that could not be read (already reported; nothing is compared with them)."""
 
     def problem(self, file: str, message: str) -> None:
         self.problems.append(Problem(file, message))
@@ -133,12 +130,7 @@ class _Checker:
         self.problems.append(Problem(file, message, warning=True))
 
     def local_file(self, url: str) -> str | None:
-        """The site file that a URL under the base maps to, or None.
-
-        Never a file outside the site: a ``..`` segment (``%2e%2e`` too) or a symlink that
-        leads out maps to nothing, and nothing outside is looked at. Remembered: the text
-        sitemap lists the same URLs as the XML one.
-        """
+        """The site file a URL under the base maps to (remembered), never one outside it."""
         if url in self.served:
             return self.served[url]
         found = self._local_file(url)
@@ -161,12 +153,7 @@ class _Checker:
         return None
 
     def read(self, name: str, limit: int = PROTOCOL_MAX_BYTES) -> bytes:
-        """A sitemap file of the site, at most ``limit`` + 1 bytes of it.
-
-        Raises:
-            OSError: when it cannot be read, leads out of the site, or is not a regular file
-                (a named pipe would make check wait forever).
-        """
+        """A regular file of the site, at most ``limit`` + 1 bytes of it (else OSError)."""
         return read_in_site(self.site, name, limit + 1)
 
     def read_sitemap(self, name: str) -> bytes | None:
@@ -267,11 +254,9 @@ class _Checker:
 
     def parse(self, name: str, on_entry: Callable[[Node, Node, int], None] | None = None,
               *, empty_ok: bool = False) -> Node | None:
-        """Read and parse one XML file, reporting what breaks the protocol or the schemas.
+        """Read one XML file, reporting what breaks the protocol or the schemas; its root.
 
-        Each child of the root is checked against the schemas, then handed to ``on_entry``
-        (root, entry, its number) as soon as it is read, and dropped: memory holds one entry
-        at a time. Returns the root when the file could be parsed (None: reported why).
+        Each entry is checked, handed to ``on_entry`` (root, entry, number) and dropped.
         """
         raw = self.read_sitemap(name)
         if raw is None:
@@ -427,9 +412,7 @@ class _Checker:
     def check_news(self, name: str) -> None:
         """The news sitemap: each <url> one news:news with the fields Google requires.
 
-        An empty one is what a build writes when no article is recent enough: Google takes
-        it, though sitemap.xsd wants at least one <url> (the one rule of the schemas that
-        check does not apply, and only here).
+        It may be empty (no recent article): Google takes it, though sitemap.xsd does not.
         """
         def article(root: Node, url: Node, number: int) -> None:
             if root.tag != f"{NS}urlset" or url.tag != f"{NS}url":

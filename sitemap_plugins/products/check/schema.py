@@ -1,17 +1,10 @@
-"""The official sitemap schemas as data, and a strict XML reader for ``check``.
+"""The official sitemap schemas as data, applied by a small validator for ``check``.
 
-The rules of sitemap.xsd, siteindex.xsd and Google's image, video and news schemas (and of
-xhtml:link in xhtml1-strict.xsd), restated as a table and applied by a small validator, so
-that ``check`` rejects every file the schemas reject without lxml (not a dependency) and
-without the XSDs themselves: Google's carry "All Rights Reserved" and no licence to
-redistribute them. The test suite validates each case with the XSDs and this table side by
-side (tests/test_check_corruptions.py).
-
-Where the schemas are looser than the protocol text, the table holds the stricter rule and
-says so: URLs must be absolute, escaped http(s) URLs of at most 2,048 characters
-(sitemaps.org "XML tag definitions", "Entity escaping"); dates follow the W3C Datetime
-profile (a full date, or a date and a time with seconds and a time zone), not all of
-xs:dateTime.
+sitemap.xsd, siteindex.xsd, Google's image, video and news schemas and xhtml:link, restated
+as a table: no lxml, and no copy of Google's XSDs (no licence to redistribute them); the tests
+compare the two side by side. Where the protocol text is stricter (absolute escaped http(s)
+URLs, the W3C Datetime profile) the table holds its rule; Google's limits beyond the XSDs are
+its ``beyond`` rules, which ``check`` applies apart.
 """
 
 from __future__ import annotations
@@ -219,10 +212,8 @@ _TICKER = r"[^\W_]+:[^\W_]+"
 class Element:
     """What an element may hold, per its schema.
 
-    ``children`` is a sequence of (name, least, most) in order (most None: no bound);
-    ``text`` the rule of a text-only element (None: elements only); ``extensions`` the
-    elements of other namespaces allowed after the sequence (sitemap.xsd's ``any ##other``);
-    ``unordered`` siteindex.xsd's ``xsd:all``.
+    ``children`` (name, least, most) in order, or a ``text`` rule; ``extensions`` after the
+    sequence (``any ##other``); ``unordered``: ``xsd:all``.
     """
 
     children: tuple[tuple[str, int, int | None], ...] = ()
