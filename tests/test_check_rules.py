@@ -179,8 +179,8 @@ def test_a_listed_page_that_build_leaves_out_fails(tmp_path: Path, page: str, he
     (site / page).parent.mkdir(parents=True, exist_ok=True)
     (site / page).write_text(PAGE.format(name=page, head=head), "utf-8")
     expected = [] if says is None else [
-        f"sitemap.xml: <url> #1 ({BASE}{page}): the page {page!r} {says}; a sitemap lists only "
-        "pages to index (build leaves it out)"]
+        (f"sitemap.xml: <url> #1 ({BASE}{page}): the page {page!r} {says}; a sitemap lists only "
+         "pages to index (build leaves it out)")]
     assert _errors(site) == expected
 
 
