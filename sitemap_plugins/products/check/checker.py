@@ -379,14 +379,11 @@ class _Checker:
                     self.problem(name, f"{where}: hreflang {code!r} is given twice (one URL a "
                                        "language)")
                 languages.setdefault(code, collapse(child.attributes.get("href", "")))
-            elif child.tag == f"{VIDEO}video":
-                self.check_video(name, where, child)
         self.check_future(name, where, url.find(f"{NS}lastmod"))
         for child in url.children:
             if child.tag == f"{NEWS}news":
                 self.check_news_entry(name, where, child)
-        for message, warning in beyond_schema(url):
-            (self.warning if warning else self.problem)(name, f"{where}: {message}")
+        self.beyond(name, where, url)
         loc_node = url.find(f"{NS}loc")
         if loc_node is None or schema_url(loc_node.text) is not None:
             return  # the schema check said why
@@ -427,6 +424,7 @@ class _Checker:
                 self.problem(name, f"{where}: holds {len(news)} news:news elements, not one")
                 return
             self.check_news_entry(name, where, news[0])
+            self.beyond(name, where, news[0])
 
         root = self.parse(name, article, empty_ok=True)
         if root is None:
@@ -434,20 +432,14 @@ class _Checker:
         if root.tag != f"{NS}urlset":
             self.problem(name, f"root element is {display(root.tag)}, not urlset")
 
-    def check_news_entry(self, name: str, where: str, item: Node) -> None:
-        """One news:news, wherever it stands: what Google requires beyond the schema.
+    def beyond(self, name: str, where: str, node: Node) -> None:
+        """What schema.py's table adds to the schemas, in ``node`` and below."""
+        for message, warning in beyond_schema(node):
+            (self.warning if warning else self.problem)(name, f"{where}: {message}")
 
-        sitemap-news.xsd makes news:title optional; Google News requires it, and a name.
-        """
-        publication = item.find(f"{NEWS}publication")
-        publisher = publication.find(f"{NEWS}name") if publication is not None else None
-        if publisher is not None and not publisher.text.strip():
-            self.problem(name, f"{where}: news:publication has no name")
+    def check_news_entry(self, name: str, where: str, item: Node) -> None:
+        """One news:news, wherever it stands: counted in its file, its date not ahead."""
         self.news[name] = self.news.get(name, 0) + 1
-        title = item.find(f"{NEWS}title")
-        if title is None or not title.text.strip():
-            self.problem(name, f"{where}: news:title is missing or empty (Google News "
-                               "requires it)")
         self.check_future(name, where, item.find(f"{NEWS}publication_date"))
 
     def check_future(self, name: str, where: str, node: Node | None) -> None:
@@ -458,15 +450,6 @@ class _Checker:
         if when is not None and sort_key(when) > self.latest:
             self.warning(name, f"{where}: {display(node.tag)} {collapse(node.text)!r} lies in "
                                "the future (a wrong clock or year?); engines distrust such dates")
-
-    def check_video(self, name: str, where: str, video: Node) -> None:
-        """One video:video: a content or player location, a title and a description."""
-        tags = {child.tag for child in video.children}
-        if f"{VIDEO}content_loc" not in tags and f"{VIDEO}player_loc" not in tags:
-            self.problem(name, f"{where}: video:video has neither content_loc nor player_loc")
-        for child in video.children:
-            if child.tag in (f"{VIDEO}title", f"{VIDEO}description") and not child.text.strip():
-                self.problem(name, f"{where}: {display(child.tag)} is empty")
 
     def check_alternate(self, name: str, where: str, link: Node) -> None:
         """An hreflang alternate: rel="alternate", a language code and a public URL.

@@ -250,6 +250,22 @@ def _longest(most: int) -> Callable[[Node], str | None]:
     return check
 
 
+def _filled(node: Node) -> str | None:
+    return None if node.text.strip() else f"{display(node.tag)} is empty"
+
+
+def _video(node: Node) -> str | None:
+    tags = {child.tag for child in node.children}
+    return (None if tags & {f"{VIDEO}content_loc", f"{VIDEO}player_loc"}
+            else "video:video has neither content_loc nor player_loc")
+
+
+def _news(node: Node) -> str | None:  # sitemap-news.xsd makes it optional; Google requires it
+    title = node.find(f"{NEWS}title")
+    return (None if title is not None and title.text.strip()
+            else "news:title is missing or empty (Google News requires it)")
+
+
 def _seconds(node: Node) -> str | None:
     return ("video:duration is 0; Google takes 1 to 28,800 seconds (leave it out when unknown)"
             if _ZERO.fullmatch(collapse(node.text)) else None)
@@ -357,7 +373,7 @@ ELEMENTS: dict[str, Element] = {
     f"{IMAGE}title": Element(text=_ANY_TEXT, deprecated=True),
     f"{IMAGE}license": Element(text=check_url, deprecated=True),
     # sitemap-video.xsd
-    f"{VIDEO}video": Element(children=(
+    f"{VIDEO}video": Element(beyond=_video, children=(
         (f"{VIDEO}thumbnail_loc", 1, 1), (f"{VIDEO}title", 1, 1),
         (f"{VIDEO}description", 1, 1), (f"{VIDEO}content_loc", 0, 1),
         (f"{VIDEO}player_loc", 0, 1), (f"{VIDEO}duration", 0, 1),
@@ -370,8 +386,8 @@ ELEMENTS: dict[str, Element] = {
         (f"{VIDEO}uploader", 0, 1), (f"{VIDEO}tvshow", 0, 1), (f"{VIDEO}platform", 0, 1),
         (f"{VIDEO}live", 0, 1), (f"{VIDEO}id", 0, None))),
     f"{VIDEO}thumbnail_loc": Element(text=check_url),
-    f"{VIDEO}title": Element(text=_text(100)),
-    f"{VIDEO}description": Element(text=_text(2048)),
+    f"{VIDEO}title": Element(text=_text(100), beyond=_filled),
+    f"{VIDEO}description": Element(text=_text(2048), beyond=_filled),
     f"{VIDEO}content_loc": Element(text=check_url),
     f"{VIDEO}player_loc": Element(
         text=check_url, attributes={"allow_embed": _YES_NO, "autoplay": _ANY_TEXT}),
@@ -414,12 +430,13 @@ ELEMENTS: dict[str, Element] = {
     f"{VIDEO}id": Element(text=_ANY_TEXT, required=("type",), attributes={"type": _words(
         "tms:series", "tms:program", "rovi:series", "rovi:program", "freebase", "url")}),
     # sitemap-news.xsd
-    f"{NEWS}news": Element(children=(
+    f"{NEWS}news": Element(beyond=_news, children=(
         (f"{NEWS}publication", 1, 1), (f"{NEWS}access", 0, 1), (f"{NEWS}genres", 0, 1),
         (f"{NEWS}publication_date", 1, 1), (f"{NEWS}title", 0, 1),
         (f"{NEWS}keywords", 0, 1), (f"{NEWS}stock_tickers", 0, 1))),
     f"{NEWS}publication": Element(children=((f"{NEWS}name", 1, 1), (f"{NEWS}language", 1, 1))),
-    f"{NEWS}name": Element(text=_ANY_TEXT),
+    f"{NEWS}name": Element(text=_ANY_TEXT, beyond=lambda node: None if node.text.strip()
+                           else "news:publication has no name"),
     f"{NEWS}language": Element(
         text=_pattern(r"zh-cn|zh-tw|[a-z]{2,3}", "an ISO 639 language code")),
     f"{NEWS}access": Element(text=_words("Subscription", "Registration")),
