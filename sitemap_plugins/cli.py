@@ -1,10 +1,7 @@
 """The command line: ``sitemap-plugins build``, ``merge``, ``check`` and ``submit``.
 
-Every option of :class:`~sitemap_plugins.vocab.options.SitemapConfig` is a flag with the same name
-(``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
-Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration error.
-Top floor, a front-end: diagnostics are shown by the one level policy of
-:mod:`sitemap_plugins.products.report`.
+Every option is a flag of the same name (``base_url`` is ``--base-url``). The only module that
+prints or configures logging. Exit codes: 0 ok, 1 problems found or build failed, 2 usage.
 """
 
 from __future__ import annotations
@@ -266,10 +263,7 @@ def _fail(args: argparse.Namespace, started: float, messages: list[str], code: i
 
 
 class _TerminalProgress:
-    """Progress on stderr (rich), shown only once the work has taken more than a second.
-
-    rich is imported at that moment, so a quick run or a run off a terminal never pays for it.
-    """
+    """Progress on stderr (rich, imported then), shown once the work took over a second."""
 
     def __init__(self, verb: str) -> None:
         self.verb = verb

@@ -1,20 +1,10 @@
-"""The one vocabulary of options, shared by the command line, mkdocs.yml and pelicanconf.py.
+"""The one vocabulary of options, shared by the command line and every host's settings.
 
-Each option is declared once, in :data:`OPTIONS`: name, default, documentation, and the check
-that turns a value into what the core uses or raises :class:`ConfigError`. The command-line
-flags, the MkDocs config class, the Pelican setting and the README table are made from it (or
-tested against it), so the same bad value gets the same message on every front-end.
-``SitemapConfig.from_mapping`` is the only place where option values are checked.
-
-A page's own values (MkDocs front matter, Pelican metadata) are declared the same way, in
-:data:`PAGE_VALUES`, and checked by :func:`check_page_values` for both hosts.
-
-Ground floor: it imports only :mod:`~sitemap_plugins.vocab.errors`, ``urls``, ``dates`` and
-``globs``, and touches no file. The facts that products share with the options live here
-(the fragment's name, our file-name patterns and temporary names, the HTML map's file, the
-IndexNow key syntax, the news publication); a check that needs a product (compiling a user's
-HTML-map template) runs when the build starts
-(:func:`sitemap_plugins.products.build.pipeline.check_products`).
+Each option is declared once, in :data:`OPTIONS` (name, default, documentation, check); the
+flags, host config classes and the README table come from it, so a bad value gets the same
+message everywhere. ``SitemapConfig.from_mapping`` is the only place option values are checked;
+a page's own values are declared alike (:data:`PAGE_VALUES`). Ground floor: touches no file;
+holds the names products share (the fragment, our file patterns, temporary names).
 """
 
 from __future__ import annotations

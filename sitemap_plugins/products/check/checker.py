@@ -157,11 +157,7 @@ class _Checker:
         return read_in_site(self.site, name, limit + 1)
 
     def read_sitemap(self, name: str) -> bytes | None:
-        """A sitemap's bytes, inflated when its name ends in ``.gz`` (at most the limit + 1).
-
-        None when it cannot be read or inflated, and reported: a corrupt ``.gz`` is named as
-        one, not as text that is not UTF-8.
-        """
+        """A sitemap's bytes, inflated if ``.gz`` (at most the limit + 1); None: reported why."""
         try:
             raw = self.read(name)
         except OSError as err:
@@ -185,10 +181,7 @@ class _Checker:
 
     def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True,
                   syntax: bool = True) -> bool:
-        """A listed URL: well-formed (unless the schema check did that), in scope, served.
-
-        Returns whether it is in scope and well-formed.
-        """
+        """A listed URL: well-formed (unless checked already), in scope, served; whether so."""
         ok = True
         reason = schema_url(url) if syntax else None
         if reason is not None:
@@ -221,11 +214,7 @@ class _Checker:
         return ok
 
     def check_page(self, file: str, where: str, url: str, served: str) -> None:
-        """The listed page's own head: no ``noindex``, no canonical naming another page.
-
-        Engines report a listed page that asks not to be indexed as an error of the
-        sitemap; one whose canonical names another page is left out as a duplicate.
-        """
+        """The listed page: nothing the build leaves out by it; a canonical of its own."""
         try:
             # Only the head says either: its first 64 KiB nearly always hold it, and the
             # body is not parsed (a third of the time).
@@ -322,11 +311,7 @@ class _Checker:
         return document.root
 
     def check_gzip(self, name: str) -> None:
-        """The ``.gz`` holds the same bytes as the file beside it.
-
-        Compared as it is inflated, a chunk at a time: a small file that inflates to
-        gigabytes (a gzip bomb) costs no more memory than the original.
-        """
+        """The ``.gz`` holds the same bytes as the file beside it (chunk by chunk: no bomb)."""
         packed = self.site / (name + ".gz")
         if not packed.exists() and not packed.is_symlink():
             return
@@ -349,10 +334,9 @@ class _Checker:
 
     def check_urlset(self, name: str, parts: list[Node] | None = None,
                      ) -> tuple[Node | None, list[str]]:
-        """Parse ``name``; when it is a urlset, check each <url> by the protocol's rules too.
+        """Parse ``name``, check each <url>; the root (None: unreadable) and the URLs listed.
 
-        Returns the root (None: unreadable) and the URLs listed. When it is an index, its
-        entries go to ``parts`` (when given).
+        An index's entries go to ``parts`` (when given).
         """
         locs: list[str] = []
         progress = self.progress
@@ -452,11 +436,7 @@ class _Checker:
                                "the future (a wrong clock or year?); engines distrust such dates")
 
     def check_alternate(self, name: str, where: str, link: Node) -> None:
-        """An hreflang alternate: rel="alternate", a language code and a public URL.
-
-        It may be on another site (a translation at example.de for example.com), never at a
-        local address (a development server's URL).
-        """
+        """An hreflang alternate: rel="alternate", a language code, a public URL (any site's)."""
         if link.attributes.get("rel") != "alternate":
             self.problem(name, f'{where}: xhtml:link without rel="alternate"')
         if "hreflang" not in link.attributes:
@@ -607,12 +587,8 @@ def check_site(
 ) -> tuple[list[Problem], int]:
     """Check the sitemap files in ``site_dir``; returns the problems and the URLs checked.
 
-    ``progress`` counts the URLs as they are checked (a front-end shows it); ``now`` is
-    when dates start to lie in the future (a day after it; default: the clock's now).
-
-    Raises:
-        ScanError: when the folder does not exist or cannot be read.
-
+    ``progress`` counts the URLs checked; dates a day after ``now`` (default: the clock's) lie
+    in the future. Raises ScanError when the folder does not exist or cannot be read.
     """
     site = Path(site_dir)
     _readable_folder(site)
@@ -627,11 +603,7 @@ def check_site(
 
 
 def _readable_folder(site: Path) -> None:
-    """Raise a one-line ScanError unless ``site`` is a folder that can be listed and entered.
-
-    Without this a folder one may not read looked empty ("sitemap.xml is missing"), or one
-    inside a folder one may not enter raised PermissionError.
-    """
+    """Raise a one-line ScanError unless ``site`` is a folder that can be listed and entered."""
     try:
         mode = os.stat(site).st_mode
         if not stat.S_ISDIR(mode):

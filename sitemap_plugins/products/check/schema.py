@@ -113,20 +113,13 @@ def collapse(text: str) -> str:
 def check_url(text: str) -> str | None:
     """An absolute, escaped http(s) URL of at most 2,048 characters (sitemaps.org: ``loc``).
 
-    The value as XML Schema reads an anyURI (white space collapsed), then the one rule of
-    :func:`~sitemap_plugins.vocab.urls.url_problem`, which the media entries are written by too.
+    Collapsed as an anyURI, then the writers' own rule (:func:`.url_problem`).
     """
     return url_problem(collapse(text))
 
 
 def check_date(text: str) -> str | None:
-    """A W3C datetime that xs:date or xs:dateTime also accepts.
-
-    A date (``2024-05-01``), or a date and time with seconds and a time zone
-    (``2024-05-01T10:20:30+02:00``): the W3C profile asks for the zone when a time is given,
-    and xs:dateTime for the seconds. The date must exist, the hour run to 23 and the zone lie
-    within -14:00 to +14:00.
-    """
+    """A W3C datetime that xs:date or xs:dateTime takes (time: seconds and zone required)."""
     value = collapse(text)
     match = _DATE.match(value)
     if match is None:
@@ -475,8 +468,7 @@ def validate_root(root: Node, entries: int) -> list[tuple[int, str]]:
 def validate_entry(root: Node, node: Node, ids: set[str] | None = None) -> list[tuple[int, str]]:
     """What breaks the schemas in one child of the root (a <url>, a <sitemap>).
 
-    ``ids`` holds the xs:ID values (xhtml:link's ``id``) of the file's earlier entries, and
-    gets this one's: the schemas allow each only once in a file. Few files have any.
+    ``ids``: the file's xs:ID values so far (xhtml:link's ``id``, unique in a file).
     """
     if root.tag not in _ROOTS:
         return []  # the root is reported, once
