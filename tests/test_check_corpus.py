@@ -137,6 +137,10 @@ CORPUS = [
         url(f"{BASE}a.html?n={n}", NEWS_ENTRY) for n in range(1_001)))}, valid=False),
     Shape("lists-the-404-page", {"sitemap.xml": urlset(SM, url(HOME) + url(f"{BASE}404.html"))},
           valid=False),
+    Shape("lists-a-page-robots-txt-disallows", {"sitemap.xml": urlset(SM, url(HOME) + url(ABOUT)),
+                                                "robots.txt": "User-agent: *\nDisallow: /about/\n"
+                                                              f"Sitemap: {BASE}sitemap.xml\n"},
+          valid=False),
     Shape("lists-a-refresh-redirect", {"sitemap.xml": urlset(SM, url(HOME) + url(
         f"{BASE}old/"))}, valid=False),
 ]

@@ -159,6 +159,25 @@ def test_a_listed_page_that_says_noindex_fails(tmp_path: Path, robots: str) -> N
                       "leaves it out)")]
 
 
+@pytest.mark.parametrize(("rules", "failed"), [
+    ("Disallow: /a.html", ["a.html"]), ("Disallow: /", ["a.html", "b.html"]),
+    ("Disallow: /b\nAllow: /b.html", []), ("Disallow:", []), ("Disallow: /*.pdf$", [])],
+    ids=["one-page", "everything", "allowed-again", "nothing", "another-type"])
+def test_a_listed_page_robots_txt_disallows_fails(tmp_path: Path, rules: str,
+                                                  failed: list[str]) -> None:
+    """The build leaves out what the site's robots.txt disallows for all crawlers (Google:
+    "Submitted URL blocked by robots.txt"): check fails it too, once, by the same parser."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n<url><loc>{BASE}b.html</loc>"
+                           "</url>\n")
+    (site / "sitemap.txt").write_text(f"{BASE}a.html\n{BASE}b.html\n", "utf-8")
+    (site / "robots.txt").write_text(f"User-agent: *\n{rules}\n\nSitemap: {BASE}sitemap.xml\n",
+                                     "utf-8")
+    assert _errors(site) == [
+        (f"sitemap.xml: <url> #{number} ({BASE}{page}): robots.txt disallows '{BASE}{page}'; a "
+         "sitemap lists only pages to index (build leaves it out)")
+        for number, page in enumerate(["a.html", "b.html"], start=1) if page in failed]
+
+
 @pytest.mark.parametrize(("page", "head", "says"), [
     ("404.html", "", "is the site's 404 page"),
     ("docs/404.htm", "", "is the site's 404 page"),

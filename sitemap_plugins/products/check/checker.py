@@ -8,6 +8,7 @@ URL, the build's rules for a listed page, ``.gz`` copies, the robots.txt line).
 from __future__ import annotations
 
 import codecs
+import functools
 import os
 import re
 import stat
@@ -21,7 +22,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 from sitemap_plugins.disk.site import is_inside, is_regular, read_in_site
 from sitemap_plugins.entry.news import MAX_NEWS
 from sitemap_plugins.entry.render import Node, XmlError, gunzip, parse_xml
-from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
+from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules, names_sitemap
 from sitemap_plugins.entry.rules import (
     REASON_404,
     REASON_NOINDEX,
@@ -102,7 +103,7 @@ class _Checker:
         self.latest = (now or datetime.now(timezone.utc)) + FUTURE_SLACK
         """A lastmod after this lies in the future (a wrong clock, a typo in a year)."""
         self.pages: dict[str, None] = {}
-        """Listed pages whose own head was already read (the text sitemap lists them too)."""
+        """Listed URLs already checked as pages (the text sitemap lists them too)."""
         self.progress = progress
         self.base = str(config.base_url)
         self.config = config
@@ -208,10 +209,24 @@ class _Checker:
             if served is None:
                 self.problem(file, f"{where}: no file in the site serves {url!r}")
                 ok = False
-            elif url not in self.pages and served.lower().endswith(_HTML):
+            elif url not in self.pages:
                 self.pages[url] = None
-                self.check_page(file, where, url, served)
+                if self.robots_rules is not None and not self.robots_rules.allows(url):
+                    self.problem(file, f"{where}: robots.txt disallows {url!r}; a sitemap "
+                                       "lists only pages to index (build leaves it out)")
+                if served.lower().endswith(_HTML):
+                    self.check_page(file, where, url, served)
         return ok
+
+    @functools.cached_property
+    def robots_rules(self) -> RobotsRules | None:
+        """The site's robots.txt, as the build reads it to leave disallowed pages out."""
+        try:
+            data = self.read("robots.txt", MAX_ROBOTS_BYTES) if os.path.lexists(
+                self.site / "robots.txt") else b""
+        except OSError:
+            return None  # check_robots says so
+        return RobotsRules.from_bytes(data) if data else None
 
     def check_page(self, file: str, where: str, url: str, served: str) -> None:
         """The listed page: nothing the build leaves out by it; a canonical of its own."""
