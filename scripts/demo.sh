@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job on the sample sites: build each with its real host (or the command line),
-# print the sitemap it got, and check it against the protocol.
+# print the sitemap it got, and check it against the protocol. Installs only what the sample
+# sites use (no test tools, no browser): scripts/test.sh installs the rest.
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+SETUP_FOR=demo source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 bin=.venv/bin
 
 echo "== Trap site (command line) =="

@@ -31,7 +31,7 @@ base=$(mktemp -d)  # a folder of its own: other pytest runs prune the shared one
 trap 'rm -rf "$base"' EXIT
 $venv/bin/python -m pytest -q -p no:cacheprovider --basetemp "$base/t" -n "${TEST_WORKERS:-3}" --dist loadfile \
   tests/test_adapter_mkdocs.py tests/test_adapter_pelican.py tests/test_host_urls.py \
-  tests/test_reader.py tests/test_writers.py tests/test_entry.py tests/test_media.py \
-  tests/test_config.py tests/test_cli.py tests/test_smoke_schema.py tests/test_page_dates.py \
+  tests/test_reader.py tests/test_render.py tests/test_rules.py tests/test_media.py \
+  tests/test_options.py tests/test_cli.py tests/test_smoke_schema.py tests/test_page_values.py \
   tests/test_host_values.py \
   -k "not 50000_urls and not 50001_urls and not past_50_mib" "$@"

@@ -3,5 +3,5 @@
 # tests save them while checking every link; chromium comes from Debian: apt-get install chromium).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-.venv/bin/python -m pytest tests/test_html_sitemap.py -q -k "browser or theme"
+.venv/bin/python -m pytest tests/test_html_map.py -q -k "browser or theme"
 ls -l screenshots/*.png

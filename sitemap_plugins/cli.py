@@ -1,4 +1,4 @@
-"""The command line: ``sitemap-plugins build``, ``merge``, ``check`` and ``submit``.
+"""The command line: ``sitemap-plugins build``, ``merge``, ``check``, ``submit`` and ``diff``.
 
 Every option is a flag of the same name (``base_url`` is ``--base-url``). The only module that
 prints or configures logging. Exit codes: 0 ok, 1 problems found or build failed, 2 usage.
@@ -13,19 +13,30 @@ import sys
 import time
 import typing
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sitemap_plugins import __version__
 from sitemap_plugins.disk.site import discard_unfinished, fill_closed_streams, stdout_to_nowhere
+from sitemap_plugins.hosts.mkdocs_family import (
+    CONFIG_NAMES,
+    family_hints,
+    file_options,
+    find_config,
+    nav_outline,
+    page_sources,
+    read_config,
+)
 from sitemap_plugins.products.build.interrupt import Terminated, sigterm_as_interrupt
 from sitemap_plugins.products.build.pipeline import cache_folder, generate
 from sitemap_plugins.products.build.progress import Progress, Snapshot
 from sitemap_plugins.products.check.checker import check_site
+from sitemap_plugins.products.diff import check_fail_on, diff_sitemaps
 from sitemap_plugins.products.merge.builds import MergeError
 from sitemap_plugins.products.merge.merger import merge
 from sitemap_plugins.products.report import (
     build_report,
     check_report,
+    diff_report,
     dropped_line,
     dumps,
     error_report,
@@ -59,6 +70,9 @@ from sitemap_plugins.vocab.options import (
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from sitemap_plugins.entry.rules import PageHints
+    from sitemap_plugins.products.html_map.plan import NavNode
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 EXIT_TERMINATED = 143  # 128 + SIGTERM: a CI cancel, `timeout`, a container stop
@@ -71,12 +85,15 @@ SUBMIT_TIMEOUT = TIMEOUT  # seconds for one POST's whole exchange (the tests mak
 
 
 def _flag(name: str) -> str:
+    if not name.isidentifier():  # a place in a config file ("mkdocs.yml: site_url")
+        return name
     option = OPTION_BY_NAME.get(name)
     return option.cli_flag if option is not None else "--" + name.replace("_", "-")
 
 
 def _add_config_flags(
-    parser: argparse.ArgumentParser, options: tuple[Option, ...] = BUILD_OPTIONS
+    parser: argparse.ArgumentParser, options: tuple[Option, ...] = BUILD_OPTIONS, *,
+    base_url_required: bool = True,
 ) -> None:
     """One flag per option of the table; a flag not given leaves the option's default."""
     for option in options:
@@ -84,7 +101,8 @@ def _add_config_flags(
             continue
         name, flag, doc = option.name, option.cli_flag, option.doc
         if name == "base_url":
-            parser.add_argument(flag, dest=name, required=True, metavar="URL", help=doc)
+            parser.add_argument(flag, dest=name, required=base_url_required, metavar="URL",
+                                help=doc)
         elif option.kind == "bool":
             parser.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
                                 default=None, help=f"{doc} (default: {option.default})")
@@ -135,10 +153,18 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser(
         "build", parents=[verbosity],
         help="write sitemap.xml, .gz, sitemap.txt and the robots.txt line",
-        description="Scan SITE_DIR and write the sitemap files into it.")
-    build.add_argument("site_dir", metavar="SITE_DIR")
+        description="Scan SITE_DIR and write the sitemap files into it. Without SITE_DIR, in "
+                    "a Zensical, MkDocs or ProperDocs project: the site its config file names, "
+                    "each page dated by its source (see the docs' Zensical page).")
+    build.add_argument("site_dir", metavar="SITE_DIR", nargs="?")
+    build.add_argument("--config", metavar="FILE", default=None,
+                       help="the project's zensical.toml, mkdocs.yml or properdocs.yml (default: "
+                            "the first of them in this folder, when SITE_DIR is not given)")
+    build.add_argument("--docs-dir", metavar="DIR", default=None,
+                       help="the Markdown sources of SITE_DIR's pages (MkDocs 2.0): pages are "
+                            "dated by them (default: the config file's docs_dir)")
     _add_json_flag(build)
-    _add_config_flags(build)
+    _add_config_flags(build, base_url_required=False)
     merge_command = commands.add_parser(
         "merge", parents=[verbosity],
         help="write one sitemap index at ROOT over the builds below it",
@@ -180,6 +206,20 @@ def build_parser() -> argparse.ArgumentParser:
                              ".sitemap-cache beside SITE_DIR)")
     submit.add_argument("--dry-run", action="store_true",
                         help="print the batches that would be sent; send and change nothing")
+    diff = commands.add_parser(
+        "diff", parents=[verbosity],
+        help="compare two sitemaps: URLs added and removed, lastmods moved",
+        description="Compare two sitemaps, each a built site's folder or a sitemap file (.xml, "
+                    ".xml.gz, an index with its parts, .txt): one line per URL removed (-), "
+                    "added (+) and redated (~), then the tally.")
+    diff.add_argument("old", metavar="OLD")
+    diff.add_argument("new", metavar="NEW")
+    _add_json_flag(diff)
+    diff.add_argument("--sitemap-name", default="sitemap", metavar="NAME",
+                      help="the sitemap of a folder: NAME.xml, NAME.xml.gz or NAME.txt")
+    diff.add_argument("--fail-on", default="", metavar="CHANGES",
+                      help="exit 1 when any URL is one of these, comma-separated: removed, "
+                           "added, redated (e.g. --fail-on removed)")
     return parser
 
 
@@ -201,9 +241,13 @@ def _parse_rules(option: str, values: list[str]) -> list[tuple[str, Any]]:
     return rules
 
 
-def config_from_args(args: argparse.Namespace) -> SitemapConfig:
-    """Build the config mapping from the flags that were given and validate it."""
-    mapping: dict[str, Any] = {}
+def config_from_args(args: argparse.Namespace,
+                     given: dict[str, Any] | None = None) -> SitemapConfig:
+    """Build the config mapping from the flags that were given and validate it.
+
+    ``given``: options a config file gave, which the flags override.
+    """
+    mapping: dict[str, Any] = dict(given or {})
     for option in OPTIONS:
         value = getattr(args, option.name, None)
         if value is None:
@@ -315,15 +359,61 @@ def _show_diagnostics(args: argparse.Namespace, diagnostics: Iterable[Diagnostic
         _print(f"note: {dropped_line(dropped)}", stream=sys.stderr)
 
 
+class _Setup(NamedTuple):
+    site_dir: str
+    config: SitemapConfig
+    hints: dict[str, PageHints] | None = None
+    notes: tuple[str, ...] = ()
+    outline: tuple[NavNode, ...] = ()
+
+
+def _build_setup(args: argparse.Namespace) -> _Setup:
+    """The site, the config and the pages' hints: from the flags, or a MkDocs-family project.
+
+    Without SITE_DIR (or with ``--config``) the project's config file names the site, its
+    base URL, its sources and options; ``--docs-dir`` dates the pages by their sources.
+    """
+    path = args.config or (find_config(os.getcwd()) if args.site_dir is None else None)
+    if path is None and args.site_dir is None:
+        raise ConfigError("sitemap-plugins build", "no SITE_DIR given, and no "
+                          f"{', '.join(CONFIG_NAMES)} in this folder")
+    given: dict[str, Any] = {}
+    family = None
+    if path is not None:
+        family = read_config(path)
+        given = file_options(family)
+        if family.site_url is not None:
+            given["base_url"] = family.site_url
+    if args.base_url is None and "base_url" not in given:
+        raise ConfigError("base_url", "required: the site's public URL"
+                          + (f" (no site_url in {os.path.basename(path)})" if path else ""))
+    config = config_from_args(args, given)
+    site_dir = args.site_dir or (family.site_dir if family else "")
+    docs_dir = args.docs_dir or (family.docs_dir if family else None)
+    if docs_dir is None:
+        return _Setup(site_dir, config)
+    if not os.path.isdir(docs_dir):
+        raise ConfigError("docs_dir", f"{docs_dir} is not a folder")
+    hints, notes = family_hints(site_dir, docs_dir, config, family)
+    outline = () if family is None or config.html_sitemap is None else nav_outline(
+        family.nav, {src: dest for dest, src in page_sources(
+            docs_dir, directory_urls=config.directory_urls).items()})
+    return _Setup(site_dir, config, hints, tuple(notes), outline)
+
+
 def _run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
-        config = config_from_args(args)
-        result = generate(args.site_dir, config, progress=_progress(args, "Reading pages"))
+        setup = _build_setup(args)
+        result = generate(setup.site_dir, setup.config, hints=setup.hints, outline=setup.outline,
+                          progress=_progress(args, "Reading pages"))
     except ConfigError as err:
         return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:
         return _fail(args, started, [f"error: {err}"], EXIT_FAILED)
+    if not args.quiet:
+        for note in setup.notes:
+            _print(f"note: {note}", stream=sys.stderr)
     _show_diagnostics(args, result.diagnostics, result.dropped_diagnostics)
     if args.json:
         _print(dumps(build_report(result, time.perf_counter() - started)))
@@ -380,6 +470,31 @@ def _run_check(args: argparse.Namespace) -> int:
         _print(f"Checked {checked:,} URL{'' if checked == 1 else 's'}: "
                + (f"{found:,} problem{'' if found == 1 else 's'}" if found else "no problems")
                + (f", {warned:,} warning{'' if warned == 1 else 's'}" if warned else ""))
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        fail_on = check_fail_on(args.fail_on)
+        diff = diff_sitemaps(args.old, args.new, args.sitemap_name)
+    except ConfigError as err:
+        return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
+    except SitemapError as err:  # a side that is no sitemap: named, with why
+        return _fail(args, started, [f"error: {err}"], EXIT_USAGE)
+    failed = [kind for kind in fail_on if diff.counts()[kind]]
+    if args.json:
+        _print(dumps(diff_report(diff, failed, time.perf_counter() - started)))
+    elif not args.quiet:
+        for sign, urls in (("-", diff.removed), ("+", diff.added)):
+            for url in urls:
+                _print(f"{sign} {url}")
+        for url, old, new in diff.redated:
+            _print(f"~ {url} {old or '(none)'} -> {new or '(none)'}")
+        _print(diff.summary())
+    if failed:
+        found = ", ".join(f"{diff.counts()[kind]:,} {kind}" for kind in failed)
+        _print(f"error: URLs {found} (--fail-on {args.fail_on})", stream=sys.stderr)
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -487,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit}.get(
+    run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit, "diff": _run_diff}.get(
         args.command, _run_check)
     try:
         with sigterm_as_interrupt():  # SIGTERM unwinds and cleans up as Ctrl-C does

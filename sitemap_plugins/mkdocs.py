@@ -1,15 +1,9 @@
 """MkDocs plugin: ``plugins: [sitemap]`` replaces the built-in sitemap.
 
-MkDocs renders ``sitemap.xml`` from a theme template before any page exists, with the build
-date as every lastmod. This plugin empties that template (so MkDocs writes neither
-``sitemap.xml`` nor ``sitemap.xml.gz``) and, once everything else has written the site,
-scans ``site_dir`` with the core and writes the real files. What only MkDocs knows (front
-matter, i18n translations and fallback copies, git dates, raw HTML copied from ``docs_dir``)
-goes to the core as :class:`~sitemap_plugins.entry.rules.PageHints`.
-
-Top floor, a front-end writing no file: front matter is checked as Pelican's metadata are
-(:mod:`~sitemap_plugins.vocab.options`), diagnostics logged by
-:mod:`~sitemap_plugins.products.report`.
+MkDocs' own template (the build date as every lastmod) is emptied; once everything else has
+written the site the core writes the real files, with what only MkDocs knows (front matter,
+i18n translations and copies, git dates, raw HTML) as
+:class:`~sitemap_plugins.entry.rules.PageHints`. Top floor: a front-end writing no file.
 """
 
 from __future__ import annotations
@@ -27,15 +21,20 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin
 from mkdocs.utils.meta import get_data
 
 from sitemap_plugins.entry import page_values
-from sitemap_plugins.entry.rules import PageHints
+from sitemap_plugins.entry.rules import REASON_UNTRANSLATED, PageHints
 from sitemap_plugins.hosts import git_dates, markdown_includes
 from sitemap_plugins.hosts.config import host_config, preview_config, relative_to_config
+from sitemap_plugins.hosts.mkdocs_family import (
+    REASON_FRONT_MATTER,
+    REASON_STATIC_HTML,
+    front_values,
+)
 from sitemap_plugins.page.reader import HostPage, head_of, listing_items, titled
 from sitemap_plugins.products.report import log_result
 from sitemap_plugins.vocab.errors import ConfigError, PageValueError, SitemapError, unknown_key
-from sitemap_plugins.vocab.options import BUILD_OPTIONS, FRONT_MATTER_KEYS, Option
+from sitemap_plugins.vocab.options import BUILD_OPTIONS, Option
 from sitemap_plugins.vocab.urls import rel_path, version_urls
-from sitemap_plugins.vocab.values import hreflang, language_group
+from sitemap_plugins.vocab.values import hreflang, language_group, untranslated_copy
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -55,9 +54,6 @@ if TYPE_CHECKING:
 
 log = get_plugin_logger(__name__)
 
-REASON_FRONT_MATTER = "front matter sitemap: false"
-REASON_FALLBACK = "i18n fallback copy of an untranslated page"
-REASON_STATIC_HTML = "static HTML copied from docs_dir"
 REASON_THEME_PAGE = "theme page (not documentation)"
 # Run after every other plugin's on_post_build: mkdocs-redirects writes its stubs at 0,
 # mkdocs-static-i18n builds the other languages at -100.
@@ -215,9 +211,24 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         return None
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig | None:
-        """Validate the options through the core; warn once when there is no site URL."""
-        if self._depth > 0:
-            return None  # a nested build (mkdocs-static-i18n): keep the outer build's settings
+        """Validate the options through the core, so a bad one stops the build at once."""
+        if self._depth == 0:  # a nested build (mkdocs-static-i18n) keeps the outer settings
+            self._read_host(config, final=False)
+        return None
+
+    @event_priority(-99)  # after hooks (priority 0), before mkdocs-static-i18n's other builds
+    def _settle(self, *, config: MkDocsConfig) -> None:
+        """Read the host's values again once they are final (see :meth:`_read_host`)."""
+        if self._depth == 1:
+            self._read_host(config, final=True)
+
+    def _read_host(self, config: MkDocsConfig, *, final: bool) -> None:
+        """The core's config from the options and MkDocs' values (``site_url``, ...).
+
+        Plugins and ``hooks:`` may change those after this plugin's ``on_config`` (FastAPI's
+        hook sets each language's ``site_url``), so they are read again, ``final``, at the
+        outer build's ``on_post_build``: only then is the missing site URL warned about.
+        """
         self._name = next((k for k, v in config.plugins.items() if v is self), self._name)
         self._docs_dir = config.docs_dir
         git_plugin = config.plugins.get(_GIT_PLUGIN)
@@ -239,15 +250,17 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # (Material's version selector and instant navigation read it there), whatever
             # canonical_version makes of site_url and of the pages' canonical links.
             base_url, self._canonical_base = mike
-            log.info(
-                "mike version %s: its sitemap lists its own pages under %s%s; run "
-                "'sitemap-plugins merge' on the deployed tree for the root index", os.environ.get(
-                    _MIKE_VERSION), base_url,
-                f" (canonical links point at {self._canonical_base})"
-                if self._canonical_base else "")
+            if final:
+                log.info(
+                    "mike version %s: its sitemap lists its own pages under %s%s; run "
+                    "'sitemap-plugins merge' on the deployed tree for the root index",
+                    os.environ.get(_MIKE_VERSION), base_url,
+                    f" (canonical links point at {self._canonical_base})"
+                    if self._canonical_base else "")
         config_dir = os.path.abspath(os.path.dirname(config.config_file_path or "./x"))
         try:  # checked even when no sitemap will be written (no site_url)
-            sitemap = host_config(options, base_url=base_url, config_dir=config_dir)
+            sitemap = host_config(options, base_url=base_url, config_dir=config_dir,
+                                  check_products=not final)
         except ConfigError as err:
             where = f"Plugin '{self._name}' option '{err.option}'"
             if err.option == "base_url" and not self.config["base_url"]:
@@ -257,13 +270,12 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # Material's instant navigation asks the dev server for sitemap.xml: the served
             # copy lists the dev server's own URLs, which is what it serves.
             self._sitemap = preview_config(sitemap)
-        elif base_url:
+        elif base_url or not final:
             self._sitemap = sitemap
         else:
             log.warning("No sitemap written: 'site_url' is not set in the config file, and a "
                         "sitemap must list absolute URLs. Set 'site_url' to the public URL of the "
                         "site, e.g. 'site_url: https://example.org/docs/'.")
-        return None
 
     on_config = CombinedEvent(_remember_site_url, _configure)
 
@@ -340,7 +352,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> None:
         """Keep the navigation: the HTML site map follows its sections, order and titles."""
         del config, files
-        if self._sitemap is not None and self._sitemap.html_sitemap is not None:
+        if self._sitemap is not None and self._sitemap.lists_pages:
             self._state.navs.append(nav)
 
     @event_priority(_LATE)
@@ -427,11 +439,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
     def on_pre_template(
         self, template: jinja2.Template, /, *, template_name: str, config: MkDocsConfig
     ) -> jinja2.Template | None:
-        """Swap the built-in ``sitemap.xml`` template for an empty one before it is rendered.
-
-        Rendering it walks every page, only for the output to be emptied below (9 ms for
-        2,000 pages): the sitemap this plugin replaces should cost the build nothing.
-        """
+        """Swap the built-in ``sitemap.xml`` template for an empty one: rendering it costs."""
         del config
         if template_name == "sitemap.xml":
             return template.environment.from_string("")
@@ -451,7 +459,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         return output_content
 
     @event_priority(_LATE)
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def _write(self, *, config: MkDocsConfig) -> None:
         """Write the sitemap once, after the outermost build (and every language) is done."""
         self._depth = max(0, self._depth - 1)
         if self._depth > 0 or self._sitemap is None:
@@ -460,7 +468,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         # --dirty leaves the output of a deleted page in site_dir: only the files MkDocs
         # knows in this build may be listed then. (A full build starts from a clean folder.)
         only = self._state.known if self._dirty else None
-        # The navigation, kept for the HTML site map only.
+        # The navigation, kept for the HTML site map and llms.txt only.
         outline = [node for nav in self._state.navs for node in _outline(nav.items, self._lang)]
         from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
@@ -470,7 +478,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                               language_pages=self._state.language_pages,
                               stand_ins={dest: record.stands_in
                                          for dest, record in self._state.pages.items()
-                                         if record.stands_in is not None})
+                                         if record.stands_in is not None},
+                              site_name=config.site_name)
         except SitemapError as err:
             raise PluginError(f"Cannot write the sitemap: {err}") from err
         log_result(log, result)
@@ -480,6 +489,8 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                         "of the site's pages: with an index it treats every link as external. "
                         "Keep the protocol's limits (max_urls 50,000) or turn off "
                         "navigation.instant.")
+
+    on_post_build = CombinedEvent(_settle, _write)
 
     def on_build_error(self, *, error: Exception) -> None:
         """Reset the nesting count, so the next ``serve`` rebuild starts clean."""
@@ -499,7 +510,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 record.alternates = ()  # i18n site, page without languages: claim none
             return
         # A page copied into another language's folder because it has no translation.
-        record.fallback = locale != build_locale
+        record.fallback = untranslated_copy(locale, build_locale, alternates)
         original = alternates.get(locale) if record.fallback else None
         if original is not None and isinstance(getattr(original, "dest_uri", None), str):
             record.stands_in = (hreflang(build_locale), original.dest_uri)
@@ -509,13 +520,9 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
              if getattr(other, "locale", None) == language), self._i18n_default)
 
     def _git_plugin_commit(self, meta: Mapping[str, Any]) -> tuple[Lastmod, bool] | None:
-        """The last commit that mkdocs-git-revision-date-localized put in the meta.
+        """mkdocs-git-revision-date-localized's last commit: (date, only added the file).
 
-        Its date, and whether it created the file: with its creation dates on, a file whose
-        creation is its last change was only added.
-
-        That plugin stamps the current time, with an empty hash, on pages git knows nothing
-        about (new files, generated pages, ``fallback_to_build_date``); those are skipped.
+        None when it stamped "now" with an empty hash: git knew no commit of the page.
         """
         if self._git_timezone is None or meta.get(f"{_GIT_META}_hash") == "":
             return None
@@ -540,19 +547,25 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
                 meta = _read_front_matter(record.abs_src_path)
                 record.front = _front_matter(meta, record.src_uri)
             if record.fallback:
-                hints[dest] = PageHints(exclude=REASON_FALLBACK)
+                hints[dest] = PageHints(exclude=REASON_UNTRANSLATED)
             elif record.front.exclude:
                 hints[dest] = PageHints(exclude=REASON_FRONT_MATTER)
             else:
                 listed[dest] = record
         git_log = self._git_dates(listed.values())
-        included = git_dates.included_commits({d: state.includes.get(d, ()) for d in listed})
+        # A page whose source lies outside docs_dir (a hook's File from another language's
+        # docs) is dated by that file's own commits, as an included file is.
+        outside = {dest: (record.abs_src_path,) for dest, record in listed.items()
+                   if record.abs_src_path and record.git_plugin is None and self._sitemap
+                   and self._sitemap.git_dates and self._in_docs(record) is None}
+        included = git_dates.included_commits(
+            {d: (*state.includes.get(d, ()), *outside.get(d, ())) for d in listed})
         # What MkDocs knows of the pages' dates; the core's one rule picks
         # (rules.choose_lastmod), with the page's own date meta tags. A blog listing lists its
         # posts: their dates are its items' dates.
         claims = page_values.with_listings(
             {dest: page_values.date_claims(record.front or page_values.NO_OWN_VALUES,
-                                          [*_commits(record, git_log), *included[dest]])
+                                          [*self._commits(record, git_log), *included[dest]])
              for dest, record in listed.items()},
             {dest: record.shows for dest, record in listed.items()})
         for dest, record in listed.items():
@@ -572,7 +585,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
 
     def _git_dates(self, records: Iterable[_PageRecord]) -> git_dates.GitLog:
         """Git dates for the pages that have no better date, from one ``git log``."""
-        needed = [r for r in records if r.src_uri is not None and r.git_plugin is None
+        needed = [r for r in records if self._in_docs(r) is not None and r.git_plugin is None
                   and (r.front is None or r.front.lastmod is None)]
         if not needed or self._sitemap is None or not self._sitemap.git_dates:
             self._git_log = None  # its thread ends on its own
@@ -583,6 +596,23 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             # CI's default checkout: a note, not a warning, so that --strict builds pass.
             log.info(git_dates.shallow_note("'git_dates: false'"))
         return log_read
+
+
+    def _in_docs(self, record: _PageRecord) -> str | None:
+        """The page's source relative to ``docs_dir``; None when generated or elsewhere."""
+        path = record.abs_src_path
+        return None if not path else rel_path(os.path.abspath(path), os.path.abspath(
+            self._docs_dir))
+
+    def _commits(self, record: _PageRecord, git_log: git_dates.GitLog,
+                 ) -> list[tuple[Lastmod, bool]]:
+        """The last commits MkDocs knows of a page's source: the git plugin's, ``git log``'s.
+
+        Each as ``(date, whether it only added the file)``.
+        """
+        rel = self._in_docs(record)
+        logged = git_log.commit(rel) if rel is not None else None
+        return [c for c in (record.git_plugin, logged) if c is not None]
 
 
 def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, str | None] | None:
@@ -597,15 +627,6 @@ def _mike_urls(config: MkDocsConfig, given_site_url: str | None) -> tuple[str, s
         return None
     return version_urls(given_site_url, version,
                         getattr(mike, "config", {}).get("canonical_version"))
-
-
-def _commits(record: _PageRecord, git_log: git_dates.GitLog) -> list[tuple[Lastmod, bool]]:
-    """The last commits MkDocs knows of a page's source: the git plugin's, one ``git log``'s.
-
-    Each as ``(date, whether it only added the file)``.
-    """
-    logged = git_log.commit(record.src_uri) if record.src_uri is not None else None
-    return [c for c in (record.git_plugin, logged) if c is not None]
 
 
 def _listing(posts: object, pages: Mapping[str, _PageRecord]) -> tuple[tuple[str, ...], str]:
@@ -639,14 +660,9 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_values.O
             (the words of :func:`~sitemap_plugins.vocab.options.check_page_values`, as in Pelican).
 
     """
-    if "sitemap" not in meta and "date" not in meta:
-        return page_values.NO_OWN_VALUES  # most pages: nothing to check, nothing to make
     where = src_uri or "(generated page)"
-    value, date = meta.get("sitemap"), meta.get("date")
-    try:  # sitemap: false, or sitemap: {lastmod: ..., changefreq: ..., priority: ...}
-        own = (page_values.own_values(value, where, date_value=date, keys=FRONT_MATTER_KEYS)
-               if isinstance(value, dict)
-               else page_values.own_values({"sitemap": value}, where, date_value=date))
+    try:
+        own = front_values(meta, where)
     except PageValueError as err:
         raise PluginError(str(err)) from err
     if own.unread_date is not None:
@@ -670,12 +686,8 @@ def _read_front_matter(path: str | None) -> dict[str, Any]:
 def _outline(items: Iterable[Any], lang: str | None) -> tuple[NavNode, ...]:
     """MkDocs' navigation as the core's: sections and pages (links to elsewhere left out).
 
-    A page may head a section: mkdocs-section-index makes a section's index page the section,
-    children and all. A listing of Material's blog (the blog index, an archive or category
-    page) heads its posts, which are in no navigation, and its further pages
-    (:func:`~sitemap_plugins.products.html_map.plan.listing_nodes`); the first listing to name a
-    post
-    places it.
+    A page may head a section (mkdocs-section-index); a Material blog listing heads its posts
+    and further pages (:func:`~sitemap_plugins.products.html_map.plan.listing_nodes`).
     """
     from sitemap_plugins.products.html_map.plan import NavNode, listing_nodes  # noqa: PLC0415  # the map's
 

@@ -1,13 +1,9 @@
 """Pelican adapter: ``PLUGINS = ["sitemap_plugins.pelican"]`` in ``pelicanconf.py``.
 
-Settings live in one dict, ``SITEMAP_PLUGINS``, whose keys are the core's option names plus
-``static_html``. pelican-sitemap's ``SITEMAP`` dict is read too, so that switching plugins
-takes one line. Pelican's signals drive everything (:func:`register`): the settings are
-checked when Pelican starts, each file written is noted as it is written (only those are
-listed, not stale files of earlier builds), and the main instance's end writes the sitemap.
-
-Top floor, a front-end writing no file: Pelican's objects become plain values; page values
-are checked as MkDocs' are (:mod:`~sitemap_plugins.vocab.options`); migration: ``pelican_legacy``.
+Settings: the ``SITEMAP_PLUGINS`` dict (the core's options plus ``static_html``), and
+pelican-sitemap's ``SITEMAP`` (``pelican_legacy``). Signals drive it (:func:`register`): each
+file written is noted as it is written, and the main instance's end writes the sitemap.
+Top floor: a front-end writing no file.
 """
 
 from __future__ import annotations
@@ -28,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pelican.plugins import signals
 
 from sitemap_plugins.entry import page_values
-from sitemap_plugins.entry.rules import PUBLISHED, DateClaim, PageHints
+from sitemap_plugins.entry.rules import PUBLISHED, REASON_UNTRANSLATED, DateClaim, PageHints
 from sitemap_plugins.hosts import pelican_legacy
 from sitemap_plugins.hosts.config import host_config, read_options
 from sitemap_plugins.hosts.git_dates import GitLog, read_git_log, shallow_note
@@ -38,7 +34,12 @@ from sitemap_plugins.vocab import urls
 from sitemap_plugins.vocab.dates import Lastmod, file_time
 from sitemap_plugins.vocab.errors import ConfigError, PageValueError, received
 from sitemap_plugins.vocab.options import PAGE_VALUE_BY_NAME, SitemapConfig
-from sitemap_plugins.vocab.values import hreflang, language_group
+from sitemap_plugins.vocab.values import (
+    hreflang,
+    language_group,
+    unknown_language,
+    untranslated_copy,
+)
 
 if TYPE_CHECKING:
     from sitemap_plugins.products.html_map.plan import BlogPlace, NavNode
@@ -111,6 +112,8 @@ class _Plan:
     file_dates: bool = False
     """``DEFAULT_DATE = 'fs'``: Pelican fills a missing ``date`` and ``modified`` with the
     source file's time, which is no author's date (a checkout or a ``touch`` moves it)."""
+    site_langs: tuple[str, ...] = ()
+    """The languages with a site: DEFAULT_LANG and i18n_subsites' ``I18N_SUBSITES`` keys."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,8 @@ class _Site:
     """Its OUTPUT_PATH relative to the main one (POSIX, "" for the main site), or None."""
     served_at_offset: bool
     """Whether its SITEURL is the main SITEURL plus ``offset``, so its files' URLs follow."""
+    lang: str = ""
+    """Its DEFAULT_LANG."""
 
 
 @dataclass
@@ -180,6 +185,8 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
 
     """
     raw = settings.get(SETTING)
+    subsites = settings.get("I18N_SUBSITES")
+    subsites = subsites if isinstance(subsites, Mapping) else {}
     try:
         core = read_options({} if raw is None else raw, SETTING, base_url_from="SITEURL",
                             key_noun="a setting", misplaced=pelican_legacy.MISPLACED_KEYS)
@@ -207,7 +214,8 @@ def read_plan(settings: Mapping[str, Any]) -> _Plan:
                  timezone_name=str(settings.get("TIMEZONE") or "UTC"),
                  urls_follow_files=_urls_follow_files(settings),
                  content_path=str(settings.get("PATH") or ""),
-                 file_dates=settings.get("DEFAULT_DATE") == "fs")
+                 file_dates=settings.get("DEFAULT_DATE") == "fs",
+                 site_langs=(str(settings.get("DEFAULT_LANG") or ""), *map(str, subsites)))
 
 
 _URL_SETTINGS = ("ARTICLE", "ARTICLE_LANG", "DRAFT", "DRAFT_LANG", "PAGE", "PAGE_LANG",
@@ -266,6 +274,10 @@ def on_initialized(pelican: _Pelican) -> None:
     if _nested(pelican):
         return  # an i18n sub-site: the main instance already said all this
     pelican_legacy.announce(plan.legacy, pelican.settings.get("PLUGINS"), log)
+    for index, code in enumerate(plan.site_langs):
+        if code and (why := unknown_language(hreflang(code))) is not None:
+            log.warning("Sitemap: %s %s: search engines ignore hreflang links in it",
+                        "I18N_SUBSITES key" if index else "DEFAULT_LANG", why)
 
 
 def on_get_generators(pelican: _Pelican) -> None:
@@ -298,7 +310,8 @@ def _site_for(pelican: _Pelican) -> _Site:
     served = False
     if plan is not None and plan.base is not None and base is not None and offset is not None:
         served = urls.folder_base(plan.base, offset) == base
-    return _Site(id(pelican), base, offset, served)
+    return _Site(id(pelican), base, offset, served,
+                 hreflang(pelican.settings.get("DEFAULT_LANG")))
 
 
 def _real_dir(path: object) -> str:
@@ -380,18 +393,15 @@ def on_content_written(path: str, context: Mapping[str, Any] | None = None) -> N
         if page is not None:
             hints = dataclasses.replace(hints, page=page)
     _RUN.pages[rel] = (hints, override)
-    if plan.config.html_sitemap is not None and place is not None:
+    if plan.config.lists_pages and place is not None:
         _RUN.places[rel] = place
 
 
 def _host_page(path: str, obj: object, context: Mapping[str, Any], place: BlogPlace | None,
                plan: _Plan) -> HostPage | None:
-    """The page as Pelican rendered it: the content it wrapped, and the head of the file.
+    """The page as Pelican rendered it: its content (a listing's: its items), and its head.
 
-    An article's or a page's content is its ``content``; a listing's is its items (each
-    listed article's URL, title, date and summary; a list of tags, categories or authors,
-    their names and URLs). A page whose content Pelican does not know (``TEMPLATE_PAGES``,
-    other direct templates) is read whole from disk, as the command line reads it.
+    None for a page whose content Pelican does not know (``TEMPLATE_PAGES``): read whole.
     """
     if obj is not None:
         content = getattr(obj, "content", None)
@@ -507,7 +517,7 @@ def on_finalized(pelican: _Pelican) -> None:
             "SITEURL to the main SITEURL followed by its folder.", unplaced, plan.siteurl)
     hints = {rel: page_hints for rel, (page_hints, _) in pages.items() if page_hints is not None}
     outline: tuple[NavNode, ...] = ()
-    if plan.config.html_sitemap is not None:
+    if plan.config.lists_pages:
         from sitemap_plugins.products.html_map.plan import blog_outline, names_in  # noqa: PLC0415
 
         outline = blog_outline(places, str(pelican.settings.get("SITENAME") or ""),
@@ -515,7 +525,7 @@ def on_finalized(pelican: _Pelican) -> None:
     from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
     result = generate(pelican.settings["OUTPUT_PATH"], plan.config, hints=hints, only=set(pages),
-                      outline=outline)
+                      outline=outline, site_name=str(pelican.settings.get("SITENAME") or ""))
     log_result(log, result, "Sitemap: ", show=_console_line)
 
 
@@ -576,6 +586,9 @@ def _page_hints(plan: _Plan, site: _Site, rel: str, obj: object, context: Mappin
         return PageHints(exclude=REASON_OPT_OUT)
     if own.private:
         return PageHints(exclude=REASON_PRIVATE)
+    if obj is not None and untranslated_copy(getattr(obj, "lang", ""), site.lang,
+                                             plan.site_langs):
+        return PageHints(exclude=REASON_UNTRANSLATED)  # I18N_UNTRANSLATED_*: keep
     config = plan.config
     host_url = _host_url(plan, site, rel, obj) if obj is not None else None
     if plan.legacy.exclude and pelican_legacy.is_excluded(

@@ -1,12 +1,9 @@
 """Sphinx extension: ``extensions = ["sitemap_plugins.sphinx"]`` writes the sitemap.
 
-A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build (other builders
-are left alone) the core scans the output folder, as the command line does: pages that an
-incremental build did not rewrite are listed, with their last build's record. What only Sphinx
-knows (sources and autodoc's modules, for git dates; metadata; the toctree; sphinx-sitemap's
-settings; each document's ``body`` rendered for the theme, whose chrome then never moves a
-date) goes to the core as :class:`~sitemap_plugins.entry.rules.PageHints`. A parallel write loses
-the bodies in its processes: every page is then read whole, so ``-j N`` gives ``-j 1``'s bytes.
+A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build the core scans
+the output folder, with what only Sphinx knows (sources and autodoc's modules for git dates,
+metadata, the toctree, sphinx-sitemap's settings, each document's ``body``) as
+:class:`~sitemap_plugins.entry.rules.PageHints`; ``-j N`` gives ``-j 1``'s bytes.
 """
 
 from __future__ import annotations
@@ -102,7 +99,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
         if name not in app.config:
             app.add_config_value(name, default, "")
     app.connect("config-inited", _check_options)
-    app.connect("builder-inited", _start)
+    # Last: conf.py's setup() and other extensions may still set html_baseurl then.
+    app.connect("builder-inited", _start, priority=900)
     app.connect("html-collect-pages", _site_map_page)
     app.connect("html-page-context", _page_context)
     app.connect("doctree-resolved", _resolved)
@@ -332,12 +330,12 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
     run = _RUNS.pop(app, None)
     if run is None or exception is not None:
         return
-    outline = _outline(app, run.builder) if run.config.html_sitemap is not None else ()
+    outline = _outline(app, run.builder) if run.config.lists_pages else ()
     from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
     try:
         result = generate(app.outdir, run.config, hints=_hints(app, run), outline=outline,
-                          canonical_base=run.canonical_base)
+                          canonical_base=run.canonical_base, site_name=app.config.project)
     except SitemapError as err:  # a page's bad value, a file in the way
         _refuse(app, f"{SETTING}[{err.option!r}]: {err.message}" if isinstance(
             err, ConfigError) else str(err))

@@ -55,18 +55,18 @@ INTEGRATION_MODULES = {
     "test_special_files": "pipes, sockets and devices, with the command line in a subprocess",
     "test_cache_tamper": "property-based tampering, one build per example",
     "test_cli_progress": "the command line in a terminal of its own",
-    "test_lock": "processes that hold the site while a build waits",
+    "test_site_lock": "processes that hold the site while a build waits",
     "test_docs_site": "the documentation built by MkDocs",
 }
 INTEGRATION_TESTS = {
-    "test_writers": {"test_50000_urls_give_one_file", "test_50001_urls_give_index_and_two_parts",
+    "test_render": {"test_50000_urls_give_one_file", "test_50001_urls_give_index_and_two_parts",
                      "test_part_past_50_mib_splits"},
-    "test_ownership": {"test_files_we_did_not_write_are_never_removed",
+    "test_owned": {"test_files_we_did_not_write_are_never_removed",
                        "test_sitemap_name_never_collides"},
-    "test_scan": {"test_every_listed_url_serves_exactly_one_file"},
+    "test_site": {"test_every_listed_url_serves_exactly_one_file"},
     "test_cli": {"test_source_date_epoch_does_not_leak_build_time",
                  "test_python_m_is_the_same_program"},
-    "test_manifest": {"test_a_briefly_held_manifest_is_waited_for",
+    "test_history": {"test_a_briefly_held_manifest_is_waited_for",
                       "test_a_held_manifest_stops_the_build_and_keeps_the_dates",
                       "test_sibling_folders_never_share_a_manifest"},
 }

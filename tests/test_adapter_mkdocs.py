@@ -1048,3 +1048,80 @@ def test_included_files_date_the_page_that_includes_them(tmp_path: Path) -> None
         "https://example.org/api/": "2025-07-08T09:10:11Z",
         "https://example.org/plain/": "2021-01-02T03:04:05Z",
     }
+
+
+LANGUAGE_HOOK = '''\
+"""As FastAPI's docs do: each language's site_url and URL style are set by a hook."""
+def on_config(config, **kwargs):
+    config.site_url = config.site_url + "es/"
+    config.use_directory_urls = False
+    return config
+'''
+
+
+def test_hook_changing_site_url_in_on_config_is_followed(tmp_path: Path) -> None:
+    """A ``hooks:`` file runs after the listed plugins: the ``site_url`` and
+    ``use_directory_urls`` it sets in ``on_config`` are the ones the sitemap lists under."""
+    project = make_site(tmp_path / "project", (
+        "site_name: T\nsite_url: https://example.org/\ntheme: mkdocs\nhooks:\n  - lang.py\n"
+        "plugins:\n  - sitemap\n"), {"index.md": "# Inicio\n", "guia.md": "# Guía\n"})
+    (project / "lang.py").write_text(LANGUAGE_HOOK, "utf-8")
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    assert sorted(build.lastmods()) == [
+        "https://example.org/es/guia.html", "https://example.org/es/index.html"]
+
+
+def test_hook_setting_the_missing_site_url_is_followed(tmp_path: Path) -> None:
+    """A site_url that only a hook sets is no missing site_url: no warning, a sitemap."""
+    project = make_site(tmp_path / "project", (
+        "site_name: T\ntheme: mkdocs\nhooks:\n  - url.py\nplugins:\n  - sitemap\n"),
+        {"index.md": "# Home\n"})
+    (project / "url.py").write_text(
+        "def on_config(config, **kwargs):\n    config.site_url = 'https://example.org/x/'\n",
+        "utf-8")
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    assert list(build.lastmods()) == ["https://example.org/x/"]
+
+
+FALLBACK_HOOK = '''\
+"""As FastAPI's docs do: pages not translated yet are added from the English docs."""
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+def on_files(files, config, **kwargs):
+    english = Path(config.config_file_path).parent / "en"
+    for path in sorted(english.rglob("*.md")):
+        src_uri = path.relative_to(english).as_posix()
+        if files.get_file_from_path(src_uri) is None:
+            files.append(File(src_uri, str(english), config.site_dir, config.use_directory_urls))
+    return files
+'''
+
+
+def test_page_added_from_outside_docs_dir_is_dated_by_its_own_git_history(tmp_path: Path):
+    """A page whose ``File`` a hook takes from outside ``docs_dir`` (another language's docs)
+    is dated by the last commit of that file, as a page in ``docs_dir`` is by its own."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    project = repo = make_site(tmp_path / "repo", (
+        "site_name: T\nsite_url: https://example.org/es/\ntheme: mkdocs\nhooks:\n  - hook.py\n"
+        "plugins:\n  - sitemap\n"), {"index.md": "# Inicio\n"})
+    (project / "hook.py").write_text(FALLBACK_HOOK, "utf-8")
+    english = repo / "en"
+    english.mkdir()
+    (english / "index.md").write_text("# Home\n", "utf-8")
+    (english / "only-english.md").write_text("# Only English\n", "utf-8")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "all", when="2021-01-02T03:04:05+00:00")
+    (english / "only-english.md").write_text("# Only English\n\nBetter.\n", "utf-8")
+    git(repo, "commit", "-q", "-am", "en", when="2024-05-06T07:08:09+00:00")
+    build = run_host(project, "--strict")
+    assert build.returncode == 0, build.log
+    assert build.lastmods() == {
+        "https://example.org/es/": "2021-01-02T03:04:05Z",
+        "https://example.org/es/only-english/": "2024-05-06T07:08:09Z",
+    }

@@ -1239,3 +1239,30 @@ def test_a_menu_link_on_every_page_of_a_theme_without_landmarks_moves_no_lastmod
     assert {loc: e["lastmod"] for loc, e in after.items() if loc in before} == {
         loc: e["lastmod"] for loc, e in before.items()}
     assert json.loads(changes.read_text("utf-8"))["changed"] == []
+
+
+def test_i18n_untranslated_copies_are_left_out_and_an_unknown_code_is_named(
+    tmp_path: Path, sitemap_urls
+) -> None:
+    """With ``I18N_UNTRANSLATED_ARTICLES/PAGES = "keep"`` a sub-site holds copies of the pages
+    it has no translation of (``cz/sitemaps-explained-en.html``): they are left out as
+    mkdocs-static-i18n's fallback copies are, and ``cz`` (Czech is ``cs``) gets one warning
+    naming the setting it came from."""
+    pytest.importorskip("pelican.plugins.i18n_subsites")
+    site = copy_site(tmp_path / "site")
+    done = pelican(
+        site, tmp_path / "out",
+        'PLUGINS=["sitemap_plugins.pelican", "pelican.plugins.i18n_subsites"]',
+        'I18N_SUBSITES={"cz": {}, "fr": {}}', 'I18N_UNTRANSLATED_ARTICLES="keep"',
+        'I18N_UNTRANSLATED_PAGES="keep"', fatal=False, verbose=True)
+    assert done.returncode == 0, done.log
+    copies = sorted(p.relative_to(done.out).as_posix()
+                    for p in (done.out / "cz").rglob("*-en.html"))
+    assert "cz/sitemaps-explained-en.html" in copies
+    urls = set(sitemap_urls(done.out))
+    assert not {BASE + rel for rel in copies} & urls
+    assert BASE + "sitemaps-explained.html" in urls
+    assert done.ours("WARNING") == [(
+        "Sitemap: I18N_SUBSITES key 'cz' is not an ISO 639-1 language code: search engines "
+        "ignore hreflang links in it")]
+    assert "i18n fallback copy of an untranslated page" in done.log

@@ -576,7 +576,7 @@ def test_site_map_in_chromium(tmp_path: Path, theme: str, width: int) -> None:
     theme's main content, each level indented under the last; every page of the sitemap is a
     link a click at its centre reaches, that opens a page; nothing is wider than the window."""
     pytest.importorskip(theme)
-    from tests.test_html_sitemap import SCREENSHOTS, run_chromium, serve  # noqa: PLC0415
+    from tests.test_html_map import SCREENSHOTS, run_chromium, serve  # noqa: PLC0415
 
     build = built(sphinx_build(sample(tmp_path), tmp_path / "out", "-W",
                                env={"SAMPLE_THEME": theme}))
@@ -611,3 +611,16 @@ def test_site_map_in_chromium(tmp_path: Path, theme: str, width: int) -> None:
         lefts[item["depth"]] = min(lefts.get(item["depth"], item["left"]), item["left"])
     assert sorted(lefts) == [1, 2, 3]
     assert lefts[1] < lefts[2] < lefts[3], lefts  # nested lists keep their indentation
+
+
+def test_base_url_set_by_an_extension_at_builder_inited_is_followed(tmp_path: Path) -> None:
+    """A ``conf.py`` ``setup()`` (or another extension) that sets ``html_baseurl`` when the
+    builder starts runs after this extension connected: its value is the one listed under."""
+    source = sample(tmp_path, (
+        "def setup(app):\n"
+        "    def late(app):\n"
+        "        app.config.html_baseurl = 'https://late.example.org/'\n"
+        "    app.connect('builder-inited', late)\n"))
+    build = built(sphinx_build(source, tmp_path / "out"))
+    assert sorted(entries(build.out)) == sorted(
+        url.replace(BASE, "https://late.example.org/") for url in HTML_URLS)

@@ -255,9 +255,10 @@ def _lastmods(site: Path) -> dict[str, str | None]:
 @pytest.mark.parametrize("sample", SAMPLES, ids=[s.sample for s in SAMPLES])
 def test_recipe_runs_on_the_sample_site(sample: Sample, tmp_path: Path,
                                         endpoint: Endpoint) -> None:
-    """Two runs of the recipe build, check, deploy and submit the sample site; the second
-    restores the first's cache, so unchanged pages keep their dates and only what changed is
-    sent, with the key from the secret."""
+    """Two runs of the recipe build, check, diff, deploy and submit the sample site; the second
+    restores the first's cache, so unchanged pages keep their dates, the diff against the last
+    deploy names the one page redated, and only what changed is sent, with the key from the
+    secret."""
     workflow = yaml.safe_load((RECIPES / sample.recipe).read_text("utf-8"))
     repository = _repository(sample, tmp_path / "repository")
     runner = Runner(workflow, sample, repository, tmp_path, endpoint.url)
@@ -282,6 +283,12 @@ def test_recipe_runs_on_the_sample_site(sample: Sample, tmp_path: Path,
     second = _lastmods(tmp_path / "run2" / "deployed")
     assert first[sample.edited_url] != second[sample.edited_url] == "2024-02-01T00:00:00Z"
     assert second[sample.base_url] == first[sample.base_url]  # the home page did not change
+    # The build says what this deploy changes against the last one's sitemap, kept in the cache.
+    diff = next(out for out in runner.outputs[2, "build"] if " redated\n" in out)
+    was = first[sample.edited_url] or "(none)"  # a first build dates no page it cannot
+    assert f"~ {sample.edited_url} {was} -> 2024-02-01T00:00:00Z" in diff
+    assert diff.endswith(f"{len(first):,} URLs -> {len(second):,} URLs: 0 added, 0 removed, "
+                         "1 redated\n")
     sent = [url for body in endpoint.bodies for url in body["urlList"]]
     assert sample.edited_url in sent
     assert sample.base_url not in sent

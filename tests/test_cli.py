@@ -305,6 +305,59 @@ def test_summary_counts_are_plural_only_past_one() -> None:
     assert "Media: 2 images, 1 video" in result.summary()
 
 
+def test_long_paths_are_shortened_in_messages(traps: Path, capsys) -> None:
+    """The trap site's 2,049-character page path is shown by its start and end around "…" in
+    its warning: a terminal line, not a screenful (any path or URL in a message, alike)."""
+    assert main(["build", str(traps), "--base-url", BASE]) == 0
+    err = capsys.readouterr().err
+    long_lines = [line for line in err.splitlines() if "URL has 2,049 characters" in line]
+    assert len(long_lines) == 1
+    assert len(long_lines[0]) < 320
+    assert long_lines[0].startswith("warning: 'long/2049/aaa")
+    assert "a…a" in long_lines[0]
+    assert "/index.html': URL has 2,049 characters" in long_lines[0]
+    assert max(map(len, err.splitlines())) < 400
+
+
+# pydata-sphinx-theme's _static/webpack-macros.html, a Jinja macro file copied into every site.
+WEBPACK_MACROS = """<!--
+  AUTO-GENERATED from webpack.config.js, do **NOT** edit by hand.
+  These are re-used in layout.html
+-->
+{# Load FontAwesome icons #}
+{% macro head_pre_icons() %}
+  <link href="{{ pathto('_static/vendor/fontawesome/6.5.2/css/all.min.css', 1) }}" rel="stylesheet" />
+{% endmacro %}
+
+{% macro head_pre_assets() %}
+  <!-- Loaded before other Sphinx assets -->
+  <link href="{{ pathto('_static/styles/theme.css', 1) }}?digest=dfe6caa3a7d6" rel="stylesheet" />
+{% endmacro %}
+"""
+# Material's and Zensical's redirect.html: the refresh inside a <noscript> of the head.
+MATERIAL_REDIRECT = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>'
+                     'Redirecting...</title><noscript><meta http-equiv="refresh" content="0; '
+                     'url=../new/"></noscript><script>location.replace(new URL("../new/", '
+                     "location))</script></head></html>")
+
+
+def test_templates_and_noscript_redirects_are_not_listed(tmp_path: Path, sitemap_urls,
+                                                         capsys) -> None:
+    """A theme's template file copied as is and a redirect page are left out, each said why."""
+    site = tmp_path / "site"
+    home = "<!doctype html><html><body><main><p>Home.</p></main></body></html>"
+    for name, text in (("index.html", home),
+                       ("_static/webpack-macros.html", WEBPACK_MACROS),
+                       ("old/index.html", MATERIAL_REDIRECT)):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, "utf-8")
+    assert main(["build", str(site), "--base-url", "https://example.org/"]) == 0
+    assert sitemap_urls(site) == ["https://example.org/"]
+    out = capsys.readouterr().out
+    assert "1  template file (not a page)" in out
+    assert "1  redirect stub" in out
+
+
 OUTPUTS_GONE = {"stdout closed": ">&-", "both closed": ">&- 2>&-", "stdout full": ">/dev/full",
                 "both full": ">/dev/full 2>/dev/full", "json to a full stdout": "--json >/dev/full"}
 
@@ -336,21 +389,21 @@ def test_a_closed_or_full_output_never_stops_the_work(tmp_path: Path, redirect: 
 @pytest.mark.parametrize("path", [
     "sitemap.xml/", "sitemap.txt/", "sitemap.xml.gz/", "robots.txt/", "sitemap-news.xml/a.html",
     "sitemap-1.xml/", "Sitemap-Txt-Index.XML/", "robots-sitemap.txt/", "keykeykey.txt/",
-    "pages.xml/"])
+    "pages.xml/", "llms.txt/"])
 def test_an_html_sitemap_over_the_tools_own_files_is_refused(tmp_path: Path, capsys,
                                                              path: str) -> None:
     """--html-sitemap naming a folder where a file of the run is written (a sitemap file, a
-    numbered part, the news sitemap, robots.txt, the fragment, KEY.txt): exit 2 with one line
-    before anything is written (the build rewrote the sitemaps, then failed)."""
+    numbered part, the news sitemap, robots.txt, the fragment, llms.txt, KEY.txt): exit 2
+    with one line before anything is written (the build rewrote the sitemaps, then failed)."""
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("<html><head><title>x</title></head></html>")
     code = main(["build", str(site), "--base-url", BASE, "--indexnow-key", "keykeykey",
                  "--sitemap-name", "pages" if path == "pages.xml/" else "sitemap",
-                 "--html-sitemap", path])
+                 "--llms-txt", "--html-sitemap", path])
     assert (code, capsys.readouterr().err) == (2, (
-        "error: --html-sitemap: Expected a path clear of the sitemap, robots and key files the "
-        f"build writes but received: {path!r} (str)\n"))
+        "error: --html-sitemap: Expected a path clear of the files the build writes at the site "
+        f"root but received: {path!r} (str)\n"))
     assert sorted(p.name for p in site.iterdir()) == ["index.html"]
     assert main(["-q", "build", str(site), "--base-url", BASE, "--html-sitemap",
                  "docs/sitemap.xml/"]) == 0  # not at the root: no file of the run stands there

@@ -77,6 +77,66 @@ def test_a_logo_in_a_link_home_is_decoration_where_the_region_is_the_body(image:
     assert parse_html(page).images == (PHOTO,)  # a content image stays, whatever its alt
 
 
+@pytest.mark.parametrize(("link", "home"), [
+    ("/", ""), ("./", ""), ("../index.html", ""), ("index.html", ""),
+    ("https://example.org/blog/", "https://example.org/blog/"),
+    ("http://EXAMPLE.org/blog", "https://example.org/blog/"),
+    ("https://example.org/blog/index.html#top", "https://example.org/blog/"),
+])
+def test_only_a_link_to_this_site_s_home_makes_a_logo_the_site_s(link: str, home: str) -> None:
+    """Full Stack Python: each page's one illustration is a project's logo linking to that
+    project's home (48 pages lost theirs when any host's root counted as home). A logo in a
+    link to this site's home (relative, or the base URL) is the site's; one linking to another
+    site's root is content."""
+    django = ('<a href="https://www.djangoproject.com/"><img src="/img/logos/django.png" '
+              'alt="Django logo" class="logo"></a>')
+    page = (f'<!doctype html><html><body><div class="header"><a href="{link}"><img '
+            f'src="/img/site.png" alt="Full Stack Python logo"></a></div><div class="c">'
+            f"<p>Django is a web framework.</p>{django}</div></body></html>").encode()
+    assert parse_html(page, home=home).images == ("/img/logos/django.png",)
+
+
+# Badges on hosts no list names, found by what they are; and a page's controls.
+UNLISTED_BADGES = [
+    # pydantic's coverage badge: a host whose subdomain says "badge".
+    ('<a href="https://github.com/x"><img src="https://coverage-badge.samuelcolvin.workers.dev/'
+     'pydantic/pydantic.svg" alt="Coverage"></a>'),
+    # shields.io's protocol served elsewhere: its style parameter.
+    '<img src="https://badges.example.net/v/x?style=flat-square">',
+    '<img src="https://img.example.com/npm/v/x?label=npm&amp;style=for-the-badge">',
+    # A status image in a link, labelled as badges are, on a host and path that say nothing.
+    ('<a href="https://ci.example.com/x"><img src="https://ci.example.com/x/status.png?b=main" '
+     'alt="status"></a>'),
+    ('<a href="https://pypi.org/project/x"><img src="https://pkg.example.com/x/version" '
+     'alt="PyPI version"></a>'),
+    '<a href="https://ci.example.com/x"><img src="https://ci.example.com/x.svg" alt="build"></a>',
+    # Sphinx's module index toggler (py-modindex.html).
+    '<img src="_static/minus.png" class="toggler" id="toggle-1" style="display: none" alt="-">',
+]
+
+
+@pytest.mark.parametrize("badge", UNLISTED_BADGES)
+def test_a_badge_on_an_unlisted_host_or_a_toggler_is_decoration(badge: str) -> None:
+    """Badges are found by what they are (a badge word in the subdomain, shields' style
+    parameter, a badge's label on an SVG or drawn image in a link), not only by host."""
+    page = (f"<!doctype html><html><body><main><p>{badge}</p>"
+            f"<img src='{PHOTO}' alt='The harbour'></main></body></html>").encode()
+    assert parse_html(page).images == (PHOTO,)
+
+
+@pytest.mark.parametrize("image", [
+    '<a href="/ci/"><img src="/img/build.jpg" alt="Build"></a>',  # a photo: a jpg
+    '<img src="/diagrams/build.svg" alt="build">',  # a drawing outside any link
+    ('<a href="/docs/"><img src="/img/docs.svg" alt="Docs overview: the three parts of the '
+     'documentation and how they link"></a>'),  # a sentence, not a badge's label
+    '<img src="/img/style.png?style=watercolour">',
+])
+def test_an_image_badge_words_do_not_make_a_badge(image: str) -> None:
+    """A content image that shares a word with badges stays."""
+    page = f"<!doctype html><html><body><main><p>{image}</p></main></body></html>".encode()
+    assert len(parse_html(page).images) == 1
+
+
 @pytest.mark.parametrize("avatar", [
     # Elegant (Pelican): the author blurb under each article, inside its <article>.
     '<img src=/images/avatars/talha131.png alt="Talha Mansoor Avatar" title="Talha Mansoor">',

@@ -65,7 +65,7 @@ def test_docs_sitemap_passes_check(docs_site: Path) -> None:
 
 @pytest.mark.integration
 def test_docs_options_page_is_the_option_table(docs_site: Path) -> None:
-    """The options page shows every option of config.OPTIONS with its flag, made at build time."""
+    """The options page shows every option of config.OPTIONS with its flag."""
     html = (docs_site / "options" / "index.html").read_text("utf-8")
     for option in OPTIONS:
         assert f"<code>{option.name}</code>" in html

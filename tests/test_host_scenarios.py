@@ -9,7 +9,7 @@ it wrote; the expectations are the same for both hosts, so the two cannot drift 
 
 Every build gets its own ``SOURCE_DATE_EPOCH``, so a build time that leaks into the sitemap
 shows up. Sample-site specifics (MkDocs i18n, Pelican listings) are in
-``test_lastmod_hosts.py``; the CLI-level checks of the same feature in ``test_manifest.py``.
+``test_lastmod_hosts.py``; the CLI-level checks of the same feature in ``test_history.py``.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from sitemap_plugins.products.html_map.markup import MARKER, View, fill_themed
 from sitemap_plugins.products.html_map.plan import HtmlEntry, NavNode, build_tree, in_order
 from sitemap_plugins.vocab.urls import page_url, parse_base_url
 from sitemap_plugins.vocab.values import is_language_tag, xml_text
-from tests.test_html_sitemap import run_chromium, serve
+from tests.test_html_map import run_chromium, serve
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -9,7 +9,7 @@ Pelican's content folder). Every build gets its own ``SOURCE_DATE_EPOCH``, so a 
 that leaks into the sitemap shows up as a difference. The sitemap files, the log and the
 ``changes_file`` report of every build are kept in a snapshot, because the next build
 rewrites the output folder. The CLI-level checks of the same feature are in
-``test_manifest.py``.
+``test_history.py``.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import venv
@@ -70,11 +71,31 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     assert check.stdout.strip() == "None None None"
 
 
-def test_readme_documents_every_option() -> None:
-    """The README's options table is the one the option table makes: no option missing or stale."""
+def test_options_page_documents_every_option() -> None:
+    """docs/options.md's table is the one the option table makes: no option missing or stale;
+    the README links it (and stays a page: at most 120 lines)."""
     from sitemap_plugins.vocab.options import options_markdown  # noqa: PLC0415
 
+    page = (ROOT / "docs" / "options.md").read_text("utf-8")
+    start = page.index("-->\n", page.index("<!-- options:")) + 4
+    end = page.index("<!-- options: end -->")
+    assert page[start:end] == options_markdown()
     readme = (ROOT / "README.md").read_text("utf-8")
-    start = readme.index("-->\n", readme.index("<!-- options:")) + 4
-    end = readme.index("<!-- options: end -->")
-    assert readme[start:end] == options_markdown()
+    assert "[docs/options.md](docs/options.md)" in readme
+    assert len(readme.splitlines()) <= 120  # the README is a page
+
+
+def test_the_demo_installs_no_browser_and_says_what_setup_does() -> None:
+    """``bash scripts/demo.sh`` sets up only what the sample sites use (the ``demo`` group, no
+    Chromium: a silent apt-get took most of a first run's 344 s); the test command's set-up
+    installs Chromium, and every step of the set-up says what it does."""
+    setup = (ROOT / "scripts" / "setup.sh").read_text("utf-8")
+    demo = (ROOT / "scripts" / "demo.sh").read_text("utf-8")
+    assert re.search(r'^SETUP_FOR=demo source "\$\(dirname .*/setup.sh"$', demo, re.MULTILINE)
+    assert 'source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"' in (
+        ROOT / "scripts" / "test.sh").read_text("utf-8")
+    browser = setup[setup.index("if [ "):setup.index("\nfi\n")]
+    assert browser.startswith('if [ "$group" = test ]')
+    assert 'echo "setup: installing Chromium' in browser
+    assert setup.count('echo "setup: ') == 4  # Chromium (or why not), the venv, the packages
+    assert '--group "$group"' in setup

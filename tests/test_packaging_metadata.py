@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from packaging.requirements import Requirement
+
 import sitemap_plugins
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,12 +21,38 @@ REQUIRES = importlib.metadata.requires("sitemap-plugins") or []
 
 def _lower_bounds() -> dict[str, str]:
     bounds = {}
-    for requirement in REQUIRES:
-        match = re.fullmatch(r"""([A-Za-z0-9_.-]+)>=([0-9.]+)(; extra == ["']\w+["'])?""",
-                             requirement)
-        assert match, f"{requirement!r}: a lower bound only, in the form name>=version"
-        bounds[match[1].lower()] = match[2]
+    for line in REQUIRES:
+        requirement = Requirement(line)
+        lower = [s.version for s in requirement.specifier if s.operator == ">="]
+        assert len(lower) == 1, f"{line!r}: one lower bound (name>=version)"
+        assert {s.operator for s in requirement.specifier} <= {">=", "<"}, line
+        bounds[requirement.name.lower()] = lower[0]
     return bounds
+
+
+def _extras() -> dict[str, list[Requirement]]:
+    """pyproject.toml's extras, as pip reads their requirements."""
+    pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
+    section = pyproject.split("[project.optional-dependencies]\n", 1)[1].split("\n[", 1)[0]
+    return {name: [Requirement(r) for r in re.findall(r'"([^"]+)"', value)]
+            for name, value in re.findall(r"^(\w+) = \[(.*)\]$", section, re.MULTILINE)}
+
+
+@pytest.mark.parametrize(("extra", "host", "version", "allowed"), [
+    ("mkdocs", "mkdocs", "1.6.1", True),
+    ("mkdocs", "mkdocs", "2.0.0.dev6", False),  # MkDocs 2.0 has no plugins
+    ("mkdocs", "mkdocs", "2.0.0", False),
+    ("mkdocs", "mkdocs", "1.5.3", False),
+    ("properdocs", "properdocs", "1.6.7", True),
+    ("pelican", "pelican", "4.11.0", True),
+    ("sphinx", "sphinx", "9.0.4", True),
+], ids=str)
+def test_extras_bound_the_host_versions_the_adapters_are_written_for(
+        extra: str, host: str, version: str, allowed: bool) -> None:
+    """Each extra installs its host, in the releases its adapter works with: ``pip install
+    --pre "sitemap-plugins[mkdocs]"`` never picks MkDocs 2.0's pre-release."""
+    (requirement,) = [r for r in _extras()[extra] if r.name == host]
+    assert requirement.specifier.contains(version, prereleases=True) is allowed
 
 
 def test_lower_bounds_are_the_tested_minimum_versions() -> None:

@@ -15,9 +15,11 @@ from sitemap_plugins.page.codec import decode_record, encode_record
 from sitemap_plugins.page.content import Video
 from sitemap_plugins.page.reader import (
     MAX_PARSED_BYTES,
+    HostPage,
     PageRecord,
     decode_html,
     parse_html,
+    read_parts,
     read_record,
 )
 
@@ -87,6 +89,27 @@ def test_refresh(content: str, url: str | None) -> None:
     """A meta refresh with a target is a redirect; a bare reload is not."""
     html = f'<head><meta http-equiv="refresh" content="{content}"></head>'
     assert parse(html).refresh_url == url
+
+
+# Material's and Zensical's redirect.html: the refresh inside a <noscript>, a script besides.
+MATERIAL_REDIRECT = ('<!doctype html><html><head><meta charset="utf-8"><title>Redirecting'
+                     '</title><noscript><meta http-equiv="refresh" content="0; url=../new/">'
+                     '</noscript><script>location.replace(new URL("../new/", location))</script>'
+                     '</head></html>')
+# sphinx-reredirects' default template.
+RE_REDIRECT = ('<html><head><noscript><meta http-equiv="refresh" content="0; url=new.html" />'
+               '</noscript><script>var target = "new.html";window.location.replace(target);'
+               '</script></head></html>')
+
+
+@pytest.mark.parametrize(("html", "url"), [(MATERIAL_REDIRECT, "../new/"),
+                                           (RE_REDIRECT, "new.html")],
+                         ids=["material", "sphinx-reredirects"])
+def test_a_refresh_in_a_noscript_of_the_head_is_a_redirect(html: str, url: str) -> None:
+    """Read from disk and from a host's parts alike, so every front-end leaves it out."""
+    assert parse(html).refresh_url == url
+    head = html.partition("</head>")[0]
+    assert read_parts(HostPage(head, "")).refresh_url == url
 
 
 def test_head_facts_in_order() -> None:
@@ -432,6 +455,44 @@ def test_short_reads_still_give_every_byte(
     assert read_bytes(str(page)).raw == page.read_bytes()
 
 
+@pytest.mark.parametrize(("inline", "short_reads"), [
+    (b'<script type="application/ld+json">{"graph": [%s]}</script>', False),
+    (b"<style>%s</style>", True),
+], ids=["json-ld", "css-short-reads"])
+def test_a_noindex_after_megabytes_of_inline_head_is_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inline: bytes, short_reads: bool,
+) -> None:
+    """The head is read to its end past the body's bound: a robots meta and a canonical after
+    more than MAX_PARSED_BYTES of inline JSON-LD or CSS count; the body stays unread."""
+    filler = b'{"@type": "Thing", "name": "x"},' * (MAX_PARSED_BYTES // 32 + 1000)
+    page = tmp_path / "big.html"
+    page.write_bytes(b"<!doctype html><html><head>" + inline.replace(b"%s", filler)
+                     + b'<meta name="robots" content="noindex"><link rel="canonical" '
+                     b'href="https://example.org/x/"></head><body><main>'
+                     + b"<p>word</p>" * 600_000 + b"</main></body></html>")
+    if short_reads:
+        real_read = os.read
+        monkeypatch.setattr(os, "read", lambda fd, count: real_read(fd, min(count, 1 << 19)))
+    read = read_bytes(str(page))
+    assert MAX_PARSED_BYTES < len(read.raw) < len(filler) + 200
+    assert read.raw.endswith(b"</head>")
+    record = read_record(read, html=True)
+    assert ("noindex" in record.robots, record.canonical) == (True, "https://example.org/x/")
+
+
+def test_a_head_without_an_end_is_read_up_to_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A head that never ends is read only up to MAX_HEAD_BYTES; a <body> ends it too."""
+    monkeypatch.setattr("sitemap_plugins.disk.site.MAX_HEAD_BYTES", MAX_PARSED_BYTES + 5_000)
+    page = tmp_path / "big.html"
+    page.write_bytes(b"<head><style>" + b"p{}" * (2 * MAX_PARSED_BYTES // 3))
+    assert len(read_bytes(str(page)).raw) == MAX_PARSED_BYTES + 5_000
+    page.write_bytes(b"<head><style>" + b"p{}" * (MAX_PARSED_BYTES // 3) + b"</style><BODY>"
+                     + b"<p>x</p>" * MAX_PARSED_BYTES)
+    assert read_bytes(str(page)).raw.endswith(b"</style><BODY>")
+
+
 @pytest.mark.integration
 def test_a_page_over_the_bound_is_parsed_in_part(tmp_path: Path) -> None:
     """Past the bound, the head is still read, memory stays bounded, every byte counts."""
@@ -657,3 +718,16 @@ def test_what_a_head_lets_slip_into_the_body_is_not_the_host_s_content() -> None
                                 "<h1>T</h1><p>Text.</p></div><img src='a.png'>"))
     assert (record.images, record.fingerprint, record.lang) == (
         ("a.png",), clean.fingerprint, "en")
+
+
+@pytest.mark.parametrize(("markup", "template"), [
+    ("{% macro head_pre_assets() %}<link href='{{ pathto(\"x.css\", 1) }}'>{% endmacro %}", True),
+    ("<!-- generated -->\n{# icons #}\n<link rel=stylesheet href=x.css>", True),
+    ("<% if user %><p>Hi</p><% end %>", True),
+    ("<!doctype html><title>Jinja</title><p>Write {{ name }} or {% if %}.</p>", False),
+    ("<!doctype html><html><body>{{ left unrendered }}</body></html>", False),
+    ("<p>A fragment, no template syntax.</p>", False),
+], ids=["jinja-macros", "jinja-comment", "erb", "syntax-in-text", "page-with-syntax", "fragment"])
+def test_a_template_file_is_not_a_page(markup: str, template: bool) -> None:
+    """A file naming no <html>, <head> or <body> with template syntax outside its tags."""
+    assert parse(markup).template is template

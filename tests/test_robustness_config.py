@@ -134,6 +134,11 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
                       "'sitemap-2' (str)"))],
     "announce_feeds": [(["--announce-feeds=yes"], (ARGPARSE + "argument --announce-feeds/"
                         "--no-announce-feeds: ignored explicit argument 'yes'"))],
+    "llms_txt": [(["--llms-txt=yes"], (ARGPARSE + "argument --llms-txt/--no-llms-txt: ignored "
+                  "explicit argument 'yes'")),
+                 (["--llms-txt", "--sitemap-name", "llms"], (
+                     "error: --sitemap-name: Expected a name whose files are not llms.txt "
+                     "(llms_txt is on) but received: 'llms' (str)"))],
 }
 XFAIL: dict[str, str] = {}
 

@@ -1,32 +1,16 @@
 """The cache folder's data: lastmod history, record cache, pending list, files written.
 
-The last: the record of the files written into the site (for :mod:`owned`).
-
 Floor: the door (with :mod:`site` and :mod:`owned`). May touch: the cache folder. Its API
 takes plain values (text, bytes, dates), never a page's :class:`~sitemap_plugins.entry.rules.Entry`.
 
-Static builds rewrite every file, so file times say "built today" for every page. The
-manifest remembers, per page file, the URL it was listed under, the fingerprint of what the
-reader sees there, and the lastmod given last time. On the next build an unchanged fingerprint
-keeps its lastmod; a changed one, or a URL that is new since the last manifest, takes the
-build's time: only then is "now" honest, because the manifest saw the change happen between
-two builds. Without a manifest (first build, deleted cache) there is no such evidence and
-dates come from the host, the page or nowhere.
-
-Beside them it keeps each page's :class:`~sitemap_plugins.page.reader.PageRecord`, with a digest of
-the page's bytes: hosts rewrite every page on every build, mostly with the same bytes, and a
-record taken for the same digest costs a tenth of a parse. It is only ever data to evaluate
-again: nothing read from the manifest reaches the sitemap unchecked.
-
-A manifest written by an older reader (another fingerprint definition) is re-baselined: its
-dates are kept, and this build's fingerprints adopted, so an upgrade moves no date.
-
-The manifest is an SQLite file in the cache folder (outside the published site). The last one
-is only read (by every process that reads pages, through connections of their own); the next
-one is written by the build's main process into a temporary file and renamed into place, so it
-is never half-written. Rows are looked up in scan order, a few read ahead, so memory stays
-flat for a million pages. A missing, corrupt, unknown-format or other-site manifest is
-reported and ignored.
+Static builds rewrite every file, so file times say "built today". The manifest (SQLite, in
+the cache folder) keeps per page file the URL it was listed under, the fingerprint of what
+the reader saw and the lastmod given; an unchanged fingerprint keeps its lastmod, a changed
+one or a new URL takes the build's time. It also caches each page's
+:class:`~sitemap_plugins.page.reader.PageRecord` by the digest of its bytes. Nothing read
+from it reaches the sitemap unchecked; a missing, corrupt or other-site manifest is reported
+and ignored; another reader's fingerprints are re-baselined (dates kept). The next manifest is
+written into a temporary file and renamed into place; rows are read in scan order.
 """
 
 from __future__ import annotations
@@ -49,6 +33,7 @@ from sitemap_plugins.disk.history_files import (
     decode_written,
     encode_pending,
     encode_written,
+    is_busy,
 )
 from sitemap_plugins.disk.site import (
     finished,
@@ -99,6 +84,10 @@ _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, record TEXT, url TEXT,"
     " fingerprint TEXT, lastmod TEXT, source TEXT, changed TEXT);"
+    # A page left out of this build (an --include trial, noindex for one deploy) keeps the
+    # history of its last listing here while its file stays in the site.
+    "CREATE TABLE dormant (path BLOB PRIMARY KEY, url TEXT, fingerprint TEXT, lastmod TEXT,"
+    " source TEXT, changed TEXT);"
 )
 _FILES_IN_ORDER = (
     ("SELECT path, digest, record, url, fingerprint, lastmod, source, changed, rowid "
@@ -108,6 +97,7 @@ _FILES_IN_ORDER = (
 _BY_URL = {
     FORMAT_VERSION: "SELECT fingerprint, lastmod, source, changed FROM files WHERE url = ?",
     _OLD_FORMAT: "SELECT fingerprint, lastmod, source, '' FROM pages WHERE url = ?",
+    "dormant": "SELECT fingerprint, lastmod, source, changed FROM dormant WHERE url = ?",
 }
 # Dates that say, in so many words, when the page last changed: the manifest's evidence does
 # not overrule them (MkDocs ``sitemap: {lastmod: ...}``; a page's own modified-time meta).
@@ -148,6 +138,8 @@ class ManifestRow(NamedTuple):
     lastmod: str
     source: str
     changed: str
+    dormant: tuple[str, str, str, str, str] | None = None
+    """A page not listed: its last listing's (url, fingerprint, lastmod, source, changed)."""
 
 
 class Settled(NamedTuple):
@@ -180,6 +172,8 @@ class History:
     """The last manifest's fingerprints are another reader's: keep its dates as they are."""
     records: bool = False
     """Whether its records are this reader's."""
+    dormant: bool = False
+    """Whether it keeps the history of pages it did not list (see :meth:`asleep`)."""
     _connection: sqlite3.Connection | None = field(default=None, repr=False)
     _files: RowsInOrder | None = field(default=None, repr=False)
     failed: str = ""
@@ -233,11 +227,8 @@ class History:
     def _plausible(self, history: list[object]) -> bool:
         """Whether (fingerprint, lastmod, source, changed) are what a build writes.
 
-        Dates must be W3C dates, and the change seen no later than this build (no build saw a
-        change in the future); the rest short printable text. A lastmod may be later: a page
-        may state a date after the build's (``SOURCE_DATE_EPOCH`` pinned to the last commit),
-        and such a row still holds the page's record. :meth:`settle` never carries a future
-        lastmod over.
+        W3C dates, the change seen no later than this build (a lastmod may be: a page may state
+        a later date), the rest short printable text.
         """
         fingerprint, lastmod, source, changed = history
         if not all(isinstance(text, str) and len(text) <= _MAX_TEXT and _PRINTABLE.match(text)
@@ -256,15 +247,10 @@ class History:
                kept: Kept | None) -> Settled:
         """The honest lastmod of the page listed at ``loc``: its latest change known.
 
-        That is the date the host or the page gives (its source's last change), or the
-        build that first saw its content fingerprint change, whichever is later: a page made
-        from code, or a blog index listing a new post, changes while its source does not. A
-        date the page states explicitly wins. Without such a date, an unchanged page keeps
-        the date it was given, and a new or changed one takes the build's time.
-
-        ``fingerprint``, ``lastmod`` and ``source``: what this build sees of it; ``kept``: what
-        the last build saw of the same file, which holds the history of its URL when that did
-        not change.
+        The host's or page's date, or the build that first saw the fingerprint change,
+        whichever is later; a date the page states wins. Without a date an unchanged page
+        keeps its date, a new or changed one takes the build's time. ``kept``: the last
+        build's row of the same file.
         """
         if self.path is None:
             return Settled(lastmod, source, "")  # no evidence at all
@@ -302,12 +288,31 @@ class History:
         """The build's time in W3C form."""
         return format_w3c(self.now)
 
+    def asleep(self, rel_path: str) -> tuple[str, str, str, str, str] | None:
+        """The history of ``rel_path``'s last listing, if the last build left it out too."""
+        if not self.dormant:
+            return None
+        try:
+            connection = self._open()
+            found = None if connection is None else connection.execute(
+                "SELECT url, fingerprint, lastmod, source, changed FROM dormant WHERE path = ?",
+                (path_key(rel_path),)).fetchone()
+        except sqlite3.Error as err:
+            self._failed(err)
+            return None
+        if found is None or not isinstance(found[0], str) or not self._plausible(
+                list(found[1:])):
+            return None
+        return tuple(found)
+
     def _by_url(self, url: str) -> tuple[object, ...] | None:
         try:
             connection = self._open()
             if connection is None:
                 return None
             found = connection.execute(_BY_URL[self.fmt], (url,)).fetchone()
+            if found is None and self.dormant:  # a page back in the sitemap
+                found = connection.execute(_BY_URL["dormant"], (url,)).fetchone()
         except sqlite3.Error as err:
             self._failed(err)
             return None
@@ -330,11 +335,8 @@ class Manifest:
                  site: Path | None = None, own_files: Collection[str] = ()) -> None:
         """Open the last manifest of ``site`` in ``cache_dir`` (if any) and start the next one.
 
-        Sibling sites share the default cache folder: each has a manifest of its own, named
-        after its folder (:func:`manifest_path`), so one's history never erases another's.
-        The folder's former single manifest is read when the site has none yet.
-
-        ``own_files``: the names of the site's other files in the cache folder.
+        Each site has its own (:func:`manifest_path`); the folder's former single manifest is
+        read when it has none yet. ``own_files``: the site's other files in the cache folder.
 
         Raises:
             WriteError: when the cache folder cannot be written.
@@ -401,6 +403,8 @@ class Manifest:
                                 timeout=BUSY_SECONDS)
             ) as previous:
                 meta = dict(previous.execute("SELECT key, value FROM meta").fetchall())
+                dormant = bool(previous.execute("SELECT 1 FROM sqlite_master WHERE name = "
+                                                "'dormant'").fetchall())
                 table = "pages" if meta.get("version") == _OLD_FORMAT else "files"
                 previous.execute(f"SELECT url, fingerprint, lastmod, source FROM {table} "  # noqa: S608
                                  "LIMIT 1").fetchall()
@@ -426,16 +430,14 @@ class Manifest:
                                      "older version: its dates are kept, and this build's "
                                      "fingerprints adopted")
         return History(self.previous, now, str(fmt), rebaseline,
-                       records=meta.get("reader") == reader_key())
+                       records=meta.get("reader") == reader_key(), dormant=dormant)
 
     def _never_back(self, now: datetime, meta: dict[str, object], *,
                     previous_path: Path) -> datetime:
         """The build's time for the history: ``now``, or the last build's when that is later.
 
-        A clock set back (a rollback, a wrong clock, ``SOURCE_DATE_EPOCH`` pinned to an
-        older commit) would date a changed page before the date it already had, by years
-        maybe, and make the last build's rows look implausible. Dates never move back: the
-        last build's time is used, and a warning says the clock looks wrong.
+        A clock set back would date a changed page before the date it had: dates never
+        move back, and a warning says the clock looks wrong.
         """
         latest = _latest_build_time(meta, previous_path)
         if latest is None or sort_key(latest) <= now:
@@ -462,7 +464,11 @@ class Manifest:
         assert self.next is not None
         try:
             self.next.executemany(
-                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self._rows)
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [row[:-1] for row in self._rows])
+            self.next.executemany("INSERT OR REPLACE INTO dormant VALUES (?, ?, ?, ?, ?, ?)",
+                                  [(row.path, *row.dormant) for row in self._rows
+                                   if row.dormant is not None])
         except sqlite3.Error as err:
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
         self._rows.clear()
@@ -503,15 +509,22 @@ class Manifest:
             # Each old URL is judged once, not once a query: the queries below read this
             # table, by its index (with the lists below counted, not queried twice: 80 -> 36
             # ms on a rebuild of 10,000 pages).
-            connection.execute("CREATE TEMP TABLE old_urls (url, fingerprint)")
-            connection.executemany("INSERT INTO temp.old_urls VALUES (?, ?)", on_site)
+            # A page back in the sitemap is compared with its last listing.
+            asleep = (connection.execute("SELECT url, fingerprint FROM old.dormant").fetchall()
+                      if history.dormant else [])
+            connection.execute("CREATE TEMP TABLE old_urls (url, fingerprint, listed)")
+            connection.executemany("INSERT INTO temp.old_urls VALUES (?, ?, ?)", [
+                *((*row, 1) for row in on_site), *((url, fingerprint, 0) for url, fingerprint
+                                                   in asleep if isinstance(url, str))])
             connection.execute("CREATE INDEX temp.old_urls_url ON old_urls (url)")
-            old = "SELECT url, fingerprint FROM temp.old_urls"
+            old = "SELECT url, fingerprint FROM temp.old_urls WHERE listed"
+            known = ("SELECT url, fingerprint FROM temp.old_urls WHERE listed OR url NOT IN "
+                     "(SELECT url FROM temp.old_urls WHERE listed)")
             queries = {
-                "added": f"SELECT url FROM ({new}) WHERE url NOT IN (SELECT url FROM ({old}))",  # noqa: S608
+                "added": f"SELECT url FROM ({new}) WHERE url NOT IN (SELECT url FROM ({known}))",  # noqa: S608
                 # After an upgrade every fingerprint differs: none of them is a change.
                 "changed": None if history.rebaseline else (
-                    f"SELECT n.url FROM ({new}) n JOIN ({old}) o ON o.url = n.url "  # noqa: S608
+                    f"SELECT n.url FROM ({new}) n JOIN ({known}) o ON o.url = n.url "  # noqa: S608
                     "WHERE o.fingerprint IS NOT n.fingerprint"),
                 "removed": f"SELECT url FROM ({old}) WHERE url NOT IN (SELECT url FROM ({new}))",  # noqa: S608
             }
@@ -561,19 +574,6 @@ class Manifest:
         self.history.close()
         with contextlib.suppress(OSError):
             remove(self._temp)
-
-
-# SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
-_BUSY_CODES = frozenset({5, 6})
-
-
-def is_busy(err: sqlite3.Error) -> bool:
-    """Whether ``err`` says the database is held by another connection (not damaged)."""
-    code = getattr(err, "sqlite_errorcode", None)
-    if isinstance(code, int):
-        return code & 0xFF in _BUSY_CODES
-    text = str(err).lower()  # Python 3.10 has no error code on the exception
-    return "database is locked" in text or "database table is locked" in text
 
 
 def busy_error(path: Path) -> BusyError:
@@ -684,10 +684,7 @@ def read_pending(cache_dir: Path) -> list[str]:
 def read_pending_versions(cache_dir: Path) -> dict[str, int]:
     """The URLs waiting to be submitted, each with its version (sorted; empty: no list).
 
-    A URL's version counts the builds that recorded a change of it: a submission takes a URL
-    off the list only if its version is still the one that was sent, so a change recorded
-    while the POST was on its way stays pending. A list written before versions were kept
-    gives version 0.
+    A version counts the builds that recorded a change of the URL (see :func:`remove_sent`).
 
     Raises:
         PendingError: when the file is there but cannot be read as a pending list.
@@ -707,11 +704,9 @@ def _write_pending(cache_dir: Path, versions: dict[str, int]) -> None:
 
 
 def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
-    """Add a build's added, changed and removed URLs to the pending list.
+    """Add a build's added, changed and removed URLs to the pending list (with a baseline).
 
-    Only a build compared with an earlier one has changes to record: without a baseline
-    every URL is "added", and none of them is known to have changed. A damaged list is set
-    aside (renamed ``.damaged``, never deleted) and a new one started, with a warning.
+    A damaged list is set aside (renamed ``.damaged``) and a new one started, with a warning.
 
     Raises:
         WriteError: when the list cannot be written (the old one is kept whole).
@@ -754,9 +749,7 @@ def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
 def remove_sent(cache_dir: Path, sent: Mapping[str, int]) -> None:
     """Take the URLs an endpoint accepted off the pending list, as they were when sent.
 
-    ``sent`` maps each URL to its version when it was read for sending. The list is read
-    again first: URLs that a build added meanwhile stay, and so do URLs a build recorded as
-    changed again meanwhile (their version moved on): that change was not sent yet.
+    ``sent``: URL -> its version when read for sending; a URL changed again since stays.
 
     Raises:
         PendingError: when the list became unreadable meanwhile.

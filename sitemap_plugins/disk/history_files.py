@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from sitemap_plugins.vocab.errors import PathError
 
 if TYPE_CHECKING:
+    import sqlite3
     from collections.abc import Mapping
 
 
@@ -133,3 +134,16 @@ def encode_written(files: Mapping[str, set[str]]) -> bytes:
             "files": {name: sorted(digests) for name, digests in sorted(files.items())
                       if digests}}
     return (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+# SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
+_BUSY_CODES = frozenset({5, 6})
+
+
+def is_busy(err: sqlite3.Error) -> bool:
+    """Whether ``err`` says the database is held by another connection (not damaged)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _BUSY_CODES
+    text = str(err).lower()  # Python 3.10 has no error code on the exception
+    return "database is locked" in text or "database table is locked" in text

@@ -46,6 +46,7 @@ from sitemap_plugins.disk.site import (
     read_own,
     refuse_special,
     remove,
+    same_files,
     sitemap_entries,
     stage,
     write_bytes_atomic,
@@ -78,7 +79,12 @@ from sitemap_plugins.vocab.errors import (
     WriteError,
     explain,
 )
-from sitemap_plugins.vocab.options import FRAGMENT_NAME, sitemap_file_pattern, text_index_name
+from sitemap_plugins.vocab.options import (
+    FRAGMENT_NAME,
+    LLMS_NAME,
+    sitemap_file_pattern,
+    text_index_name,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -97,8 +103,9 @@ def holds(path: Path, proof: Proof) -> bool:
 
 
 def is_own_file(site: Path, name: str) -> bool:
-    """Whether the news sitemap or the fragment at ``name`` holds what this tool writes there."""
-    return holds(site / name, PROOFS["fragment" if name == FRAGMENT_NAME else "news"])
+    """Whether the news sitemap, the fragment or llms.txt at ``name`` is what this tool writes."""
+    return holds(site / name, PROOFS[{FRAGMENT_NAME: "fragment", LLMS_NAME: "llms"}.get(
+        name, "news")])
 
 
 def remove_own(site: Path, name: str, proof: Proof) -> bool | OSError:
@@ -500,6 +507,41 @@ def install(
     return installed
 
 
+def install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed: bool,
+                 ) -> list[str]:
+    """``source`` copied to ``target`` (and gzipped beside it with ``packed``); names written.
+
+    Each file is written only when its bytes change.
+
+    Raises:
+        OSError: when a copy cannot be made (the old files stay whole).
+        WriteError: when one cannot be put in place.
+    """
+    written: list[str] = []
+    if not (is_regular(target) and same_files(source, target)):
+        commit(stage(target, read_chunks(source)), target)
+        written.append(target.name)
+    if packed:
+        gz = target.with_name(target.name + ".gz")
+        temp = stage(gz, gzip_stream(read_chunks(target), newest), sync=True)
+        if same_files(temp, gz):
+            discard([temp])
+        else:
+            commit(temp, gz)
+            written.append(gz.name)
+    return written
+
+
+def own_stale_files(root: Path, pattern: re.Pattern[str], keep: set[str]) -> list[str]:
+    """The files at ``root`` matching ``pattern``, not kept, that this tool wrote.
+
+    A user's file of such a name (not this tool's output) is never among them.
+    """
+    return [n for n in list_names(root)
+            if pattern.match(n) and n not in keep and is_regular(root / n)
+            and identify(root / n) == OWN]
+
+
 def remove_stale(owned: Ownership, keep: set[str], written: dict[str, str] | None = None,
                  ) -> list[str]:
     """Remove the sitemap files this tool wrote earlier that the new set does not include.
@@ -546,12 +588,14 @@ def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Inst
 
 
 def update_robots(
-    site: Path, config: SitemapConfig, sitemap_url: str, feeds: Sequence[str] = ()
+    site: Path, config: SitemapConfig, sitemap_url: str, feeds: Sequence[str] = (),
+    dropped: Collection[str] = (),
 ) -> Installed:
     """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says.
 
-    ``feeds``: more URLs to name as sitemaps after it: the news sitemap, and the site's feeds
-    (``announce_feeds``).
+    ``feeds``: more URLs to name as sitemaps after it: the news sitemap, the site's feeds
+    (``announce_feeds``), a merge's further indexes. ``dropped``: sitemaps whose lines go
+    (a merge's builds, now named by its index).
     """
     result = Installed()
     mode = config.base_url.robots_mode(config.robots_txt)
@@ -600,9 +644,10 @@ def update_robots(
             result.diagnostics.append(Diagnostic("robots.txt", "robots-too-large", why))
             return result
         original = editable
+        kept = without_sitemap_lines(original, set(dropped)) if dropped else original
         try:
-            merged = (merge_sitemap_lines(original, [sitemap_url, *feeds]) if feeds
-                      else merge_sitemap_line(original, sitemap_url))
+            merged = (merge_sitemap_lines(kept, [sitemap_url, *feeds]) if feeds
+                      else merge_sitemap_line(kept, sitemap_url))
         except UnicodeError:
             result.diagnostics.append(Diagnostic(
                 "robots.txt", "unreadable",

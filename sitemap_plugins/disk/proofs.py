@@ -19,6 +19,7 @@ from sitemap_plugins.entry.news import is_own_news_sitemap
 from sitemap_plugins.entry.render import HTML_MAP_EARLIER_MARK, HTML_MAP_MARK, HTML_MAP_MARKER
 from sitemap_plugins.entry.robots_txt import fragment_sitemap
 from sitemap_plugins.vocab.errors import Diagnostic, Level
+from sitemap_plugins.vocab.options import LLMS_MARK
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -45,6 +46,7 @@ PROOFS: dict[str, Proof] = {
     # Each page of the HTML site map ends with its mark (earlier versions: a generator meta).
     "html-map": Proof("HTML site map page", MAX_MAP_PAGE,
                       lambda data: HTML_MAP_MARK.encode() in data or HTML_MAP_EARLIER_MARK in data),
+    "llms": Proof("llms.txt", MAX_MAP_PAGE, lambda data: LLMS_MARK.encode() in data[-64:]),
 }
 """Kind -> proof, for every file of ours but the sitemap set
 (:class:`~sitemap_plugins.disk.owned.Ownership`)."""

@@ -22,6 +22,7 @@ import os
 import stat
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
@@ -30,10 +31,15 @@ import filelock
 import xxhash
 
 from sitemap_plugins.disk.cache_keys import default_cache_dir, site_key
-from sitemap_plugins.entry.render import NotASitemapError, sitemap_kind_of, stream_sitemap_entries
+from sitemap_plugins.entry.render import (
+    NotASitemapError,
+    gunzip,
+    sitemap_kind_of,
+    stream_sitemap_entries,
+)
 from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, editable
 from sitemap_plugins.entry.rules import REASON_UNREADABLE
-from sitemap_plugins.page.reader import MAX_PARSED_BYTES, PageBytes
+from sitemap_plugins.page.reader import HEAD_END, MAX_HEAD_BYTES, MAX_PARSED_BYTES, PageBytes
 from sitemap_plugins.vocab.errors import (
     BusyError,
     Diagnostic,
@@ -111,9 +117,6 @@ def what_stands(path: Path) -> str | None:
 def refuse_special(target: Path) -> None:
     """Stop before replacing or opening anything but a regular file: a link, a device, a pipe.
 
-    A rename would put a file in its place (a symlink the user made to share one file, a
-    device node), and opening a pipe would wait for a writer forever.
-
     Raises:
         WriteError: naming what stands there; it is left as it is.
     """
@@ -133,11 +136,7 @@ _GITIGNORE = b"# Made by sitemap-plugins: the lastmod manifest is a cache, not a
 def make_cache_folder(folder: Path) -> None:
     """Create a cache folder (and its parents), with a ``.gitignore`` when this call made it.
 
-    Only then: its ``*`` ignores every file in the folder, and a folder given as
-    ``cache_dir`` that was there before (``--cache-dir .``, the project root) holds files the
-    tool did not make. Written once, when missing; a user's own is left alone. Whoever
-    comes first (the site's lock, the history) makes it, so the ignore file never depends
-    on which.
+    Only then: a folder that was there (``--cache-dir .``) holds files the tool did not make.
 
     Raises:
         OSError: when it cannot be created.
@@ -244,10 +243,8 @@ def scan_site(
                 report(rel, REASON_UNREADABLE, Diagnostic(
                     rel, "broken-symlink", "is a symlink to nothing"))
                 continue
-            # A file reached by several paths is listed once, under its own: links to what
-            # the walk reaches anyway are not followed, and a hidden target (which it does
-            # not reach) is followed through one link only. Links fanning out to the same
-            # folders made the walk exponential (14 pages gave 16,370 URLs).
+            # A file reached by several paths is listed once, under its own; a hidden target
+            # is followed through one link only (else links fanning out are exponential).
             own = os.path.relpath(target, real_root).replace(os.sep, "/")
             walked = own != "." and not any(part.startswith(".") for part in own.split("/"))
             if ((walked or target in followed) and (is_dir or os.path.isfile(target))
@@ -268,10 +265,7 @@ def scan_site(
                     continue
                 child = (info.st_dev, info.st_ino)
             else:
-                # Only a link can lead back up, so a plain folder needs no stat call: the
-                # listing gives its inode. Past
-                # a mount point the device is the parent's; a link into such a folder is
-                # then caught one level further down, where its own stat is recorded.
+                # Only a link can lead back up: a plain folder's inode is the listing's.
                 child = (ident[0], entry.inode())
             if child in ancestors:
                 report(rel, REASON_SYMLINK, Diagnostic(
@@ -286,8 +280,7 @@ def scan_site(
         if not rel_dir and (own_files.match(name) or name in own_names):
             on_skip(rel, REASON_SITEMAP_FILE, None)
             continue
-        # A named pipe called "x.html" would block the reader forever (open() waits for a
-        # writer); sockets and devices are not pages either. is_file() follows symlinks.
+        # A named pipe "x.html" would block the reader forever; is_file() follows links.
         try:
             is_file = entry.is_file()
         except OSError:
@@ -390,9 +383,22 @@ def read_bytes(path: str) -> PageBytes:
             return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
                              mtime=status.st_mtime)
         hasher = xxhash.xxh3_128(raw)
+        # A head that goes on past the bound is read on to its end, up to MAX_HEAD_BYTES: its
+        # robots meta or canonical may follow megabytes of inline JSON-LD or CSS.
+        head_end = HEAD_END.search(raw)
+        kept = [raw[:max(bound, head_end.end())] if head_end is not None else raw]
+        size, open_head = len(kept[0]), head_end is None
         while chunk := os.read(descriptor, _CHUNK):
             hasher.update(chunk)
-        return PageBytes(raw[:bound], complete=False, digest=hasher.digest(),
+            if open_head:
+                joined = kept[-1][-16:] + chunk
+                head_end = HEAD_END.search(joined)
+                piece = chunk if head_end is None else chunk[:head_end.end() + len(chunk)
+                                                             - len(joined)]
+                kept.append(piece[:MAX_HEAD_BYTES - size])
+                size += len(kept[-1])
+                open_head = head_end is None and size < MAX_HEAD_BYTES
+        return PageBytes(b"".join(kept), complete=False, digest=hasher.digest(),
                          mtime=status.st_mtime)
     finally:
         os.close(descriptor)
@@ -494,13 +500,39 @@ def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
         NotASitemapError: when the file is not a sitemaps.org urlset or index, or not XML.
         OSError: when it cannot be read.
     """
+    yield from stream_sitemap_entries(sitemap_chunks(path))
+
+
+def sitemap_chunks(path: Path) -> Iterator[bytes]:
+    """A sitemap file's bytes a chunk at a time, inflated when its name ends in ``.gz``.
+
+    At most the protocol's 52,428,800 bytes, inflated too: a gzip bomb stops there.
+
+    Raises:
+        NotASitemapError: when it is empty, larger, or a ``.gz`` that is not gzip.
+        OSError: when it cannot be read or is not a regular file (a pipe would never end).
+    """
+    what = special_kind(os.stat(path).st_mode)
+    if what is not None:
+        raise OSError(0, f"is not a regular file ({what}); not read")
     size = path.stat().st_size
-    if size > _MAX_SITEMAP_BYTES:
-        msg = f"has {size:,} bytes; the protocol's limit is 52,428,800"
+    if not 0 < size <= _MAX_SITEMAP_BYTES:
+        msg = f"has {size:,} bytes; a sitemap has 1 to 52,428,800"
         raise NotASitemapError(msg)
-    if size == 0:
-        raise NotASitemapError("is empty")
-    yield from stream_sitemap_entries(read_chunks(path))
+    if not path.name.endswith(".gz"):
+        yield from read_chunks(path)
+        return
+    inflated, packed = 0, read_file(path, _MAX_SITEMAP_BYTES)
+    try:
+        for chunk in gunzip(packed):
+            inflated += len(chunk)
+            if inflated > _MAX_SITEMAP_BYTES:
+                msg = "inflates past 52,428,800 bytes (the protocol's limit)"
+                raise NotASitemapError(msg)
+            yield chunk
+    except (OSError, EOFError, zlib.error) as err:
+        msg = f"is not a valid gzip file ({err})"
+        raise NotASitemapError(msg) from None
 
 
 def sitemap_kind(path: Path) -> str:
@@ -544,8 +576,6 @@ def discard_unfinished() -> None:
 
 class Staged:
     """A temporary file beside ``target``, written in pieces, then committed or discarded.
-
-    What the part writers of :mod:`sitemap_plugins.entry.render` stream into.
 
     Raises:
         OSError: when it cannot be created.
@@ -606,7 +636,6 @@ def write_bytes_atomic(target: Path, data: bytes, *, make_folder: bool = False) 
 
     Raises:
         WriteError: with the target path and a clear reason; the old file is untouched.
-
     """
     refuse_special(target)
     temp = temp_path_for(target)
@@ -622,8 +651,7 @@ def write_bytes_atomic(target: Path, data: bytes, *, make_folder: bool = False) 
         os.replace(temp, target)
         finished(temp)
     except BaseException as err:
-        # Any failure (not only OSError: an interrupt, a bug) must not leave the temporary
-        # file behind; only a clean os.replace() hands it over.
+        # Any failure (an interrupt, a bug too) must not leave the temporary file behind.
         with contextlib.suppress(OSError):
             temp.unlink()
         finished(temp)
@@ -735,10 +763,8 @@ def site_lock(site: Path, cache_dir: Path | None = None,
               wait: float | None = None) -> Iterator[None]:
     """Hold the site for one build or merge; wait up to ``wait`` seconds for another.
 
-    The lock file is ``<site key>.lock`` in the default cache folder beside the site, whatever
-    ``cache_dir`` says, so that every program that writes into the site (builds with any
-    options, a merge of the folder above) finds the same one; in ``cache_dir`` only when
-    that folder cannot be made. Never in the site.
+    The lock file is ``<site key>.lock`` in the default cache folder beside the site (else in
+    ``cache_dir``), so that every build of the site and a merge above find the same one.
 
     Raises:
         BusyError: when the site is still held after ``wait`` seconds.
@@ -753,8 +779,7 @@ def site_lock(site: Path, cache_dir: Path | None = None,
         with contextlib.suppress(OSError):
             make_cache_folder(folder)
             break
-    # Keyed on the site's place only (no base URL): every build of this folder, whatever
-    # URL it is built for, and a merge above it wait for one another.
+    # Keyed on the site's place only (no base URL): any build of it and a merge above wait.
     name = f"{site_key(site, folder)}.lock"
     with _hold(folder / name, WAIT_SECONDS if wait is None else wait, busy):
         yield
@@ -764,8 +789,7 @@ def site_lock(site: Path, cache_dir: Path | None = None,
 def folder_lock(folder: Path, wait: float | None = None) -> Iterator[None]:
     """Hold a cache folder while a file that several sites share there is read and rewritten.
 
-    The IndexNow pending list is such a file: sibling sites' builds and ``submit`` each read,
-    merge and write it, and two at once would lose one's URLs.
+    The IndexNow pending list: two builds or submits at once would lose one's URLs.
 
     Raises:
         BusyError: when the folder is still held after ``wait`` seconds.
@@ -788,8 +812,7 @@ def _hold(path: Path, wait: float, busy: Callable[[float], BusyError]) -> Iterat
     except filelock.Timeout:
         raise busy(time.monotonic() - started) from None
     except (OSError, NotImplementedError) as err:
-        # A folder that cannot be written, a file system without locks (some network
-        # mounts): go on unlocked, as a build without a cache folder always could.
+        # A folder that cannot be written, a file system without locks: go on unlocked.
         log.debug("%s cannot be locked (%s): builds are not serialised", path, err)
         yield
         return

@@ -13,9 +13,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from xml.etree import ElementTree as ET
 
-from sitemap_plugins.entry.render import template_module
+from sitemap_plugins.entry.render import Node, XmlError, parse_xml, template_module
 from sitemap_plugins.vocab.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.vocab.options import NEWS_LANGUAGE, NewsPublication
 from sitemap_plugins.vocab.values import names_language, xml_text
@@ -134,21 +133,23 @@ def is_own_news_sitemap(data: bytes) -> bool:
     hand-written one, another tool's) is never taken for ours.
     """
     try:
-        root = ET.fromstring(data)  # noqa: S314  # a file of the site's own folder
-    except ET.ParseError:
+        root = parse_xml(data).root
+    except XmlError:
         return False
     items: list[NewsItem] = []
     name = ""
-    for url in root:
+    for url in root.children:
         news = url.find(f"{_NEWS_NS}news")
-        published = parse_w3c(url.findtext(f"{_NEWS_NS}news/{_NEWS_NS}publication_date") or "")
-        if news is None or published is None:
+        if news is None:
             return False
-        name = news.findtext(f"{_NEWS_NS}publication/{_NEWS_NS}name") or ""
-        items.append(NewsItem(
-            url.findtext(f"{_SITEMAP_NS}loc") or "", published,
-            news.findtext(f"{_NEWS_NS}title") or "",
-            news.findtext(f"{_NEWS_NS}publication/{_NEWS_NS}language") or ""))
+        publication = news.find(f"{_NEWS_NS}publication") or Node("", {}, 0)
+        published = parse_w3c(news.find_text(f"{_NEWS_NS}publication_date"))
+        if published is None:
+            return False
+        name = publication.find_text(f"{_NEWS_NS}name")
+        items.append(NewsItem(url.find_text(f"{_SITEMAP_NS}loc"), published,
+                              news.find_text(f"{_NEWS_NS}title"),
+                              publication.find_text(f"{_NEWS_NS}language")))
     # Every item names its own language; a name that differs between items fails the
     # comparison, as it should (one file is one publication).
     return render_news(NewsPublication(name, ""), items) == data

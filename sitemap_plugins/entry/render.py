@@ -294,9 +294,8 @@ def stream_sitemap_entries(chunks: Iterable[bytes]) -> Iterator[tuple[str, str, 
             yield from ready
             ready.clear()
         parser.feed(b"", final=True)
-    except XmlError as err:
-        msg = f"is not well-formed XML ({err})"
-        raise NotASitemapError(msg) from err
+    except XmlError as err:  # "line 3: is not well-formed XML...", "line 1: has a DOCTYPE..."
+        raise NotASitemapError(str(err)) from err
     yield from ready
 
 

@@ -55,6 +55,9 @@ REASON_OFF_SITE = "canonical off the site"
 REASON_ROBOTS = "disallowed by robots.txt"
 REASON_TOO_LONG = "URL longer than 2,048 characters"
 REASON_UNREADABLE = "unreadable"
+REASON_UNTRANSLATED = "i18n fallback copy of an untranslated page"
+"""Another language's page copied into this site (:func:`~.vocab.values.untranslated_copy`)."""
+REASON_TEMPLATE = "template file (not a page)"
 
 HTML_EXTENSIONS = (".html", ".htm", ".xhtml")
 _NOT_FOUND_NAMES = ("404.html", "404.htm")
@@ -322,6 +325,8 @@ def evaluate(
                    for code, message in record.problems]
     if record.unreadable:
         return Decision(Exclusion(rel, REASON_UNREADABLE), tuple(diagnostics))
+    if record.template:  # the reason says it all
+        return Decision(Exclusion(rel, REASON_TEMPLATE))
     url = placed.url
     resolve_from = url
     if record.base_href:

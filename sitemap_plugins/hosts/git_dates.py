@@ -40,19 +40,10 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
                    ) -> tuple[dict[str, Lastmod], bool]:
     """When the last change of every file under ``docs_dir`` was published on this branch.
 
-    That is the committer date of the last commit that changed the file on the first-parent
-    history of ``HEAD``: a change that came in through a merge is dated by the merge (when
-    it reached the branch), and a rebased or cherry-picked commit by when it was committed
-    here, not when it was first written (the author date can be months earlier).
-
-    One ``git log`` for the whole folder; paths come back relative to ``docs_dir``, as
-    MkDocs' ``src_uri``. Returns ``(dates, shallow)``: a shallow clone yields no dates,
-    because its oldest commit stands in for all the history it lacks. No git, or a folder
-    outside any repository, yields no dates and no message above debug level.
-
-    ``added``, when given, receives the files whose last commit is the only one that touched
-    them, the one that added them: for a page that states its own date that commit is no
-    evidence of a change (a site moved into git in one commit dates every file that day).
+    The committer date of the file's last commit on ``HEAD``'s first-parent history (a merge
+    dates what it brought in). One ``git log``; paths relative to ``docs_dir``. Returns
+    ``(dates, shallow)``: a shallow clone, no git or no repository yields no dates. ``added``
+    receives the files whose only commit added them (no evidence of a change).
     """
     git = shutil.which("git")
     if git is None:
@@ -71,16 +62,7 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
     )
     if output is None:
         return {}, False
-    dates: dict[str, Lastmod] = {}
-    touched: dict[str, int] = {}
-    current: Lastmod | None = None
-    for token in output.split("\0"):
-        name = token.lstrip("\n")  # the first path after a commit header follows a newline
-        if name.startswith("\x01"):
-            current = parse_w3c(name[1:])
-        elif name and current is not None:
-            dates.setdefault(name, current)  # newest commit first: keep the first seen
-            touched[name] = touched.get(name, 0) + 1
+    dates, touched = _last_commits(output)
     if added is not None:
         added.update(name for name, count in touched.items() if count == 1)
     log.debug("git dates for %d files under %s", len(dates), docs_dir)
@@ -182,15 +164,21 @@ def read_file_dates(paths: Collection[str]) -> dict[str, tuple[Lastmod, bool]]:
         "--format=%x01%cI", "--name-only", "-z", "--", *sorted(wanted))
     if output is None:
         return {}
-    found: dict[str, tuple[Lastmod, bool]] = {}
+    found, touched = _last_commits(output)
+    return {wanted[name]: (when, touched[name] == 1) for name, when in found.items()
+            if name in wanted}
+
+
+def _last_commits(output: str) -> tuple[dict[str, Lastmod], dict[str, int]]:
+    """Each path's newest commit date in a ``git log`` (as run here), and its count of commits."""
+    dates: dict[str, Lastmod] = {}
     touched: dict[str, int] = {}
     current: Lastmod | None = None
     for token in output.split("\0"):
-        name = token.lstrip("\n")
+        name = token.lstrip("\n")  # the first path after a commit header follows a newline
         if name.startswith("\x01"):
             current = parse_w3c(name[1:])
-        elif name in wanted and current is not None:
+        elif name and current is not None:
+            dates.setdefault(name, current)  # newest commit first: keep the first seen
             touched[name] = touched.get(name, 0) + 1
-            if name not in found:
-                found[name] = (current, True)
-    return {wanted[name]: (when, touched[name] == 1) for name, (when, _) in found.items()}
+    return dates, touched

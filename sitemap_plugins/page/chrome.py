@@ -1,15 +1,10 @@
 """The site's chrome: the blocks a theme without landmarks repeats on every page.
 
-On such a theme a page's content region is its whole ``<body>``, header, menu and footer
-included (step 2 of the fingerprint, :mod:`sitemap_plugins.page.content`). The command line reads
-the built folder, where nothing tells the theme from the content, so it measures the chrome
+On such a theme a page's region is its whole ``<body>``. The command line measures the chrome
 once per build: the blocks the home page shares with the page it links to that shares the
-fewest with it (:func:`site_chrome`), each by its place and its content. Every page whose
-region is its ``<body>`` then leaves them out (:func:`drop_chrome`). The hosts hand over
-their content without the theme and need none of this.
-
-Floor: the middle (pure: it looks at trees handed to it and opens no file; the build reads
-the pages, through :func:`sitemap_plugins.page.reader.page_blocks`).
+fewest with it (:func:`site_chrome`), each by place and content; every ``<body>`` region then
+leaves them out (:func:`drop_chrome`). The hosts hand over their content without the theme.
+Floor: the page (pure; the build reads pages through :func:`~.reader.page_blocks`).
 """
 
 from __future__ import annotations
@@ -20,7 +15,8 @@ from urllib.parse import unquote, urlsplit
 
 import xxhash
 
-from sitemap_plugins.page.content import LINKING, url_value
+from sitemap_plugins.page.content import url_value
+from sitemap_plugins.page.rulebook import LINKING
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

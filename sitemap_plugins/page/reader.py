@@ -1,30 +1,15 @@
 """The one page reader: a built file's bytes in, one :class:`PageRecord` out.
 
-An HTML page is decoded and parsed once, by Lexbor (a C HTML5 parser, through
-``selectolax``), and the record holds everything the later steps need:
+A page is parsed once, by Lexbor (a C HTML5 parser, through ``selectolax``). The record holds
+the head facts read here (canonical, robots, refresh, alternates, lang, base, dates, title,
+description, feeds) and what :mod:`~sitemap_plugins.page.content` finds in the main content
+(the fingerprint, images, videos, first heading). A host's page is read in two parts
+(:class:`HostPage`): the head as written, the content as rendered, without the theme. Values
+are raw; judging them is :mod:`~sitemap_plugins.entry.rules`' work.
 
-* the head facts, read here: canonical, robots meta, meta refresh, hreflang alternates,
-  ``<html lang>``, ``<base href>``, modification and publication dates, title, description,
-  feed links;
-* what the main content holds, found by :mod:`sitemap_plugins.page.content`: the content
-  fingerprint (so that lastmod moves only when the content does; the module says exactly
-  what counts), and the content's images, videos and first heading, for media sitemaps and
-  the site map for people.
-
-A page its host rendered is read in two parts (:class:`HostPage`): the head as written, and
-the content as the host rendered it, without the theme. On the command line, a page whose
-content region is its whole ``<body>`` loses the site's repeated blocks
-(:mod:`sitemap_plugins.page.chrome`), measured on pages this module reads (:func:`page_blocks`).
-
-Values are raw (attribute text, entities decoded): resolving URLs and judging them is
-evaluation's work (:mod:`sitemap_plugins.entry.rules`), which needs no file.
-
-A file that is not an HTML page, or one larger than :data:`MAX_PARSED_BYTES`, is
-fingerprinted by a digest of all of its bytes, taken in chunks as it is read; such a page is
-parsed only up to the bound, so memory stays bounded whatever the file's size.
-
-Floor: the middle (pure: it is handed bytes or a host's strings and opens no file;
-:mod:`sitemap_plugins.disk.site` reads the files).
+A file that is not HTML, or larger than :data:`MAX_PARSED_BYTES`, is fingerprinted by a
+digest of all its bytes; such a page is parsed up to the bound (its head whole, up to
+:data:`MAX_HEAD_BYTES`). Floor: the page (pure: :mod:`sitemap_plugins.disk.site` reads files).
 """
 
 from __future__ import annotations
@@ -40,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import xxhash
 from selectolax.lexbor import LexborHTMLParser
 
+from sitemap_plugins.page import rulebook as rb
 from sitemap_plugins.page.chrome import PageBlocks, SiteChrome, body_blocks, drop_chrome
 from sitemap_plugins.page.content import (
     URL_SPACE,
@@ -63,11 +49,18 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "9"
+READER_VERSION = "10"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "7"
+# The rule book's data these versions were set for (tests/test_rulebook.py computes it).
+RULEBOOK_DIGEST = "d49829f71ddce225"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
+# A head is read whole, up to its "</head>" (or the "<body>" that ends it), even past
+# MAX_PARSED_BYTES (inline JSON-LD or CSS before a robots meta or a canonical), up to a bound
+# no real head reaches.
+MAX_HEAD_BYTES = 64 * 1024 * 1024
+HEAD_END = re.compile(rb"</head\s*>|<body[\s>]", re.IGNORECASE)
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
 )
@@ -79,16 +72,6 @@ _BOMS = (
 # Markup-significant ASCII (and escape-like sequences) that an ASCII-compatible encoding
 # must decode unchanged.
 _ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\r\n \\x41 \\u0041 +AGEA- ~{"
-# Meta names and properties whose content is the page's own last change or first publication.
-_MODIFIED_KEYS = frozenset(
-    {"article:modified_time", "og:updated_time", "dcterms.modified", "last-modified",
-     "datemodified", "dc.date.modified"}
-)
-_PUBLISHED_KEYS = frozenset(
-    {"article:published_time", "dcterms.created", "datepublished", "date", "dc.date",
-     "dc.date.created", "dcterms.date"}
-)
-_FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/feed+json"})
 
 
 class PageRecord(NamedTuple):
@@ -127,6 +110,11 @@ class PageRecord(NamedTuple):
         """Whether the file could not be read as a page at all (binary)."""
         return any(code == "binary" for code, _ in self.problems)
 
+    @property
+    def template(self) -> bool:
+        """Whether the file is a template, not a page (:func:`_is_template`)."""
+        return any(code == "not-a-page" for code, _ in self.problems)
+
 
 # --- reading ------------------------------------------------------------------------------
 
@@ -142,18 +130,20 @@ class PageBytes(NamedTuple):
     mtime: float
 
 
-def read_record(page: PageBytes, *, html: bool, chrome: SiteChrome | None = None) -> PageRecord:
+def read_record(page: PageBytes, *, html: bool, chrome: SiteChrome | None = None,
+                home: str = "") -> PageRecord:
     """The record of a file whose bytes are ``page``.
 
     A file that is not a page, or a page past the parsing bound, is fingerprinted by the
     digest :func:`sitemap_plugins.disk.site.read_bytes` already took of all its bytes: the file is
     never read twice. ``chrome``: the site's repeated blocks
-    (:func:`sitemap_plugins.page.chrome.site_chrome`).
+    (:func:`sitemap_plugins.page.chrome.site_chrome`); ``home``: the site's base URL, whose
+    links are links home (a logo in one is the site's, not content).
     """
     raw_fingerprint = "raw:" + page.digest.hex()
     if not html:
         return PageRecord(raw_fingerprint)
-    record = parse_html(page.raw, truncated=not page.complete, chrome=chrome)
+    record = parse_html(page.raw, truncated=not page.complete, chrome=chrome, home=home)
     if page.complete:
         return record
     problem = ("page-too-large",
@@ -320,7 +310,7 @@ def _too_many_attributes(raw: bytes) -> int | None:
 
 
 def parse_html(raw: bytes, *, truncated: bool = False,
-               chrome: SiteChrome | None = None) -> PageRecord:
+               chrome: SiteChrome | None = None, home: str = "") -> PageRecord:
     """The record of an HTML page's bytes (any markup: HTML5 parsing never fails).
 
     ``truncated``: the bytes are the first part of a page too large to parse whole.
@@ -333,7 +323,7 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     costly = _too_costly(raw)
     if costly is not None:  # parsed up to there: the rest would cost the square of its size
         cut, code, message = costly
-        record = parse_html(raw[:cut], truncated=True, chrome=chrome)
+        record = parse_html(raw[:cut], truncated=True, chrome=chrome, home=home)
         return record._replace(
             fingerprint="raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
             problems=(*record.problems, (code, message)))
@@ -345,9 +335,24 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     drop_non_content(scope, body)
     if chrome is not None and body is not None and is_whole_body(regions, body):
         drop_chrome(body, chrome)
-    record = _assemble(tree, regions, content_elements(scope), problem)
+    record = _assemble(tree, regions, content_elements(scope), problem, home=home)
+    if _is_template(raw, body):
+        record = record._replace(problems=(*record.problems, _NOT_A_PAGE))
     _hold(tree, len(raw))
     return record
+
+
+_NOT_A_PAGE = ("not-a-page", "is a template file, not a page")
+
+
+def _is_template(raw: bytes, body: LexborNode | None) -> bool:
+    """Whether a file is a theme's template copied as is (:data:`.rulebook.TEMPLATE_SYNTAX`).
+
+    A page names its ``<html>``, ``<head>`` or ``<body>`` (a real one does at its start, where
+    the search stops); a template has its syntax in its own text, outside any element.
+    """
+    return (rb.PAGE_ELEMENTS.search(raw) is None and body is not None
+            and rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None)
 
 
 def page_blocks(page: PageBytes) -> PageBlocks | None:
@@ -402,13 +407,11 @@ def parts_digest(page: HostPage) -> bytes:
 _HOST_CONTENT = b"sitemap-plugins-content"
 
 
-def read_parts(page: HostPage) -> PageRecord:
+def read_parts(page: HostPage, home: str = "") -> PageRecord:
     """The record of a page its host rendered (:class:`HostPage`), head and content apart.
 
-    The head facts come from the head; the content is the main content region, and steps 2
-    to 4 of the fingerprint (:mod:`sitemap_plugins.page.content`) apply to it as to a region found
-    in a whole page: a host's page is fingerprinted as a page read from disk, without the
-    theme.
+    The content is the region; steps 2 to 4 of the fingerprint apply to it as to a page read
+    from disk. ``home``: as for :func:`read_record`.
     """
     # One document, one parse: the head as written, then the content as the body. Lexbor
     # reads UTF-8 bytes in half the time it takes to read a string, and a parser costs as
@@ -429,7 +432,8 @@ def read_parts(page: HostPage) -> PageRecord:
     costly = _too_costly(content)
     if costly is not None:  # read up to there: the rest would cost the square of its size
         cut, code, message = costly
-        record = read_parts(page._replace(content=content[:cut].decode("utf-8", "replace")))
+        record = read_parts(page._replace(content=content[:cut].decode("utf-8", "replace")),
+                            home)
         return record._replace(
             fingerprint="raw:" + hashlib.blake2b(content, digest_size=16).hexdigest(),
             problems=(*record.problems, (code, message)))
@@ -443,7 +447,8 @@ def read_parts(page: HostPage) -> PageRecord:
     regions = tree.tags(_HOST_CONTENT.decode())[:1]
     scope = Scope(regions)
     drop_non_content(scope, None)  # the host's content holds no banner: its headers count
-    record = _assemble(tree, regions, content_elements(scope), problem, media=page.media)
+    record = _assemble(tree, regions, content_elements(scope), problem, media=page.media,
+                       home=home)
     _hold(tree, len(markup))
     return record
 
@@ -482,10 +487,7 @@ _MARKUP_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
 def host_title(title: object) -> str:
     """A host's title as the text it shows: tags dropped, entities decoded.
 
-    Pelican's title is HTML, printed as is by its themes: ``TYPOGRIFY`` makes "Latest
-    Release" ``Latest&nbsp;Release`` and "URL" ``<span class="caps">URL</span>``, and
-    ``FORMATTED_FIELDS = ["title"]`` renders it as Markdown. (Elegant's documentation showed
-    those as text in the HTML site map.)
+    Pelican's title is HTML (``TYPOGRIFY``'s ``&nbsp;`` and caps spans, ``FORMATTED_FIELDS``).
     """
     markup = str(title or "")
     if "<" not in markup and "&" not in markup:
@@ -514,7 +516,8 @@ def listing_items(items: list[tuple[str, str, str, str]]) -> str:
 
 def _assemble(tree: LexborHTMLParser, regions: list[LexborNode],
               elements: dict[str, list[LexborNode]],
-              problem: tuple[str, str] | None, *, media: bool = True) -> PageRecord:
+              problem: tuple[str, str] | None, *, media: bool = True,
+              home: str = "") -> PageRecord:
     """The record from a parsed head (in ``tree``) and the content's regions and elements."""
     head = _read_head(tree)
     problems = [problem] if problem else []
@@ -534,7 +537,7 @@ def _assemble(tree: LexborHTMLParser, regions: list[LexborNode],
         head.base_href, slots.get("modified"), slots.get("published"), head.title, heading,
         short_text(slots.get("description")), short_text(slots.get("og_title")),
         tuple(head.feeds),
-        content_images(elements) if media else (), content_videos(elements) if media else (),
+        content_images(elements, home) if media else (), content_videos(elements) if media else (),
         tuple(problems),
     )
 
@@ -599,6 +602,10 @@ def _read_head(tree: LexborHTMLParser) -> _Head:
                 found.base_href = href
         elif tag == "title" and found.title is None:
             found.title = short_text(node.text())
+        elif tag == "noscript":  # a redirect's refresh (Material's, sphinx-reredirects')
+            for child in node.iter():
+                if child.tag == "meta" and "http-equiv" in child.attributes:
+                    _http_equiv(child.attributes, found)
     return found
 
 
@@ -612,14 +619,13 @@ def _link(attributes: dict[str, str | None], rel: str, found: _Head) -> None:
     if "alternate" in rels:
         if "hreflang" in attributes:
             found.alternates.append(((attributes["hreflang"] or "").strip(), href))
-        elif (attributes.get("type") or "").strip().lower() in _FEED_TYPES:
+        elif (attributes.get("type") or "").strip().lower() in rb.FEED_TYPES:
             found.feeds.append(href)
 
 
 _META_SLOTS = {
-    **dict.fromkeys(_MODIFIED_KEYS, "modified"), **dict.fromkeys(_PUBLISHED_KEYS, "published"),
-    "description": "description", "og:title": "og_title", "robots": "robots",
-    "googlebot": "robots",
+    **dict.fromkeys(rb.MODIFIED_KEYS, "modified"), **dict.fromkeys(rb.PUBLISHED_KEYS, "published"),
+    **dict.fromkeys(rb.ROBOTS_KEYS, "robots"), "description": "description", "og:title": "og_title",
 }
 
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from sitemap_plugins.products.build.pipeline import Result
     from sitemap_plugins.products.check.checker import Problem
+    from sitemap_plugins.products.diff import Diff
     from sitemap_plugins.products.merge.builds import Merged
     from sitemap_plugins.products.submit import Submission
     from sitemap_plugins.vocab.errors import Diagnostic
@@ -164,6 +165,21 @@ def submit_report(submission: Submission, seconds: float, *, dry_run: bool) -> d
                      "attempts": batch.attempts,
                      **({"url_list": list(batch.urls)} if dry_run else {})}
                     for batch in submission.batches],
+    })
+    return report
+
+
+def diff_report(diff: Diff, failed_on: list[str], seconds: float) -> dict[str, Any]:
+    """``sitemap-plugins diff``: the URLs added and removed, the lastmods moved."""
+    report = envelope("diff", ok=not failed_on, seconds=seconds)
+    report.update({
+        "old": {"source": diff.old, "urls": diff.old_urls},
+        "new": {"source": diff.new, "urls": diff.new_urls},
+        "counts": diff.counts(),
+        "failed_on": failed_on,
+        "added": diff.added,
+        "removed": diff.removed,
+        "redated": [{"url": url, "old": old, "new": new} for url, old, new in diff.redated],
     })
     return report
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import re
 import stat
 from dataclasses import dataclass
 from enum import Enum
@@ -17,6 +18,27 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+
+_SHOWN = 240
+"""Characters of a path a message shows: room for a deep absolute path, not for the
+2,000-character one of a trap."""
+
+
+def shown_path(path: str) -> str:
+    """``path`` fit for a one-line message: a long one keeps its start and end around "…"."""
+    if len(path) <= _SHOWN:
+        return path
+    keep = (_SHOWN - 1) // 2
+    return f"{path[:keep]}…{path[-keep:]}"
+
+
+_LONG_WORD = re.compile(rf"\S{{{_SHOWN + 1},}}")
+
+
+def shown_text(message: str) -> str:
+    """``message`` with each path or URL in it longer than a line shortened (:func:`shown_path`)."""
+    return _LONG_WORD.sub(lambda found: shown_path(found.group()), message)
 
 
 class SitemapError(Exception):
@@ -80,7 +102,7 @@ class PageValueError(SitemapError):
         self.message = message
 
     def __str__(self) -> str:
-        return f"Page {self.page!r} sitemap value {self.key!r}: {self.message}"
+        return f"Page {shown_path(self.page)!r} sitemap value {self.key!r}: {self.message}"
 
 
 class PathError(SitemapError):
@@ -92,7 +114,7 @@ class PathError(SitemapError):
         self.message = message
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
+        return f"{shown_path(self.path)}: {shown_text(self.message)}"
 
 
 class BusyError(PathError):
@@ -158,5 +180,5 @@ class Diagnostic:
     level: Level = Level.WARNING
 
     def __str__(self) -> str:
-        where = f"{self.path!r}: " if self.path else ""
-        return f"{where}{self.message}"
+        where = f"{shown_path(self.path)!r}: " if self.path else ""
+        return f"{where}{shown_text(self.message)}"

@@ -39,6 +39,9 @@ _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 FRAGMENT_NAME = "robots-sitemap.txt"
 """The robots.txt fragment written beside the sitemap when the site's own robots.txt is not
 the host's (or ``robots_txt: fragment``)."""
+LLMS_NAME = "llms.txt"
+LLMS_MARK = "<!-- sitemap-plugins: llms.txt -->"
+"""Ends the ``llms.txt`` this tool writes: what proves the file there is ours."""
 _TAKEN_NAMES = frozenset({"robots", FRAGMENT_NAME.removesuffix(".txt")})
 # indexnow.org, "Documentation": a key has 8 to 128 characters of a-z, A-Z, 0-9 and "-".
 KEY_PATTERN = re.compile(r"[A-Za-z0-9-]{8,128}\Z")
@@ -439,6 +442,10 @@ OPTIONS: tuple[Option, ...] = (
            "page, in place of the built-in templates/html_sitemap.html (MkDocs: relative to "
            "mkdocs.yml; Sphinx: to conf.py). Checked before the build.",
            _optional_path("file"), "text"),
+    Option("llms_txt", False, "Also write llms.txt at the site root (llmstxt.org): the site's "
+           "name, the home page's description, then a section of links per group of the HTML "
+           "site map (listing exactly the URLs the sitemap lists, with their titles and "
+           "descriptions).", _check_bool, "bool"),
     Option("indexnow_key", None, "An IndexNow key (8 to 128 characters of a-z, A-Z, 0-9 and "
            "-): the build publishes it as KEY.txt at the site root, which 'sitemap-plugins "
            "submit' needs to send the changed URLs. Default: no key file.",
@@ -505,9 +512,15 @@ class SitemapConfig:
     html_sitemap: str | None = _default("html_sitemap")
     html_sitemap_depth: int = _default("html_sitemap_depth")
     html_sitemap_template: str | None = _default("html_sitemap_template")
+    llms_txt: bool = _default("llms_txt")
     indexnow_key: str | None = _default("indexnow_key")
     announce_feeds: bool = _default("announce_feeds")
     versions: tuple[str, ...] = _default("versions")
+
+    @property
+    def lists_pages(self) -> bool:
+        """Whether a list for readers (the HTML site map, llms.txt) wants the host's nav."""
+        return self.html_sitemap is not None or self.llms_txt
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> SitemapConfig:
@@ -528,22 +541,26 @@ class SitemapConfig:
 def _check_own_names(values: Mapping[str, Any], given: object) -> None:
     """No option may name a file the build writes at the site root, nor a folder there.
 
-    KEY.txt and the HTML site map (``sitemap.xml/`` would be a folder where sitemap.xml is
-    written) against the sitemap files, the fragment, robots.txt and each other. Compared
-    without case: macOS and Windows would write both to one file.
+    The sitemap files, the fragment, robots.txt, llms.txt, KEY.txt and the HTML site map
+    (``sitemap.xml/`` would be a folder where sitemap.xml is written), one against another.
+    Compared without case: macOS and Windows would write both to one file.
     """
-    ours = re.compile(own_file_pattern(values.get("sitemap_name", _default("sitemap_name")))
-                      .pattern, re.IGNORECASE)
+    name = values.get("sitemap_name", _default("sitemap_name"))
+    ours = re.compile(own_file_pattern(name).pattern, re.IGNORECASE)
+    llms = values.get("llms_txt", False)
+    if llms and ours.match(LLMS_NAME):
+        raise ConfigError("sitemap_name", f"Expected a name whose files are not llms.txt "
+                                          f"(llms_txt is on) but received: {name!r} (str)")
     key = values.get("indexnow_key")
     if key is not None and (ours.match(f"{key}.txt") or key.lower() == "robots"):
         raise ConfigError("indexnow_key", f"Expected a key whose file is not one of the "
                                           f"sitemap or robots files but received: {key!r} (str)")
     page = values.get("html_sitemap")
     first = page.split("/", 1)[0].lower() if page is not None else ""
-    if page is not None and (ours.match(first) or first in (
-            "robots.txt", f"{key}.txt".lower() if key is not None else "robots.txt")):
-        raise ConfigError("html_sitemap", f"Expected a path clear of the sitemap, robots and "
-                                          f"key files the build writes but received: {given!r} "
+    taken = {"robots.txt", LLMS_NAME if llms else "", f"{key}.txt".lower() if key else ""}
+    if page is not None and (ours.match(first) or first in taken):
+        raise ConfigError("html_sitemap", f"Expected a path clear of the files the build writes "
+                                          f"at the site root but received: {given!r} "
                                           f"({type(given).__name__})")
 
 

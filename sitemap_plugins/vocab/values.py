@@ -1,10 +1,7 @@
 """Values that reach the output whatever a page holds: language tags and XML text.
 
-The ground floor: one rule for what a language tag is, used by the reader (a page's
-``<html lang>``), the rules (``hreflang``), the HTML site map and ``check``; the hosts' language
-names as hreflang codes, and a page's translations as its alternates; and one function
-that makes any text fit for XML 1.0, used by every path where text reaches a file this tool
-writes (:func:`sitemap_plugins.entry.render._escape` and the templates' ``finalize``).
+The ground floor: what a language tag is (for the reader, the rules, the HTML site map and
+``check``), the hosts' languages as hreflang codes and alternates, and text fit for XML 1.0.
 """
 
 from __future__ import annotations
@@ -74,6 +71,40 @@ def names_language(text: str) -> bool:
     primary = code.partition("-")[0]
     return not (primary in _SPECIAL_PRIMARY or primary == "x" or code == "i-default"
                 or (len(primary) == 3 and "qaa" <= primary <= "qtz"))  # noqa: PLR2004
+
+
+# ISO 639-1, the two-letter codes hreflang takes: a well-formed two-letter code outside it
+# names no language (``cz``: Czech is ``cs``), and search engines ignore its alternates.
+_ISO_639_1_CODES = (
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv "
+    "cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr "
+    "ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw "
+    "ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv "
+    "ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr "
+    "ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi "
+    "yo za zh zu")
+_ISO_639_1 = frozenset(_ISO_639_1_CODES.split())
+
+
+def unknown_language(code: str) -> str | None:
+    """Why hreflang ``code`` names no language (one phrase), or None when it names one."""
+    if not names_language(code):
+        return f"{code!r} is not a language tag"
+    primary = code.partition("-")[0].lower()
+    if len(primary) == 2 and primary not in _ISO_639_1:  # noqa: PLR2004  # ISO 639-1's
+        return f"{code!r} is not an ISO 639-1 language code"
+    return None
+
+
+def untranslated_copy(lang: object, site_lang: object, site_langs: Iterable[object]) -> bool:
+    """Whether a page in ``lang`` written into ``site_lang``'s site copies another site's page.
+
+    ``site_langs``: the languages that have a site. mkdocs-static-i18n's fallback pages and
+    Pelican i18n_subsites' untranslated content kept are such copies, not translations.
+    """
+    code = hreflang(lang).lower()
+    return (bool(code) and code != hreflang(site_lang).lower()
+            and code in {hreflang(other).lower() for other in site_langs})
 
 
 def hreflang(lang: object) -> str:

@@ -1,11 +1,11 @@
 """The files a build writes beside the sitemap, once the sitemap set is in place.
 
-Floor: the top (a product's step, called by :mod:`sitemap_plugins.products.build.pipeline`). Touches the disk
-only through the door: :mod:`~sitemap_plugins.disk.owned` for the files this tool writes in the
+Called by :mod:`sitemap_plugins.products.build.pipeline`. Touches the disk only through the
+door: :mod:`~sitemap_plugins.disk.owned` for the files this tool writes in the
 site, :mod:`~sitemap_plugins.disk.site` for the news sitemap's atomic write. In the build's order:
 
     check_extra_targets   the news sitemap and the fragment may be written over (before any page)
-    write_extras          HTML site map pages, news sitemap, robots.txt lines or the fragment
+    write_extras          HTML site map pages, llms.txt, news sitemap, robots.txt lines
     withdraw              after a build that listed nothing: stale files and pointers go
     publish_key_file      the IndexNow key file
 
@@ -17,37 +17,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.vocab.errors import Diagnostic, Level
-from sitemap_plugins.entry.news import fit_news, news_file_name
-from sitemap_plugins.vocab.options import FRAGMENT_NAME, sitemap_file_pattern
 from sitemap_plugins.disk.owned import (
     drop_gone_sitemaps,
     is_own_file,
     remove_obsolete_fragment,
     remove_obsolete_news,
+    remove_own,
     remove_stale,
     update_robots,
     without_sitemap,
 )
+from sitemap_plugins.disk.proofs import PROOFS
 from sitemap_plugins.disk.site import write_bytes_atomic
+from sitemap_plugins.entry.news import fit_news, news_file_name
+from sitemap_plugins.vocab.errors import Diagnostic, Level
+from sitemap_plugins.vocab.options import FRAGMENT_NAME, LLMS_NAME, sitemap_file_pattern
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
-    from sitemap_plugins.products.html_map.pages import SiteMapPages
-    from sitemap_plugins.entry.news import NewsSelection
-    from sitemap_plugins.vocab.options import SitemapConfig
     from sitemap_plugins.disk.owned import Ownership
+    from sitemap_plugins.entry.news import NewsSelection
     from sitemap_plugins.products.build.result import Result
+    from sitemap_plugins.products.html_map.pages import SiteMapPages
+    from sitemap_plugins.products.html_map.plan import HtmlEntry, NavNode
+    from sitemap_plugins.vocab.options import SitemapConfig
 
 
 def own_names(config: SitemapConfig) -> frozenset[str]:
-    """More files of ours at the site root that the scan never lists: the IndexNow key file."""
+    """More files of ours at the site root that the scan never lists: llms.txt, the key file."""
+    llms = {LLMS_NAME} if config.llms_txt else set()
     if not config.indexnow_key:
-        return frozenset()
+        return frozenset(llms)
     from sitemap_plugins.products.submit import key_file_name  # noqa: PLC0415  # only with a key
 
-    return frozenset({key_file_name(config.indexnow_key)})
+    return frozenset({*llms, key_file_name(config.indexnow_key)})
 
 
 def check_extra_targets(site: Path, config: SitemapConfig, owned: Ownership) -> None:
@@ -56,7 +61,7 @@ def check_extra_targets(site: Path, config: SitemapConfig, owned: Ownership) -> 
     Raises:
         WriteError: when a file that is not ours stands there (see :class:`Ownership`).
     """
-    names = []
+    names = [LLMS_NAME] if config.llms_txt else []
     if config.news is not None:
         names.append(news_file_name(config.sitemap_name))
     if config.base_url.robots_mode(config.robots_txt) == "fragment":
@@ -65,8 +70,13 @@ def check_extra_targets(site: Path, config: SitemapConfig, owned: Ownership) -> 
 
 
 def write_extras(site: Path, config: SitemapConfig, result: Result,
-                 html: SiteMapPages | None, news: NewsSelection | None) -> None:
-    """After the sitemap set: the HTML site map's pages, the news sitemap, robots.txt.
+                 html: SiteMapPages | None, news: NewsSelection | None,
+                 listed: tuple[Sequence[HtmlEntry], Sequence[NavNode], str] = ((), (), ""),
+                 ) -> None:
+    """After the sitemap set: the HTML site map's pages, llms.txt, the news sitemap, robots.txt.
+
+    ``listed``: what llms.txt lists (the pages as the HTML site map shows them, the host's
+    navigation and its name of the site).
 
     robots.txt (or the fragment) names the sitemap, the news sitemap and the announced feeds;
     an earlier build's fragment and news sitemap go when this one wrote none, and so do the
@@ -76,6 +86,16 @@ def write_extras(site: Path, config: SitemapConfig, result: Result,
         written, gone = html.write()
         result.files.extend(written)
         result.removed.extend(gone)
+    if config.llms_txt:
+        from sitemap_plugins.products.html_map.llms_txt import render_llms_txt  # noqa: PLC0415
+
+        shown, outline, name = listed
+        write_bytes_atomic(site / LLMS_NAME, render_llms_txt(
+            shown, str(config.base_url), depth=config.html_sitemap_depth, outline=outline,
+            map_pages=html.pages if html is not None else (), name=name).encode())
+        result.files.append(LLMS_NAME)
+    elif remove_own(site, LLMS_NAME, PROOFS["llms"]) is True:  # an earlier build's
+        result.removed.append(LLMS_NAME)
     also_named: list[str] = []
     if news is not None and config.news is not None:
         _write_news(site, config, news, result)
@@ -120,6 +140,8 @@ def withdraw(site: Path, config: SitemapConfig, result: Result, owned: Ownership
     """After a build that listed nothing: its old sitemap files go, and what points at them."""
     owned.adopt_earlier(sitemap_file_pattern(config.sitemap_name))
     result.removed = remove_stale(owned, set())
+    if remove_own(site, LLMS_NAME, PROOFS["llms"]) is True:  # it would list what is gone
+        result.removed.append(LLMS_NAME)
     result.add_diagnostic(Diagnostic(
         "", "nothing-listed", "no page can be listed, so no sitemap was written"))
     pointers = without_sitemap(site, config, result.sitemap_url)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sitemap_plugins.vocab.errors import Diagnostic, Level
-from sitemap_plugins.page.reader import read_record
 from sitemap_plugins.disk.site import read_bytes
+from sitemap_plugins.page.reader import read_record
+from sitemap_plugins.vocab.errors import Diagnostic, Level
 from sitemap_plugins.vocab.urls import INDEX_NAMES, is_within, resolve_href
 
 if TYPE_CHECKING:

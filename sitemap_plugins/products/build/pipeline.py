@@ -28,31 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.disk.cache_keys import default_cache_dir
-from sitemap_plugins.page.chrome import (
-    CHROME_WITNESSES,
-    HOME_PAGE,
-    PageBlocks,
-    SiteChrome,
-    local_pages,
-    site_chrome,
-)
-from sitemap_plugins.vocab.dates import build_time
-from sitemap_plugins.vocab.errors import (
-    Diagnostic,
-    Level,
-    ScanError,
-    SitemapError,
-    WriteError,
-    explain,
-)
-from sitemap_plugins.products.build.extras import (
-    check_extra_targets,
-    own_names,
-    publish_key_file,
-    withdraw,
-    write_extras,
-)
-from sitemap_plugins.vocab.globs import GlobSet
 from sitemap_plugins.disk.history import (
     History,
     Kept,
@@ -63,42 +38,12 @@ from sitemap_plugins.disk.history import (
     record_pending,
     write_changes,
 )
-from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
-from sitemap_plugins.entry.news import NewsItem, NewsSelection
 from sitemap_plugins.disk.owned import (
     Installed,
     Ownership,
     SitePages,
     install,
     replaced_dates,
-)
-from sitemap_plugins.page.reader import (
-    PageRecord,
-    page_blocks,
-    parts_digest,
-    read_parts,
-    read_record,
-)
-from sitemap_plugins.page.codec import decode_record, encode_record
-from sitemap_plugins.entry.render import (
-    Rendered,
-    TextSitemapWriter,
-    Writer,
-    XmlSitemapWriter,
-    render_url,
-)
-from sitemap_plugins.products.build.result import Result
-from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules
-from sitemap_plugins.entry.rules import (
-    REASON_UNREADABLE,
-    Alternate,
-    Entry,
-    Exclusion,
-    PageHints,
-    Rules,
-    evaluate,
-    is_html_page,
-    place,
 )
 from sitemap_plugins.disk.site import (
     BuiltFile,
@@ -113,15 +58,70 @@ from sitemap_plugins.disk.site import (
     scan_site,
     site_lock,
 )
-from sitemap_plugins.vocab.urls import comparison_key
+from sitemap_plugins.entry.news import NewsItem, NewsSelection
+from sitemap_plugins.entry.render import (
+    Rendered,
+    TextSitemapWriter,
+    Writer,
+    XmlSitemapWriter,
+    render_url,
+)
+from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules
+from sitemap_plugins.entry.rules import (
+    REASON_UNREADABLE,
+    Alternate,
+    Entry,
+    Exclusion,
+    PageHints,
+    Rules,
+    evaluate,
+    is_html_page,
+    place,
+)
+from sitemap_plugins.page.chrome import (
+    CHROME_WITNESSES,
+    HOME_PAGE,
+    PageBlocks,
+    SiteChrome,
+    local_pages,
+    site_chrome,
+)
+from sitemap_plugins.page.codec import decode_record, encode_record
+from sitemap_plugins.page.reader import (
+    PageRecord,
+    page_blocks,
+    parts_digest,
+    read_parts,
+    read_record,
+)
+from sitemap_plugins.products.build.extras import (
+    check_extra_targets,
+    own_names,
+    publish_key_file,
+    withdraw,
+    write_extras,
+)
+from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
+from sitemap_plugins.products.build.result import Result
+from sitemap_plugins.vocab.dates import build_time
+from sitemap_plugins.vocab.errors import (
+    Diagnostic,
+    Level,
+    ScanError,
+    SitemapError,
+    WriteError,
+    explain,
+)
+from sitemap_plugins.vocab.globs import GlobSet
+from sitemap_plugins.vocab.urls import INDEX_NAMES, comparison_key
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
+    from sitemap_plugins.products.build.progress import Progress
     from sitemap_plugins.products.html_map.pages import SiteMapPages
     from sitemap_plugins.products.html_map.plan import HtmlEntry, NavNode
     from sitemap_plugins.vocab.options import SitemapConfig
-    from sitemap_plugins.products.build.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -168,6 +168,18 @@ def _read_robots(site: Path, config: SitemapConfig, result: Result) -> RobotsRul
         return None
 
 
+class _Source(NamedTuple):
+    """A page's record and the cache's view of it."""
+
+    record: PageRecord
+    text: str
+    """The record encoded for the cache ('' when nothing is kept)."""
+    digest: bytes
+    cached: bool
+    mtime: float | None
+    kept: Kept | None
+
+
 class PageDone(NamedTuple):
     """One page through the step: what the main process counts, writes and keeps."""
 
@@ -202,15 +214,59 @@ class PageStep:
     def _chrome(self) -> SiteChrome | None:
         """The chrome; in a host's build, measured once, when a page is first read whole.
 
-        A host hands over the content of the pages it rendered; the others (Pelican's
-        search page and ``TEMPLATE_PAGES``, static HTML) are read whole as the command line
-        reads them, menus included (Elegant's search page moved when ``html_sitemap`` added
-        its menu link). Each worker process measures it alike, from the same files.
+        Pages the host did not render (Pelican's search page, static HTML) are read whole,
+        as the command line reads them: their menus are told from content by it.
         """
         if self.chrome_site is not None:
             self.chrome, self.chrome_site = _home_chrome(
                 self.chrome_site, str(self.rules.config.base_url)), None
         return self.chrome
+
+    def _source(self, built: BuiltFile, hints: PageHints | None) -> _Source:
+        """The page's record, from the one place it can come from, and what the cache keeps.
+
+        A file listed as it is has no record (only its time counts); a page the host
+        rendered is read from the content it handed over (the file it just wrote is not read
+        again); any other page is read from disk. A kept record is reused when the bytes are
+        the same, or when the host did not render the page this time.
+
+        Raises:
+            OSError: when the file cannot be read.
+        """
+        config = self.rules.config
+        rel = built.rel_path
+        html = is_html_page(rel)
+        parts = hints.page if hints is not None else None
+        if not html and not config.fingerprint:
+            return _Source(_NO_PAGE, "", b"", cached=False, mtime=self._mtime(built), kept=None)
+        if parts is not None:
+            digest = parts_digest(parts) if config.fingerprint else b""
+            mtime, same = self._mtime(built), False
+        else:
+            page = read_bytes(built.abs_path)
+            digest, mtime = page.digest, page.mtime
+            same = hints is not None and hints.unrendered
+        kept = self.history.kept(rel) if config.fingerprint else None
+        if kept is not None and self.history.records and (kept.digest == digest or same):
+            record = decode_record(kept.record)
+            if record is not None:
+                return _Source(record, kept.record, digest, cached=True, mtime=mtime, kept=kept)
+        home = str(config.base_url)
+        record = (read_parts(parts, home) if parts is not None else
+                  read_record(page, html=html, home=home,
+                              chrome=self._chrome() if html else None))
+        text = encode_record(record) if config.fingerprint else ""
+        return _Source(record, text, digest, cached=False, mtime=mtime, kept=kept)
+
+    def _mtime(self, built: BuiltFile) -> float | None:
+        """The file's time, when lastmod_file_time asks for it."""
+        return os.stat(built.abs_path).st_mtime if self.rules.config.lastmod_file_time else None
+
+    def _asleep(self, rel: str, kept: Kept | None, digest: bytes, record: str) -> ManifestRow:
+        """The row of a page left out: its record, and the history of its last listing."""
+        return ManifestRow(path_key(rel), digest, record, "", "", "", "", "", (
+            kept.url, kept.fingerprint, kept.lastmod, kept.source, kept.changed)
+            if kept is not None and kept.url else self.history.asleep(rel))
 
     def run_chunk(self, files: list[BuiltFile]) -> list[PageDone]:
         """:meth:`run` over a chunk of files: what a worker process is handed."""
@@ -221,64 +277,19 @@ class PageStep:
         rel = built.rel_path
         hints = self.hints.get(rel)
         placed = place(rel, hints, self.rules)
-        if placed.reason is not None:  # nothing in the page could change that: not read
-            return PageDone(placed.reason, None)
         config = self.rules.config
-        html = is_html_page(rel)
-        kept: Kept | None = None
-        if not html and not config.fingerprint:  # listed as it is: only its time counts
-            try:
-                mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
-            except OSError as err:
-                return _unreadable(rel, err)
-            decision = evaluate(rel, _NO_PAGE, hints, self.rules, mtime=mtime, placed=placed)
-            record_text, page_digest, cached = "", b"", False
-            seen = _NO_PAGE
-        elif hints is not None and hints.page is not None:
-            # The host rendered it: its record comes from what the host handed over, and the
-            # file it just wrote is not read again (only its time, when that is asked for).
-            try:
-                mtime = os.stat(built.abs_path).st_mtime if config.lastmod_file_time else None
-            except OSError as err:
-                return _unreadable(rel, err)
+        if placed.reason is not None:  # nothing in the page could change that: not read
             kept = self.history.kept(rel) if config.fingerprint else None
-            page_digest = parts_digest(hints.page) if config.fingerprint else b""
-            record = None
-            if kept is not None and kept.digest == page_digest and self.history.records:
-                record = decode_record(kept.record)
-            cached = record is not None
-            if record is None:
-                record = read_parts(hints.page)
-                record_text = encode_record(record) if config.fingerprint else ""
-            else:
-                record_text = kept.record if kept is not None else ""
-            decision = evaluate(rel, record, hints, self.rules, mtime=mtime, placed=placed)
-            seen = record
-        else:
-            try:
-                page = read_bytes(built.abs_path)
-                kept = self.history.kept(rel) if config.fingerprint else None
-                record = None
-                # A page the host did not render this time is what it rendered last time.
-                if kept is not None and self.history.records and (
-                        kept.digest == page.digest or (hints is not None and hints.unrendered)):
-                    record = decode_record(kept.record)
-                cached = record is not None
-                if record is None:
-                    record = read_record(page, html=html,
-                                         chrome=self._chrome() if html else None)
-                    record_text = encode_record(record) if config.fingerprint else ""
-                else:
-                    record_text = kept.record if kept is not None else ""
-            except OSError as err:
-                return _unreadable(rel, err)
-            decision = evaluate(rel, record, hints, self.rules, mtime=page.mtime, placed=placed)
-            seen = record
-            page_digest = page.digest
+            return PageDone(placed.reason, None, row=None if kept is None else self._asleep(
+                rel, kept, kept.digest, kept.record))
+        try:
+            seen, record_text, page_digest, cached, mtime, kept = self._source(built, hints)
+        except OSError as err:
+            return _unreadable(rel, err)
+        decision = evaluate(rel, seen, hints, self.rules, mtime=mtime, placed=placed)
         entry = decision.result
         if isinstance(entry, Exclusion):
-            row = (ManifestRow(path_key(rel), page_digest, record_text, "", "", "", "", "")
-                   if record_text else None)
+            row = self._asleep(rel, kept, page_digest, record_text) if record_text else None
             return PageDone(entry.reason, None, decision.diagnostics, row, cached)
         row = None
         if config.fingerprint:
@@ -308,11 +319,12 @@ class PageStep:
         rendered = Rendered(entry.loc, element, entry.lastmod, len(entry.images),
                             len(entry.videos))
         shown = None
-        if config.html_sitemap:  # the HTML site map's modules are loaded only for it
+        if config.lists_pages:  # the HTML site map's modules are loaded only for them
             from sitemap_plugins.products.html_map.plan import HtmlEntry, page_title  # noqa: PLC0415
 
             shown = HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
-                              seen.lang or "")
+                              seen.lang or "", "", seen.description or "",
+                              (seen.title or "") if rel in INDEX_NAMES else "")
         return PageDone("", rendered, diagnostics, row, cached, decision.rules_applied,
                         shown, decision.videos_skipped, entry.news)
 
@@ -539,9 +551,9 @@ def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
     html: SiteMapPages | None = None,
     progress: Progress | None = None, news: NewsSelection | None = None,
-    *, hreflang: bool = True,
+    *, hreflang: bool = True, shown: list[HtmlEntry] | None = None,
 ) -> Iterator[Rendered]:
-    """The listed pages' ``<url>`` elements; each page counted and kept on the way."""
+    """The listed pages' ``<url>`` elements; each page counted, and kept (``shown``)."""
     for page in pages:
         if progress is not None:
             progress.done()
@@ -558,8 +570,8 @@ def _listed(
         result.videos += page.rendered.videos
         result.videos_skipped.update(page.videos_skipped)
         result.rules_applied.update(page.rules_applied)
-        if html is not None and page.page is not None:
-            html.entries.append(page.page)
+        if shown is not None and page.page is not None:
+            shown.append(page.page)
         if news is not None and page.news is not None:
             news.offer(page.news)
         yield page.rendered
@@ -607,6 +619,7 @@ def generate(
     outline: Sequence[NavNode] = (),
     language_pages: Mapping[str, str] | None = None,
     stand_ins: Mapping[str, tuple[str, str]] | None = None,
+    site_name: str = "",
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -629,6 +642,7 @@ def generate(
         stand_ins: pages standing in for a missing translation, which are not listed
             (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
             page it copies). That language's HTML site map links the copied page there.
+        site_name: the host's name of the site (llms.txt's heading; else the home page's).
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -636,9 +650,8 @@ def generate(
 
     """
     if _starting_worker():
-        # The script that called generate() runs again in each worker process as it starts
-        # (Python imports it there): without its guard, this call would wait for the lock
-        # the real build holds. The worker ends instead; the real build says what went on.
+        # The caller's script, imported again by a worker as it starts, would wait for the
+        # lock the real build holds: the worker ends instead.
         sys.stderr.write("sitemap-plugins: generate() called again while a worker process "
                          'imported the script; call it under `if __name__ == "__main__":`\n')
         raise SystemExit(1)
@@ -648,14 +661,13 @@ def generate(
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
     _check_changes_file(site, config, cache_dir)
-    # Two builds of one site at once would remove each other's temporary files and leave an
-    # index of one naming the parts of the other: the second waits for the first.
-    # SIGTERM (a CI cancel, a container stop) unwinds as Ctrl-C does: no temporary file stays.
+    # A second build of the site waits for the first; SIGTERM unwinds as Ctrl-C does.
     with sigterm_cleans_up(), site_lock(site, cache_dir):
         try:
             return _generate(site, config, cache_dir, hints=hints, only=only,
                              canonical_base=canonical_base, progress=progress, outline=outline,
-                             language_pages=language_pages or {}, stand_ins=stand_ins or {})
+                             language_pages=language_pages or {}, stand_ins=stand_ins or {},
+                             site_name=site_name)
         except KeyboardInterrupt:
             # It can land before a writer has its file in hand to delete it (see site).
             discard_unfinished()
@@ -673,6 +685,7 @@ def _generate(
     hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
     canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
     language_pages: Mapping[str, str], stand_ins: Mapping[str, tuple[str, str]],
+    site_name: str = "",
 ) -> Result:
     """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
@@ -691,7 +704,8 @@ def _generate(
         str(site), extensions=config.extensions, sitemap_name=config.sitemap_name,
         directory_urls=config.directory_urls, on_skip=on_skip,
         own_names=own_names(config))
-    html = None
+    html: SiteMapPages | None = None
+    shown: list[HtmlEntry] = []
     if config.html_sitemap is not None:
         from sitemap_plugins.products.html_map.pages import SiteMapPages  # noqa: PLC0415  # only then
 
@@ -701,7 +715,7 @@ def _generate(
                             config.html_sitemap_depth, config.html_sitemap_template, outline,
                             language_pages, extensionless_urls=config.extensionless_urls,
                             stand_ins=stand_ins)
-        files = _without(files, html)
+        files, shown = _without(files, html), html.entries
     if only is not None:
         files = _only(files, set(only), on_skip)
     if progress is not None:
@@ -712,9 +726,8 @@ def _generate(
                          own_files=[record_path(cache_dir, site).name])
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
-    # The CLI reads whole pages: the home page's blocks tell a theme's chrome from content
-    # where no landmark does. A host hands over each page's content without its theme, but
-    # for the pages it did not render: for them it is measured when first needed.
+    # The CLI reads whole pages: the home page's blocks tell the chrome where no landmark
+    # does. In a host's build it is measured when a page is first read whole.
     chrome = (_home_chrome(site, str(config.base_url)) if not hints and config.fingerprint
               else None)
     step = PageStep(rules, hints or {}, history, chrome,
@@ -723,7 +736,7 @@ def _generate(
     try:
         installed = write_entries(site, config, _listed(
             run_pages(files, step), result, manifest, html, progress, news,
-            hreflang=config.hreflang), owned)
+            hreflang=config.hreflang, shown=shown), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
@@ -760,7 +773,7 @@ def _generate(
         result.files.extend(installed.files)
         result.removed = installed.removed
         result.split = installed.split
-        write_extras(site, config, result, html, news)
+        write_extras(site, config, result, html, news, (shown, outline, site_name))
     if config.indexnow_key:
         publish_key_file(site, config, result)
     for diagnostic in owned.diagnostics:

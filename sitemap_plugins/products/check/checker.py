@@ -47,7 +47,7 @@ from sitemap_plugins.products.check.schema import (
 )
 from sitemap_plugins.products.check.schema import check_url as schema_url
 from sitemap_plugins.vocab.dates import parse_w3c, sort_key
-from sitemap_plugins.vocab.errors import ScanError, special_kind
+from sitemap_plugins.vocab.errors import ScanError, shown_path, shown_text, special_kind
 from sitemap_plugins.vocab.options import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS, text_index_name
 from sitemap_plugins.vocab.urls import (
     INDEX_NAMES,
@@ -93,7 +93,7 @@ class Problem:
     warning: bool = False
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.message}"
+        return f"{shown_path(self.file)}: {shown_text(self.message)}"
 
 
 class _Checker:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 # A title's site-name suffix: "Page - Site", "Page | Site", "Page — Site".
-_SUFFIX = re.compile(r"\s+[-|\u2013\u2014\u00b7:]\s+[^-|\u2013\u2014\u00b7:]+\Z")
+SITE_SUFFIX = re.compile(r"\s+[-|\u2013\u2014\u00b7:]\s+[^-|\u2013\u2014\u00b7:]+\Z")
 
 
 class HtmlEntry(NamedTuple):
@@ -40,6 +40,10 @@ class HtmlEntry(NamedTuple):
     """The language of the linked page when it is not the list's: a page with no translation
     in the list's language, linked where it is (see
     :attr:`sitemap_plugins.products.html_map.pages.SiteMapPages.stand_ins`)."""
+    notes: str = ""
+    """The page's description (llms.txt's notes)."""
+    site: str = ""
+    """A home page's whole ``<title>``, which names the site (llms.txt's heading)."""
 
     @property
     def link_language(self) -> str:
@@ -57,7 +61,7 @@ def page_title(title: str | None, heading: str | None, loc: str) -> str:
         return heading
     text = " ".join(xml_text(title or "").split())
     if text:
-        shorter = _SUFFIX.sub("", text)
+        shorter = SITE_SUFFIX.sub("", text)
         return shorter or text
     return loc
 

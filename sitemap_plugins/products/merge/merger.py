@@ -24,36 +24,28 @@ second merge with nothing changed leaves every byte and time stamp as it was.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.disk.cache_keys import default_cache_dir
-from sitemap_plugins.disk.owned import identify, is_own_file
+from sitemap_plugins.disk.owned import (
+    identify,
+    install_copy,
+    is_own_file,
+    own_stale_files,
+    update_robots,
+)
 from sitemap_plugins.disk.site import (
-    commit,
-    discard,
     is_regular,
     list_names,
-    read_chunks,
-    read_editable,
     remove_files,
     remove_leftovers,
-    same_files,
     site_lock,
-    stage,
     what_stands,
-    write_bytes_atomic,
     write_if_changed,
 )
 from sitemap_plugins.entry.render import OWN, gzip_stream, render_indexes
-from sitemap_plugins.entry.robots_txt import (
-    create_robots,
-    merge_sitemap_lines,
-    render_fragment_lines,
-    without_sitemap_lines,
-)
 from sitemap_plugins.products.merge.builds import (
     Build,
     BuildReader,
@@ -72,7 +64,6 @@ from sitemap_plugins.vocab.dates import Newest, parse_w3c
 from sitemap_plugins.vocab.errors import (
     ConfigError,
     Diagnostic,
-    Level,
     ScanError,
     WriteError,
     explain,
@@ -80,6 +71,7 @@ from sitemap_plugins.vocab.errors import (
 from sitemap_plugins.vocab.options import FRAGMENT_NAME
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Callable
 
     from sitemap_plugins.products.build.progress import Progress
@@ -275,7 +267,7 @@ def _write(
         own_file = next(f for f in files if f.path == own.sitemap)
         if config.gzip:
             keep.add(part + ".gz")
-        merged.files.extend(_install_copy(
+        merged.files.extend(install_copy(
             root / own.sitemap, root / part,
             parse_w3c(own_file.lastmod) if own_file.lastmod else None, packed=config.gzip))
     elif own_parts is not None:
@@ -295,37 +287,15 @@ def _write(
     # 3. robots.txt names the indexes, and no longer the builds' own sitemaps.
     dropped = {c.base + c.sitemap for c in children} | merged.not_offered_urls
     dropped.update(f.loc for f in files if "/" in f.path)
-    stale = _stale_files(root, name, keep)
+    pattern = re.compile(rf"{re.escape(name)}(?:-index-\d+\.xml|-root\.xml|\.xml)(?:\.gz)?\Z")
+    stale = own_stale_files(root, pattern, keep)
     dropped.update(base + s for s in stale if s.endswith(".xml"))
     dropped.difference_update(merged.index_urls)
-    _update_robots(root, config, merged, dropped)
+    robots = update_robots(root, config, merged.index_urls[0], merged.index_urls[1:], dropped)
+    merged.files.extend(robots.files)
+    merged.diagnostics.extend(robots.diagnostics)
     # 4. Files of ours that the new indexes no longer name.
     merged.removed.extend(remove_files(root, stale))
-
-
-def _install_copy(source: Path, target: Path, newest: Lastmod | None, *, packed: bool,
-                 ) -> list[str]:
-    """``source`` copied to ``target`` (and gzipped beside it with ``packed``); names written.
-
-    Each file is written only when its bytes change.
-
-    Raises:
-        OSError: when a copy cannot be made (the old files stay whole).
-        WriteError: when one cannot be put in place.
-    """
-    written: list[str] = []
-    if not (is_regular(target) and same_files(source, target)):
-        commit(stage(target, read_chunks(source)), target)
-        written.append(target.name)
-    if packed:
-        gz = target.with_name(target.name + ".gz")
-        temp = stage(gz, gzip_stream(read_chunks(target), newest), sync=True)
-        if same_files(temp, gz):
-            discard([temp])
-        else:
-            commit(temp, gz)
-            written.append(gz.name)
-    return written
 
 
 _REPLACES_INDEX = ("the merge would replace it (and drop any sitemaps it names): move what it "
@@ -364,66 +334,3 @@ def _refuse_foreign(root: Path, names: list[str], *,
                 "as it is: remove or rename it, or choose another sitemap_name")
     if problems:
         raise MergeError(problems)
-
-
-def _stale_files(root: Path, name: str, keep: set[str]) -> list[str]:
-    """Root-level files that only a merge writes and this one does not: this tool's own.
-
-    A user's file of such a name (not this tool's output) is never removed.
-    """
-    pattern = re.compile(rf"{re.escape(name)}(?:-index-\d+\.xml|-root\.xml|\.xml)(?:\.gz)?\Z")
-    return [n for n in list_names(root)
-            if pattern.match(n) and n not in keep and is_regular(root / n)
-            and identify(root / n) == OWN]
-
-
-def _update_robots(root: Path, config: SitemapConfig, merged: Merged, dropped: set[str]) -> None:
-    mode = config.base_url.robots_mode(config.robots_txt)
-    if mode == "off":
-        return
-    base = config.base_url
-    host_root = base.host_root
-    if mode == "fragment":
-        data = render_fragment_lines(merged.index_urls, host_root)
-        _write_if_changed(root / FRAGMENT_NAME, data, merged)
-        if base.has_path:
-            merged.diagnostics.append(Diagnostic(
-                "", "robots-below-root",
-                f"the root lives below the host root ({base.path}): add the lines of "
-                f"{FRAGMENT_NAME} to {host_root}robots.txt", Level.INFO))
-        return
-    target = root / "robots.txt"
-    if os.path.lexists(target) and not is_regular(target):
-        merged.diagnostics.append(Diagnostic(
-            "robots.txt", "not-a-file", "is not a regular file; not read or changed"))
-        return
-    if not target.exists():
-        if mode != "create":
-            merged.diagnostics.append(Diagnostic(
-                "", "no-robots-txt", "the root has no robots.txt, so no Sitemap: line was added "
-                "(--robots-txt create makes one)", Level.INFO))
-            return
-        original = b""
-        updated = create_robots(merged.index_urls[0])
-    else:
-        try:
-            editable, why = read_editable(target)
-        except OSError as err:
-            merged.diagnostics.append(Diagnostic(
-                "robots.txt", "unreadable", f"cannot be read ({err.strerror}); not changed"))
-            return
-        if editable is None:
-            merged.diagnostics.append(Diagnostic("robots.txt", "robots-too-large", why))
-            return
-        original = editable
-        updated = without_sitemap_lines(original, dropped)
-    try:
-        updated = merge_sitemap_lines(updated, merged.index_urls)
-    except UnicodeError:  # a UTF-16 mark on bytes that are not UTF-16: a traceback here
-        merged.diagnostics.append(Diagnostic(
-            "robots.txt", "unreadable", "starts with a UTF-16 byte-order mark but is not "
-            "UTF-16; left as it is, so no Sitemap: line was added"))
-        return
-    if updated != original:
-        write_bytes_atomic(target, updated)
-        merged.files.append("robots.txt")

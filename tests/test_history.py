@@ -493,3 +493,33 @@ def test_held_during_the_build(site: Path, monkeypatch) -> None:
     assert path.read_bytes() == kept
     again = pickle.loads(pickle.dumps(caught.value))  # our own object
     assert (type(again), str(again)) == (BusyError, str(caught.value))
+
+
+T4 = 1_700_259_200
+
+
+@pytest.mark.parametrize("leave_out", ["include", "noindex"])
+def test_a_build_that_leaves_pages_out_keeps_their_history(
+        site: Path, monkeypatch, tmp_path: Path, leave_out: str) -> None:
+    """A trial build with ``--include`` of one page, or a page noindex for one deploy, erases
+    no history: the next full build gives the others the dates they had, and its changes
+    file counts none of them as added or changed (a page's row outlives a build that does
+    not list it, as long as its file is in the site)."""
+    changes = tmp_path / "changes.json"
+    build(site, T1, monkeypatch)
+    write_site(site, {**PAGES, "delta": "Fourth page."}, "bbb")
+    full = build(site, T2, monkeypatch)
+    assert full[f"{BASE}delta/"] == W3C[T2]
+    if leave_out == "include":
+        trial = build(site, T3, monkeypatch, "--include", "/alpha/")
+    else:
+        page = site / "delta" / "index.html"
+        page.write_text(page.read_text("utf-8").replace(
+            "<title>", '<meta name="robots" content="noindex"><title>'), "utf-8")
+        trial = build(site, T3, monkeypatch)
+    assert f"{BASE}delta/" not in trial
+    write_site(site, {**PAGES, "delta": "Fourth page."}, "ccc")
+    assert build(site, T4, monkeypatch, "--changes-file", str(changes)) == full
+    assert json.loads(changes.read_text()) == {
+        "baseline": True, "added": [], "changed": [],
+        "removed": []}

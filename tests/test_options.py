@@ -172,5 +172,5 @@ def test_every_front_end_refuses_an_html_sitemap_over_an_own_file() -> None:
         SitemapConfig.from_mapping({"base_url": "https://example.org/",
                                     "html_sitemap": "sitemap.xml/"})
     assert (caught.value.option, caught.value.message) == ("html_sitemap", (
-        "Expected a path clear of the sitemap, robots and key files the build writes but "
-        "received: 'sitemap.xml/' (str)"))
+        "Expected a path clear of the files the build writes at the site root but received: "
+        "'sitemap.xml/' (str)"))
