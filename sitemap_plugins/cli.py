@@ -1,10 +1,7 @@
 """The command line: ``sitemap-plugins build``, ``merge``, ``check``, ``submit`` and ``diff``.
 
-Every option of :class:`~sitemap_plugins.vocab.options.SitemapConfig` is a flag with the same name
-(``base_url`` is ``--base-url``). This is the only module that prints or configures logging.
-Exit codes: 0 ok, 1 problems found or build failed, 2 usage or configuration error.
-Top floor, a front-end: diagnostics are shown by the one level policy of
-:mod:`sitemap_plugins.products.report`.
+Every option is a flag of the same name (``base_url`` is ``--base-url``). The only module that
+prints or configures logging. Exit codes: 0 ok, 1 problems found or build failed, 2 usage.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sitemap_plugins import __version__
-from sitemap_plugins.disk.site import discard_unfinished, stdout_to_nowhere
+from sitemap_plugins.disk.site import discard_unfinished, fill_closed_streams, stdout_to_nowhere
 from sitemap_plugins.hosts.mkdocs_family import (
     CONFIG_NAMES,
     family_hints,
@@ -287,10 +284,19 @@ def _parse_int(value: str) -> object:
 
 
 def _print(text: str, *, stream: typing.TextIO | None = None) -> None:
-    # File names may hold anything; never let printing them fail.
+    # File names may hold anything; never let printing them fail. A closed output (None:
+    # `cmd >&-` under cron) or a full one loses the text, never the work.
     stream = stream or sys.stdout
+    if stream is None:
+        return
     encoding = stream.encoding or "utf-8"
-    stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+    try:  # flushed now: a full device fails here, not at exit
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+        stream.flush()
+    except BrokenPipeError:
+        raise  # the reader went away: main stops with the shell's 141
+    except (OSError, ValueError):
+        stdout_to_nowhere(stream)
 
 
 def _fail(args: argparse.Namespace, started: float, messages: list[str], code: int) -> int:
@@ -303,10 +309,7 @@ def _fail(args: argparse.Namespace, started: float, messages: list[str], code: i
 
 
 class _TerminalProgress:
-    """Progress on stderr (rich), shown only once the work has taken more than a second.
-
-    rich is imported at that moment, so a quick run or a run off a terminal never pays for it.
-    """
+    """Progress on stderr (rich, imported then), shown once the work took over a second."""
 
     def __init__(self, verb: str) -> None:
         self.verb = verb
@@ -340,7 +343,8 @@ class _TerminalProgress:
 
 def _progress(args: argparse.Namespace, verb: str) -> Progress | None:
     """A progress display for a run on a terminal; None under -q or off a terminal."""
-    if args.quiet or not (sys.stdout.isatty() and sys.stderr.isatty()):
+    if args.quiet or not all(stream is not None and stream.isatty()
+                             for stream in (sys.stdout, sys.stderr)):
         return None
     return Progress(_TerminalProgress(verb), interval=REFRESH)
 
@@ -595,6 +599,7 @@ def _submit_summary(submission: Submission, *, dry_run: bool) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    fill_closed_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(

@@ -708,7 +708,7 @@ def _stop(server: subprocess.Popen[str]) -> str:
     """Stop a server as Ctrl-C does (it removes its temporary site), and return its log."""
     server.send_signal(signal.SIGINT)
     try:
-        output, _ = server.communicate(timeout=10)
+        output, _ = server.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         server.kill()
         output, _ = server.communicate()
@@ -716,7 +716,7 @@ def _stop(server: subprocess.Popen[str]) -> str:
 
 
 def _fetch(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=5) as response:  # local server
+    with urllib.request.urlopen(url, timeout=60) as response:  # local server
         return bytes(response.read())
 
 

@@ -122,9 +122,10 @@ def test_a_listed_url_with_a_fragment_fails(tmp_path: Path, fragment: str) -> No
 @pytest.mark.parametrize("date", ["2054-05-07", "2024-05-09", "2024-05-08T13:00:01Z",
                                   "9999-12-31T23:59:59+14:00"])
 @pytest.mark.parametrize("element", ["lastmod", "index-lastmod", "news"])
-def test_a_date_in_the_future_fails(tmp_path: Path, date: str, element: str) -> None:
+def test_a_date_in_the_future_is_a_warning(tmp_path: Path, date: str, element: str) -> None:
     """A lastmod (of a page or of an index's part) or a news date more than a day after the
-    check's day fails; one within the day passes."""
+    check's day is a warning (engines distrust it; the protocol forbids no date, so the
+    sitemap is still valid); one within the day passes."""
     def urlset(when: str) -> str:
         if element == "news":
             news = NEWS.format(title="<news:title>T</news:title>").replace("2024-05-06", when)
@@ -142,11 +143,12 @@ def test_a_date_in_the_future_fails(tmp_path: Path, date: str, element: str) -> 
             "</sitemapindex>\n", "utf-8")
         return site
 
-    errors = _errors(site_with(date), now=NOW)
-    assert [line for line in errors if "lies in the future" in line], errors
-    assert _errors(site_with("2024-05-08T11:00:00Z"), now=NOW) == []
+    problems = _problems(site_with(date), now=NOW)
+    assert [line for line, warning in problems if "lies in the future" in line and warning]
+    assert _errors(site_with(date), now=NOW) == []
+    assert _problems(site_with("2024-05-08T11:00:00Z"), now=NOW) == []
     if date > "2050":  # without now=, the clock's own now
-        assert [line for line in _errors(site_with(date)) if "lies in the future" in line]
+        assert [line for line, _ in _problems(site_with(date)) if "lies in the future" in line]
 
 
 @pytest.mark.parametrize("robots", ["noindex", "NOINDEX, follow", "none", "index,noindex"])
@@ -157,7 +159,52 @@ def test_a_listed_page_that_says_noindex_fails(tmp_path: Path, robots: str) -> N
                  heads={"a": f"<meta name='robots' content='{robots}'>"})
     errors = _errors(site)
     assert errors == [(f"sitemap.xml: <url> #1 ({BASE}a.html): the page 'a.html' says noindex "
-                      "in its robots meta tag; a sitemap lists only pages to index")]
+                      "in its robots meta tag; a sitemap lists only pages to index (build "
+                      "leaves it out)")]
+
+
+@pytest.mark.parametrize(("rules", "failed"), [
+    ("Disallow: /a.html", ["a.html"]), ("Disallow: /", ["a.html", "b.html"]),
+    ("Disallow: /b\nAllow: /b.html", []), ("Disallow:", []), ("Disallow: /*.pdf$", [])],
+    ids=["one-page", "everything", "allowed-again", "nothing", "another-type"])
+def test_a_listed_page_robots_txt_disallows_fails(tmp_path: Path, rules: str,
+                                                  failed: list[str]) -> None:
+    """The build leaves out what the site's robots.txt disallows for all crawlers (Google:
+    "Submitted URL blocked by robots.txt"): check fails it too, once, by the same parser."""
+    site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n<url><loc>{BASE}b.html</loc>"
+                           "</url>\n")
+    (site / "sitemap.txt").write_text(f"{BASE}a.html\n{BASE}b.html\n", "utf-8")
+    (site / "robots.txt").write_text(f"User-agent: *\n{rules}\n\nSitemap: {BASE}sitemap.xml\n",
+                                     "utf-8")
+    assert _errors(site) == [
+        (f"sitemap.xml: <url> #{number} ({BASE}{page}): robots.txt disallows '{BASE}{page}'; a "
+         "sitemap lists only pages to index (build leaves it out)")
+        for number, page in enumerate(["a.html", "b.html"], start=1) if page in failed]
+
+
+@pytest.mark.parametrize(("page", "head", "says"), [
+    ("404.html", "", "is the site's 404 page"),
+    ("docs/404.htm", "", "is the site's 404 page"),
+    ("404/index.html", "", "is the site's 404 page"),
+    ("old.html", "<meta http-equiv='refresh' content='0; url=/a.html'>",
+     "redirects elsewhere (a meta refresh)"),
+    ("old.html", "<meta http-equiv='Refresh' content='3;URL=https://other.example/'>",
+     "redirects elsewhere (a meta refresh)"),
+    ("same.html", "<meta http-equiv='refresh' content='60'>", None),
+    ("not404.html", "", None),
+], ids=["404", "nested-404-htm", "404-folder", "refresh", "refresh-off-site", "self-reload",
+        "a-name-ending-in-404"])
+def test_a_listed_page_that_build_leaves_out_fails(tmp_path: Path, page: str, head: str,
+                                                   says: str | None) -> None:
+    """check fails what build leaves out by the page itself, by the build's own rules: the
+    404 page (entry.rules.is_not_found_page) and a redirect stub (a meta refresh elsewhere)."""
+    site = _site(tmp_path, f"<url><loc>{BASE}{page}</loc></url>\n")
+    (site / page).parent.mkdir(parents=True, exist_ok=True)
+    (site / page).write_text(PAGE.format(name=page, head=head), "utf-8")
+    expected = [] if says is None else [
+        (f"sitemap.xml: <url> #1 ({BASE}{page}): the page {page!r} {says}; a sitemap lists only "
+         "pages to index (build leaves it out)")]
+    assert _errors(site) == expected
 
 
 @pytest.mark.parametrize(("href", "elsewhere"), [
@@ -425,12 +472,16 @@ def test_a_megabyte_of_unclosed_markup_is_read_at_once(tmp_path: Path, filler: s
 
 
 def test_a_byte_order_mark_does_not_hide_a_missing_declaration(tmp_path: Path) -> None:
-    """After a byte order mark the XML declaration must still come first."""
+    """After a byte order mark the XML declaration should still come first (a warning: XML
+    1.0 makes it optional)."""
     site = _site(tmp_path, f"<url><loc>{BASE}a.html</loc></url>\n")
     text = (site / "sitemap.xml").read_text("utf-8").removeprefix(DECLARATION)
     (site / "sitemap.xml").write_bytes(b"\xef\xbb\xbf" + text.encode())
-    assert _errors(site) == [("sitemap.xml: does not start with the XML declaration after its "
-                             "byte order mark")]
+    assert _problems(site) == [
+        (("sitemap.xml: starts with a byte order mark; better without: the XML declaration at "
+         "byte 0"), True),
+        (("sitemap.xml: does not start with the XML declaration after its byte order mark; "
+         "better with it"), True)]
 
 
 @pytest.mark.parametrize("element", ["content_loc", "player_loc"])
@@ -523,3 +574,17 @@ def test_a_url_with_a_broken_bracketed_host_is_a_problem_not_a_traceback(
     (site / "sitemap.txt").write_text(f"{BASE}a.html\n{bad}\n", "utf-8")
     assert any(f"sitemap.txt: line 2: URL {bad!r} is not a well-formed URL" in error
                for error in _errors(site))
+
+
+@pytest.mark.parametrize("name", ["sitemap.xml", "sitemap-news.xml"])
+def test_more_than_1000_news_articles_in_any_sitemap_fail(tmp_path: Path, name: str) -> None:
+    """Google takes at most 1,000 news:news in one sitemap, whichever file holds them (only
+    sitemap-news.xml was counted)."""
+    news = NEWS.format(title="<news:title>T</news:title>")
+    many = "".join(f"<url><loc>{BASE}a.html?n={n}</loc>{news}</url>\n" for n in range(1_001))
+    site = _site(tmp_path, f"<url><loc>{BASE}b.html</loc></url>\n")
+    _site(tmp_path, many, name=name)
+    assert f"{name}: 1,001 news:news articles; Google takes at most 1,000 in one sitemap" \
+        in _errors(site, now=NOW)
+    _site(tmp_path, many.split("\n", 1)[1], name=name)
+    assert not [line for line in _errors(site, now=NOW) if "news:news articles" in line]

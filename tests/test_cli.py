@@ -356,3 +356,54 @@ def test_templates_and_noscript_redirects_are_not_listed(tmp_path: Path, sitemap
     out = capsys.readouterr().out
     assert "1  template file (not a page)" in out
     assert "1  redirect stub" in out
+
+
+OUTPUTS_GONE = {"stdout closed": ">&-", "both closed": ">&- 2>&-", "stdout full": ">/dev/full",
+                "both full": ">/dev/full 2>/dev/full", "json to a full stdout": "--json >/dev/full"}
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("redirect", OUTPUTS_GONE.values(), ids=OUTPUTS_GONE.keys())
+def test_a_closed_or_full_output_never_stops_the_work(tmp_path: Path, redirect: str) -> None:
+    """`build`, `check` and `merge` with stdout closed (cron's `>&-`) or on a full device:
+    the files are written, the exit status is the work's, and no traceback is printed."""
+    site = tmp_path / "site"
+    (site / "a").mkdir(parents=True)
+    for page in (site / "index.html", site / "a" / "index.html"):
+        page.write_text("<html><head><title>x</title></head><body>hi</body></html>")
+    log = tmp_path / "stderr.txt"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for command in ("build", "check", "merge"):
+        done = subprocess.run(
+            ["sh", "-c", (f'"$0" -m sitemap_plugins {command} "$1" --base-url {BASE} '
+                          f'2>>"$2" {redirect}'), sys.executable, str(site), str(log)],
+            check=False, env=env, timeout=120)
+        assert (command, done.returncode) == (command, 0)
+        assert "Traceback" not in log.read_text()
+        assert "Exception" not in log.read_text()
+        assert (site / "sitemap.xml").is_file()
+    # The closed descriptors never became the run's own files: no text in a sitemap.
+    assert (site / "sitemap.txt").read_text() == f"{BASE}\n{BASE}a/\n"
+
+
+@pytest.mark.parametrize("path", [
+    "sitemap.xml/", "sitemap.txt/", "sitemap.xml.gz/", "robots.txt/", "sitemap-news.xml/a.html",
+    "sitemap-1.xml/", "Sitemap-Txt-Index.XML/", "robots-sitemap.txt/", "keykeykey.txt/",
+    "pages.xml/", "llms.txt/"])
+def test_an_html_sitemap_over_the_tools_own_files_is_refused(tmp_path: Path, capsys,
+                                                             path: str) -> None:
+    """--html-sitemap naming a folder where a file of the run is written (a sitemap file, a
+    numbered part, the news sitemap, robots.txt, the fragment, llms.txt, KEY.txt): exit 2
+    with one line before anything is written (the build rewrote the sitemaps, then failed)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<html><head><title>x</title></head></html>")
+    code = main(["build", str(site), "--base-url", BASE, "--indexnow-key", "keykeykey",
+                 "--sitemap-name", "pages" if path == "pages.xml/" else "sitemap",
+                 "--llms-txt", "--html-sitemap", path])
+    assert (code, capsys.readouterr().err) == (2, (
+        "error: --html-sitemap: Expected a path clear of the files the build writes at the site "
+        f"root but received: {path!r} (str)\n"))
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert main(["-q", "build", str(site), "--base-url", BASE, "--html-sitemap",
+                 "docs/sitemap.xml/"]) == 0  # not at the root: no file of the run stands there

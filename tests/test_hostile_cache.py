@@ -356,6 +356,26 @@ def test_a_changes_file_inside_the_site_is_refused_before_any_write(
     assert {p.name: p.read_bytes() for p in site.iterdir() if p.is_file()} == before
 
 
+@pytest.mark.parametrize(("changes", "cache"), [
+    ("cache/changes.json", "cache"), (".sitemap-cache/changes.json", None),
+    ("out.json", "out.json/cache"), ("cache", "cache")],
+    ids=["in-the-cache", "in-the-default-cache", "holds-the-cache", "is-the-cache"])
+def test_a_changes_file_overlapping_the_cache_is_refused_before_any_write(
+        site: Path, capsys: pytest.CaptureFixture[str], changes: str, cache: str | None) -> None:
+    """The changes file may not lie in the cache folder (where the manifest is kept) nor hold
+    it: exit 2 with one line, before anything is written."""
+    root = site.parent
+    flags = ["--cache-dir", str(root / cache)] if cache is not None else []
+    assert build(site, "--changes-file", str(root / changes), *flags) == 2
+    err = capsys.readouterr().err
+    cache_folder = root / (cache or ".sitemap-cache")
+    assert err == (f"error: --changes-file: '{root / changes}' and the cache folder "
+                   f"'{cache_folder}' overlap (one holds the other); choose a path outside the "
+                   "cache folder\n")
+    assert not (site / "sitemap.xml").exists()
+    assert not cache_folder.exists()
+
+
 @pytest.mark.parametrize("kind", ["folder", "link", "no-folder-above"])
 def test_a_changes_file_that_is_no_file_is_refused_at_once(
         site: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:

@@ -207,9 +207,6 @@ def test_options_off_write_no_extension(tmp_path: Path) -> None:
         ("<image:loc>https://example.org/photos/0/0.jpg</image:loc>",
          "<image:loc>photos/0.jpg</image:loc>", "image:loc 'photos/0.jpg' is not an absolute",
          False),
-        ("<image:loc>https://example.org/photos/0/0.jpg</image:loc>",
-         ("<image:loc>https://example.org/photos/0/0.jpg</image:loc><image:caption>c"
-          "</image:caption>"), "must hold exactly one image:loc", False),
         ("<video:title>Film 0 &amp; more</video:title>", "<video:title>" + "t" * 101
          + "</video:title>", "video:title has 101 characters", True),
         ("<video:description>About the trip.</video:description>", "",
@@ -217,13 +214,13 @@ def test_options_off_write_no_extension(tmp_path: Path) -> None:
         ("<video:player_loc>https://www.youtube.com/embed/abcdefghij0</video:player_loc>", "",
          "neither content_loc nor player_loc", False),
     ],
-    ids=["relative-image", "deprecated-image-tag", "long-title", "no-description",
+    ids=["relative-image", "long-title", "no-description",
          "no-location"],
 )
 def test_check_finds_broken_media_entries(tmp_path: Path, xsd, old: str, new: str,
                                           problem: str, schema_rejects: bool) -> None:
     """check reads the extensions: each planted fault is reported. The XSD rejects only some
-    (it allows relative URIs, the tags Google deprecated, and a video without a location)."""
+    (it allows relative URIs and a video without a location)."""
     site = _site(tmp_path, pages=1, images_each=1)
     _build(site, "--no-gzip")
     sitemap = site / "sitemap.xml"

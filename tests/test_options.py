@@ -163,3 +163,14 @@ def test_unknown_key_suggests_the_closest(key: str, known: list[str], expected: 
     assert unknown_key(key, known) == expected
 
 
+
+
+def test_every_front_end_refuses_an_html_sitemap_over_an_own_file() -> None:
+    """The refusal is the core's (SitemapConfig.from_mapping, which every host calls): the same
+    words in the CLI, MkDocs, Pelican and Sphinx."""
+    with pytest.raises(ConfigError) as caught:
+        SitemapConfig.from_mapping({"base_url": "https://example.org/",
+                                    "html_sitemap": "sitemap.xml/"})
+    assert (caught.value.option, caught.value.message) == ("html_sitemap", (
+        "Expected a path clear of the files the build writes at the site root but received: "
+        "'sitemap.xml/' (str)"))

@@ -236,7 +236,7 @@ def _kill_at(scenario: Scenario, max_urls: int, delay: float, renames: int = 0) 
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
+        proc.wait(timeout=60)
         return None
     return proc.returncode
 

@@ -17,11 +17,11 @@ import stat
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 from conftest import validate_sitemap_file
+from cost import assert_linear, hang_guard
 
 from sitemap_plugins import SitemapConfig, generate
 from sitemap_plugins.cli import main
@@ -204,10 +204,13 @@ PATHOLOGICAL = {
 
 @pytest.mark.parametrize("markup", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
 def test_pathological_head_parses_in_linear_time(markup: str) -> None:
-    """1 MB of markup that makes html.parser's close() quadratic parses in well under 5 s."""
-    start = time.monotonic()
-    record = parse_html(('<html><head><link rel="canonical" href="/x">' + markup).encode())
-    assert time.monotonic() - start < 5  # html.parser's close() took 74 s on "</" * 500,000
+    """1 MB of markup that makes html.parser's close() quadratic (74 s on "</" * 500,000) is
+    read with work that grows as the markup does."""
+    def page(size: int) -> bytes:
+        return ('<html><head><link rel="canonical" href="/x">' + markup[:size]).encode()
+    assert_linear(lambda size: parse_html(page(size)), len(markup) // 4)
+    with hang_guard():
+        record = parse_html(page(len(markup)))
     assert record.canonical == "/x"
 
 
@@ -215,9 +218,8 @@ def test_pathological_head_in_a_build(tmp_path: Path, sitemap_urls) -> None:
     """A page whose 1 MB head is "</</</..." does not stall the build."""
     site = make_site(tmp_path)
     (site / "slow.html").write_bytes(b"<html><head>" + b"</" * 500_000)
-    start = time.monotonic()
-    result = build(site)
-    assert time.monotonic() - start < 10
+    with hang_guard():
+        result = build(site)
     assert set(sitemap_urls(site)) == ORDINARY | {BASE + "slow.html"}
     assert result.listed == 3
 
@@ -226,20 +228,25 @@ HOSTILE_BODIES = {
     # 200 kB each; a linear reader takes milliseconds. A regex tokenizer once took 93 s on
     # the first (it stripped unclosed <nav> one per pass over the whole page) and grew with
     # the square of the size on the second.
-    "unclosed-navs": b"<html><body>" + b"<nav>" * 40_000 + b"x",
-    "less-than-signs": b"<html><body>" + b"x < y " * 120_000,
+    "unclosed-navs": (b"<nav>", 40_000),
+    "less-than-signs": (b"x < y ", 120_000),
 }
 
 
 @pytest.mark.integration
 @pytest.mark.parametrize("body", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
-def test_fingerprint_of_hostile_page_is_linear(tmp_path: Path, body: bytes) -> None:
-    """A default build (fingerprint on) of one 200 kB hostile page ends within 3 seconds."""
+def test_fingerprint_of_hostile_page_is_linear(tmp_path: Path, body: tuple[bytes, int]) -> None:
+    """Reading and fingerprinting a 200 kB hostile page costs work in step with its size (it
+    was given 3 wall seconds, which a busy machine failed), and a default build of it ends."""
+    unit, count = body
+    def page(repeats: int) -> bytes:
+        return b"<html><body>" + unit * repeats + b"x"
+    assert_linear(lambda repeats: parse_html(page(repeats)).fingerprint, count // 2)
     site = make_site(tmp_path)
-    (site / "hostile.html").write_bytes(body)
+    (site / "hostile.html").write_bytes(page(count))
     subprocess.run(
         [sys.executable, "-m", "sitemap_plugins", "build", str(site), "--base-url", BASE],
-        capture_output=True, timeout=3, check=True)
+        capture_output=True, timeout=300, check=True)  # a guard against a hang, no bound
 
 
 # --- deep and looping trees --------------------------------------------------------------------
@@ -267,11 +274,8 @@ def test_ten_thousand_nested_folders(tmp_path: Path, sitemap_urls) -> None:
     site = make_site(tmp_path)
     try:
         _make_chain(site, 10_000, {1, 500, 1000, 1020, 3000, 10_000})
-        start = time.monotonic()
-        result = build(site)
-        elapsed = time.monotonic() - start
-        print(f"10,000 nested folders: built in {elapsed:.2f} s")  # noqa: T201
-        assert elapsed < 20
+        with hang_guard():
+            result = build(site)
         urls = set(sitemap_urls(site))
         assert urls == ORDINARY | {BASE + "d/" * n for n in (1, 500, 1000)}
         found = codes(result)
@@ -326,9 +330,8 @@ def test_symlinks_fanning_out_read_each_file_once(tmp_path: Path, sitemap_urls) 
     (site / ".assets" / "shared.html").write_bytes(PAGE)
     os.symlink(".assets", site / "one")
     os.symlink(".assets", site / "two")
-    started = time.perf_counter()
-    build(site)
-    assert time.perf_counter() - started < 30
+    with hang_guard():  # each folder is walked once: a loop would never end
+        build(site)
     urls = sitemap_urls(site)
     assert len(urls) == len(set(urls)) == 15
     assert BASE + "one/shared.html" in urls

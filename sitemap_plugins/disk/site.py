@@ -74,10 +74,28 @@ def is_regular(path: Path) -> bool:
         return False
 
 
-def stdout_to_nowhere() -> None:
-    """Point standard output at the null device once its reader left (``| head``): see cli."""
-    with contextlib.suppress(OSError, ValueError):  # no file descriptor (a test's capture)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+def stdout_to_nowhere(stream: IO[str] | None = None) -> None:
+    """Point a standard stream (default: stdout) at the null device once it fails.
+
+    Its reader left (``| head``) or its device is full: later writes and the flush at exit
+    then go nowhere, instead of printing a traceback.
+    """
+    target = stream or sys.stdout
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no descriptor (a capture)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), target.fileno())
+
+
+def fill_closed_streams() -> None:
+    """Open the null device on standard descriptors 0-2 that are closed (``cmd >&-``).
+
+    Then the run's own files never take their numbers (nor a stray write lands in one).
+    """
+    for number in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            os.fstat(number)
+            continue
+        with contextlib.suppress(OSError):
+            os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
 
 
 def what_stands(path: Path) -> str | None:

@@ -299,7 +299,7 @@ def place(rel: str, hints: PageHints | None, rules: Rules) -> Placement:
         reason = REASON_NOT_INCLUDED
     elif rules.exclude and rules.exclude.first_match(rel, url_path) is not None:
         reason = REASON_EXCLUDED
-    elif _is_not_found_page(rel):
+    elif is_not_found_page(rel):
         reason = REASON_404
     elif rules.robots is not None and not rules.robots.allows(url):
         reason = REASON_ROBOTS
@@ -335,12 +335,9 @@ def evaluate(
     def left_out(why: str) -> Decision:
         return Decision(Exclusion(rel, why), tuple(diagnostics))
 
-    if record.refresh_url is not None:
-        target = resolve_href(record.refresh_url, resolve_from)
-        if target is None or not same_page(target, url):  # a page reloading itself stays
-            return left_out(REASON_REDIRECT)
-    if record.robots & {"noindex", "none"}:
-        return left_out(REASON_NOINDEX)
+    said = page_says_leave_out(record, url, resolve_from)
+    if said is not None:
+        return left_out(said)
     loc = url
     if record.canonical is not None:
         canonical = resolve_href(record.canonical, resolve_from)
@@ -448,7 +445,21 @@ def _shortened(key: str) -> tuple[str, ...]:
     return tuple(form for form in forms if "://" in form and not form.endswith(":/"))
 
 
-def _is_not_found_page(rel: str) -> bool:
+def page_says_leave_out(record: PageRecord, url: str, resolve_from: str) -> str | None:
+    """Why the page's own head asks not to be listed (a redirect stub, noindex), or None.
+
+    ``check`` asks it of each listed page, so that it fails what the build leaves out.
+    """
+    if record.refresh_url is not None:
+        target = resolve_href(record.refresh_url, resolve_from)
+        if target is None or not same_page(target, url):  # a page reloading itself stays
+            return REASON_REDIRECT
+    if record.robots & {"noindex", "none"}:
+        return REASON_NOINDEX
+    return None
+
+
+def is_not_found_page(rel: str) -> bool:
     """``404.html`` at any depth, or ``404/index.html`` (Gatsby, Next.js, VitePress)."""
     folder, _, name = rel.lower().rpartition("/")
     if name in _NOT_FOUND_NAMES:

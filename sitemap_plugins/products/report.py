@@ -1,17 +1,9 @@
 """What a run tells its user: one level for each diagnostic, and the JSON summary.
 
-A top-floor module: it writes nothing and prints nothing itself. :func:`log_level` is the
-one policy of every front-end: a warning is a warning (MkDocs' ``--strict`` and Pelican's
-``--fatal warnings`` count it), a site-wide note is info, a note about one page is debug
-(a site of 10,000 pages has thousands). The CLI prints by it (:func:`shown`), MkDocs and
-Pelican log by it (:func:`log_result`), each closing with the run's one summary line.
-
-The JSON summary is one object per command, for CI and scripts. The shape is versioned by
-``"schema"``: a new key may appear within a version; a key that is renamed, removed or
-changes meaning bumps it. Every command's object has the same envelope
-(``schema``, ``command``, ``ok``, ``seconds``, ``warnings``, ``diagnostics``), so a script reads
-``build``, ``check`` and ``merge`` the same way. Counts are plain integers, lists keep the
-run's order, and the same run gives the same keys in the same order.
+Writes and prints nothing itself. :func:`log_level` is every front-end's one policy: a warning
+is a warning, a site-wide note info, a note about one page debug. The JSON summary (one object
+per command, versioned by ``"schema"``: a renamed or removed key bumps it) shares one envelope
+across commands; the same run gives the same keys in the same order.
 """
 
 from __future__ import annotations
@@ -61,13 +53,9 @@ def log_result(log: logging.Logger | logging.LoggerAdapter[Any], result: Result,
                extra: Callable[[Diagnostic], dict[str, object]] | None = None) -> None:
     """Log a build's diagnostics by :func:`log_level`, then its one summary line (info).
 
-    ``prefix`` goes before each diagnostic (Pelican's and Sphinx's logs name no plugin:
-    ``Sitemap: ``); the summary line always starts with ``Sitemap:``. ``show``: where the
-    summary line goes when the log would not show info, so that it shows at the host's
-    default level as the host's own summary does (Pelican prints its "Done: ..." line on its
-    console, and logs info only under ``--verbose``; MkDocs and Sphinx show info by default).
-    ``level``: the host's exceptions to :func:`log_level`; ``extra``: what the host's logger
-    files a diagnostic under (Sphinx's warning type, which ``suppress_warnings`` names).
+    ``prefix`` goes before each diagnostic; ``show`` takes the summary line when the log would
+    not show info (Pelican logs info only under ``--verbose``); ``level``: the host's exceptions
+    to :func:`log_level`; ``extra``: what the host files a diagnostic under (Sphinx's type).
     """
     for diagnostic in result.diagnostics:
         log.log(level(diagnostic), "%s%s", prefix, diagnostic,

@@ -1,20 +1,10 @@
-"""The one vocabulary of options, shared by the command line, mkdocs.yml and pelicanconf.py.
+"""The one vocabulary of options, shared by the command line and every host's settings.
 
-Each option is declared once, in :data:`OPTIONS`: name, default, documentation, and the check
-that turns a value into what the core uses or raises :class:`ConfigError`. The command-line
-flags, the MkDocs config class, the Pelican setting and the README table are made from it (or
-tested against it), so the same bad value gets the same message on every front-end.
-``SitemapConfig.from_mapping`` is the only place where option values are checked.
-
-A page's own values (MkDocs front matter, Pelican metadata) are declared the same way, in
-:data:`PAGE_VALUES`, and checked by :func:`check_page_values` for both hosts.
-
-Ground floor: it imports only :mod:`~sitemap_plugins.vocab.errors`, ``urls``, ``dates`` and
-``globs``, and touches no file. The facts that products share with the options live here
-(the fragment's name, our file-name patterns and temporary names, the HTML map's file, the
-IndexNow key syntax, the news publication); a check that needs a product (compiling a user's
-HTML-map template) runs when the build starts
-(:func:`sitemap_plugins.products.build.pipeline.check_products`).
+Each option is declared once, in :data:`OPTIONS` (name, default, documentation, check); the
+flags, host config classes and the README table come from it, so a bad value gets the same
+message everywhere. ``SitemapConfig.from_mapping`` is the only place option values are checked;
+a page's own values are declared alike (:data:`PAGE_VALUES`). Ground floor: touches no file;
+holds the names products share (the fragment, our file patterns, temporary names).
 """
 
 from __future__ import annotations
@@ -551,24 +541,34 @@ class SitemapConfig:
         if data.get("base_url") is None:
             raise ConfigError("base_url", "Required: the public URL of the site root.")
         values = {key: OPTION_BY_NAME[key].check(key, value) for key, value in data.items()}
-        key = values.get("indexnow_key")
-        if key is not None:
-            _check_key_file_name(key, values.get("sitemap_name", _default("sitemap_name")))
-        name = values.get("sitemap_name", _default("sitemap_name"))
-        own = re.compile(own_file_pattern(name).pattern, re.IGNORECASE)
-        if values.get("llms_txt") and own.match(LLMS_NAME):
-            raise ConfigError("sitemap_name", f"Expected a name whose files are not llms.txt "
-                                              f"(llms_txt is on) but received: {name!r} (str)")
+        _check_own_names(values, data.get("html_sitemap"))
         return cls(**values)
 
 
-def _check_key_file_name(key: str, sitemap_name: str) -> None:
-    """KEY.txt must not be one of the files the build writes beside it."""
-    # Compared without case: macOS and Windows would write both to one file.
-    ours = re.compile(own_file_pattern(sitemap_name).pattern, re.IGNORECASE)
-    if ours.match(f"{key}.txt") or key.lower() == "robots":
+def _check_own_names(values: Mapping[str, Any], given: object) -> None:
+    """No option may name a file the build writes at the site root, nor a folder there.
+
+    The sitemap files, the fragment, robots.txt, llms.txt, KEY.txt and the HTML site map
+    (``sitemap.xml/`` would be a folder where sitemap.xml is written), one against another.
+    Compared without case: macOS and Windows would write both to one file.
+    """
+    name = values.get("sitemap_name", _default("sitemap_name"))
+    ours = re.compile(own_file_pattern(name).pattern, re.IGNORECASE)
+    llms = values.get("llms_txt", False)
+    if llms and ours.match(LLMS_NAME):
+        raise ConfigError("sitemap_name", f"Expected a name whose files are not llms.txt "
+                                          f"(llms_txt is on) but received: {name!r} (str)")
+    key = values.get("indexnow_key")
+    if key is not None and (ours.match(f"{key}.txt") or key.lower() == "robots"):
         raise ConfigError("indexnow_key", f"Expected a key whose file is not one of the "
                                           f"sitemap or robots files but received: {key!r} (str)")
+    page = values.get("html_sitemap")
+    first = page.split("/", 1)[0].lower() if page is not None else ""
+    taken = {"robots.txt", LLMS_NAME if llms else "", f"{key}.txt".lower() if key else ""}
+    if page is not None and (ours.match(first) or first in taken):
+        raise ConfigError("html_sitemap", f"Expected a path clear of the files the build writes "
+                                          f"at the site root but received: {given!r} "
+                                          f"({type(given).__name__})")
 
 
 def check_keys(data: Mapping[str, Any], known: Collection[str] = OPTION_BY_NAME) -> None:

@@ -511,12 +511,12 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
     return folder
 
 
-def _check_changes_file(site: Path, config: SitemapConfig) -> None:
-    """Refuse a ``changes_file`` inside the published site, before anything is written.
+def _check_changes_file(site: Path, config: SitemapConfig, cache_dir: Path | None) -> None:
+    """Refuse a ``changes_file`` inside the published site or the cache, before any write.
 
     There it replaced whatever stood at that path without a word (``site/index.html``, the
-    ``sitemap.xml`` just written), and the report itself went online. A folder, a link or a
-    pipe at that path, or a missing folder above it, is refused too.
+    ``sitemap.xml`` just written, the manifest), and the report went online. A folder, a
+    link or a pipe at that path, or a missing folder above it, is refused too.
 
     Raises:
         ConfigError: naming the path.
@@ -531,6 +531,10 @@ def _check_changes_file(site: Path, config: SitemapConfig) -> None:
         msg = (f"{config.changes_file!r} is inside the published site {str(site)!r}; choose "
                "a path outside it, so that no file of the site is replaced and the report "
                "is not published")
+        raise ConfigError("changes_file", msg)
+    if cache_dir is not None and (is_inside(cache_dir, path) or is_inside(path, cache_dir)):
+        msg = (f"{config.changes_file!r} and the cache folder {str(cache_dir)!r} overlap (one "
+               "holds the other); choose a path outside the cache folder")
         raise ConfigError("changes_file", msg)
     # Found only once the sitemap was written, these failed the build after all (exit 1).
     refuse_special(path)  # a link, a pipe, a device: WriteError, left as it is
@@ -656,7 +660,7 @@ def generate(
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
-    _check_changes_file(site, config)
+    _check_changes_file(site, config, cache_dir)
     # A second build of the site waits for the first; SIGTERM unwinds as Ctrl-C does.
     with sigterm_cleans_up(), site_lock(site, cache_dir):
         try:

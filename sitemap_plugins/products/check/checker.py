@@ -1,16 +1,14 @@
 """``sitemap-plugins check``: check the sitemap files already in a site against the protocol.
 
-Independent of the writers on purpose: it parses what is on disk with the standard library's
-expat (no DOCTYPE, no entities), applies every rule of the official schemas (schema.py: the
-elements, their order and counts, attributes, values) and then the protocol's own: UTF-8, the
-limits, the scope of every URL under the base URL, duplicates, that each listed URL is backed
-by a file, that an index names only urlsets of the site, that ``.gz`` copies match, that
-alternates stay on the site, and the robots.txt line.
+Independent of the writers: expat reads what is on disk, schema.py's table applies the
+schemas, then the protocol's own rules (UTF-8, limits, scope, duplicates, a file behind each
+URL, the build's rules for a listed page, ``.gz`` copies, the robots.txt line).
 """
 
 from __future__ import annotations
 
 import codecs
+import functools
 import os
 import re
 import stat
@@ -25,15 +23,22 @@ from sitemap_plugins.disk.owned import another_tool, identify
 from sitemap_plugins.disk.site import is_inside, is_regular, read_in_site
 from sitemap_plugins.entry.news import MAX_NEWS
 from sitemap_plugins.entry.render import OWN, Node, XmlError, gunzip, parse_xml
-from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, names_sitemap
-from sitemap_plugins.entry.rules import same_page
+from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules, names_sitemap
+from sitemap_plugins.entry.rules import (
+    REASON_404,
+    REASON_NOINDEX,
+    REASON_REDIRECT,
+    is_not_found_page,
+    page_says_leave_out,
+    same_page,
+)
 from sitemap_plugins.page.reader import parse_html
 from sitemap_plugins.products.check.schema import (
-    IMAGE,
     NEWS,
     SITEMAP,
     VIDEO,
     XHTML,
+    beyond_schema,
     check_date,
     collapse,
     display,
@@ -61,13 +66,15 @@ if TYPE_CHECKING:
     from sitemap_plugins.vocab.options import SitemapConfig
 
 NS = SITEMAP
-_MAX_IMAGES = 1_000  # Google's limit of image:image elements in one <url>
-_MAX_UPLOADER = 255  # Google's limit of characters in a video:uploader
-_ZERO = re.compile(r"[+-]?0+", re.ASCII)  # a whole number that is zero, as xs:integer reads it
 _PAGE_HEAD_BYTES = 1 << 20  # of a listed page, read for its robots meta tag and canonical
 _PAGE_START_BYTES = 1 << 16
 _HTML = (".html", ".htm", ".xhtml")
 _HEAD_END = re.compile(rb"</head\s*>", re.IGNORECASE)
+
+
+_LEFT_OUT = {REASON_NOINDEX: "says noindex in its robots meta tag",
+             REASON_404: "is the site's 404 page",
+             REASON_REDIRECT: "redirects elsewhere (a meta refresh)"}
 
 
 def _shown(text: str, most: int = 80) -> str:
@@ -97,7 +104,7 @@ class _Checker:
         self.latest = (now or datetime.now(timezone.utc)) + FUTURE_SLACK
         """A lastmod after this lies in the future (a wrong clock, a typo in a year)."""
         self.pages: dict[str, None] = {}
-        """Listed pages whose own head was already read (the text sitemap lists them too)."""
+        """Listed URLs already checked as pages (the text sitemap lists them too)."""
         self.progress = progress
         self.base = str(config.base_url)
         self.config = config
@@ -115,6 +122,8 @@ class _Checker:
         """robots.txt as read (or why it could not be), once for all its Sitemap: lines."""
         self.unread: set[str] = set()
         """Files that could not be read (already reported; nothing is compared with them)."""
+        self.news: dict[str, int] = {}
+        """news:news elements read in each file (Google takes 1,000 in any one)."""
 
     def problem(self, file: str, message: str) -> None:
         self.problems.append(Problem(file, message))
@@ -123,12 +132,7 @@ class _Checker:
         self.problems.append(Problem(file, message, warning=True))
 
     def local_file(self, url: str) -> str | None:
-        """The site file that a URL under the base maps to, or None.
-
-        Never a file outside the site: a ``..`` segment (``%2e%2e`` too) or a symlink that
-        leads out maps to nothing, and nothing outside is looked at. Remembered: the text
-        sitemap lists the same URLs as the XML one.
-        """
+        """The site file a URL under the base maps to (remembered), never one outside it."""
         if url in self.served:
             return self.served[url]
         found = self._local_file(url)
@@ -151,20 +155,11 @@ class _Checker:
         return None
 
     def read(self, name: str, limit: int = PROTOCOL_MAX_BYTES) -> bytes:
-        """A sitemap file of the site, at most ``limit`` + 1 bytes of it.
-
-        Raises:
-            OSError: when it cannot be read, leads out of the site, or is not a regular file
-                (a named pipe would make check wait forever).
-        """
+        """A regular file of the site, at most ``limit`` + 1 bytes of it (else OSError)."""
         return read_in_site(self.site, name, limit + 1)
 
     def read_sitemap(self, name: str) -> bytes | None:
-        """A sitemap's bytes, inflated when its name ends in ``.gz`` (at most the limit + 1).
-
-        None when it cannot be read or inflated, and reported: a corrupt ``.gz`` is named as
-        one, not as text that is not UTF-8.
-        """
+        """A sitemap's bytes, inflated if ``.gz`` (at most the limit + 1); None: reported why."""
         try:
             raw = self.read(name)
         except OSError as err:
@@ -183,10 +178,7 @@ class _Checker:
 
     def check_url(self, file: str, where: str, url: str, *, needs_file: bool = True,
                   syntax: bool = True) -> bool:
-        """A listed URL: well-formed (unless the schema check did that), in scope, served.
-
-        Returns whether it is in scope and well-formed.
-        """
+        """A listed URL: well-formed (unless checked already), in scope, served; whether so."""
         ok = True
         reason = schema_url(url) if syntax else None
         if reason is not None:
@@ -213,17 +205,27 @@ class _Checker:
             if served is None:
                 self.problem(file, f"{where}: no file in the site serves {url!r}")
                 ok = False
-            elif url not in self.pages and served.lower().endswith(_HTML):
+            elif url not in self.pages:
                 self.pages[url] = None
-                self.check_page(file, where, url, served)
+                if self.robots_rules is not None and not self.robots_rules.allows(url):
+                    self.problem(file, f"{where}: robots.txt disallows {url!r}; a sitemap "
+                                       "lists only pages to index (build leaves it out)")
+                if served.lower().endswith(_HTML):
+                    self.check_page(file, where, url, served)
         return ok
 
-    def check_page(self, file: str, where: str, url: str, served: str) -> None:
-        """The listed page's own head: no ``noindex``, no canonical naming another page.
+    @functools.cached_property
+    def robots_rules(self) -> RobotsRules | None:
+        """The site's robots.txt, as the build reads it to leave disallowed pages out."""
+        try:
+            data = self.read("robots.txt", MAX_ROBOTS_BYTES) if os.path.lexists(
+                self.site / "robots.txt") else b""
+        except OSError:
+            return None  # check_robots says so
+        return RobotsRules.from_bytes(data) if data else None
 
-        Engines report a listed page that asks not to be indexed as an error of the
-        sitemap; one whose canonical names another page is left out as a duplicate.
-        """
+    def check_page(self, file: str, where: str, url: str, served: str) -> None:
+        """The listed page: nothing the build leaves out by it; a canonical of its own."""
         try:
             # Only the head says either: its first 64 KiB nearly always hold it, and the
             # body is not parsed (a third of the time).
@@ -236,12 +238,15 @@ class _Checker:
             return  # a page that cannot be read is the site's problem, not the sitemap's
         head = raw[: end.end()] if end is not None else raw[:_PAGE_HEAD_BYTES]
         record = parse_html(head, truncated=end is None and len(raw) > _PAGE_HEAD_BYTES)
-        if record.robots & {"noindex", "none"}:
-            self.problem(file, f"{where}: the page {served!r} says noindex in its robots meta "
-                               "tag; a sitemap lists only pages to index")
+        resolve_from = (resolve_href(record.base_href, url) or url) if record.base_href else url
+        # The build's own rule: what it leaves out, a sitemap must not list.
+        reason = (REASON_404 if is_not_found_page(served)
+                  else page_says_leave_out(record, url, resolve_from))
+        if reason is not None:
+            self.problem(file, f"{where}: the page {served!r} {_LEFT_OUT.get(reason, reason)}; "
+                               "a sitemap lists only pages to index (build leaves it out)")
         if record.canonical is None:
             return
-        resolve_from = (resolve_href(record.base_href, url) or url) if record.base_href else url
         canonical = resolve_href(record.canonical, resolve_from)
         if canonical is not None and not same_page(canonical, url):
             self.warning(file, f"{where}: the page {served!r} names another page as its "
@@ -249,11 +254,9 @@ class _Checker:
 
     def parse(self, name: str, on_entry: Callable[[Node, Node, int], None] | None = None,
               *, empty_ok: bool = False) -> Node | None:
-        """Read and parse one XML file, reporting what breaks the protocol or the schemas.
+        """Read one XML file, reporting what breaks the protocol or the schemas; its root.
 
-        Each child of the root is checked against the schemas, then handed to ``on_entry``
-        (root, entry, its number) as soon as it is read, and dropped: memory holds one entry
-        at a time. Returns the root when the file could be parsed (None: reported why).
+        Each entry is checked, handed to ``on_entry`` (root, entry, number) and dropped.
         """
         raw = self.read_sitemap(name)
         if raw is None:
@@ -268,8 +271,10 @@ class _Checker:
             self.warning(name, "starts with a byte order mark; better without: the XML "
                                "declaration at byte 0")
         if not raw.startswith(b"<?xml", len(codecs.BOM_UTF8) if marked else 0):
-            self.problem(name, "does not start with the XML declaration"
-                               + (" after its byte order mark" if marked else " at byte 0"))
+            # Optional in XML 1.0 and taken by every engine (Hugo 0.70 wrote none).
+            self.warning(name, "does not start with the XML declaration"
+                               + (" after its byte order mark" if marked else " at byte 0")
+                               + "; better with it")
         try:
             raw.decode("utf-8")  # not kept: the parse holds a few entries, not a copy
         except UnicodeDecodeError as err:
@@ -307,17 +312,17 @@ class _Checker:
             if empty_ok and entries == 0 and message == "<urlset> lacks <url>":
                 continue
             self.problem(name, f"line {line}: {message}")
+        news = self.news.pop(name, 0)
+        if news > MAX_NEWS:
+            self.problem(name, f"{news:,} news:news articles; Google takes at most {MAX_NEWS:,} "
+                               "in one sitemap")
         if entries > PROTOCOL_MAX_URLS:
             what = "sitemaps" if document.root.tag == f"{NS}sitemapindex" else "URLs"
             self.problem(name, f"{entries:,} {what}; the limit is 50,000")
         return document.root
 
     def check_gzip(self, name: str) -> None:
-        """The ``.gz`` holds the same bytes as the file beside it.
-
-        Compared as it is inflated, a chunk at a time: a small file that inflates to
-        gigabytes (a gzip bomb) costs no more memory than the original.
-        """
+        """The ``.gz`` holds the same bytes as the file beside it (chunk by chunk: no bomb)."""
         packed = self.site / (name + ".gz")
         if not packed.exists() and not packed.is_symlink():
             return
@@ -340,10 +345,9 @@ class _Checker:
 
     def check_urlset(self, name: str, parts: list[Node] | None = None,
                      ) -> tuple[Node | None, list[str]]:
-        """Parse ``name``; when it is a urlset, check each <url> by the protocol's rules too.
+        """Parse ``name``, check each <url>; the root (None: unreadable) and the URLs listed.
 
-        Returns the root (None: unreadable) and the URLs listed. When it is an index, its
-        entries go to ``parts`` (when given).
+        An index's entries go to ``parts`` (when given).
         """
         locs: list[str] = []
         progress = self.progress
@@ -361,7 +365,6 @@ class _Checker:
         return self.parse(name, url), locs
 
     def check_url_children(self, name: str, where: str, url: Node, locs: list[str]) -> None:
-        images = 0
         languages: dict[str, str] = {}
         for child in url.children:
             if child.tag == f"{XHTML}link":
@@ -371,18 +374,11 @@ class _Checker:
                     self.problem(name, f"{where}: hreflang {code!r} is given twice (one URL a "
                                        "language)")
                 languages.setdefault(code, collapse(child.attributes.get("href", "")))
-            elif child.tag == f"{IMAGE}image":
-                images += 1
-                self.check_image(name, where, child)
-            elif child.tag == f"{VIDEO}video":
-                self.check_video(name, where, child)
         self.check_future(name, where, url.find(f"{NS}lastmod"))
         for child in url.children:
             if child.tag == f"{NEWS}news":
                 self.check_news_entry(name, where, child)
-        if images > _MAX_IMAGES:
-            self.problem(name, f"{where}: {images:,} image:image elements; Google takes at "
-                               f"most {_MAX_IMAGES:,} a page")
+        self.beyond(name, where, url)
         loc_node = url.find(f"{NS}loc")
         if loc_node is None or schema_url(loc_node.text) is not None:
             return  # the schema check said why
@@ -408,17 +404,11 @@ class _Checker:
     def check_news(self, name: str) -> None:
         """The news sitemap: each <url> one news:news with the fields Google requires.
 
-        An empty one is what a build writes when no article is recent enough: Google takes
-        it, though sitemap.xsd wants at least one <url> (the one rule of the schemas that
-        check does not apply, and only here).
+        It may be empty (no recent article): Google takes it, though sitemap.xsd does not.
         """
-        articles = 0
-
         def article(root: Node, url: Node, number: int) -> None:
-            nonlocal articles
-            if root.tag != f"{NS}urlset":
+            if root.tag != f"{NS}urlset" or url.tag != f"{NS}url":
                 return
-            articles += 1
             loc_node = url.find(f"{NS}loc")
             loc = collapse(loc_node.text) if loc_node is not None else ""
             where = f"<url> #{number} ({loc})"
@@ -429,28 +419,22 @@ class _Checker:
                 self.problem(name, f"{where}: holds {len(news)} news:news elements, not one")
                 return
             self.check_news_entry(name, where, news[0])
+            self.beyond(name, where, news[0])
 
         root = self.parse(name, article, empty_ok=True)
         if root is None:
             return
         if root.tag != f"{NS}urlset":
             self.problem(name, f"root element is {display(root.tag)}, not urlset")
-        elif articles > MAX_NEWS:
-            self.problem(name, f"{articles:,} articles; Google takes at most {MAX_NEWS:,}")
+
+    def beyond(self, name: str, where: str, node: Node) -> None:
+        """What schema.py's table adds to the schemas, in ``node`` and below."""
+        for message, warning in beyond_schema(node):
+            (self.warning if warning else self.problem)(name, f"{where}: {message}")
 
     def check_news_entry(self, name: str, where: str, item: Node) -> None:
-        """One news:news, wherever it stands: what Google requires beyond the schema.
-
-        sitemap-news.xsd makes news:title optional; Google News requires it, and a name.
-        """
-        publication = item.find(f"{NEWS}publication")
-        publisher = publication.find(f"{NEWS}name") if publication is not None else None
-        if publisher is not None and not publisher.text.strip():
-            self.problem(name, f"{where}: news:publication has no name")
-        title = item.find(f"{NEWS}title")
-        if title is None or not title.text.strip():
-            self.problem(name, f"{where}: news:title is missing or empty (Google News "
-                               "requires it)")
+        """One news:news, wherever it stands: counted in its file, its date not ahead."""
+        self.news[name] = self.news.get(name, 0) + 1
         self.check_future(name, where, item.find(f"{NEWS}publication_date"))
 
     def check_future(self, name: str, where: str, node: Node | None) -> None:
@@ -459,38 +443,11 @@ class _Checker:
             return  # none, or the schema check said why
         when = parse_w3c(collapse(node.text))
         if when is not None and sort_key(when) > self.latest:
-            self.problem(name, f"{where}: {display(node.tag)} {collapse(node.text)!r} lies in "
+            self.warning(name, f"{where}: {display(node.tag)} {collapse(node.text)!r} lies in "
                                "the future (a wrong clock or year?); engines distrust such dates")
 
-    def check_image(self, name: str, where: str, image: Node) -> None:
-        """One image:image: a single image:loc (Google deprecated the other image tags)."""
-        if len(image.children) != 1:
-            self.problem(name, f"{where}: image:image must hold exactly one image:loc (the "
-                               "other image tags are deprecated)")
-
-    def check_video(self, name: str, where: str, video: Node) -> None:
-        """One video:video: a content or player location, a title and a description."""
-        tags = {child.tag for child in video.children}
-        if f"{VIDEO}content_loc" not in tags and f"{VIDEO}player_loc" not in tags:
-            self.problem(name, f"{where}: video:video has neither content_loc nor player_loc")
-        for child in video.children:
-            if child.tag in (f"{VIDEO}title", f"{VIDEO}description") and not child.text.strip():
-                self.problem(name, f"{where}: {display(child.tag)} is empty")
-            # Google's video sitemap page, beyond sitemap-video.xsd (which takes 0 seconds
-            # and an uploader's name of any length).
-            elif child.tag == f"{VIDEO}duration" and _ZERO.fullmatch(collapse(child.text)):
-                self.problem(name, f"{where}: video:duration is 0; Google takes 1 to 28,800 "
-                                   "seconds (leave it out when unknown)")
-            elif child.tag == f"{VIDEO}uploader" and len(child.text) > _MAX_UPLOADER:
-                self.problem(name, f"{where}: video:uploader has {len(child.text):,} "
-                                   f"characters; Google takes at most {_MAX_UPLOADER}")
-
     def check_alternate(self, name: str, where: str, link: Node) -> None:
-        """An hreflang alternate: rel="alternate", a language code and a public URL.
-
-        It may be on another site (a translation at example.de for example.com), never at a
-        local address (a development server's URL).
-        """
+        """An hreflang alternate: rel="alternate", a language code, a public URL (any site's)."""
         if link.attributes.get("rel") != "alternate":
             self.problem(name, f'{where}: xhtml:link without rel="alternate"')
         if "hreflang" not in link.attributes:
@@ -649,12 +606,8 @@ def check_site(
 ) -> tuple[list[Problem], int]:
     """Check the sitemap files in ``site_dir``; returns the problems and the URLs checked.
 
-    ``progress`` counts the URLs as they are checked (a front-end shows it); ``now`` is
-    when dates start to lie in the future (a day after it; default: the clock's now).
-
-    Raises:
-        ScanError: when the folder does not exist or cannot be read.
-
+    ``progress`` counts the URLs checked; dates a day after ``now`` (default: the clock's) lie
+    in the future. Raises ScanError when the folder does not exist or cannot be read.
     """
     site = Path(site_dir)
     _readable_folder(site)
@@ -669,11 +622,7 @@ def check_site(
 
 
 def _readable_folder(site: Path) -> None:
-    """Raise a one-line ScanError unless ``site`` is a folder that can be listed and entered.
-
-    Without this a folder one may not read looked empty ("sitemap.xml is missing"), or one
-    inside a folder one may not enter raised PermissionError.
-    """
+    """Raise a one-line ScanError unless ``site`` is a folder that can be listed and entered."""
     try:
         mode = os.stat(site).st_mode
         if not stat.S_ISDIR(mode):

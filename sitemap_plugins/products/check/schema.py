@@ -1,17 +1,10 @@
-"""The official sitemap schemas as data, and a strict XML reader for ``check``.
+"""The official sitemap schemas as data, applied by a small validator for ``check``.
 
-The rules of sitemap.xsd, siteindex.xsd and Google's image, video and news schemas (and of
-xhtml:link in xhtml1-strict.xsd), restated as a table and applied by a small validator, so
-that ``check`` rejects every file the schemas reject without lxml (not a dependency) and
-without the XSDs themselves: Google's carry "All Rights Reserved" and no licence to
-redistribute them. The test suite validates each case with the XSDs and this table side by
-side (tests/test_check_corruptions.py).
-
-Where the schemas are looser than the protocol text, the table holds the stricter rule and
-says so: URLs must be absolute, escaped http(s) URLs of at most 2,048 characters
-(sitemaps.org "XML tag definitions", "Entity escaping"); dates follow the W3C Datetime
-profile (a full date, or a date and a time with seconds and a time zone), not all of
-xs:dateTime.
+sitemap.xsd, siteindex.xsd, Google's image, video and news schemas and xhtml:link, restated
+as a table: no lxml, and no copy of Google's XSDs (no licence to redistribute them); the tests
+compare the two side by side. Where the protocol text is stricter (absolute escaped http(s)
+URLs, the W3C Datetime profile) the table holds its rule; Google's limits beyond the XSDs are
+its ``beyond`` rules, which ``check`` applies apart.
 """
 
 from __future__ import annotations
@@ -27,7 +20,7 @@ from sitemap_plugins.vocab.urls import url_problem
 from sitemap_plugins.vocab.values import is_language_tag
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterator, Mapping
 
     from sitemap_plugins.entry.render import Node
 
@@ -40,6 +33,18 @@ XML_NS = "{http://www.w3.org/XML/1998/namespace}"
 XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
 _PREFIXES = {SITEMAP: "", XHTML: "xhtml:", IMAGE: "image:", VIDEO: "video:", NEWS: "news:",
              XML_NS: "xml:", XSI: "xsi:"}
+
+
+def foreign(tag: str) -> bool:
+    """An element of a namespace no sitemap schema defines.
+
+    sitemaps.org lets a sitemap carry its own in <urlset> and <url> ("Extending the
+    Sitemaps protocol"); sitemap.xsd's ``any ##other`` in <url> says the same.
+    """
+    namespace, brace, _ = tag.rpartition("}")
+    return bool(brace) and namespace + "}" not in _PREFIXES
+
+
 # Any schema-aware reader accepts these on any element: they only point at the schema.
 _SCHEMA_HINTS = frozenset({f"{XSI}schemaLocation", f"{XSI}noNamespaceSchemaLocation"})
 
@@ -56,16 +61,15 @@ def display(name: str) -> str:
 
 
 # Markup, so that what lies between is character data: comments, processing instructions
-# and the declaration, CDATA sections (their content is data too: group 1), and tags, whose
-# attribute values may hold ">".
+# and the declaration, CDATA sections (an escape of their own: ``<loc><![CDATA[...&...]]>``
+# is the same value as ``&amp;``), and tags, whose attribute values may hold ">".
 # A DOCTYPE's internal subset ("[...]") holds declarations whose ">" is markup too.
 _MARKUP = re.compile(
-    r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[(.*?)\]\]>"
+    r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>"
     r"|<!DOCTYPE(?:[^>\"'\[]|\"[^\"]*\"|'[^']*')*\[(?:[^\]\"']|\"[^\"]*\"|'[^']*')*\]\s*>"
     r"|<!(?:[^>\"']|\"[^\"]*\"|'[^']*')*>"
     r"|<(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.DOTALL)
 _UNESCAPED = re.compile(r"['\"<>]")
-_RAW_IN_CDATA = re.compile(r"[&'\"<>]")
 
 
 def unescaped_text(text: str) -> tuple[int, str] | None:
@@ -77,8 +81,6 @@ def unescaped_text(text: str) -> tuple[int, str] | None:
     position = 0
     for match in _MARKUP.finditer(text):
         found = _UNESCAPED.search(text, position, match.start())
-        if found is None and match.group(1) is not None:
-            found = _RAW_IN_CDATA.search(text, match.start(1), match.end(1))
         if found is not None:
             return text.count("\n", 0, found.start()) + 1, found.group(0)
         position = match.end()
@@ -111,20 +113,13 @@ def collapse(text: str) -> str:
 def check_url(text: str) -> str | None:
     """An absolute, escaped http(s) URL of at most 2,048 characters (sitemaps.org: ``loc``).
 
-    The value as XML Schema reads an anyURI (white space collapsed), then the one rule of
-    :func:`~sitemap_plugins.vocab.urls.url_problem`, which the media entries are written by too.
+    Collapsed as an anyURI, then the writers' own rule (:func:`.url_problem`).
     """
     return url_problem(collapse(text))
 
 
 def check_date(text: str) -> str | None:
-    """A W3C datetime that xs:date or xs:dateTime also accepts.
-
-    A date (``2024-05-01``), or a date and time with seconds and a time zone
-    (``2024-05-01T10:20:30+02:00``): the W3C profile asks for the zone when a time is given,
-    and xs:dateTime for the seconds. The date must exist, the hour run to 23 and the zone lie
-    within -14:00 to +14:00.
-    """
+    """A W3C datetime that xs:date or xs:dateTime takes (time: seconds and zone required)."""
     value = collapse(text)
     match = _DATE.match(value)
     if match is None:
@@ -210,10 +205,8 @@ _TICKER = r"[^\W_]+:[^\W_]+"
 class Element:
     """What an element may hold, per its schema.
 
-    ``children`` is a sequence of (name, least, most) in order (most None: no bound);
-    ``text`` the rule of a text-only element (None: elements only); ``extensions`` the
-    elements of other namespaces allowed after the sequence (sitemap.xsd's ``any ##other``);
-    ``unordered`` siteindex.xsd's ``xsd:all``.
+    ``children`` (name, least, most) in order, or a ``text`` rule; ``extensions`` after the
+    sequence (``any ##other``); ``unordered``: ``xsd:all``.
     """
 
     children: tuple[tuple[str, int, int | None], ...] = ()
@@ -224,9 +217,89 @@ class Element:
     unordered: bool = False
     empty: bool = False
     """Nothing inside, not even white space (XHTML's link is EMPTY)."""
+    beyond: Callable[[Node], str | None] | None = None
+    """A rule of Google's pages (or of the XSD's own words) that the XSD's grammar lacks:
+    ``check`` applies it (:func:`beyond_schema`), the XSD side-by-side tests do not."""
+    deprecated: bool = False
+    """Google no longer reads it (the image tags other than image:loc, 2022): a warning."""
 
 
 _ANY_TEXT = _text()
+_ZERO = re.compile(r"[+-]?0+", re.ASCII)  # a whole number that is zero, as xs:integer reads it
+
+
+def _at_most(child: str, most: int) -> Callable[[Node], str | None]:
+    def check(node: Node) -> str | None:
+        count = sum(1 for item in node.children if item.tag == child)
+        return (f"{count:,} {display(child)} elements; Google takes at most {most:,} a page"
+                if count > most else None)
+    return check
+
+
+def _longest(most: int) -> Callable[[Node], str | None]:
+    def check(node: Node) -> str | None:
+        return (f"{display(node.tag)} has {len(node.text):,} characters; Google takes at most "
+                f"{most}" if len(node.text) > most else None)
+    return check
+
+
+def _filled(node: Node) -> str | None:
+    return None if node.text.strip() else f"{display(node.tag)} is empty"
+
+
+def _video(node: Node) -> str | None:
+    tags = {child.tag for child in node.children}
+    return (None if tags & {f"{VIDEO}content_loc", f"{VIDEO}player_loc"}
+            else "video:video has neither content_loc nor player_loc")
+
+
+def _news(node: Node) -> str | None:  # sitemap-news.xsd makes it optional; Google requires it
+    title = node.find(f"{NEWS}title")
+    return (None if title is not None and title.text.strip()
+            else "news:title is missing or empty (Google News requires it)")
+
+
+def _seconds(node: Node) -> str | None:
+    return ("video:duration is 0; Google takes 1 to 28,800 seconds (leave it out when unknown)"
+            if _ZERO.fullmatch(collapse(node.text)) else None)
+
+
+def _price(node: Node) -> str | None:
+    # sitemap-video.xsd's own words, which its grammar leaves out: "The price value must
+    # either be a non-negative decimal or be empty. If a price value is specified, the
+    # currency attribute is required. If no price value is specified, the type attribute
+    # must be valid and present."
+    value = collapse(node.text)
+    if value and (not _DECIMAL.match(value) or value.startswith("-")):
+        return f"video:price {_shown(value)} is not a non-negative number"
+    if value and "currency" not in node.attributes:
+        return "video:price gives a price without its currency (sitemap-video.xsd requires it)"
+    if not value and "type" not in node.attributes:
+        return "video:price is empty and has no type (sitemap-video.xsd requires one then)"
+    return None
+
+
+def beyond_schema(node: Node) -> Iterator[tuple[str, bool]]:
+    """What the table adds to the schemas' grammar in ``node`` and below: (message, warning).
+
+    Google's limits and the XSDs' own words (:attr:`Element.beyond`), and the tags Google
+    deprecated (a warning). Followed only into children the schema allows there.
+    """
+    spec = ELEMENTS.get(node.tag)
+    if spec is None:
+        return
+    if spec.deprecated:
+        yield (f"{display(node.tag)} is deprecated: Google reads only image:loc (leave it "
+               "out)"), True
+    reason = spec.beyond(node) if spec.beyond is not None else None
+    if reason is not None:
+        yield reason, False
+    allowed = spec.extensions | {tag for tag, _, _ in spec.children}
+    for child in node.children:
+        if child.tag in allowed:
+            yield from beyond_schema(child)
+
+
 EXTENSIONS = frozenset({f"{XHTML}link", f"{IMAGE}image", f"{VIDEO}video", f"{NEWS}news"})
 """The elements a <url> may hold after its own four: each namespace's one global element
 that sitemaps use (Google's extensions; xhtml:link for hreflang)."""
@@ -272,7 +345,7 @@ ELEMENTS: dict[str, Element] = {
     f"{SITEMAP}url": Element(
         children=((f"{SITEMAP}loc", 1, 1), (f"{SITEMAP}lastmod", 0, 1),
                   (f"{SITEMAP}changefreq", 0, 1), (f"{SITEMAP}priority", 0, 1)),
-        extensions=EXTENSIONS),
+        extensions=EXTENSIONS, beyond=_at_most(f"{IMAGE}image", 1_000)),
     f"{SITEMAP}loc": Element(text=check_url),
     f"{SITEMAP}lastmod": Element(text=check_date),
     f"{SITEMAP}changefreq": Element(text=_words(*CHANGEFREQ_WORDS)),
@@ -288,12 +361,12 @@ ELEMENTS: dict[str, Element] = {
         (f"{IMAGE}loc", 1, 1), (f"{IMAGE}caption", 0, 1), (f"{IMAGE}geo_location", 0, 1),
         (f"{IMAGE}title", 0, 1), (f"{IMAGE}license", 0, 1))),
     f"{IMAGE}loc": Element(text=check_url),
-    f"{IMAGE}caption": Element(text=_ANY_TEXT),
-    f"{IMAGE}geo_location": Element(text=_ANY_TEXT),
-    f"{IMAGE}title": Element(text=_ANY_TEXT),
-    f"{IMAGE}license": Element(text=check_url),
+    f"{IMAGE}caption": Element(text=_ANY_TEXT, deprecated=True),
+    f"{IMAGE}geo_location": Element(text=_ANY_TEXT, deprecated=True),
+    f"{IMAGE}title": Element(text=_ANY_TEXT, deprecated=True),
+    f"{IMAGE}license": Element(text=check_url, deprecated=True),
     # sitemap-video.xsd
-    f"{VIDEO}video": Element(children=(
+    f"{VIDEO}video": Element(beyond=_video, children=(
         (f"{VIDEO}thumbnail_loc", 1, 1), (f"{VIDEO}title", 1, 1),
         (f"{VIDEO}description", 1, 1), (f"{VIDEO}content_loc", 0, 1),
         (f"{VIDEO}player_loc", 0, 1), (f"{VIDEO}duration", 0, 1),
@@ -306,12 +379,12 @@ ELEMENTS: dict[str, Element] = {
         (f"{VIDEO}uploader", 0, 1), (f"{VIDEO}tvshow", 0, 1), (f"{VIDEO}platform", 0, 1),
         (f"{VIDEO}live", 0, 1), (f"{VIDEO}id", 0, None))),
     f"{VIDEO}thumbnail_loc": Element(text=check_url),
-    f"{VIDEO}title": Element(text=_text(100)),
-    f"{VIDEO}description": Element(text=_text(2048)),
+    f"{VIDEO}title": Element(text=_text(100), beyond=_filled),
+    f"{VIDEO}description": Element(text=_text(2048), beyond=_filled),
     f"{VIDEO}content_loc": Element(text=check_url),
     f"{VIDEO}player_loc": Element(
         text=check_url, attributes={"allow_embed": _YES_NO, "autoplay": _ANY_TEXT}),
-    f"{VIDEO}duration": Element(text=_integer(0, 28_800)),
+    f"{VIDEO}duration": Element(text=_integer(0, 28_800), beyond=_seconds),
     f"{VIDEO}expiration_date": Element(text=check_date),
     f"{VIDEO}rating": Element(text=_decimal(Decimal(0), Decimal(5))),
     f"{VIDEO}content_segment_loc": Element(
@@ -325,12 +398,13 @@ ELEMENTS: dict[str, Element] = {
         text=_pattern(r"(?:[A-Z]{2}(?: +[A-Z]{2})*)?", "a list of country codes"),
         attributes={"relationship": _ALLOW_DENY}, required=("relationship",)),
     f"{VIDEO}gallery_loc": Element(text=check_url, attributes={"title": _ANY_TEXT}),
-    f"{VIDEO}price": Element(text=_ANY_TEXT, attributes={
+    f"{VIDEO}price": Element(text=_ANY_TEXT, beyond=_price, attributes={
         "currency": _pattern(r"[A-Z]{3}", "an ISO 4217 currency code"),
         "type": _words("purchase", "PURCHASE", "rent", "RENT"),
         "resolution": _words("sd", "SD", "hd", "HD")}),
     f"{VIDEO}requires_subscription": Element(text=_YES_NO),
-    f"{VIDEO}uploader": Element(text=_ANY_TEXT, attributes={"info": check_url}),
+    f"{VIDEO}uploader": Element(text=_ANY_TEXT, attributes={"info": check_url},
+                                beyond=_longest(255)),
     f"{VIDEO}tvshow": Element(children=(
         (f"{VIDEO}show_title", 1, 1), (f"{VIDEO}video_type", 1, 1),
         (f"{VIDEO}episode_title", 0, 1), (f"{VIDEO}season_number", 0, 1),
@@ -349,12 +423,13 @@ ELEMENTS: dict[str, Element] = {
     f"{VIDEO}id": Element(text=_ANY_TEXT, required=("type",), attributes={"type": _words(
         "tms:series", "tms:program", "rovi:series", "rovi:program", "freebase", "url")}),
     # sitemap-news.xsd
-    f"{NEWS}news": Element(children=(
+    f"{NEWS}news": Element(beyond=_news, children=(
         (f"{NEWS}publication", 1, 1), (f"{NEWS}access", 0, 1), (f"{NEWS}genres", 0, 1),
         (f"{NEWS}publication_date", 1, 1), (f"{NEWS}title", 0, 1),
         (f"{NEWS}keywords", 0, 1), (f"{NEWS}stock_tickers", 0, 1))),
     f"{NEWS}publication": Element(children=((f"{NEWS}name", 1, 1), (f"{NEWS}language", 1, 1))),
-    f"{NEWS}name": Element(text=_ANY_TEXT),
+    f"{NEWS}name": Element(text=_ANY_TEXT, beyond=lambda node: None if node.text.strip()
+                           else "news:publication has no name"),
     f"{NEWS}language": Element(
         text=_pattern(r"zh-cn|zh-tw|[a-z]{2,3}", "an ISO 639 language code")),
     f"{NEWS}access": Element(text=_words("Subscription", "Registration")),
@@ -393,12 +468,13 @@ def validate_root(root: Node, entries: int) -> list[tuple[int, str]]:
 def validate_entry(root: Node, node: Node, ids: set[str] | None = None) -> list[tuple[int, str]]:
     """What breaks the schemas in one child of the root (a <url>, a <sitemap>).
 
-    ``ids`` holds the xs:ID values (xhtml:link's ``id``) of the file's earlier entries, and
-    gets this one's: the schemas allow each only once in a file. Few files have any.
+    ``ids``: the file's xs:ID values so far (xhtml:link's ``id``, unique in a file).
     """
     if root.tag not in _ROOTS:
         return []  # the root is reported, once
     problems: list[tuple[int, str]] = []
+    if root.tag == f"{SITEMAP}urlset" and foreign(node.tag):
+        return []
     if node.tag != ELEMENTS[root.tag].children[0][0]:
         problems.append((node.line, (f"<{display(root.tag)}> may not hold "
                                     f"<{display(node.tag)}> (an element no schema allows "
@@ -465,9 +541,10 @@ def _validate_children(node: Node, spec: Element, problems: list[tuple[int, str]
     for child in node.children:
         index = order.get(child.tag)
         if index is None:
-            if child.tag in spec.extensions:
+            if child.tag in spec.extensions or (spec.extensions and foreign(child.tag)):
                 position = len(spec.children)
-                _validate(child, ELEMENTS[child.tag], problems)
+                if child.tag in ELEMENTS:
+                    _validate(child, ELEMENTS[child.tag], problems)
             else:
                 problems.append((child.line, (f"<{name}> may not hold <{display(child.tag)}> "
                                              "(an element no schema allows here)")))
