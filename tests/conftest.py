@@ -95,7 +95,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 HOLD_FOLDER = """
 import sys, time
 from pathlib import Path
-from sitemap_plugins.disk.site import site_lock
+from sitemap_plugins.disk.locks import site_lock
 with site_lock(Path(sys.argv[1])):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))

@@ -544,7 +544,7 @@ def test_a_merge_waits_for_a_build_in_progress(sections: Path, capsys, monkeypat
     fails in one line and writes nothing (it would have read one build's index with another's
     parts, or removed the root build's temporary files). Once the build is done it runs."""
 
-    monkeypatch.setattr("sitemap_plugins.disk.site.WAIT_SECONDS", 0.5)
+    monkeypatch.setattr("sitemap_plugins.disk.locks.WAIT_SECONDS", 0.5)
     before = snapshot(sections)
     holder = hold(sections / held, 30)
     try:

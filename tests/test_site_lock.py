@@ -91,7 +91,7 @@ def test_a_held_site_fails_after_the_wait_and_changes_nothing(
     main(["-q", "build", str(site), "--base-url", BASE])
     before = sitemap_files(site)
     (site / "p-new.html").write_text("<html><head><title>new</title></head></html>")
-    monkeypatch.setattr("sitemap_plugins.disk.site.WAIT_SECONDS", 0.5)
+    monkeypatch.setattr("sitemap_plugins.disk.locks.WAIT_SECONDS", 0.5)
     holder = hold(site, 60)
     try:
         started = time.monotonic()
@@ -141,7 +141,7 @@ def test_a_build_with_its_own_cache_folder_waits_for_a_merge_of_the_site(
     """Whatever cache_dir a build is given, it waits for the lock a merge (or a build with
     other options) holds on the same site: one lock file per site."""
     site = make_site(tmp_path / "site", 3)
-    monkeypatch.setattr("sitemap_plugins.disk.site.WAIT_SECONDS", 0.3)
+    monkeypatch.setattr("sitemap_plugins.disk.locks.WAIT_SECONDS", 0.3)
     holder = hold(site, 30)
     try:
         config = SitemapConfig.from_mapping({"base_url": BASE,

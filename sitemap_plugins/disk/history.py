@@ -35,9 +35,9 @@ from sitemap_plugins.disk.history_files import (
     encode_written,
     is_busy,
 )
+from sitemap_plugins.disk.locks import folder_lock
 from sitemap_plugins.disk.site import (
     finished,
-    folder_lock,
     is_regular,
     make_cache_folder,
     read_file,

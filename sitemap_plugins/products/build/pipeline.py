@@ -38,6 +38,7 @@ from sitemap_plugins.disk.history import (
     record_pending,
     write_changes,
 )
+from sitemap_plugins.disk.locks import site_lock
 from sitemap_plugins.disk.owned import (
     Installed,
     Ownership,
@@ -56,7 +57,6 @@ from sitemap_plugins.disk.site import (
     refuse_special,
     remove_leftovers,
     scan_site,
-    site_lock,
 )
 from sitemap_plugins.entry.news import NewsItem, NewsSelection
 from sitemap_plugins.entry.render import (

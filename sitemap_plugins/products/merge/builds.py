@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sitemap_plugins.disk.locks import site_lock
 from sitemap_plugins.disk.site import (
     is_regular,
     read_file,
     read_own,
-    site_lock,
     sitemap_entries,
     sitemap_kind,
     what_stands,

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.disk.cache_keys import default_cache_dir
+from sitemap_plugins.disk.locks import site_lock
 from sitemap_plugins.disk.owned import (
     identify,
     install_copy,
@@ -41,7 +42,6 @@ from sitemap_plugins.disk.site import (
     list_names,
     remove_files,
     remove_leftovers,
-    site_lock,
     what_stands,
     write_if_changed,
 )
@@ -158,7 +158,7 @@ def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
         MergeError: listing what stops the merge; nothing was written.
         WriteError: when a file cannot be written (each file is whole, old or new).
         BusyError: when a build of the root, or of a build below it, is still running after
-            the wait (:data:`sitemap_plugins.disk.site.WAIT_SECONDS`); nothing was written.
+            the wait (:data:`sitemap_plugins.disk.locks.WAIT_SECONDS`); nothing was written.
     """
     root = Path(root_dir)
     if not root.is_dir():
