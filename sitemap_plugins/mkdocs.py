@@ -24,6 +24,7 @@ from sitemap_plugins.entry import page_values
 from sitemap_plugins.entry.rules import REASON_UNTRANSLATED, PageHints
 from sitemap_plugins.hosts import git_dates, markdown_includes
 from sitemap_plugins.hosts.config import host_config, preview_config, relative_to_config
+from sitemap_plugins.hosts.host_files import source_text
 from sitemap_plugins.hosts.mkdocs_family import (
     REASON_FRONT_MATTER,
     REASON_STATIC_HTML,
@@ -673,14 +674,8 @@ def _front_matter(meta: Mapping[str, Any], src_uri: str | None) -> page_values.O
 
 def _read_front_matter(path: str | None) -> dict[str, Any]:
     """The front matter of a source file that this build did not read (``--dirty``)."""
-    if path is None:
-        return {}
-    try:
-        with open(path, encoding="utf-8-sig", errors="strict") as handle:
-            return dict(get_data(handle.read())[1])
-    except (OSError, UnicodeDecodeError) as err:
-        log.debug("cannot read the front matter of %s: %s", path, err)
-        return {}
+    text = None if path is None else source_text(path)
+    return {} if text is None else dict(get_data(text)[1])
 
 
 def _outline(items: Iterable[Any], lang: str | None) -> tuple[NavNode, ...]:

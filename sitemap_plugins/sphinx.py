@@ -1,15 +1,13 @@
 """Sphinx extension: ``extensions = ["sitemap_plugins.sphinx"]`` writes the sitemap.
 
-A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build the core scans
-the output folder, with what only Sphinx knows (sources and autodoc's modules for git dates,
-metadata, the toctree, sphinx-sitemap's settings, each document's ``body``) as
-:class:`~sitemap_plugins.entry.rules.PageHints`; ``-j N`` gives ``-j 1``'s bytes.
+A drop-in successor to sphinx-sitemap. After an ``html`` or ``dirhtml`` build it hands the
+core what Sphinx knows: the files it writes, each document's values, git sources and
+``body``, the toctree, sphinx-sitemap's settings. The core scans the output and decides.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fnmatch
 import importlib.util
 import os
 import posixpath
@@ -22,47 +20,38 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from sphinx.builders.dirhtml import DirectoryHTMLBuilder
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.builders.singlehtml import SingleFileHTMLBuilder
-from sphinx.errors import ConfigError as SphinxConfigError
-from sphinx.errors import SphinxError
 from sphinx.jinja2glue import BuiltinTemplateLoader
-from sphinx.util import logging
+from sphinx.util import fileutil, logging
 
 from sitemap_plugins import __version__
-from sitemap_plugins.entry.page_values import OwnValues, date_claims, own_values
-from sitemap_plugins.entry.rules import PageHints
+from sitemap_plugins.entry.page_values import date_claims, own_values
+from sitemap_plugins.entry.rules import HTML_EXTENSIONS, PageHints
 from sitemap_plugins.hosts.config import host_config, read_options, relative_to_config
-from sitemap_plugins.hosts.git_dates import read_git_dates, shallow_note
+from sitemap_plugins.hosts.git_dates import latest_dates, shallow_note
+from sitemap_plugins.hosts.host_files import files_under, subfolders
+from sitemap_plugins.hosts.sphinx_legacy import LEGACY_DEFAULTS, check_legacy, translate
 from sitemap_plugins.page.reader import HostPage
 from sitemap_plugins.products.report import log_level, log_result
-from sitemap_plugins.vocab.dates import Lastmod, latest
 from sitemap_plugins.vocab.errors import ConfigError, Diagnostic, SitemapError
 from sitemap_plugins.vocab.options import SitemapConfig, html_sitemap_file
-from sitemap_plugins.vocab.values import hreflang
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Callable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.config import Config
 
     from sitemap_plugins.products.html_map.plan import NavNode
+    from sitemap_plugins.vocab.dates import Lastmod
 
 log = logging.getLogger(__name__)
 
 SETTING = "sitemap_plugins"
 REASON_METADATA = "metadata sitemap: false"
-REASON_EXCLUDES = "sitemap_excludes"
 REASON_STATIC_HTML = "static HTML copied from html_extra_path"
-REASON_NOT_A_PAGE = "theme or source file (not a page)"
-REASON_LEFT_OVER = "left from an earlier build (Sphinx no longer writes it)"
-DEFAULT_SCHEME = "{lang}{version}{link}"
-_LEGACY_DEFAULTS: tuple[tuple[str, object], ...] = (
-    ("site_url", None), ("sitemap_url_scheme", DEFAULT_SCHEME), ("sitemap_locales", []),
-    ("sitemap_filename", "sitemap.xml"), ("sitemap_excludes", []),
-    ("sitemap_show_lastmod", False), ("sitemap_indent", 0))
-"""sphinx-sitemap's settings, with its defaults: read so that conf.py keeps working."""
-_NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")
+_COPYFILE = "copyfile"  # what copy_asset_file and copy_asset call, in sphinx.util.fileutil
+_NOT_PAGES = ("_static/", "_sources/", "_images/", "_downloads/")  # theme and source files
 _RUNS: weakref.WeakKeyDictionary[Sphinx, _Run] = weakref.WeakKeyDictionary()
 _REFUSED: weakref.WeakSet[Sphinx] = weakref.WeakSet()
 
@@ -72,30 +61,27 @@ class _Run:
     """One HTML build's checked options and where its URLs live."""
 
     config: SitemapConfig
-    canonical_base: str | None
-    """html_baseurl, where Sphinx's canonical links point, when the URL scheme adds a path."""
-    alternates: tuple[tuple[str, str], ...] = ()
-    """``(hreflang, base URL)`` of each of sphinx-sitemap's ``sitemap_locales``."""
-    excludes: tuple[str, ...] = ()
+    canonical_base: str | None  # html_baseurl, when the URL scheme adds a path
+    alternates: tuple[tuple[str, str], ...] = ()  # (hreflang, base URL) per sitemap_locales
     builder: StandaloneHTMLBuilder = field(kw_only=True)
     written: set[str] = field(default_factory=set)  # resolved here, whatever -j says
     bodies: dict[str, str] = field(default_factory=dict)  # of the pages rendered here
     pages: set[str] = field(default_factory=set)  # rendered here: all but -j's documents
     started: int = field(default_factory=time.time_ns)
+    copied: set[str] = field(default_factory=set)  # by Sphinx's copy helpers, for extensions
+    copy: Callable[..., None] | None = None  # Sphinx's own copyfile, while it is watched
+
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the options and sphinx-sitemap's settings; connect the build's events.
-
-    With sphinx-sitemap loaded too, an error says which one to remove.
-    """
+    """Register the options and sphinx-sitemap's settings; connect the build's events."""
     meta = {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
     if "sphinx_sitemap" in app.config.extensions:
         _refuse(app, "sitemap_plugins.sphinx replaces sphinx_sitemap (and reads its sitemap_* "
                 "settings): remove 'sphinx_sitemap' from extensions in conf.py")
         return meta
     app.add_config_value(SETTING, {}, "", types=frozenset({dict}))
-    for name, default in _LEGACY_DEFAULTS:
+    for name, default in LEGACY_DEFAULTS:
         if name not in app.config:
             app.add_config_value(name, default, "")
     app.connect("config-inited", _check_options)
@@ -104,41 +90,36 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-collect-pages", _site_map_page)
     app.connect("html-page-context", _page_context)
     app.connect("doctree-resolved", _resolved)
-    app.connect("build-finished", _finish)  # all the work, in the main process
+    # All the work, in the main process; after the pages other extensions write as it ends.
+    app.connect("build-finished", _finish, priority=900)
     return meta
 
 
-def _refuse(app: Sphinx, err: SphinxError | str) -> None:
-    """Report a bad setting or page value in one ``ERROR:`` line; the build then exits 1.
-
-    As linkcheck reports a broken link: a raised error would print Sphinx's crash report (a
-    traceback, and a plea to report a bug to Sphinx) for a user's value. No sitemap is written.
-    """
+def _refuse(app: Sphinx, err: str) -> None:
+    """Report a bad value in one ``ERROR:`` line, not Sphinx's crash report; exit status 1."""
     log.error("%s", err)  # untyped: suppress_warnings must not hide why the build failed
     app.statuscode = 1
     _REFUSED.add(app)
 
 
 def _options(config: Config, confdir: str) -> dict[str, Any]:
-    """``sitemap_plugins`` as given, its keys checked (the core checks the values).
-
-    Raises:
-        sphinx.errors.ConfigError: naming the key, in the core's words.
-    """
-    try:
-        raw = read_options(config[SETTING], SETTING, base_url_from="html_baseurl",
-                           key_noun="an option")
-    except ConfigError as err:
-        raise SphinxConfigError(f"{err.option}: {err.message}") from err
+    """``sitemap_plugins`` as given, its keys checked (the core checks the values)."""
+    raw = read_options(config[SETTING], SETTING, base_url_from="html_baseurl",
+                       key_noun="an option")
     return {name: relative_to_config(name, value, confdir) for name, value in raw.items()}
 
 
 def _check_options(app: Sphinx, config: Config) -> None:
-    """Check every option when the configuration is read, whatever the builder."""
+    """Check every option and sphinx-sitemap setting when the configuration is read."""
     try:
+        check_legacy(_legacy_values(config))
         _validated(_options(config, _confdir(app)), None, _confdir(app), names={})
-    except SphinxConfigError as err:
-        _refuse(app, err)
+    except ConfigError as err:
+        _refuse(app, f"{err.option}: {err.message}")
+
+
+def _legacy_values(config: Config) -> dict[str, Any]:
+    return {name: config[name] for name, _ in LEGACY_DEFAULTS}
 
 
 def _validated(options: dict[str, Any], base_url: str | None, confdir: str, *,
@@ -148,7 +129,7 @@ def _validated(options: dict[str, Any], base_url: str | None, confdir: str, *,
         return host_config(options, base_url=base_url, config_dir=confdir, check_products=False)
     except ConfigError as err:
         where = names.get(err.option, f"{SETTING}[{err.option!r}]")
-        raise SphinxConfigError(f"{where}: {err.message}") from err
+        raise ConfigError(where, err.message) from err
 
 
 def _is_html(builder: Builder) -> TypeGuard[StandaloneHTMLBuilder]:
@@ -168,8 +149,8 @@ def _start(app: Sphinx) -> None:
         return
     try:
         _begin(app, builder)
-    except SphinxConfigError as err:
-        _refuse(app, err)
+    except ConfigError as err:
+        _refuse(app, f"{err.option}: {err.message}")
 
 
 def _begin(app: Sphinx, builder: StandaloneHTMLBuilder) -> None:
@@ -181,99 +162,37 @@ def _begin(app: Sphinx, builder: StandaloneHTMLBuilder) -> None:
             "absolute URLs. Set html_baseurl to the public URL of the documentation, e.g. "
             "html_baseurl = 'https://example.org/docs/'.", type="sitemap", subtype="configuration")
         return
-    notes: list[str] = []
-    confdir = _confdir(app)
+    confdir, raw = _confdir(app), getattr(config, "_raw_config", {})
     options = _options(config, confdir)
     options.setdefault("directory_urls", isinstance(app.builder, DirectoryHTMLBuilder))
     if (suffix := builder.out_suffix.lower()) not in (".html", ".htm") and suffix[1:].isalnum():
         options.setdefault("extensions", [".html", ".htm", suffix])  # html_file_suffix's pages
-    filename, names = str(config.sitemap_filename or "sitemap.xml"), {"base_url": "html_baseurl"}
-    if filename != "sitemap.xml" and "sitemap_name" not in options:
-        # At the root: a sitemap lists only URLs below its folder (sitemaps.org, file location).
-        name = posixpath.basename(filename.replace("\\", "/")).removesuffix(".gz")
-        options["sitemap_name"] = name.removesuffix(".xml")
-        names["sitemap_name"] = "sitemap_filename"
-        notes.append(f"sitemap_filename {filename!r}: written as {options['sitemap_name']}.xml "
-                     "at the root of the site (and .txt, .xml.gz beside it)")
-    root, prefix, lang_root = _scheme(app, str(base), notes)
-    run = _Run(_validated(options, root + prefix, confdir, names=names),
-               canonical_base=root if prefix else None, alternates=_locales(app, lang_root, notes),
-               excludes=tuple(str(p) for p in config.sitemap_excludes or ()), builder=builder)
-    if run.excludes:
-        notes.append("sitemap_excludes: matched as sphinx-sitemap does (fnmatch on the page's "
-                     "link); the 'exclude' option takes globs of URL paths")
-    if config.sitemap_show_lastmod:
-        notes.append("sitemap_show_lastmod: not needed; lastmod comes from git (first-parent "
-                     "commit dates) and the pages, without sphinx-last-updated-by-git")
-    if config.sitemap_indent:
-        notes.append("sitemap_indent: not used; the sitemap is always written two spaces deep")
-    for note in notes:  # info: a difference from sphinx-sitemap is no fault (-W passes)
+    locales = list(config.sitemap_locales) or [  # else the folders of locale_dirs
+        name for folder in config.locale_dirs or ()
+        for name in subfolders(os.path.join(confdir, folder))]
+    legacy = translate(
+        _legacy_values(config), base=str(base), locales=locales,
+        lang=os.environ.get("READTHEDOCS_LANGUAGE") or config.language or "",
+        version=os.environ.get("READTHEDOCS_VERSION") or config.version or "",
+        scheme_used=bool(os.environ.get("READTHEDOCS")) or "sitemap_url_scheme" in raw)
+    names = {"base_url": "html_baseurl"}
+    if legacy.sitemap_name is not None and "sitemap_name" not in options:
+        options["sitemap_name"], names["sitemap_name"] = legacy.sitemap_name, "sitemap_filename"
+    sitemap = _validated(options, legacy.root + legacy.prefix, confdir, names=names)
+    run = _Run(replace(sitemap, exclude=(*sitemap.exclude, *legacy.excludes, *_NOT_PAGES)),
+               canonical_base=legacy.root if legacy.prefix else None,
+               alternates=legacy.alternates, builder=builder)
+    for note in legacy.notes:  # info: a difference from sphinx-sitemap is no fault (-W passes)
         log.info("Sitemap: %s", note)
     _RUNS[app] = run
+    run.copy = copy = getattr(fileutil, _COPYFILE)
 
+    def noted(source: str | os.PathLike[str], dest: str | os.PathLike[str], **kw: bool) -> None:
+        # copy_asset_file leaves a file identical to its source as it is: copied all the same.
+        run.copied.add(os.path.abspath(dest))
+        copy(source, dest, **kw)
 
-def _scheme(app: Sphinx, base: str, notes: list[str]) -> tuple[str, str, str | None]:
-    """(html_baseurl with its slash, the URL scheme's path before pages, its languages' root).
-
-    The last is where each language's path goes (None: the scheme is not used). ``{lang}``
-    and ``{version}`` are Read the Docs' language and version when it builds, else
-    ``language`` and ``version``. Outside Read the Docs the scheme applies only when conf.py
-    sets it (Sphinx's canonical links are html_baseurl + page). A prefix that html_baseurl
-    already ends with is not added again.
-    """
-    config = app.config
-    root = base if base.endswith("/") else base + "/"
-    if root != base:
-        notes.append(f"html_baseurl {base!r} has no trailing slash: pages are listed under "
-                     f"{root!r} (sphinx-sitemap glued the page to it)")
-    lang = os.environ.get("READTHEDOCS_LANGUAGE") or config.language or ""
-    prefix = _prefix(app, lang)
-    if "sitemap_url_scheme" not in getattr(config, "_raw_config", {}) and not os.environ.get(
-            "READTHEDOCS"):
-        if prefix:
-            notes.append(f"sitemap_url_scheme not set: pages are listed at html_baseurl + page, "
-                         f"as Sphinx's canonical links say (sphinx-sitemap put {prefix!r} "
-                         "between them; set sitemap_url_scheme to keep that)")
-        return root, "", None
-    if prefix and root.endswith("/" + prefix):
-        notes.append(f"html_baseurl ends in {prefix!r} already: sitemap_url_scheme adds none")
-        return root, "", root[: -len(prefix)]
-    return root, prefix, root
-
-
-def _prefix(app: Sphinx, lang: str) -> str:
-    """What ``sitemap_url_scheme`` puts before the page for ``lang`` (ConfigError if bad)."""
-    scheme = str(app.config.sitemap_url_scheme)
-    version = os.environ.get("READTHEDOCS_VERSION") or app.config.version or ""
-    try:
-        if not scheme.endswith("{link}"):
-            raise ValueError(scheme)  # noqa: TRY301  # one message for both
-        return scheme[: -len("{link}")].format(lang=f"{lang}/" if lang else "",
-                                              version=f"{version}/" if version else "")
-    except (KeyError, IndexError, ValueError) as err:
-        msg = (f"Expected a scheme of {{lang}}, {{version}} and text, ending in {{link}}, such as "
-               f"{DEFAULT_SCHEME!r}, but received: {scheme!r} (str)")
-        raise SphinxConfigError(f"sitemap_url_scheme: {msg}") from err
-
-
-def _locales(app: Sphinx, root: str | None, notes: list[str]) -> tuple[tuple[str, str], ...]:
-    """sphinx-sitemap's ``sitemap_locales`` (or the folders of ``locale_dirs``) as bases."""
-    config = app.config
-    locales = list(config.sitemap_locales or ())
-    if locales == [None]:
-        return ()
-    for folder in () if locales else config.locale_dirs or ():
-        path = os.path.join(_confdir(app), folder)
-        if os.path.isdir(path):
-            locales.extend(sorted(name for name in os.listdir(path)
-                                  if os.path.isdir(os.path.join(path, name))))
-    if root is None or "{lang}" not in str(config.sitemap_url_scheme):
-        if locales:
-            notes.append("sitemap_locales: no alternates written, sitemap_url_scheme "
-                         f"{'is not set' if root is None else 'has no {lang}'}")
-        return ()
-    return tuple((hreflang(locale), root + _prefix(app, str(locale)))
-                 for locale in dict.fromkeys(locales) if locale)
+    setattr(fileutil, _COPYFILE, noted)
 
 
 def _site_map_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
@@ -328,14 +247,18 @@ def _rel(app: Sphinx, path: str | os.PathLike[str]) -> str:
 def _finish(app: Sphinx, exception: Exception | None) -> None:
     """Write the sitemap once Sphinx has written the whole site (not after a failed build)."""
     run = _RUNS.pop(app, None)
+    if run is not None and run.copy is not None:
+        setattr(fileutil, _COPYFILE, run.copy)
     if run is None or exception is not None:
         return
     outline = _outline(app, run.builder) if run.config.lists_pages else ()
     from sitemap_plugins.products.build.pipeline import generate  # noqa: PLC0415  # the pipeline, as it runs
 
     try:
-        result = generate(app.outdir, run.config, hints=_hints(app, run), outline=outline,
-                          canonical_base=run.canonical_base, site_name=app.config.project)
+        hints, known = _hints(app, run)
+        result = generate(app.outdir, run.config, hints=hints, only=known, outline=outline,
+                          written_since=run.started, canonical_base=run.canonical_base,
+                          site_name=app.config.project)
     except SitemapError as err:  # a page's bad value, a file in the way
         _refuse(app, f"{SETTING}[{err.option!r}]: {err.message}" if isinstance(
             err, ConfigError) else str(err))
@@ -345,57 +268,38 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
                extra=lambda diagnostic: {"type": "sitemap", "subtype": diagnostic.code})
 
 
-def _metadata(docname: str, meta: Mapping[str, Any]) -> OwnValues:
-    """A document's own sitemap values, from the fields at its top.
-
-    ``:sitemap: false``, ``:sitemap_lastmod:``, ``:sitemap_changefreq:``,
-    ``:sitemap_priority:``, and ``:date:`` (when it was published; free text is passed by).
-
-    Raises:
-        PageValueError: naming the document and the field, when a sitemap value is bad.
-    """
-    given = {value: meta.get(name) for name, value in _PAGE_FIELDS.items()}
-    return own_values(given, docname, date_value=meta.get("date"))
-
-
-_PAGE_FIELDS = {"sitemap": "sitemap", "sitemap_lastmod": "lastmod",
+_PAGE_FIELDS = {"sitemap": "sitemap", "sitemap_lastmod": "lastmod",  # a document's own values
                 "sitemap_changefreq": "changefreq", "sitemap_priority": "priority"}
 
 
-def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
-    """What Sphinx knows of each page, keyed by its path in the output folder."""
-    from sitemap_plugins.disk.site import read_head  # noqa: PLC0415  # with the pipeline
+def _hints(app: Sphinx, run: _Run) -> tuple[dict[str, PageHints], set[str]]:
+    """What Sphinx knows of each page, by its path in the output; and the files it writes.
 
+    Those it wrote or copied in this build or before: a deleted document's page is not one.
+    """
     env, builder, config = app.env, run.builder, run.config
-    hints: dict[str, PageHints] = {}
-    extra = _extra_files(app)
-    known = {_rel(app, builder.get_outfilename(name)) for name in (
-        *env.found_docs, *run.pages, *(f"_modules/{module.replace('.', '/')}" for module, entry
-                                       in getattr(env, "_viewcode_modules", {}).items() if entry))
-             } | extra
-    own_map = posixpath.splitext(html_sitemap_file(config.html_sitemap))[0].removesuffix(
-        "/index") if config.html_sitemap else "\0"  # the core's own page, and its languages'
-    for rel in (r for r in _files(str(app.outdir)) if r.lower().endswith((
-            ".html", ".htm", builder.out_suffix.lower() or ".html"))):
-        # The page's URL below the base; sphinx-sitemap's "link", which its excludes match.
+    suffixes = (*HTML_EXTENSIONS, builder.out_suffix.lower())
+    extra = {rel for entry in app.config.html_extra_path or ()
+             for rel in files_under(os.path.join(_confdir(app), entry))}
+    docs = {_rel(app, builder.get_outfilename(doc)): doc for doc in sorted(env.found_docs)}
+    rendered = {_rel(app, builder.get_outfilename(name)) for name in (*run.pages, *(
+        f"_modules/{module.replace('.', '/')}" for module, entry
+        in getattr(env, "_viewcode_modules", {}).items() if entry))}
+    html = builder.out_suffix.lower() not in HTML_EXTENSIONS  # .shtml, .php: pages all the same
+
+    def alternates(rel: str) -> tuple[tuple[str, str], ...] | None:
         link = rel.removesuffix("index.html") if config.directory_urls and (
             rel == "index.html" or rel.endswith("/index.html")) else rel
-        if rel.startswith(_NOT_PAGES):
-            hints[rel] = PageHints(exclude=REASON_NOT_A_PAGE)
-        elif rel in extra and not config.static_html:
-            hints[rel] = PageHints(exclude=REASON_STATIC_HTML)
-        elif rel not in known and not rel.startswith(own_map) and os.stat(
-                os.path.join(app.outdir, rel)).st_mtime_ns < run.started:  # Sphinx deletes none
-            hints[rel] = PageHints(exclude=REASON_LEFT_OVER)
-        elif any(fnmatch.fnmatch(link, pattern) for pattern in run.excludes):
-            hints[rel] = PageHints(exclude=REASON_EXCLUDES)
-        elif run.alternates:
-            hints[rel] = PageHints(alternates=tuple(
-                (code, base + link) for code, base in run.alternates))
-    docs = {_rel(app, builder.get_outfilename(doc)): doc for doc in sorted(env.found_docs)}
-    metas = {doc: _metadata(doc, env.metadata.get(doc, {})) for doc in docs.values()}
-    git = _git_dates(app, [doc for doc, m in metas.items() if not m.exclude and m.lastmod is None],
-                     _module_sources(app), config)
+        return tuple((code, base + link) for code, base in run.alternates) or None
+
+    hints = {rel: PageHints(alternates=alternates(rel), html=html) for rel in rendered}
+    hints.update((rel, PageHints(exclude=REASON_STATIC_HTML)) for rel in extra
+                 if not config.static_html and rel.lower().endswith(suffixes))
+    metas = {doc: own_values({value: env.metadata.get(doc, {}).get(name) for name, value in
+                              _PAGE_FIELDS.items()}, doc, date_value=env.metadata.get(doc, {}).get(
+                                  "date")) for doc in docs.values()}  # PageValueError: bad
+    git = _git_dates(app, [d for d, m in metas.items() if not m.exclude and m.lastmod is None],
+                     config)
     for page in git.keys() - env.found_docs:  # viewcode's page of a module: the module's date
         rel = _rel(app, builder.get_outfilename(page))
         if not hints.get(rel, PageHints()).exclude:
@@ -403,73 +307,40 @@ def _hints(app: Sphinx, run: _Run) -> dict[str, PageHints]:
     other_link = getattr(builder, "link_suffix", ".html") != builder.out_suffix
     bodies = run.bodies if run.written <= run.bodies.keys() else {}  # all or none: -j N
     for rel, doc in docs.items():
-        meta, before = metas[doc], hints.get(rel, PageHints())
-        if before.exclude or meta.exclude:
-            hints[rel] = before if before.exclude else PageHints(exclude=REASON_METADATA)
+        meta = metas[doc]
+        if meta.exclude:
+            hints[rel] = PageHints(exclude=REASON_METADATA)
             continue
-        # html_link_suffix: pages are linked (and served) at a URL other than their file's.
-        url = builder.get_target_uri(doc) if other_link else None
-        head = read_head(os.path.join(app.outdir, rel)) if doc in bodies else None
-        hints[rel] = PageHints(
+        hints[rel] = PageHints(  # html_link_suffix: linked (and served) at another URL
             dates=date_claims(meta, [(git[doc], False)] if doc in git else []),
-            changefreq=meta.changefreq, priority=meta.priority,
-            alternates=before.alternates, published=meta.published, url=url,
+            changefreq=meta.changefreq, priority=meta.priority, alternates=alternates(rel),
+            published=meta.published, url=builder.get_target_uri(doc) if other_link else None,
             unrendered=doc not in run.written,  # not rewritten: its last build's record holds
-            page=HostPage(head, bodies[doc]) if head is not None else None)
-    return hints
+            html=html, page=HostPage(None, bodies[doc]) if doc in bodies else None)
+    copied = {_rel(app, path) for path in run.copied}
+    return hints, {*docs, *rendered, *extra, *copied}
 
 
-def _files(folder: str) -> list[str]:
-    """The files in ``folder`` (none if it is missing), as relative POSIX paths."""
-    return [os.path.relpath(os.path.join(parent, name), folder).replace(os.sep, "/")
-            for parent, _dirs, files in os.walk(folder) for name in files]
+def _git_dates(app: Sphinx, docs: list[str], config: SitemapConfig) -> dict[str, Lastmod]:
+    """Each page's git date: of its source and the files it depends on (autodoc's modules).
 
-
-def _extra_files(app: Sphinx) -> set[str]:
-    """Files ``html_extra_path`` copies into the site, as they are (not pages Sphinx wrote)."""
-    found: set[str] = set()
-    for entry in app.config.html_extra_path or ():
-        path = os.path.join(_confdir(app), entry)
-        found.update([os.path.basename(path)] if os.path.isfile(path) else _files(path))
-    return found
-
-
-def _module_sources(app: Sphinx) -> dict[str, str]:
-    """The pages of viewcode (``_modules/a/b``) and their modules' source files, if known."""
-    found: dict[str, str] = {}
-    for name, entry in sorted(getattr(app.env, "_viewcode_modules", {}).items()):
+    viewcode's page of a module takes its module's.
+    """
+    if not config.git_dates:
+        return {}
+    env = app.env
+    sources = {doc: [str(env.doc2path(doc)), *(os.path.join(app.srcdir, dep)
+                                          for dep in sorted(env.dependencies.get(doc, ())))]
+               for doc in docs}
+    for name, entry in sorted(getattr(env, "_viewcode_modules", {}).items()):
         with contextlib.suppress(Exception):  # not found, or not importable: no date
             spec = importlib.util.find_spec(name) if entry else None  # False: not read
             if spec is not None and spec.origin and spec.origin.endswith((".py", ".pyw")):
-                found[f"_modules/{name.replace('.', '/')}"] = spec.origin
-    return found
-
-
-def _git_dates(app: Sphinx, docs: list[str], modules: dict[str, str],
-               config: SitemapConfig) -> dict[str, Lastmod]:
-    """Each document's git date: the latest of its source's and of every file it depends on.
-
-    Autodoc notes the modules it documents as dependencies (``env.dependencies``): an API page
-    changed when its module did; viewcode's take their module's date. One ``git log`` for all.
-    """
-    env, src = app.env, os.path.abspath(app.srcdir)
-    top = src  # the repository: a dependency outside it (an installed module) has no date
-    while not os.path.exists(os.path.join(top, ".git")) and os.path.dirname(top) != top:
-        top = os.path.dirname(top)
-    sources = {doc: [os.path.abspath(env.doc2path(doc)), *(
-        path for dep in sorted(env.dependencies.get(doc, ()))
-        if (path := os.path.abspath(os.path.join(src, dep))).startswith(os.path.join(top, "")))]
-        for doc in docs}
-    sources.update((page, [path]) for page, path in modules.items()
-                   if os.path.abspath(path).startswith(os.path.join(top, "")))
-    if not sources or not config.git_dates:
-        return {}
-    root = os.path.commonpath([os.path.dirname(p) for ps in sources.values() for p in ps])
-    dates, shallow = read_git_dates(root)
+                sources[f"_modules/{name.replace('.', '/')}"] = [spec.origin]
+    dates, shallow = latest_dates(str(app.srcdir), sources)
     if shallow:  # CI's default checkout: a note, not a warning, so that -W builds pass
         log.info("Sitemap: %s", shallow_note(f"{SETTING} = {{'git_dates': False}}"))
-    return {doc: last for doc, paths in sources.items() if (last := latest(*(
-        dates.get(os.path.relpath(p, root).replace(os.sep, "/")) for p in paths))) is not None}
+    return dates
 
 
 def _outline(app: Sphinx, builder: StandaloneHTMLBuilder) -> tuple[NavNode, ...]:

@@ -227,6 +227,57 @@ def test_bad_option_fails_the_build_in_one_line(tmp_path: Path, conf: str, messa
     assert not list((tmp_path / "out").glob("sitemap*"))
 
 
+SCHEME_WORDS = ("sitemap_url_scheme: Expected a scheme of {lang}, {version} and text, ending in "
+                "{link}, such as '{lang}{version}{link}', but received: ")
+LOCALE_WORDS = "sitemap_locales: Expected a list of locales such as ['en', 'pt_BR'], or [None], "
+BAD_SETTINGS = {  # setting = value: the ERROR line's start
+    "sitemap_url_scheme = '{lang.x}{version[0]}{link}'": SCHEME_WORDS,
+    "sitemap_url_scheme = '{version[0]}{link}'": SCHEME_WORDS,
+    "sitemap_url_scheme = '{lang!r}{link}'": SCHEME_WORDS,
+    "sitemap_url_scheme = '{link}{link}'": SCHEME_WORDS,
+    "sitemap_url_scheme = '{lang:>5}{link}'": SCHEME_WORDS,
+    "sitemap_url_scheme = ['{link}']": SCHEME_WORDS + "['{link}'] (list)",
+    "sitemap_excludes = 'orphan.html'":
+        "sitemap_excludes: Expected a list of glob patterns but received: 'orphan.html' (str)",
+    "sitemap_excludes = [1, 2]":
+        "sitemap_excludes: Item 0: expected a glob pattern but received: 1 (int)",
+    "sitemap_excludes = {'a': 1}":
+        "sitemap_excludes: Expected a list of glob patterns but received: {'a': 1} (dict)",
+    "sitemap_locales = 'en'": LOCALE_WORDS + "but received: 'en' (str)",
+    "sitemap_locales = [1]": LOCALE_WORDS + "but received: [1] (list)",
+    "sitemap_locales = {'en': 'x'}": LOCALE_WORDS,
+    "sitemap_filename = 5":
+        "sitemap_filename: Expected a file name such as 'sitemap.xml' but received: 5 (int)",
+    "sitemap_show_lastmod = 'yes'":
+        "sitemap_show_lastmod: Expected a boolean but received: 'yes' (str)",
+    "sitemap_indent = '2'":
+        "sitemap_indent: Expected an integer of 0 or more but received: '2' (str)",
+    "sitemap_indent = -1": "sitemap_indent: Expected an integer of 0 or more",
+    "site_url = 5": "site_url: Expected a URL string but received: 5 (int)",
+    "sitemap_plugins = {'exclude': 'x/*'}":
+        "sitemap_plugins['exclude']: Expected a list of glob patterns but received: 'x/*' (str)",
+    "sitemap_plugins = {'changefreq': 5}": "sitemap_plugins['changefreq']: ",
+    "sitemap_plugins = {'html_sitemap_template': 5}": "sitemap_plugins['html_sitemap_template']: ",
+    "sitemap_plugins = {'cache_dir': ['x']}": "sitemap_plugins['cache_dir']: ",
+    "sitemap_plugins = {'news': 'x'}": "sitemap_plugins['news']: ",
+    "sitemap_plugins = {'max_urls': 'many'}": "sitemap_plugins['max_urls']: ",
+    "sitemap_plugins = {1: True}": "sitemap_plugins['1']: Unrecognised option.",
+}
+
+
+@pytest.mark.parametrize(("conf", "message"), BAD_SETTINGS.items(), ids=list(BAD_SETTINGS))
+def test_every_bad_setting_is_one_error_line(tmp_path: Path, conf: str, message: str) -> None:
+    """Any ill-typed value of any of the extension's settings is one ``ERROR:`` line naming
+    it, in the core's words where the core has the option: no crash report (an attribute or
+    index in the URL scheme, a string for a list, ints for strings crashed)."""
+    build = sphinx_build(sample(tmp_path, conf), tmp_path / "out")
+    assert build.returncode == 1, build.log
+    assert f"ERROR: {message}" in build.log, build.log
+    assert "Traceback" not in build.log
+    assert "crash" not in build.log.lower()
+    assert not list((tmp_path / "out").glob("sitemap*"))
+
+
 def test_bad_option_has_the_command_lines_words(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """The same bad value gets the same words from the extension and from the command line."""
@@ -395,11 +446,60 @@ def test_deleted_page_is_dropped(tmp_path: Path, builder: str) -> None:
     for args, epoch in (((), 1717747750), ((), 1720000000), (("-E",), 1730000000)):
         build = built(sphinx_build(source, out, *args, builder=builder, epoch=epoch))
         assert (out / "sub" / ("page.html" if builder == "html" else "page/index.html")).exists()
-        assert "left from an earlier build (Sphinx no longer writes it) (1)" in build.log, build.log
+        assert "not written by this build (1)" in build.log, build.log  # the core's words
         found = entries(out)
         assert sorted(found) == sorted(set(first) - {gone})
         kept = BASE + ("guide.html" if builder == "html" else "guide/")
         assert found[kept] == first[kept]
+
+
+def test_pages_other_extensions_copy_are_listed(tmp_path: Path) -> None:
+    """Pages an extension copies into the output as the build ends are listed, though every
+    copy helper gives them their source's (old) file time: they were taken for an earlier
+    build's left-overs. A deleted document's page is still left out (the test above)."""
+    source = sample(tmp_path, """
+import shutil
+from sphinx.util.fileutil import copy_asset_file
+
+def _copy_reports(app, exception):
+    shutil.copy2(os.path.join(app.srcdir, "reports", "a.html"), app.outdir / "a.html")
+    (app.outdir / "reports").mkdir(exist_ok=True)
+    copy_asset_file(os.path.join(app.srcdir, "reports", "b.html"), app.outdir / "reports")
+
+def setup(app):
+    app.connect("build-finished", _copy_reports)
+exclude_patterns.append("reports")
+""")
+    (source / "reports").mkdir()
+    for name in ("a", "b"):
+        page = source / "reports" / f"{name}.html"
+        page.write_text(f"<!DOCTYPE html><html><head><title>Report {name}</title></head>"
+                        f"<body><h1>Report {name}</h1><p>Figures.</p></body></html>", "utf-8")
+        os.utime(page, (1600000000, 1600000000))
+    # Again: copy_asset_file then leaves the identical page as it is, and it is still listed.
+    for args in ((), (), ("-E",)):
+        build = built(sphinx_build(source, tmp_path / "out", *args))
+        assert {BASE + "a.html", BASE + "reports/b.html"} <= entries(build.out).keys(), build.log
+
+
+def test_broken_symlinks_are_passed_over(tmp_path: Path) -> None:
+    """Dangling symlinks and a symlink loop ending in .html in the output folder are passed
+    over with one warning each, in the command line's words; the sitemap is written (the
+    build crashed on them)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "dangling.html").symlink_to(out / "gone.html")
+    (out / "away.html").symlink_to(tmp_path / "nowhere.html")
+    (out / "loop.html").symlink_to(out / "loop.html")
+    build = sphinx_build(sample(tmp_path), out)
+    assert "Traceback" not in build.log, build.log
+    assert sorted(entries(out)) == HTML_URLS
+    warned = [line for line in build.log.splitlines() if line.startswith("WARNING: Sitemap: ")]
+    assert len(warned) == 3, build.log
+    for name, words in (("dangling", "is a symlink to nothing"),
+                        ("away", "is a symlink that leaves the site folder"),
+                        ("loop", "Too many levels of symbolic links")):
+        assert any(f"'{name}.html': {words}" in line for line in warned), build.log
 
 
 def test_sitemap_filename_in_a_folder_is_written_at_the_root(tmp_path: Path) -> None:
@@ -479,14 +579,19 @@ def test_link_suffix_gives_the_linked_urls(tmp_path: Path) -> None:
     assert BASE + "guide.html" not in found
 
 
-def test_file_suffix_gives_the_pages_files(tmp_path: Path) -> None:
-    """With ``html_file_suffix = ".xhtml"`` the pages are listed at their ``.xhtml`` URLs (none
-    were), read as pages (the noindex one left out), and sitemap_excludes match that link."""
-    build = built(sphinx_build(sample(tmp_path, "html_file_suffix = '.xhtml'\n"
-                                      "sitemap_excludes = ['orphan.xhtml']"), tmp_path / "out"))
+@pytest.mark.parametrize("suffix", [".xhtml", ".shtml", ".php"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_file_suffix_gives_the_pages_files(tmp_path: Path, suffix: str, jobs: str) -> None:
+    """With ``html_file_suffix`` ``.xhtml``, ``.shtml`` or ``.php`` the pages are listed at
+    their own URLs (none were), read as .html pages (the noindex ones left out: a .shtml page
+    was listed unread, its noindex published), and sitemap_excludes match that link."""
+    build = built(sphinx_build(sample(tmp_path, f"html_file_suffix = {suffix!r}\n"
+                                      f"sitemap_excludes = ['orphan{suffix}']"),
+                               tmp_path / "out", "-j", jobs))
     assert sorted(entries(build.out)) == sorted(
-        BASE + page + (".html" if page == "site-map/index" else ".xhtml")
+        BASE + page + (".html" if page == "site-map/index" else suffix)
         for page in PAGES if page != "orphan")
+    assert "noindex (2)" in build.log, build.log
 
 
 RTD = "https://sample.readthedocs.io/"

@@ -323,3 +323,51 @@ def test_the_checks_see_a_cycle_an_upward_import_and_a_write(
                   test_imports_point_down, test_only_the_door_writes_on_disk):
         with pytest.raises(AssertionError):
             check()
+
+
+# -- What an adapter leaves to the core (issue 39) -------------------------------------------
+
+ADAPTERS = ("mkdocs", "pelican", "sphinx")
+# Walking a folder, opening a file, matching globs: the core's work (and hosts/ helpers').
+CORE_WORK = {"walk", "scandir", "listdir", "glob", "iglob", "rglob", "iterdir", "open",
+             "read_text", "read_bytes", "fnmatch", "fnmatchcase"}
+CORE_WORK_MODULES = {"glob", "fnmatch"}
+
+
+def core_work(module: str) -> list[str]:
+    """``line: what`` for each call or import in ``module`` that does the core's work."""
+    found: list[str] = []
+    for node in ast.walk(parse(module)):
+        name = ""
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else (
+                func.attr if isinstance(func, ast.Attribute) else "")
+            name = name if name in CORE_WORK else ""
+        elif isinstance(node, ast.Import):
+            name = next((a.name for a in node.names if a.name in CORE_WORK_MODULES), "")
+        elif isinstance(node, ast.ImportFrom) and node.module in CORE_WORK_MODULES:
+            name = f"from {node.module}"
+        if name:
+            found.append(f"{node.lineno}: {name}")
+    return found
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_adapters_neither_walk_nor_open_nor_match(adapter: str) -> None:
+    """An adapter hands the core what its host knows: it walks no folder, opens no file and
+    matches no glob itself (the core scans the output; hosts/host_files reads sources)."""
+    assert core_work(adapter) == []
+
+
+def test_core_work_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each kind of the core's work in a made-up adapter is caught."""
+    (tmp_path / NAME).mkdir()
+    (tmp_path / NAME / "sphinx.py").write_text(
+        "import os, fnmatch\nfrom glob import glob\nfrom pathlib import Path\n"
+        "os.walk('.')\nos.listdir('.')\nopen('x')\nPath('x').read_text()\n"
+        "fnmatch.fnmatch('a', '*')\nPath('.').rglob('*')\n", "utf-8")
+    monkeypatch.setitem(globals(), "PACKAGE", tmp_path / NAME)
+    assert core_work("sphinx") == [
+        "1: fnmatch", "2: from glob", "4: walk", "5: listdir", "6: open", "7: read_text",
+        "8: fnmatch", "9: rglob"]

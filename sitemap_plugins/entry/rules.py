@@ -206,10 +206,8 @@ class PageHints:
     """When the page was first published (Pelican's article date, a blog post's date): the
     news sitemap's publication date, before the page's own meta."""
     url: str | None = None
-    """The URL the host links to, when it may differ from its file's path (Pelican's
-    ``ARTICLE_URL = "{slug}"`` with ``ARTICLE_SAVE_AS = "{slug}.html"``, served by a rewrite
-    rule): absolute, or relative to the base URL. It is the page's URL when it lies on the
-    site and is not merely the file's own URL spelt another way."""
+    """The URL the host links to, when it may differ from its file's path (absolute, or
+    relative to the base URL); used when on the site and not the file's URL spelt otherwise."""
     default_changefreq: str | None = None
     """Used when neither the page nor a ``changefreq`` rule sets one (a host's per-kind
     default, such as pelican-sitemap's ``changefreqs``)."""
@@ -221,6 +219,8 @@ class PageHints:
     unrendered: bool = False
     """The host knows the page but did not render it this time (MkDocs ``--dirty``): its
     record is the last build's (the host's content then), when the cache has one."""
+    html: bool = False
+    """The host wrote it as an HTML page, whatever its name (Sphinx's ``html_file_suffix``)."""
     page: HostPage | None = None
     """The page as the host rendered it (its written head and the content it wrapped): its
     record is made from these (:func:`~sitemap_plugins.page.reader.read_parts`), and the build

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from typing import TYPE_CHECKING, NamedTuple
 
-from sitemap_plugins.vocab.dates import Lastmod, parse_w3c
+from sitemap_plugins.vocab.dates import Lastmod, latest, parse_w3c
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
@@ -26,10 +26,7 @@ _GIT_TIMEOUT = 300
 
 
 def shallow_note(turn_off: str) -> str:
-    """What a host says once when the clone is shallow.
-
-    ``turn_off`` is the host's own spelling of ``git_dates`` set to false.
-    """
+    """What a host says once when the clone is shallow (``turn_off``: git_dates false)."""
     return ("No git dates used for lastmod: the git clone is shallow, so the last commit of "
             "most pages is missing; dates come from the pages and the lastmod manifest. For "
             "git dates fetch the full history ('fetch-depth: 0' with actions/checkout), or "
@@ -69,6 +66,26 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
     return dates, False
 
 
+def latest_dates(start: str, sources: Mapping[str, Iterable[str]],
+                 ) -> tuple[dict[str, Lastmod], bool]:
+    """Each key's latest git date of its files, from one ``git log``; and whether shallow.
+
+    Files outside the repository that holds ``start`` (an installed module) have no date.
+    """
+    top = os.path.abspath(start)
+    while not os.path.exists(os.path.join(top, ".git")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    inside = {key: found for key, paths in sources.items() if (found := [
+        p for p in map(os.path.abspath, paths) if p.startswith(os.path.join(top, ""))])}
+    if not inside:
+        return {}, False
+    root = os.path.commonpath([os.path.dirname(p) for ps in inside.values() for p in ps])
+    dates, shallow = read_git_dates(root)
+    return {key: last for key, paths in inside.items() if (last := latest(*(
+        dates.get(os.path.relpath(p, root).replace(os.sep, "/")) for p in paths))) is not None
+    }, shallow
+
+
 class GitLog(NamedTuple):
     """What one ``git log`` of a folder says (see :func:`read_git_dates`)."""
 
@@ -78,10 +95,7 @@ class GitLog(NamedTuple):
     """Files whose only commit is the one that added them."""
 
     def commit(self, rel: str) -> tuple[Lastmod, bool] | None:
-        """The last commit of ``rel`` (relative to the folder); None when git knows none.
-
-        Its date, and whether it is the commit that added the file (its only one).
-        """
+        """The last commit of ``rel``: its date, and whether it added the file (or None)."""
         when = self.dates.get(rel)
         return None if when is None else (when, rel in self.added)
 

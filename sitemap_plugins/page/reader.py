@@ -376,15 +376,11 @@ def page_blocks(page: PageBytes) -> PageBlocks | None:
 
 
 class HostPage(NamedTuple):
-    """A page as its host rendered it: the written page's head and the content it wrapped.
+    """A page as its host rendered it: its written head and the content the theme wrapped."""
 
-    MkDocs gives ``page.content`` and the output it writes (``on_post_page``); Pelican an
-    article's or page's ``content``, a listing's items (:func:`listing_items`), and the file
-    it just wrote, of which only the head is read. The theme's chrome is in neither part.
-    """
-
-    head: str | bytes
-    """The written page up to its ``</head>`` (the ``<html lang>`` with it)."""
+    head: str | bytes | None
+    """The written page up to its ``</head>`` (the ``<html lang>`` with it); None: the build
+    reads it from the written file."""
     content: str
     """The content as the host rendered it, an HTML fragment."""
     media: bool = True
@@ -394,7 +390,7 @@ class HostPage(NamedTuple):
 
 def parts_digest(page: HostPage) -> bytes:
     """The record cache's key for a host's page: a digest of both parts (and of ``media``)."""
-    head = page.head if isinstance(page.head, bytes) else page.head.encode(
+    head = page.head if isinstance(page.head, bytes) else (page.head or "").encode(
         "utf-8", "surrogatepass")
     hasher = xxhash.xxh3_128(b"host page\0" if page.media else b"host listing\0")
     hasher.update(head)
@@ -425,7 +421,7 @@ def read_parts(page: HostPage, home: str = "") -> PageRecord:
             text, problem = decode_html(head, truncated=True)
             head = text.encode("utf-8", "surrogatepass")
     else:
-        head = head.encode("utf-8", "surrogatepass")
+        head = (head or "").encode("utf-8", "surrogatepass")
     # The content in an element of its own: what a head lets slip into the body (a
     # <noscript><img> tracker in a <head>) stays outside it.
     content = page.content.encode("utf-8", "surrogatepass")

@@ -86,3 +86,8 @@ class GlobSet:
 
     def __bool__(self) -> bool:
         return bool(self.patterns)
+
+
+def from_fnmatch(pattern: str) -> str:
+    """An ``fnmatch`` pattern (whose ``*`` crosses ``/``) as a glob of this module."""
+    return re.sub(r"\*+", "**", pattern)

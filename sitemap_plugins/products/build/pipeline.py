@@ -12,9 +12,8 @@ It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
     write_entries    -> files        parts, index, .gz, text
     write_extras     -> files        HTML site map, news sitemap, robots.txt (extra_files)
 
-Memory stays flat as the site grows: files are yielded one folder at a time and entries go
-straight to the part writers. A large site's pages are read by a pool of processes, in order,
-so the output does not depend on the worker count.
+Memory stays flat: files come one folder at a time, entries go straight to the part writers;
+a pool reads a large site's pages in order, so the output does not depend on the workers.
 """
 
 from __future__ import annotations
@@ -53,6 +52,7 @@ from sitemap_plugins.disk.site import (
     discard_unfinished,
     is_inside,
     read_bytes,
+    read_head,
     read_robots,
     refuse_special,
     remove_leftovers,
@@ -212,11 +212,7 @@ class PageStep:
     """Where the chrome is measured when a page is first read whole (a host's build)."""
 
     def _chrome(self) -> SiteChrome | None:
-        """The chrome; in a host's build, measured once, when a page is first read whole.
-
-        Pages the host did not render (Pelican's search page, static HTML) are read whole,
-        as the command line reads them: their menus are told from content by it.
-        """
+        """The chrome; in a host's build, measured once, when a page is first read whole."""
         if self.chrome_site is not None:
             self.chrome, self.chrome_site = _home_chrome(
                 self.chrome_site, str(self.rules.config.base_url)), None
@@ -225,18 +221,20 @@ class PageStep:
     def _source(self, built: BuiltFile, hints: PageHints | None) -> _Source:
         """The page's record, from the one place it can come from, and what the cache keeps.
 
-        A file listed as it is has no record (only its time counts); a page the host
-        rendered is read from the content it handed over (the file it just wrote is not read
-        again); any other page is read from disk. A kept record is reused when the bytes are
-        the same, or when the host did not render the page this time.
+        A file listed as it is has no record; a page the host rendered is read from the
+        content it handed over (and its written head); any other page is read from disk. A
+        kept record is reused for the same bytes, or a page the host did not render now.
 
         Raises:
             OSError: when the file cannot be read.
         """
         config = self.rules.config
         rel = built.rel_path
-        html = is_html_page(rel)
+        html = is_html_page(rel) or (hints is not None and hints.html)
         parts = hints.page if hints is not None else None
+        if parts is not None and parts.head is None:  # the host left its written head to us
+            head = read_head(built.abs_path)
+            parts = None if head is None else parts._replace(head=head)
         if not html and not config.fingerprint:
             return _Source(_NO_PAGE, "", b"", cached=False, mtime=self._mtime(built), kept=None)
         if parts is not None:
@@ -416,8 +414,7 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
 
     from sitemap_plugins.products.build.pool import Pool, WorkerLost  # noqa: PLC0415
 
-    # A fresh interpreter per worker, never a fork of the caller: a host's process has
-    # threads and state of its own that a fork would copy half-way.
+    # A fresh interpreter per worker: a fork would copy a host's threads half-way.
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
@@ -426,8 +423,7 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     try:
         pool: Pool[BuiltFile, PageDone] = Pool(context, step.run_chunk, workers)
     except (OSError, EOFError) as err:  # EOFError: the fork server could not fork
-        # No process can be started (a limit on processes, no memory to start one): the
-        # pages are read all the same, in this process.
+        # No process can be started: the pages are read all the same, in this process.
         log.info("reading the pages in one process: no worker process can start here (%s)",
                  err)
         yield from map(step.run, every_file)
@@ -614,6 +610,7 @@ def generate(
     *,
     hints: Mapping[str, PageHints] | None = None,
     only: Collection[str] | None = None,
+    written_since: int | None = None,
     canonical_base: str | None = None,
     progress: Progress | None = None,
     outline: Sequence[NavNode] = (),
@@ -628,7 +625,8 @@ def generate(
         config: validated options.
         hints: what the host knows per page, keyed by path relative to the site root.
         only: when given, only these relative paths may be listed (files written by this
-            build); anything else in the folder is stale and left out.
+            build), and files written at ``written_since`` or later.
+        written_since: when the host's build started, in ns (with ``only``).
         canonical_base: a URL under which the host writes every page's canonical link in
             place of the base URL (mike's ``canonical_version``): such a canonical names the
             page at the same path under the base URL.
@@ -650,8 +648,7 @@ def generate(
 
     """
     if _starting_worker():
-        # The caller's script, imported again by a worker as it starts, would wait for the
-        # lock the real build holds: the worker ends instead.
+        # A worker importing a script without its __main__ guard would wait for our lock.
         sys.stderr.write("sitemap-plugins: generate() called again while a worker process "
                          'imported the script; call it under `if __name__ == "__main__":`\n')
         raise SystemExit(1)
@@ -665,12 +662,12 @@ def generate(
     with sigterm_cleans_up(), site_lock(site, cache_dir):
         try:
             return _generate(site, config, cache_dir, hints=hints, only=only,
-                             canonical_base=canonical_base, progress=progress, outline=outline,
+                             written_since=written_since, canonical_base=canonical_base,
+                             progress=progress, outline=outline,
                              language_pages=language_pages or {}, stand_ins=stand_ins or {},
                              site_name=site_name)
         except KeyboardInterrupt:
-            # It can land before a writer has its file in hand to delete it (see site).
-            discard_unfinished()
+            discard_unfinished()  # one a writer had not in hand yet to delete (see site)
             raise
 
 
@@ -683,7 +680,8 @@ def _starting_worker() -> bool:
 def _generate(
     site: Path, config: SitemapConfig, cache_dir: Path | None, *,
     hints: Mapping[str, PageHints] | None, only: Collection[str] | None,
-    canonical_base: str | None, progress: Progress | None, outline: Sequence[NavNode],
+    written_since: int | None, canonical_base: str | None, progress: Progress | None,
+    outline: Sequence[NavNode],
     language_pages: Mapping[str, str], stand_ins: Mapping[str, tuple[str, str]],
     site_name: str = "",
 ) -> Result:
@@ -717,7 +715,7 @@ def _generate(
                             stand_ins=stand_ins)
         files, shown = _without(files, html), html.entries
     if only is not None:
-        files = _only(files, set(only), on_skip)
+        files = _only(files, set(only), written_since, on_skip)
     if progress is not None:
         files = progress.counted(files)
     owned = Ownership.load(site, cache_dir, replace_files=config.replace_files,
@@ -727,8 +725,7 @@ def _generate(
                          own_files=[record_path(cache_dir, site).name])
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
-    # The CLI reads whole pages: the home page's blocks tell the chrome where no landmark
-    # does. In a host's build it is measured when a page is first read whole.
+    # The home page's blocks tell a theme's chrome from content where no landmark does.
     chrome = (_home_chrome(site, str(config.base_url)) if not hints and config.fingerprint
               else None)
     step = PageStep(rules, hints or {}, history, chrome,
@@ -745,14 +742,12 @@ def _generate(
                 result.add_diagnostic(Diagnostic(
                     "", "bad-manifest", f"{history.failed}; its dates were not all used",
                     Level.INFO))
-            # The URLs themselves only when there is a baseline (or a changes file asks):
-            # a first build's are all "added", and none is a change to tell IndexNow about.
+            # The URLs only with a baseline (or a changes file): a first build's are all new.
             result.changes = manifest.changes(
                 with_urls=bool(config.changes_file) or manifest.has_baseline)
             if config.changes_file:
                 write_changes(Path(config.changes_file), result.changes)
-            # Before the manifest moves on: a crash in between records the same changes
-            # again next time (the list is a set), and never loses them.
+            # Before the manifest moves on: a crash in between loses no change.
             for diagnostic in record_pending(manifest.cache_dir, result.changes):
                 result.add_diagnostic(diagnostic)
             manifest.save()
@@ -784,15 +779,21 @@ def _generate(
     return result
 
 
-def _only(
-    files: Iterable[BuiltFile], allowed: set[str],
-    on_skip: SkipCallback,
-) -> Iterator[BuiltFile]:
+def _only(files: Iterable[BuiltFile], allowed: set[str], since: int | None,
+          on_skip: SkipCallback) -> Iterator[BuiltFile]:
     for built in files:
-        if built.rel_path in allowed:
+        if built.rel_path in allowed or (since is not None and _written_since(built, since)):
             yield built
         else:
             on_skip(built.rel_path, REASON_NOT_BUILT, None)
+
+
+def _written_since(built: BuiltFile, since: int) -> bool:
+    """Whether a file was written (or copied: by its inode's change time) at ``since`` or later."""
+    try:  # 20 ms: a file's times tick coarser than the clock (a kernel's jiffy)
+        return max((st := os.stat(built.abs_path)).st_mtime_ns, st.st_ctime_ns) >= since - 2e7
+    except OSError:
+        return True  # its read says why
 
 
 def _unused_rules(config: SitemapConfig, result: Result) -> None:
