@@ -171,7 +171,7 @@ STEPS = (
     "products.build.pipeline:write_entries", "entry.render:_PartWriter.add", "entry.render:_PartWriter.finish",
     "entry.render:template_module", "entry.render:gzip_stream", "disk.site:write_bytes_atomic",
     "disk.history:Manifest.__init__", "disk.history:Manifest.save", "disk.site:make_cache_folder",
-    "disk.owned:Ownership.load", "disk.owned:Ownership._save", "disk.owned:install", "disk.owned:update_robots",
+    "disk.owned:Ownership.load", "disk.owned:Ownership._save", "disk.owned:install", "disk.robots:update_robots",
     "disk.owned:remove_stale", "hosts.git_dates:read_git_dates",
 )
 

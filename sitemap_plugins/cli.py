@@ -27,8 +27,9 @@ from sitemap_plugins.hosts.mkdocs_family import (
     read_config,
 )
 from sitemap_plugins.products.build.interrupt import Terminated, sigterm_as_interrupt
-from sitemap_plugins.products.build.pipeline import cache_folder, generate
+from sitemap_plugins.products.build.pipeline import generate
 from sitemap_plugins.products.build.progress import Progress, Snapshot
+from sitemap_plugins.products.build.targets import cache_folder
 from sitemap_plugins.products.check.checker import check_site
 from sitemap_plugins.products.diff import check_fail_on, diff_sitemaps
 from sitemap_plugins.products.merge.builds import MergeError

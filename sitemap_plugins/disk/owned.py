@@ -13,7 +13,6 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
@@ -38,7 +37,6 @@ from sitemap_plugins.disk.site import (
     is_regular,
     list_names,
     read_chunks,
-    read_editable,
     read_file,
     read_own,
     refuse_special,
@@ -48,9 +46,7 @@ from sitemap_plugins.disk.site import (
     sitemap_entries,
     stage,
     write_bytes_atomic,
-    write_if_changed,
 )
-from sitemap_plugins.entry.news import news_file_name
 from sitemap_plugins.entry.render import (
     HONEST_DATES,
     OWN,
@@ -61,15 +57,6 @@ from sitemap_plugins.entry.render import (
     is_own_index_head,
     lists_only_under,
     newest_of,
-)
-from sitemap_plugins.entry.robots_txt import (
-    MAX_ROBOTS_BYTES,
-    create_robots,
-    merge_sitemap_line,
-    merge_sitemap_lines,
-    names_sitemap,
-    render_fragment,
-    without_sitemap_lines,
 )
 from sitemap_plugins.page.reader import generator_of
 from sitemap_plugins.vocab.errors import (
@@ -88,7 +75,8 @@ from sitemap_plugins.vocab.options import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from pathlib import Path
 
     from sitemap_plugins.entry.render import Part
     from sitemap_plugins.vocab.dates import Lastmod
@@ -588,178 +576,6 @@ def remove_stale(owned: Ownership, keep: set[str], written: dict[str, str] | Non
     removed = owned.remove_stale(keep)
     owned.settle(written or {}, removed)
     return removed
-
-
-def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
-    """After a run that wrote no sitemap: nothing may still point crawlers at it.
-
-    The fragment is ours and goes. A ``Sitemap:`` line in robots.txt stays, because it may be
-    the site's own (added by hand, or by an earlier run: the two cannot be told apart), and
-    robots.txt loses no byte; a warning names it instead.
-    """
-    result = Installed()
-    gone = remove_own(site, FRAGMENT_NAME, PROOFS["fragment"])
-    if isinstance(gone, OSError):
-        result.diagnostics.append(Diagnostic(
-            FRAGMENT_NAME, "stale-sitemap-line",
-            f"names {sitemap_url}, which was not written, and cannot be removed "
-            f"({explain(gone)})"))
-    elif gone:
-        result.removed.append(FRAGMENT_NAME)
-    target = site / "robots.txt"
-    if config.robots_txt == "off" or not target.is_file():
-        return result
-    try:
-        refuse_special(target)
-        names_it = names_sitemap(  # what crawlers read of it, at most
-            read_file(target, MAX_ROBOTS_BYTES), sitemap_url)
-    except (OSError, WriteError):
-        return result  # unreadable: the rules were not read either, and that was reported
-    if names_it:
-        result.diagnostics.append(Diagnostic(
-            "robots.txt", "stale-sitemap-line",
-            f"names {sitemap_url}, which was not written because no page can be listed: "
-            "crawlers that read it will find nothing there; remove that line"))
-    return result
-
-
-def update_robots(
-    site: Path, config: SitemapConfig, sitemap_url: str, feeds: Sequence[str] = (),
-    dropped: Collection[str] = (),
-) -> Installed:
-    """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says.
-
-    ``feeds``: more URLs to name as sitemaps after it: the news sitemap, the site's feeds
-    (``announce_feeds``), a merge's further indexes. ``dropped``: sitemaps whose lines go
-    (a merge's builds, now named by its index).
-    """
-    result = Installed()
-    mode = config.base_url.robots_mode(config.robots_txt)
-    if mode == "off":
-        return result
-    if mode != config.robots_txt:
-        result.diagnostics.append(Diagnostic(
-            "", "robots-below-root",
-            f"the site lives below the host root ({config.base_url.path}), so its robots.txt "
-            f"is not the one crawlers read at {config.base_url.host_root}robots.txt; wrote "
-            f"{FRAGMENT_NAME} with the Sitemap: line to add there", Level.INFO))
-    if mode == "fragment":
-        target = site / FRAGMENT_NAME
-        data = render_fragment(sitemap_url, config.base_url.host_root, feeds)
-        # Unreadable: written anew (write_bytes_atomic refuses a special file).
-        write_if_changed(target, data)
-        result.files.append(target.name)
-        return result
-    target = site / "robots.txt"
-    if target.is_symlink():
-        real = Path(os.path.realpath(target))
-        if not is_inside(site, real):
-            result.diagnostics.append(Diagnostic(
-                "robots.txt", "symlink-out",
-                "is a symlink that leaves the site folder; not read or changed"))
-            return result
-        target = real
-    if target.exists():
-        # A folder, pipe or device named robots.txt, or an unreadable file, is reported, never
-        # a traceback, and never opened: reading a pipe would wait for a writer forever.
-        try:
-            refuse_special(target)
-        except WriteError as err:
-            result.diagnostics.append(Diagnostic(
-                "robots.txt", "unreadable", f"{err.message.partition(';')[0]}; not read or "
-                "changed, so no Sitemap: line was added"))
-            return result
-        try:
-            editable, why = read_editable(target)
-        except OSError as err:
-            result.diagnostics.append(Diagnostic(
-                "robots.txt", "unreadable",
-                f"cannot be read ({err.strerror}); no Sitemap: line was added"))
-            return result
-        if editable is None:
-            result.diagnostics.append(Diagnostic("robots.txt", "robots-too-large", why))
-            return result
-        original = editable
-        kept = without_sitemap_lines(original, set(dropped)) if dropped else original
-        try:
-            merged = (merge_sitemap_lines(kept, [sitemap_url, *feeds]) if feeds
-                      else merge_sitemap_line(kept, sitemap_url))
-        except UnicodeError:
-            result.diagnostics.append(Diagnostic(
-                "robots.txt", "unreadable",
-                "starts with a UTF-16 byte-order mark but is not UTF-16; left as it is, so no "
-                "Sitemap: line was added"))
-            return result
-        if merged != original:
-            write_bytes_atomic(target, merged)
-            result.files.append("robots.txt")
-        return result
-    if mode == "create":
-        write_bytes_atomic(target, create_robots(sitemap_url, feeds))
-        result.files.append("robots.txt")
-        return result
-    result.diagnostics.append(Diagnostic(
-        "", "no-robots-txt",
-        "the site has no robots.txt, so no Sitemap: line was added "
-        "(set robots_txt to 'create' to make one)", Level.INFO))
-    return result
-
-
-def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str]) -> Installed:
-    """Take the ``Sitemap:`` lines naming files this build removed out of robots.txt.
-
-    ``gone``: files of this tool that the build removed (a renamed ``sitemap_name``, a split
-    undone). A line naming one of them would announce a missing file to every crawler. Only
-    those lines go, and only for files that are really gone; every other byte is kept.
-    """
-    result = Installed()
-    urls = {f"{config.base_url}{name}" for name in gone if not os.path.lexists(site / name)}
-    if urls and config.robots_txt != "off" and _drop_sitemap_lines(site / "robots.txt", urls):
-        result.files.append("robots.txt")
-    return result
-
-
-def _drop_sitemap_lines(robots: Path, urls: set[str]) -> bool:
-    """Take the ``Sitemap:`` lines naming ``urls`` out of robots.txt; whether it changed.
-
-    Only a regular file that can be read and edited is (every other byte kept); anything
-    else is left as it is.
-    """
-    if not is_regular(robots):
-        return False
-    try:
-        original, _ = read_editable(robots)
-    except OSError:
-        return False
-    if original is None:
-        return False
-    kept = without_sitemap_lines(original, urls)
-    if kept == original:
-        return False
-    write_bytes_atomic(robots, kept)
-    return True
-
-
-def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
-    """With ``news`` off: the news sitemap an earlier build wrote, and its robots.txt line, go.
-
-    Only a file that is ours byte for byte (:func:`~sitemap_plugins.entry.news.is_own_news_sitemap`)
-    is removed; a site's own file of that name stays, whatever it holds.
-    """
-    result = Installed()
-    name = news_file_name(config.sitemap_name)
-    gone = remove_own(site, name, PROOFS["news"])
-    if isinstance(gone, OSError):
-        result.diagnostics.append(Diagnostic(name, "stale-news-sitemap", (
-            f"was written by an earlier build with news on, and cannot be removed "
-            f"({explain(gone)})")))
-    if gone is not True:
-        return result
-    result.removed.append(name)
-    if config.robots_txt != "off" and _drop_sitemap_lines(
-            site / "robots.txt", {f"{config.base_url}{name}"}):
-        result.files.append("robots.txt")
-    return result
 
 
 def remove_obsolete_fragment(site: Path, written: Sequence[str]) -> list[str]:

@@ -18,16 +18,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.disk.owned import (
-    drop_gone_sitemaps,
     is_own_file,
     remove_obsolete_fragment,
-    remove_obsolete_news,
     remove_own,
     remove_stale,
+)
+from sitemap_plugins.disk.proofs import PROOFS
+from sitemap_plugins.disk.robots import (
+    drop_gone_sitemaps,
+    remove_obsolete_news,
     update_robots,
     without_sitemap,
 )
-from sitemap_plugins.disk.proofs import PROOFS
 from sitemap_plugins.disk.site import write_bytes_atomic
 from sitemap_plugins.entry.news import fit_news, news_file_name
 from sitemap_plugins.vocab.errors import Diagnostic, Level

@@ -26,7 +26,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from sitemap_plugins.disk.cache_keys import default_cache_dir
 from sitemap_plugins.disk.history import (
     History,
     Kept,
@@ -50,11 +49,9 @@ from sitemap_plugins.disk.site import (
     SkipCallback,
     Staged,
     discard_unfinished,
-    is_inside,
     read_bytes,
     read_head,
     read_robots,
-    refuse_special,
     remove_leftovers,
     scan_site,
 )
@@ -103,6 +100,7 @@ from sitemap_plugins.products.build.extras import (
 )
 from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
 from sitemap_plugins.products.build.result import Result
+from sitemap_plugins.products.build.targets import cache_folder, check_changes_file
 from sitemap_plugins.vocab.dates import build_time
 from sitemap_plugins.vocab.errors import (
     Diagnostic,
@@ -489,60 +487,6 @@ def write_entries(
     return install(site, config, parts[0], parts[1] if config.text else None, owned)
 
 
-def cache_folder(site: Path, config: SitemapConfig) -> Path:
-    """Where the manifest lives: ``cache_dir``, or ``.sitemap-cache`` beside the site.
-
-    Raises:
-        ConfigError: when that folder is inside the published site.
-    """
-    from sitemap_plugins.vocab.errors import ConfigError  # noqa: PLC0415
-
-    default = default_cache_dir(site)
-    # Absolute: the manifest is opened by URI, which a relative path cannot be.
-    folder = Path(os.path.abspath(config.cache_dir)) if config.cache_dir else default
-    if is_inside(site, folder):
-        msg = (f"{str(folder)!r} is inside the published site {str(site)!r}; choose a folder "
-               "outside it so the manifest is never published")
-        raise ConfigError("cache_dir", msg)
-    return folder
-
-
-def _check_changes_file(site: Path, config: SitemapConfig, cache_dir: Path | None) -> None:
-    """Refuse a ``changes_file`` inside the published site or the cache, before any write.
-
-    There it replaced whatever stood at that path without a word (``site/index.html``, the
-    ``sitemap.xml`` just written, the manifest), and the report went online. A folder, a
-    link or a pipe at that path, or a missing folder above it, is refused too.
-
-    Raises:
-        ConfigError: naming the path.
-        WriteError: when a link, a pipe or a device stands there.
-    """
-    from sitemap_plugins.vocab.errors import ConfigError  # noqa: PLC0415
-
-    if not config.changes_file:
-        return
-    path = Path(os.path.abspath(config.changes_file))
-    if is_inside(site, path):
-        msg = (f"{config.changes_file!r} is inside the published site {str(site)!r}; choose "
-               "a path outside it, so that no file of the site is replaced and the report "
-               "is not published")
-        raise ConfigError("changes_file", msg)
-    if cache_dir is not None and (is_inside(cache_dir, path) or is_inside(path, cache_dir)):
-        msg = (f"{config.changes_file!r} and the cache folder {str(cache_dir)!r} overlap (one "
-               "holds the other); choose a path outside the cache folder")
-        raise ConfigError("changes_file", msg)
-    # Found only once the sitemap was written, these failed the build after all (exit 1).
-    refuse_special(path)  # a link, a pipe, a device: WriteError, left as it is
-    if path.is_dir():
-        msg = f"{config.changes_file!r} is a folder, not a file; choose the path of a file"
-        raise ConfigError("changes_file", msg)
-    if not path.parent.is_dir():
-        msg = (f"{config.changes_file!r} is in a folder that does not exist; create "
-               f"{str(path.parent)!r} first, or choose another path")
-        raise ConfigError("changes_file", msg)
-
-
 def _listed(
     pages: Iterable[PageDone], result: Result, manifest: Manifest | None,
     html: SiteMapPages | None = None,
@@ -657,7 +601,7 @@ def generate(
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
-    _check_changes_file(site, config, cache_dir)
+    check_changes_file(site, config, cache_dir)
     # A second build of the site waits for the first; SIGTERM unwinds as Ctrl-C does.
     with sigterm_cleans_up(), site_lock(site, cache_dir):
         try:

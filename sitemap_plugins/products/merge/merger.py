@@ -30,13 +30,8 @@ from typing import TYPE_CHECKING
 
 from sitemap_plugins.disk.cache_keys import default_cache_dir
 from sitemap_plugins.disk.locks import site_lock
-from sitemap_plugins.disk.owned import (
-    identify,
-    install_copy,
-    is_own_file,
-    own_stale_files,
-    update_robots,
-)
+from sitemap_plugins.disk.owned import identify, install_copy, is_own_file, own_stale_files
+from sitemap_plugins.disk.robots import update_robots
 from sitemap_plugins.disk.site import (
     is_regular,
     list_names,
