@@ -106,7 +106,7 @@ class PageRecord(NamedTuple):
     problems: tuple[tuple[str, str], ...] = ()
     """``(code, message)`` pairs about the page: an encoding guessed, a page too large."""
     source_link: str | None = None
-    """The theme's link to the page's source ("Edit this page"): :mod:`~sitemap_plugins.page.stated`."""
+    """The theme's link to the page's source, "Edit this page" (:mod:`.stated`)."""
 
     @property
     def unreadable(self) -> bool:

@@ -42,7 +42,7 @@ class Stated(NamedTuple):
 _DATE_WORDS = (b"datetime", b"dateModified", b"datePublished", b"dt-published", b"dt-updated")
 _EDIT_WORDS = (b"edit", b"Edit")
 # The link a theme writes to the page's source, by the themes' own markup.
-EDIT_LINKS = ", ".join((
+EDIT_LINKS = ", ".join((  # noqa: FLY002  # one commented line per theme
     'a[rel~="edit" i]',  # MkDocs Material
     'a[href*="/edit/"]', 'a[href*="/_edit/"]',  # GitHub, GitLab, Gitea edit URLs (Starlight,
     # VitePress, Hugo Book and Docsy, Material without rel)
@@ -50,7 +50,7 @@ EDIT_LINKS = ", ".join((
     "a#edit-this-page", ".edit-this-page a", ".editthispage a",  # just-the-docs, furo, pydata
     "a.edit-link-button", ".wy-breadcrumbs-aside a",  # VitePress, Read the Docs theme
 ))
-_DATED = ", ".join((
+_DATED = ", ".join((  # noqa: FLY002
     'script[type="application/ld+json" i]', '[itemprop~="dateModified"]',
     '[itemprop~="datePublished"]', ".dt-updated", ".dt-published", "time[datetime]"))
 _MAX_JSON = 256 * 1024  # characters of one JSON-LD script that are read
