@@ -6,8 +6,8 @@ and only when the page's bytes hold a word that could start one (most pages hold
 * **Dates** (docs/lastmod.md, "what counts, in order"): last change from JSON-LD
   ``dateModified``, microdata ``itemprop="dateModified"``, h-entry ``dt-updated``;
   publication from JSON-LD ``datePublished``, microdata ``datePublished``, h-entry
-  ``dt-published``, a ``<time datetime>`` in the article's header, then one beside the first
-  heading (Eleventy's ``<h1>`` + ``<ul class="post-metadata">``). Only the page's own item
+  ``dt-published``, a ``<time datetime>`` in the article's header, then the one time in the
+  element after the first heading (Eleventy's ``<h1>`` + ``<ul class="post-metadata">``). Only the page's own item
   counts: not a comment's (a nested item), and nothing on a page of several items (a list
   of posts). A value that is no W3C date is not taken.
 * **The source**: the theme's "Edit this page" link (:data:`EDIT_LINKS`), an absolute URL;
@@ -184,12 +184,15 @@ def _article_header(node: LexborNode) -> int | None:
 
 
 def _beside_heading(tree: LexborHTMLParser) -> LexborNode | None:
-    """The element right after the page's first ``<h1>`` (its metadata, in Eleventy's blog)."""
+    """The element right after the page's first ``<h1>`` (its metadata, in Eleventy's blog).
+
+    Not a paragraph: a date in the first sentence of the text is no date of the page.
+    """
     heading = tree.css_first("h1")
     after = heading.next if heading is not None else None
     while after is not None and after.tag in ("-text", "-comment"):
         after = after.next
-    return after
+    return after if after is not None and after.tag != "p" else None
 
 
 def _inside(node: LexborNode, holder: LexborNode) -> bool:
