@@ -99,9 +99,9 @@ def test_head_meta_comes_before_the_body() -> None:
     ('<p id="edit-this-page-p"><a href="https://github.com/o/r/tree/main/docs/a.md" '
      'id="edit-this-page">Edit this page on GitHub</a></p>',
      "https://github.com/o/r/tree/main/docs/a.md"),  # just-the-docs
-    ('<div class="edit-this-page"><a class="muted-link" href="https://github.com/o/r/blob/'
-     'main/docs/a.rst?plain=true" title="Edit this page">e</a></div>',
-     "https://github.com/o/r/blob/main/docs/a.rst?plain=true"),  # furo
+    ('<div class="edit-this-page"><a class="muted-link" href="https://github.com/o/r/edit/'
+     'main/docs/a.rst" title="Edit this page">e</a></div>',
+     "https://github.com/o/r/edit/main/docs/a.rst"),  # furo
     ('<a href="../_sources/a.rst.txt" rel="edit">source</a>', None),  # not a forge's URL
     ('<p>Edited by <a href="https://github.com/o/r/blob/main/a.md">me</a>.</p>', None),
 ], ids=["material", "docusaurus", "starlight", "just-the-docs", "furo", "relative", "none"])

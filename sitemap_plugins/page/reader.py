@@ -332,7 +332,7 @@ def parse_html(raw: bytes, *, truncated: bool = False,
             problems=(*record.problems, (code, message)))
     markup, problem = _markup(raw, truncated=truncated)
     tree = LexborHTMLParser(markup)
-    stated = read_stated(tree, raw)  # before step 2 drops the headers and scripts it reads
+    stated = read_stated(tree)  # before step 2 drops the headers and scripts it reads
     regions = main_regions(tree)
     scope = Scope(regions)
     body = tree.body
