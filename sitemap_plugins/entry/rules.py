@@ -513,10 +513,10 @@ def _lastmod(
             continue
         parsed = parse_w3c(raw)
         if parsed is not None:
-            claim(kind, parsed, source, f"{label} date meta tag")
+            claim(kind, parsed, source, f"the page's {label} date")
         else:
             diagnostics.append(Diagnostic(
-                rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
+                rel, "bad-date", f"the page's {label} date {raw!r} is not a W3C date; ignored"))
     if commit is not None:
         claim(GIT_ADDED if commit[1] else GIT, commit[0], "git", "the source's last commit")
     dated = parse_w3c(replaced) if replaced else None
