@@ -17,17 +17,17 @@ _POST_META = ('<h1>Post</h1><ul class="post-metadata"><li><time datetime="2018-0
     # Eleventy's base blog: the post's metadata right after its heading.
     (f"<main>{_POST_META}<p>Text</p></main>", None, "2018-08-24"),
     # Its home page: the heading, then a list of posts, each a link and a time.
-    ('<main><h1>Latest</h1><ol class="postlist"><li><a href="/a/">A</a><time '
-     'datetime="2018-08-24">x</time></li></ol></main>', None, None),
-    ('<main><h1>Latest</h1><div><time datetime="2018-01-01"></time><time '
-     'datetime="2019-01-01"></time></div></main>', None, None),
+    (('<main><h1>Latest</h1><ol class="postlist"><li><a href="/a/">A</a><time '
+     'datetime="2018-08-24">x</time></li></ol></main>'), None, None),
+    (('<main><h1>Latest</h1><div><time datetime="2018-01-01"></time><time '
+     'datetime="2019-01-01"></time></div></main>'), None, None),
     # An article's own header; not a comment's, not one of several articles (a listing).
-    ('<article><header><h1>A</h1><time datetime="2023-01-02T10:00:00+01:00">x</time>'
-     "</header><p>t</p></article>", None, "2023-01-02T10:00:00+01:00"),
-    ('<article><h1>A</h1><p>t</p><article class="comment"><header><time '
-     'datetime="2025-01-01">c</time></header></article></article>', None, None),
-    ('<article><header><time datetime="2021-01-01"></time></header></article>'
-     '<article><header><time datetime="2022-01-01"></time></header></article>', None, None),
+    (('<article><header><h1>A</h1><time datetime="2023-01-02T10:00:00+01:00">x</time>'
+     "</header><p>t</p></article>"), None, "2023-01-02T10:00:00+01:00"),
+    (('<article><h1>A</h1><p>t</p><article class="comment"><header><time '
+     'datetime="2025-01-01">c</time></header></article></article>'), None, None),
+    (('<article><header><time datetime="2021-01-01"></time></header></article>'
+     '<article><header><time datetime="2022-01-01"></time></header></article>'), None, None),
     # A date elsewhere in the body: a paragraph, a sidebar, an article's body.
     ('<main><h1>A</h1><p>Text</p><p>On <time datetime="2020-02-02">then</time></p></main>',
      None, None),
@@ -35,19 +35,19 @@ _POST_META = ('<h1>Post</h1><ul class="post-metadata"><li><time datetime="2018-0
      None, None),
     ('<article><h1>A</h1><p>t <time datetime="2020-02-02">x</time></p></article>', None, None),
     # h-entry; a comment's h-cite, and an h-feed of several entries, date nothing.
-    ('<div class="h-entry"><time class="dt-published" datetime="2021-01-01">a</time><time '
-     'class="dt-updated" datetime="2021-06-01">b</time></div>', "2021-06-01", "2021-01-01"),
-    ('<div class="h-entry"><p class="e-content">t</p><div class="p-comment h-cite"><time '
-     'class="dt-published" datetime="2026-01-01">c</time></div></div>', None, None),
-    ('<div class="h-feed"><div class="h-entry"><time class="dt-published" '
+    (('<div class="h-entry"><time class="dt-published" datetime="2021-01-01">a</time><time '
+     'class="dt-updated" datetime="2021-06-01">b</time></div>'), "2021-06-01", "2021-01-01"),
+    (('<div class="h-entry"><p class="e-content">t</p><div class="p-comment h-cite"><time '
+     'class="dt-published" datetime="2026-01-01">c</time></div></div>'), None, None),
+    (('<div class="h-feed"><div class="h-entry"><time class="dt-published" '
      'datetime="2021-01-01"></time></div><div class="h-entry"><time class="dt-published" '
-     'datetime="2021-02-01"></time></div></div>', None, None),
+     'datetime="2021-02-01"></time></div></div>'), None, None),
     # Microdata, by content or datetime; a comment's item dates nothing.
-    ('<div itemscope itemtype="https://schema.org/BlogPosting"><meta itemprop="dateModified" '
+    (('<div itemscope itemtype="https://schema.org/BlogPosting"><meta itemprop="dateModified" '
      'content="2020-05-05"><time itemprop="datePublished" datetime="2019-05-05">x</time>'
-     "</div>", "2020-05-05", "2019-05-05"),
-    ('<div itemscope><p>t</p><div itemprop="comment" itemscope><meta itemprop="dateModified" '
-     'content="2026-01-01"></div></div>', None, None),
+     "</div>"), "2020-05-05", "2019-05-05"),
+    (('<div itemscope><p>t</p><div itemprop="comment" itemscope><meta itemprop="dateModified" '
+     'content="2026-01-01"></div></div>'), None, None),
     # JSON-LD: an object, an @graph, a list; nested items (a blog's posts) date nothing.
     (_JSON_LD.format('{"@type": "Article", "datePublished": "2017-01-01", "dateModified": '
                      '"2017-02-02T08:00:00Z"}'), "2017-02-02T08:00:00Z", "2017-01-01"),
@@ -88,19 +88,19 @@ def test_head_meta_comes_before_the_body() -> None:
 
 
 @pytest.mark.parametrize(("body", "link"), [
-    ('<a href="https://github.com/o/r/edit/main/docs/a.md" title="Edit this page" '
-     'class="md-content__button md-icon" rel="edit">e</a>',
+    (('<a href="https://github.com/o/r/edit/main/docs/a.md" title="Edit this page" '
+     'class="md-content__button md-icon" rel="edit">e</a>'),
      "https://github.com/o/r/edit/main/docs/a.md"),  # MkDocs Material
-    ('<a href="https://github.com/o/r/tree/main/website/docs/a.md" target="_blank" '
-     'rel="noopener noreferrer" class="theme-edit-this-page">Edit this page</a>',
+    (('<a href="https://github.com/o/r/tree/main/website/docs/a.md" target="_blank" '
+     'rel="noopener noreferrer" class="theme-edit-this-page">Edit this page</a>'),
      "https://github.com/o/r/tree/main/website/docs/a.md"),  # Docusaurus
-    ('<p><a href="https://github.com/o/r/edit/main/src/content/docs/a.md" class="sl-flex">'
-     "Edit page</a></p>", "https://github.com/o/r/edit/main/src/content/docs/a.md"),  # Starlight
-    ('<p id="edit-this-page-p"><a href="https://github.com/o/r/tree/main/docs/a.md" '
-     'id="edit-this-page">Edit this page on GitHub</a></p>',
+    (('<p><a href="https://github.com/o/r/edit/main/src/content/docs/a.md" class="sl-flex">'
+     "Edit page</a></p>"), "https://github.com/o/r/edit/main/src/content/docs/a.md"),  # Starlight
+    (('<p id="edit-this-page-p"><a href="https://github.com/o/r/tree/main/docs/a.md" '
+     'id="edit-this-page">Edit this page on GitHub</a></p>'),
      "https://github.com/o/r/tree/main/docs/a.md"),  # just-the-docs
-    ('<div class="edit-this-page"><a class="muted-link" href="https://github.com/o/r/edit/'
-     'main/docs/a.rst" title="Edit this page">e</a></div>',
+    (('<div class="edit-this-page"><a class="muted-link" href="https://github.com/o/r/edit/'
+     'main/docs/a.rst" title="Edit this page">e</a></div>'),
      "https://github.com/o/r/edit/main/docs/a.rst"),  # furo
     ('<a href="../_sources/a.rst.txt" rel="edit">source</a>', None),  # not a forge's URL
     ('<p>Edited by <a href="https://github.com/o/r/blob/main/a.md">me</a>.</p>', None),
