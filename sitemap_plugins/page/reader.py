@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "10"
+READER_VERSION = "11"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "7"
