@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sitemap_plugins import __version__
 from sitemap_plugins.disk.site import discard_unfinished, fill_closed_streams, stdout_to_nowhere
+from sitemap_plugins.hosts.git_dates import work_tree_commits
 from sitemap_plugins.hosts.mkdocs_family import (
     CONFIG_NAMES,
     family_hints,
@@ -408,8 +409,12 @@ def _run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         setup = _build_setup(args)
+        # In a git work tree (the site's, else the current folder's), a page's edit link
+        # names its source, dated by its last commit (unless --docs-dir dates the sources).
+        commits = (work_tree_commits(setup.site_dir, os.getcwd())
+                   if setup.config.git_dates and setup.hints is None else {})
         result = generate(setup.site_dir, setup.config, hints=setup.hints, outline=setup.outline,
-                          progress=_progress(args, "Reading pages"))
+                          progress=_progress(args, "Reading pages"), source_commits=commits)
     except ConfigError as err:
         return _fail(args, started, [f"error: {_flag(err.option)}: {err.message}"], EXIT_USAGE)
     except SitemapError as err:

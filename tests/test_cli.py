@@ -407,3 +407,99 @@ def test_an_html_sitemap_over_the_tools_own_files_is_refused(tmp_path: Path, cap
     assert sorted(p.name for p in site.iterdir()) == ["index.html"]
     assert main(["-q", "build", str(site), "--base-url", BASE, "--html-sitemap",
                  "docs/sitemap.xml/"]) == 0  # not at the root: no file of the run stands there
+
+
+def _lastmods(site: Path) -> dict[str, str | None]:
+    """Each URL of the site's sitemap.xml with its lastmod (None: it has none)."""
+    import re  # noqa: PLC0415
+
+    found = re.findall(r"<loc>([^<]*)</loc>\s*(?:<lastmod>([^<]*)</lastmod>)?",
+                       (site / "sitemap.xml").read_text("utf-8"))
+    return {loc: lastmod or None for loc, lastmod in found}
+
+
+_ELEVENTY_POST = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>{title}</title></head><body><header><a href="/" class="home-link">My site</a>
+<nav><ul class="nav"><li class="nav-item"><a href="/">Home</a></li></ul></nav></header>
+<main id="skip"><heading-anchors><h1>{title}</h1>
+<ul class="post-metadata"><li><time datetime="{day}">{day}</time></li>
+<li><a href="/tags/second-tag/" class="post-tag">second tag</a></li></ul>
+<p>Leverage agile frameworks to provide a robust synopsis.</p></heading-anchors>
+<ul class="links-nextprev"><li class="links-nextprev-next">Next<br><a href="/blog/x/">X</a></li>
+</ul></main><footer><p><em>Built with Eleventy</em></p></footer></body></html>"""
+
+
+def test_first_build_dates_eleventy_posts_by_the_time_they_state(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each post of an Eleventy base blog gets the date beside its heading, on a first build."""
+    monkeypatch.chdir(tmp_path)  # in no git work tree
+    site = tmp_path / "_site"
+    days = {"firstpost": "2018-05-01", "secondpost": "2018-07-04", "thirdpost": "2018-08-24"}
+    for slug, day in days.items():
+        (site / "blog" / slug).mkdir(parents=True)
+        (site / "blog" / slug / "index.html").write_text(
+            _ELEVENTY_POST.format(title=slug, day=day), "utf-8")
+    items = "".join(f'<li class="postlist-item"><a href="/blog/{slug}/" class="postlist-link">'
+                    f'{slug}</a><time class="postlist-date" datetime="{day}">{day}</time></li>'
+                    for slug, day in days.items())
+    (site / "index.html").write_text(
+        f'<html><body><main><h1>Latest 3 Posts</h1><ol reversed class="postlist">{items}</ol>'
+        "</main></body></html>", "utf-8")
+    assert not (tmp_path / ".sitemap-cache").exists()
+    assert main(["-q", "build", str(site), "--base-url", BASE]) == 0
+    assert _lastmods(site) == {
+        BASE: None,  # the home page lists posts: their dates are not its own
+        **{f"{BASE}blog/{slug}/": day for slug, day in days.items()}}
+
+
+def _git(repo: Path, *args: str, when: str = "") -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org",
+           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.org",
+           "GIT_AUTHOR_DATE": "2000-01-01T00:00:00+00:00", "GIT_CONFIG_GLOBAL": os.devnull}
+    if when:
+        env["GIT_COMMITTER_DATE"] = when
+    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+
+
+def _commit(repo: Path, path: str, text: str, when: str) -> None:
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(text, "utf-8")
+    _git(repo, "add", path)
+    _git(repo, "commit", "-q", "-m", f"change {path}", when=when)
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["site-in-repo", "cwd-in-repo"])
+def test_edit_links_date_pages_by_their_sources_commits(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, inside: bool) -> None:
+    """In a git work tree, a page whose edit link names a tracked file gets its last commit."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _commit(repo, "docs/a.md", "# A", "2021-03-04T05:06:07+00:00")
+    _commit(repo, "docs/b.md", "# B", "2022-01-01T00:00:00+00:00")
+    _commit(repo, "docs/b.md", "# B, again", "2022-07-08T09:10:11+02:00")
+    _commit(repo, "README.md", "# R", "2023-01-01T00:00:00+00:00")
+    site = repo / "site" if inside else tmp_path / "site"
+    monkeypatch.chdir(tmp_path if inside else repo)
+    links = {
+        "a.html": '<a href="https://github.com/o/r/edit/main/docs/a.md" rel="edit">Edit</a>',
+        "b/index.html": ('<a class="theme-edit-this-page" href="https://gitlab.com/o/r/-/blob/'
+                         'feature/x/docs/b.md">Edit this page</a>'),
+        "gone.html": '<a href="https://github.com/o/r/edit/main/docs/gone.md" rel="edit">e</a>',
+        "plain.html": "<p>No edit link.</p>",
+    }
+    for rel, link in links.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(f"<html><body><main><h1>{rel}</h1>{link}<p>Text.</p></main>"
+                                "</body></html>", "utf-8")
+    assert main(["-q", "build", str(site), "--base-url", BASE]) == 0
+    assert _lastmods(site) == {
+        f"{BASE}a.html": "2021-03-04T05:06:07Z",  # its only commit, the one that added it
+        f"{BASE}b/": "2022-07-08T09:10:11+02:00",
+        f"{BASE}gone.html": None, f"{BASE}plain.html": None}
+    plain = site.with_name("plain")  # the same pages, git dates turned off
+    for rel in links:
+        (plain / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plain / rel).write_bytes((site / rel).read_bytes())
+    assert main(["-q", "build", str(plain), "--base-url", BASE, "--no-git-dates"]) == 0
+    assert set(_lastmods(plain).values()) == {None}

@@ -117,6 +117,8 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
                  "but received: 65 (int)"))],
     "fingerprint": [(["--fingerprint=no"], (ARGPARSE + "argument --fingerprint/"
                      "--no-fingerprint: ignored explicit argument 'no'"))],
+    "git_dates": [(["--git-dates=no"], (ARGPARSE + "argument --git-dates/"
+                   "--no-git-dates: ignored explicit argument 'no'"))],
     "changes_file": [(["--changes-file", " "], ("error: --changes-file: Expected a file path "
                       "but received: ' ' (str)"))],
     "html_sitemap": [(["--html-sitemap", "../map.html"], ("error: --html-sitemap: Expected a "

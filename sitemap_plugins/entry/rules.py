@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sitemap_plugins.entry.media import VideoEntry, page_images, page_videos
 from sitemap_plugins.page.reader import NOTES
+from sitemap_plugins.page.stated import linked_source
 from sitemap_plugins.vocab.dates import (
     Lastmod,
     coerce_lastmod,
@@ -244,6 +245,9 @@ class Rules:
     """:func:`~sitemap_plugins.vocab.urls.comparison_key` of a URL -> the ``<lastmod>`` that the
     sitemap this build replaces gave it, when its generator dates honestly (Hugo): a page's
     date when nothing better is known."""
+    source_commits: Mapping[str, tuple[Lastmod, bool]] = field(default_factory=dict)
+    """The command line's git work tree: file (from its top) -> its last commit, and whether
+    that commit only added it. A page whose edit link names one of them is dated by it."""
 
     @property
     def base(self) -> str:
@@ -366,9 +370,13 @@ def evaluate(
         diagnostics.append(Diagnostic(
             rel, "url-too-long", f"URL has {len(loc):,} characters; at most 2,048 are allowed"))
         return left_out(REASON_TOO_LONG)
+    commits = rules.source_commits
+    source_file = (linked_source(record.source_link, commits)
+                   if commits and record.source_link else None)
     lastmod, source = _lastmod(rel, record, hints, diagnostics,
                                mtime if config.lastmod_file_time else None,
-                               rules.replaced_dates.get(comparison_key(loc)))
+                               rules.replaced_dates.get(comparison_key(loc)),
+                               commits[source_file] if source_file else None)
     url_path = placed.url_path
     # The page's own value, then the first matching rule, then the host's default.
     changefreq_rule = rules.changefreq.first_match(rel, url_path) if rules.changefreq else None
@@ -470,11 +478,12 @@ def is_not_found_page(rel: str) -> bool:
 def _lastmod(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
     mtime: float | None, replaced: str | None = None,
+    commit: tuple[Lastmod, bool] | None = None,
 ) -> tuple[Lastmod | None, str]:
     """The page's lastmod by :func:`choose_lastmod`.
 
-    From the host's, the page's and a replaced sitemap's (``replaced``) dates; a date after
-    the clock's now is none of them.
+    From the host's, the page's, its source's last ``commit`` (date, only added) and a
+    replaced sitemap's (``replaced``) dates; a date after the clock's now is none of them.
     """
     # A date after the clock's now (a scheduled post, a typo in the year) is no last change:
     # engines distrust it, and check refuses it. The next source is asked instead.
@@ -515,10 +524,12 @@ def _lastmod(
             continue
         parsed = parse_w3c(raw)
         if parsed is not None:
-            claim(kind, parsed, source, f"{label} date meta tag")
+            claim(kind, parsed, source, f"the page's {label} date")
         else:
             diagnostics.append(Diagnostic(
-                rel, "bad-date", f"{label} date meta tag {raw!r} is not a W3C date; ignored"))
+                rel, "bad-date", f"the page's {label} date {raw!r} is not a W3C date; ignored"))
+    if commit is not None:
+        claim(GIT_ADDED if commit[1] else GIT, commit[0], "git", "the source's last commit")
     dated = parse_w3c(replaced) if replaced else None
     if dated is not None:  # another generator's hint: silently none when it is not a date
         claim(REPLACED, dated, REPLACED_SITEMAP_SOURCE, "the replaced sitemap's date")

@@ -110,6 +110,21 @@ def read_git_log(folder: str) -> GitLog:
     return GitLog(dates, shallow, added)
 
 
+def work_tree_commits(*folders: str) -> dict[str, tuple[Lastmod, bool]]:
+    """The last commit of every file of the git work tree that holds the first of ``folders``.
+
+    Paths from the work tree's top; each commit as :meth:`GitLog.commit` gives it. None in a
+    shallow clone, and none outside a work tree (one ``git rev-parse`` per folder).
+    """
+    git = shutil.which("git")
+    for folder in folders if git is not None else ():
+        top = _run_git(git, folder, "rev-parse", "--show-toplevel")  # type: ignore[arg-type]
+        if top and top.strip():
+            found = read_git_log(top.strip())
+            return {path: (when, path in found.added) for path, when in found.dates.items()}
+    return {}
+
+
 def start_git_log(folder: str) -> Future[GitLog]:
     """:func:`read_git_log` in a thread, while the host builds (git runs in its own process)."""
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  # MkDocs only

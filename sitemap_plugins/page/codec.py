@@ -25,7 +25,7 @@ def encode_record(record: PageRecord) -> str:
         [record.fingerprint, record.html, record.canonical, sorted(record.robots),
          record.refresh_url, record.alternates, record.lang, record.base_href, record.modified,
          record.published, record.title, record.heading, record.description, record.og_title,
-         record.feeds, record.images, record.videos, record.problems])
+         record.feeds, record.images, record.videos, record.problems, record.source_link])
 
 
 def _str_or_none(value: object) -> str | None:
@@ -93,7 +93,7 @@ def decode_record(text: str) -> PageRecord | None:
             return None
         (fingerprint, html, canonical, robots, refresh_url, alternates, lang, base_href,
          modified, published, title, heading, description, og_title, feeds, images, videos,
-         problems) = fields
+         problems, source_link) = fields
         if (not isinstance(fingerprint, str) or not _FINGERPRINT.match(fingerprint)
                 or not isinstance(html, bool)):
             return None
@@ -110,6 +110,7 @@ def decode_record(text: str) -> PageRecord | None:
             images=_strings(images),  # type: ignore[arg-type]
             videos=tuple(Video(*v) for v in _strings(videos, len(Video._fields))),  # type: ignore[misc]
             problems=_strings(problems, 2),  # type: ignore[arg-type]
+            source_link=_str_or_none(source_link),
         )
     except (ValueError, TypeError, RecursionError):
         return None

@@ -42,6 +42,7 @@ from sitemap_plugins.page.content import (
     short_text,
     url_value,
 )
+from sitemap_plugins.page.stated import read_stated
 from sitemap_plugins.vocab.values import is_language_tag
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "10"
+READER_VERSION = "11"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "7"
@@ -104,6 +105,8 @@ class PageRecord(NamedTuple):
     videos: tuple[Video, ...] = ()
     problems: tuple[tuple[str, str], ...] = ()
     """``(code, message)`` pairs about the page: an encoding guessed, a page too large."""
+    source_link: str | None = None
+    """The theme's link to the page's source, "Edit this page" (:mod:`.stated`)."""
 
     @property
     def unreadable(self) -> bool:
@@ -329,6 +332,7 @@ def parse_html(raw: bytes, *, truncated: bool = False,
             problems=(*record.problems, (code, message)))
     markup, problem = _markup(raw, truncated=truncated)
     tree = LexborHTMLParser(markup)
+    stated = read_stated(tree)  # before step 2 drops the headers and scripts it reads
     regions = main_regions(tree)
     scope = Scope(regions)
     body = tree.body
@@ -339,7 +343,11 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     if _is_template(raw, body):
         record = record._replace(problems=(*record.problems, _NOT_A_PAGE))
     _hold(tree, len(raw))
-    return record
+    if stated is None:
+        return record
+    return record._replace(modified=record.modified or stated.modified,
+                           published=record.published or stated.published,
+                           source_link=stated.source_link)
 
 
 _NOT_A_PAGE = ("not-a-page", "is a template file, not a page")

@@ -423,8 +423,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("git_dates", True, "Use the git history as pages' lastmod: when each source's last "
            "change was published on the built branch (first-parent, committer dates). In a "
            "shallow clone a note says they are off. A commit that only added a dated page's "
-           "source is not used (see docs/lastmod.md).", _check_bool, "bool",
-           cli=False),
+           "source is not used (see docs/lastmod.md). On the command line, in a git work tree: "
+           "the file a page's 'Edit this page' link names (docs/any-generator.md).",
+           _check_bool, "bool"),
     Option("static_html", False, "List HTML files copied as they are from the sources (MkDocs "
            "docs_dir, Pelican STATIC_PATHS, Sphinx html_extra_path), not rendered by the host. "
            "Hosts only.",

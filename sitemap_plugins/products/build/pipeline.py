@@ -119,6 +119,7 @@ if TYPE_CHECKING:
     from sitemap_plugins.products.build.progress import Progress
     from sitemap_plugins.products.html_map.pages import SiteMapPages
     from sitemap_plugins.products.html_map.plan import HtmlEntry, NavNode
+    from sitemap_plugins.vocab.dates import Lastmod
     from sitemap_plugins.vocab.options import SitemapConfig
 
 log = logging.getLogger(__name__)
@@ -135,14 +136,16 @@ _NO_PAGE = PageRecord("")
 def make_rules(
     config: SitemapConfig, robots: RobotsRules | None, canonical_base: str | None = None,
     replaced_dates: Mapping[str, str] | None = None,
+    source_commits: Mapping[str, tuple[Lastmod, bool]] | None = None,
 ) -> Rules:
     """Compile the config's globs once per run.
 
     ``replaced_dates``: URL -> lastmod, from the sitemap this build replaces
-    (:func:`~sitemap_plugins.disk.owned.replaced_dates`).
+    (:func:`~sitemap_plugins.disk.owned.replaced_dates`); ``source_commits``: see
+    :attr:`Rules.source_commits`.
     """
     return Rules(
-        canonical_base=canonical_base,
+        canonical_base=canonical_base, source_commits=source_commits or {},
         replaced_dates={comparison_key(url): text
                         for url, text in (replaced_dates or {}).items()},
         config=config,
@@ -561,6 +564,7 @@ def generate(
     language_pages: Mapping[str, str] | None = None,
     stand_ins: Mapping[str, tuple[str, str]] | None = None,
     site_name: str = "",
+    source_commits: Mapping[str, tuple[Lastmod, bool]] | None = None,
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
@@ -585,6 +589,8 @@ def generate(
             (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
             page it copies). That language's HTML site map links the copied page there.
         site_name: the host's name of the site (llms.txt's heading; else the home page's).
+        source_commits: the last commit of each file of the git work tree the command line
+            runs in (:attr:`~sitemap_plugins.entry.rules.Rules.source_commits`).
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -609,7 +615,8 @@ def generate(
                              written_since=written_since, canonical_base=canonical_base,
                              progress=progress, outline=outline,
                              language_pages=language_pages or {}, stand_ins=stand_ins or {},
-                             site_name=site_name)
+                             site_name=site_name,
+                             source_commits=source_commits)
         except KeyboardInterrupt:
             discard_unfinished()  # one a writer had not in hand yet to delete (see site)
             raise
@@ -628,6 +635,7 @@ def _generate(
     outline: Sequence[NavNode],
     language_pages: Mapping[str, str], stand_ins: Mapping[str, tuple[str, str]],
     site_name: str = "",
+    source_commits: Mapping[str, tuple[Lastmod, bool]] | None = None,
 ) -> Result:
     """:func:`generate`, with the site held by this build."""
     sitemap_url = f"{config.base_url}{config.sitemap_name}.xml"
@@ -635,7 +643,8 @@ def _generate(
     for leftover in remove_leftovers(site):
         log.debug("removed %s, left by an interrupted run", leftover)
     rules = make_rules(config, _read_robots(site, config, result), canonical_base,
-                       replaced_dates(site, config.sitemap_name, str(config.base_url)))
+                       replaced_dates(site, config.sitemap_name, str(config.base_url)),
+                       source_commits)
 
     def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
         result.excluded[reason] += 1
