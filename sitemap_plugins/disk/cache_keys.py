@@ -1,7 +1,7 @@
 """Where a site's files are kept in a cache folder: the folder's default place, the site's key.
 
-Floor: the ground (names only: nothing here writes). :mod:`site` names its lock after the
-key; :mod:`history` and :mod:`owned` name the site's history and record of files after it.
+Names only: the lock is named after the key; :mod:`history` and :mod:`owned` name the site's
+history and record of files after it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The small JSON files of the cache folder, as bytes: what each holds and how it is checked.
 
-Floor: the middle (pure, never opens a file). :mod:`history` reads and writes them: the
+Pure: :mod:`~sitemap_plugins.disk.history` reads and writes them: the
 report of the URLs that changed (``changes_file``), the IndexNow pending list and the record
 of the files written into the site. Whatever is read back is checked field by field: a file
 of the cache is data from disk, never trusted.

@@ -1,7 +1,7 @@
 """What proves that a file in the site is this tool's: one proof per kind of file, by its bytes.
 
-Floor: the middle (pure: each proof looks at bytes given to it). :mod:`owned` reads the
-site's files and applies them: only a file proved ours is replaced quietly or removed. The
+Pure: each proof looks at bytes given to it; :mod:`~sitemap_plugins.disk.owned` applies them: only
+a file proved ours is replaced quietly or removed. The
 sitemap set is told by its record and its own bytes
 (:class:`~sitemap_plugins.disk.owned.Ownership`):
 an XML sitemap by its first and last bytes (a ``.gz`` inflated), a text

@@ -1,9 +1,5 @@
 """The door to the published folder: walk it, read it, lock it, write into it atomically.
 
-Floor: the door. With :mod:`owned` (what this tool wrote in the site) and :mod:`history` (the
-cache folder's data) it is one of the three modules that touch the disk, and the only one that
-opens the published folder's files. May import the ground and middle floors, never a product.
-
 The walk is iterative (10,000 nested folders do not hit the recursion limit), never leaves
 the site through a symlink, never loops, and skips hidden entries (``.git``, ``.well-known``).
 Each folder's listing is sorted by name, so the same tree always gives the same order.

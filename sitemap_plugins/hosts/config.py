@@ -6,8 +6,7 @@ keys are checked, paths taken relative to the host's config file, the cache fold
 beside it and the values checked here, once for all of them, so that a bad option gets the
 same message everywhere.
 
-Floor: the top (beside the adapters it serves); it reads and writes no file. A product is
-imported only when an option needs it checked before the host renders.
+A product is imported only when an option needs it checked before the host renders.
 """
 
 from __future__ import annotations

@@ -3,7 +3,6 @@
 Host-independent: every adapter uses it for page sources (:class:`GitLog`), MkDocs' also for
 the files a page includes. One git call serves the whole site, never one per page.
 
-Floor: the top (it runs git; it writes nothing).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What an adapter needs of its host's source files; adapters neither walk nor open (issue 39).
 
-Floor: hosts; it reads, and writes nothing.
+It reads, and writes nothing.
 """
 
 from __future__ import annotations

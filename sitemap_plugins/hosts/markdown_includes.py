@@ -4,7 +4,7 @@ Their last commits date the page too (see ``docs/lastmod.md`` for what is covere
 Markdown-level logic, as those extensions read the page: it knows no host object, and any host
 that renders Python-Markdown with them can use it (MkDocs does).
 
-Floor: the top. It reads the files a snippet includes (snippets may include snippets), and
+It reads the files a snippet includes (snippets may include snippets), and
 writes nothing; modules are found on the search path without importing anything.
 """
 

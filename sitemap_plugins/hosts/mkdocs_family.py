@@ -6,7 +6,7 @@ It reads the config file (Zensical's own parser when installed, else a tolerant 
 imports nothing), maps each built page to its Markdown source as MkDocs names them, and dates
 it by the rules and the one ``git log`` of the MkDocs plugin, so both give the same lastmods.
 
-Floor: hosts (it reads the config and the sources; it writes nothing).
+It reads the config and the sources; it writes nothing.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
 """Switching from pelican-sitemap in one line: its ``SITEMAP`` setting, read and translated.
 
-A front-end module beside :mod:`sitemap_plugins.pelican` (top floor; it touches no file).
 pelican-sitemap's per-kind ``priorities`` and ``changefreqs`` become the core's page defaults
 (the page's own metadata and ``SITEMAP_PLUGINS`` rules win over them), its ``exclude``
 regular expressions leave pages out as it did, and ``format`` is not needed. A bad value is a

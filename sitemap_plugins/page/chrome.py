@@ -4,7 +4,6 @@ On such a theme a page's region is its whole ``<body>``. The command line measur
 once per build: the blocks the home page shares with the page it links to that shares the
 fewest with it (:func:`site_chrome`), each by place and content; every ``<body>`` region then
 leaves them out (:func:`drop_chrome`). The hosts hand over their content without the theme.
-Floor: the page (pure; the build reads pages through :func:`~.reader.page_blocks`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A page's record as the record cache keeps it: one JSON text, checked field by field.
 
-Floor: the middle (pure). :mod:`history` stores the text; :mod:`build` encodes a record
-after a parse and decodes one instead of the next parse of the same bytes. Nothing decoded
+:mod:`~sitemap_plugins.disk.history` stores the text; the build encodes a record after a
+parse and decodes one instead of the next parse of the same bytes. Nothing decoded
 is trusted: a damaged or forged row decodes to None and costs a parse, nothing else.
 """
 

@@ -3,7 +3,7 @@
 :mod:`~sitemap_plugins.page.reader` parses a page and hands its tree here; this module finds the
 main content region, drops what is not content, and takes from what remains the fingerprint,
 the first heading, and the images and videos. It keeps the mechanics; what it looks for is in
-:mod:`~sitemap_plugins.page.rulebook`. Floor: the page (pure: opens no file).
+:mod:`~sitemap_plugins.page.rulebook`.
 
 **The fingerprint**, exactly:
 

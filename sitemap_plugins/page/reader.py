@@ -9,7 +9,7 @@ are raw; judging them is :mod:`~sitemap_plugins.entry.rules`' work.
 
 A file that is not HTML, or larger than :data:`MAX_PARSED_BYTES`, is fingerprinted by a
 digest of all its bytes; such a page is parsed up to the bound (its head whole, up to
-:data:`MAX_HEAD_BYTES`). Floor: the page (pure: :mod:`sitemap_plugins.disk.site` reads files).
+:data:`MAX_HEAD_BYTES`).
 """
 
 from __future__ import annotations

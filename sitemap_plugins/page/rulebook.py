@@ -6,7 +6,6 @@ teach the reader a theme, add an entry here and a row to ``tests/test_rulebook.p
 of this data changes records, so ``tests/test_rulebook.py`` asks for a version bump
 (:data:`~sitemap_plugins.page.reader.RULEBOOK_DIGEST`).
 
-Floor: the page (data only; imports nothing of the package).
 """
 
 from __future__ import annotations

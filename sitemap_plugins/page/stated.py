@@ -13,7 +13,6 @@ in one query (most pages hold none of these).
 * **The source**: the theme's "Edit this page" link (:data:`EDIT_LINKS`), an absolute URL;
   :func:`linked_source` maps it to a file of a git work tree.
 
-Floor: the middle (pure).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Errors the core raises and the diagnostics it reports back to its callers.
 
-Ground floor: imports nothing of the package and touches no file. The words every message
-shares live here too: :func:`received` (``'x' (str)``), :func:`unknown_key` (the one
+It imports nothing of the package. The words every message shares live here too: :func:`received`
+(``'x' (str)``), :func:`unknown_key` (the one
 "did you mean" hint), :func:`explain` (why a write failed) and :func:`special_kind` (what
 stands where a regular file was expected, told from a mode value the caller read).
 """

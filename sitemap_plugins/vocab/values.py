@@ -1,6 +1,6 @@
 """Values that reach the output whatever a page holds: language tags and XML text.
 
-The ground floor: what a language tag is (for the reader, the rules, the HTML site map and
+What a language tag is (for the reader, the rules, the HTML site map and
 ``check``), the hosts' languages as hreflang codes and alternates, and text fit for XML 1.0.
 """
 

@@ -1,7 +1,7 @@
 """What a build did: URLs listed, pages left out by reason, files written, diagnostics.
 
-Floor: the top (with :mod:`build`, which fills it; the hosts and the command line report it
-through :mod:`report`).
+The pipeline fills it; the hosts and the command line report it through
+:mod:`~sitemap_plugins.products.report`.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@
 (:func:`load_template`), and :func:`fill_themed` puts it into the page a host rendered in its
 theme, in place of :data:`MARKER`.
 
-Floor: the middle (pure: strings in and out; it reads only template files, through the
-Jinja2 environment of :mod:`sitemap_plugins.entry.render`).
+It reads only template files, through the Jinja2 environment of
+:mod:`sitemap_plugins.entry.render`.
 """
 
 from __future__ import annotations

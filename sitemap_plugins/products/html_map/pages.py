@@ -8,7 +8,7 @@ into the host's themed page (:mod:`~sitemap_plugins.products.html_map.markup`) b
 that
 lists them is written, then writes them and removes those of earlier builds.
 
-Floor: the middle (pure): the site's files are read, written and removed through a
+The site's files are read, written and removed through a
 :class:`PageStore` (:class:`sitemap_plugins.disk.owned.SitePages`).
 """
 

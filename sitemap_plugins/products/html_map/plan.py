@@ -8,7 +8,6 @@ map has a page for each language, cut into parts of :data:`MAX_LINKS` links
 :mod:`~sitemap_plugins.products.html_map.markup` turns a planned page into HTML, and
 :mod:`~sitemap_plugins.products.html_map.pages` plans, renders and writes the pages of a build.
 
-Floor: the middle (pure: plain values in and out; it touches no file and no template).
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The builds below a ``merge`` root: found, and their sitemaps read, streamed.
 
-Floor: top, beside :mod:`sitemap_plugins.products.merge.merger`, which writes the root index over
-what is
-found here (:func:`find_builds`, :func:`own_pages`, :class:`BuildReader`) and reports it in a
+:mod:`~sitemap_plugins.products.merge.merger` writes the root index over what is found here
+(:func:`find_builds`, :func:`own_pages`, :class:`BuildReader`) and reports it in a
 :class:`Merged`. Nothing here writes; a problem found while reading is kept in
 :class:`Problems`, and the merge stops before any write when there is one.
 """

@@ -1,9 +1,8 @@
 """Documentation versions side by side: mike's ``versions.json``, Read the Docs' folders.
 
-Floor: the middle (pure: it reads the bytes of ``versions.json`` and the names of folders that
-it is given, and opens no file). :mod:`sitemap_plugins.products.merge.merger` finds the builds
-below its root
-and asks here which versions the root index offers to crawlers; the others keep their own
+Pure: it reads the bytes of ``versions.json`` and folder names it is given. The merge finds
+the builds below its root and asks here which versions the root index offers to crawlers; the
+others keep their own
 sitemaps and are left out of it.
 """
 
