@@ -52,7 +52,7 @@ from sitemap_plugins.vocab.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.vocab.errors import BusyError, Diagnostic, Level, WriteError, explain
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Mapping
+    from collections.abc import Callable, Collection, Mapping
     from datetime import datetime
     from pathlib import Path
 
@@ -88,6 +88,8 @@ _SCHEMA = (
     # history of its last listing here while its file stays in the site.
     "CREATE TABLE dormant (path BLOB PRIMARY KEY, url TEXT, fingerprint TEXT, lastmod TEXT,"
     " source TEXT, changed TEXT);"
+    # Why each file seen was listed or not, and its dates (JSON): read by `explain` only.
+    "CREATE TABLE why (path BLOB PRIMARY KEY, decision TEXT);"
 )
 _FILES_IN_ORDER = (
     ("SELECT path, digest, record, url, fingerprint, lastmod, source, changed, rowid "
@@ -332,7 +334,8 @@ class Manifest:
     """One run's manifest: the last one (read, as :class:`History`) and the next (written)."""
 
     def __init__(self, cache_dir: Path, base_url: str, now: datetime,
-                 site: Path | None = None, own_files: Collection[str] = ()) -> None:
+                 site: Path | None = None, own_files: Collection[str] = (),
+                 sitemap_name: str = "sitemap") -> None:
         """Open the last manifest of ``site`` in ``cache_dir`` (if any) and start the next one.
 
         Each site has its own (:func:`manifest_path`); the folder's former single manifest is
@@ -353,6 +356,7 @@ class Manifest:
         self.base_url = base_url
         self.diagnostics: list[Diagnostic] = []
         self._rows: list[ManifestRow] = []
+        self._why: list[tuple[bytes, str]] = []
         self._temp = temp_path_for(self.path)
         self.next: sqlite3.Connection | None = None
         try:
@@ -369,7 +373,7 @@ class Manifest:
             self.next.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("version", FORMAT_VERSION), ("base_url", base_url),
                 ("fingerprint", FINGERPRINT_VERSION), ("reader", reader_key()),
-                ("built", self.history.now_text)])
+                ("built", self.history.now_text), ("sitemap_name", sitemap_name)])
         except sqlite3.Error as err:
             self.discard()
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
@@ -454,10 +458,16 @@ class Manifest:
         """Whether an earlier build's manifest is there to compare with."""
         return self.history.path is not None
 
-    def keep(self, row: ManifestRow) -> None:
-        """Keep what this build saw of one page file, for the next build."""
-        self._rows.append(row)
-        if len(self._rows) >= _BATCH:
+    def keep(self, row: ManifestRow | None, why: tuple[str, str] | None = None) -> None:
+        """Keep what this build saw of one page file, for the next build.
+
+        ``why``: the file's path and this build's decision about it (JSON, for ``explain``).
+        """
+        if row is not None:
+            self._rows.append(row)
+        if why is not None:
+            self._why.append((path_key(why[0]), why[1]))
+        if len(self._rows) + len(self._why) >= _BATCH:
             self._flush()
 
     def _flush(self) -> None:
@@ -466,12 +476,14 @@ class Manifest:
             self.next.executemany(
                 "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [row[:-1] for row in self._rows])
+            self.next.executemany("INSERT OR REPLACE INTO why VALUES (?, ?)", self._why)
             self.next.executemany("INSERT OR REPLACE INTO dormant VALUES (?, ?, ?, ?, ?, ?)",
                                   [(row.path, *row.dormant) for row in self._rows
                                    if row.dormant is not None])
         except sqlite3.Error as err:
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
         self._rows.clear()
+        self._why.clear()
 
     def changes(self, *, with_urls: bool) -> Changes:
         """Compare this build with the previous manifest; list the URLs if ``with_urls``."""
@@ -604,6 +616,36 @@ def _latest_build_time(meta: dict[str, object], path: Path) -> Lastmod | None:
     dates = [parse_w3c(text) for text in found or () if isinstance(text, str) and text]
     known = [date for date in dates if date is not None]
     return max(known, key=sort_key) if known else None
+
+
+def decided(cache_dir: Path, site: Path, paths: Callable[[str], list[str]], url: str,
+            ) -> tuple[dict[str, str], str, str]:
+    """What the newest build of ``site`` recorded for ``explain``: (meta, path, decision).
+
+    ``paths``: base URL -> the files the page may be, first found wins; else the file it
+    listed at ``url``; an empty path when none. Empty meta: no manifest with decisions.
+
+    Raises:
+        sqlite3.Error: when a manifest cannot be read.
+    """
+    found: list[tuple[float, Path, dict[str, str]]] = []
+    for path in cache_dir.glob("lastmod-manifest-*.sqlite"):
+        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            kept = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'why'").fetchall()
+        if kept and path == manifest_path(cache_dir, site, str(meta.get("base_url"))):
+            found.append((path.stat().st_mtime, path, meta))
+    if not found:
+        return {}, "", ""
+    _, newest, meta = max(found, key=lambda item: item[0])
+    with contextlib.closing(sqlite3.connect(f"{newest.as_uri()}?mode=ro", uri=True)) as db:
+        keys = [path_key(rel) for rel in paths(meta.get("base_url", ""))]
+        keys += [key for (key,) in db.execute("SELECT path FROM files WHERE url = ?", (url,))]
+        for key in keys:
+            decision = db.execute("SELECT decision FROM why WHERE path = ?", (key,)).fetchone()
+            if decision is not None:
+                return meta, key.decode("utf-8", "surrogatepass"), str(decision[0])
+    return meta, "", ""
 
 
 def manifest_path(cache_dir: Path, site: Path, base_url: str) -> Path:

@@ -121,6 +121,8 @@ class Decision(NamedTuple):
     first to match the listed page (whether or not the page's own value won)."""
     videos_skipped: tuple[str, ...] = ()
     """Why each of the listed page's videos that could not be listed was left out."""
+    dates: tuple[DateClaim, ...] = ()
+    """Every date :func:`choose_lastmod` was offered for the listed page (for ``explain``)."""
 
 
 # --- the one date rule -----------------------------------------------------------------------
@@ -369,9 +371,10 @@ def evaluate(
         diagnostics.append(Diagnostic(
             rel, "url-too-long", f"URL has {len(loc):,} characters; at most 2,048 are allowed"))
         return left_out(REASON_TOO_LONG)
-    lastmod, source = _lastmod(rel, record, hints, diagnostics,
-                               mtime if config.lastmod_file_time else None,
-                               rules.replaced_dates.get(comparison_key(loc)))
+    dates = _dates(rel, record, hints, diagnostics, mtime if config.lastmod_file_time else None,
+                   rules.replaced_dates.get(comparison_key(loc)))
+    chosen = choose_lastmod(dates)
+    lastmod, source = (chosen.value, chosen.source) if chosen is not None else (None, "")
     url_path = placed.url_path
     # The page's own value, then the first matching rule, then the host's default.
     changefreq_rule = rules.changefreq.first_match(rel, url_path) if rules.changefreq else None
@@ -401,7 +404,7 @@ def evaluate(
         alternates=alternates, images=images, videos=videos, rel_path=rel,
         lastmod_source=source, fingerprint=record.fingerprint, news=news,
     )
-    return Decision(entry, tuple(diagnostics), applied, videos_skipped)
+    return Decision(entry, tuple(diagnostics), applied, videos_skipped, dates)
 
 
 def _news_item(loc: str, record: PageRecord, hints: PageHints | None) -> NewsItem | None:
@@ -456,14 +459,13 @@ def _is_not_found_page(rel: str) -> bool:
     return name in INDEX_NAMES and folder.rpartition("/")[2] == "404"
 
 
-def _lastmod(
+def _dates(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
     mtime: float | None, replaced: str | None = None,
-) -> tuple[Lastmod | None, str]:
-    """The page's lastmod by :func:`choose_lastmod`.
+) -> tuple[DateClaim, ...]:
+    """The page's candidate lastmods: the host's, the page's, a replaced sitemap's (``replaced``).
 
-    From the host's, the page's and a replaced sitemap's (``replaced``) dates; a date after
-    the clock's now is none of them.
+    A date after the clock's now is none of them.
     """
     # A date after the clock's now (a scheduled post, a typo in the year) is no last change:
     # engines distrust it, and check refuses it. The next source is asked instead.
@@ -519,8 +521,7 @@ def _lastmod(
             diagnostics.append(Diagnostic(
                 rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the "
                 "years 1 to 9999; no lastmod from it"))
-    chosen = choose_lastmod(claims)
-    return (chosen.value, chosen.source) if chosen is not None else (None, "")
+    return tuple(claims)
 
 
 def _as_listed(url: str, config: SitemapConfig) -> str:

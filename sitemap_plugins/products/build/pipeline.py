@@ -20,6 +20,7 @@ so the output does not depend on the worker count.
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import os
 import sys
@@ -68,6 +69,8 @@ from sitemap_plugins.entry.render import (
 )
 from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules
 from sitemap_plugins.entry.rules import (
+    REASON_EXCLUDED,
+    REASON_REDIRECT,
     REASON_UNREADABLE,
     Alternate,
     Entry,
@@ -103,7 +106,7 @@ from sitemap_plugins.products.build.extras import (
 )
 from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
 from sitemap_plugins.products.build.result import Result
-from sitemap_plugins.vocab.dates import build_time
+from sitemap_plugins.vocab.dates import build_time, format_w3c
 from sitemap_plugins.vocab.errors import (
     Diagnostic,
     Level,
@@ -197,6 +200,8 @@ class PageDone(NamedTuple):
     """Why each video of the listed page that could not be listed was left out."""
     news: NewsItem | None = None
     """The listed page as a news article (only when a news sitemap is written)."""
+    why: tuple[str, str] | None = None
+    """The file's path and the decision, for ``explain`` (:func:`decision_text`)."""
 
 
 @dataclass
@@ -274,14 +279,23 @@ class PageStep:
 
     def run(self, built: BuiltFile) -> PageDone:
         """Read, evaluate, date and render one file; the steps in the module docstring."""
+        done = self._run(built)
+        if not self.rules.config.fingerprint or done.why is not None:
+            return done
+        return done._replace(why=(built.rel_path, decision_text(done.reason, done.diagnostics)))
+
+    def _run(self, built: BuiltFile) -> PageDone:
         rel = built.rel_path
         hints = self.hints.get(rel)
         placed = place(rel, hints, self.rules)
         config = self.rules.config
         if placed.reason is not None:  # nothing in the page could change that: not read
             kept = self.history.kept(rel) if config.fingerprint else None
+            rule = (config.exclude[self.rules.exclude.first_match(rel, placed.url_path) or 0]
+                    if placed.reason == REASON_EXCLUDED else "")
             return PageDone(placed.reason, None, row=None if kept is None else self._asleep(
-                rel, kept, kept.digest, kept.record))
+                rel, kept, kept.digest, kept.record), why=(rel, decision_text(
+                    placed.reason, (), rule=rule)) if config.fingerprint else None)
         try:
             seen, record_text, page_digest, cached, mtime, kept = self._source(built, hints)
         except OSError as err:
@@ -290,16 +304,19 @@ class PageStep:
         entry = decision.result
         if isinstance(entry, Exclusion):
             row = self._asleep(rel, kept, page_digest, record_text) if record_text else None
-            return PageDone(entry.reason, None, decision.diagnostics, row, cached)
-        row = None
+            target = seen.refresh_url if entry.reason == REASON_REDIRECT else seen.canonical
+            return PageDone(entry.reason, None, decision.diagnostics, row, cached, why=(
+                rel, decision_text(entry.reason, decision.diagnostics, target=target)))
+        row, changed = None, ""
         if config.fingerprint:
             settled = self.history.settle(entry.loc, entry.fingerprint, entry.lastmod,
                                           entry.lastmod_source, kept)
             if settled.lastmod is not entry.lastmod or settled.source is not entry.lastmod_source:
                 entry = replace(entry, lastmod=settled.lastmod, lastmod_source=settled.source)
+            changed = settled.changed
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
                               entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
-                              settled.changed)
+                              changed)
         diagnostics = decision.diagnostics
         element = render_url(entry)
         budget = config.max_bytes - _FRAME_BYTES
@@ -325,8 +342,23 @@ class PageStep:
             shown = HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
                               seen.lang or "", "", seen.description or "",
                               (seen.title or "") if rel in INDEX_NAMES else "")
+        why = (rel, decision_text(
+            "", diagnostics, url=entry.loc, lastmod=entry.lastmod_w3c,
+            source=entry.lastmod_source, changed=changed,
+            dates=[(d.kind, format_w3c(d.value), d.source) for d in decision.dates],
+            rules=[(option, *getattr(config, option)[index])
+                   for option, index in decision.rules_applied],
+            images=len(entry.images), videos=len(entry.videos),
+            videos_left_out=decision.videos_skipped)) if config.fingerprint else None
         return PageDone("", rendered, diagnostics, row, cached, decision.rules_applied,
-                        shown, decision.videos_skipped, entry.news)
+                        shown, decision.videos_skipped, entry.news, why)
+
+
+def decision_text(reason: str, diagnostics: Iterable[Diagnostic], **found: object) -> str:
+    """What ``explain`` tells of a page: one JSON object, without its empty values."""
+    found = {"reason": reason, **found, "notes": [d.message for d in diagnostics]}
+    return json.dumps({key: value for key, value in found.items() if value},
+                      separators=(",", ":"))
 
 
 # The <urlset> around one entry, at most: the XML declaration, the namespaces, the closing tag.
@@ -556,8 +588,8 @@ def _listed(
         for diagnostic in page.diagnostics:
             result.add_diagnostic(diagnostic)
         result.cached += page.cached
-        if manifest is not None and page.row is not None:
-            manifest.keep(page.row)
+        if manifest is not None:
+            manifest.keep(page.row, page.why)
         if page.rendered is None:
             result.excluded[page.reason] += 1
             continue
@@ -691,8 +723,10 @@ def _generate(
     rules = make_rules(config, _read_robots(site, config, result), canonical_base,
                        replaced_dates(site, config.sitemap_name, str(config.base_url)))
 
-    def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
+    def on_skip(rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
         result.excluded[reason] += 1
+        if manifest is not None:
+            manifest.keep(None, (rel, decision_text(reason, [diagnostic] if diagnostic else [])))
         if diagnostic is not None:
             result.add_diagnostic(diagnostic)
 
@@ -719,7 +753,8 @@ def _generate(
     owned = Ownership.load(site, cache_dir, replace_files=config.replace_files)
     check_extra_targets(site, config, owned)
     manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
-                         own_files=[record_path(cache_dir, site).name])
+                         own_files=[record_path(cache_dir, site).name],
+                         sitemap_name=config.sitemap_name)
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
     # The CLI reads whole pages: the home page's blocks tell the chrome where no landmark
