@@ -1,4 +1,4 @@
-"""The command line: ``sitemap-plugins build``, ``merge``, ``check``, ``submit``, ``diff``, ``explain``.
+"""The command line: ``sitemap-plugins build``, ``merge``, ``check``, ``submit``, ``diff``...
 
 Every option of :class:`~sitemap_plugins.vocab.options.SitemapConfig` is a flag with the same name
 (``base_url`` is ``--base-url``). This is the only module that prints or configures logging.

@@ -131,6 +131,7 @@ def read_sitemap(source: Path, sitemap_name: str = "sitemap") -> dict[str, str |
 
 
 def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per entry of the sitemap file at ``path``."""
     try:
         yield from stream_sitemap_entries(_checked(path))
     except NotASitemapError as err:

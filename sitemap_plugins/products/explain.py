@@ -91,8 +91,8 @@ def _holder(site: Path, name: str, url: str) -> str:
 def explain_lines(page: str, found: dict[str, Any]) -> list[str]:
     """``explain`` without ``--json``: what was decided, then the details, one per line."""
     if not found["recorded"]:
-        return [f"{page}: the last build recorded no decision about it (no such file then, or "
-                "not a page by its extension)"]
+        return [(f"{page}: the last build recorded no decision about it (no such file then, "
+                f"or not a page by its extension)")]
     rel = found["page"]
     if not found["listed"]:
         why = found["reason"] + (f" (glob {found['rule']!r})" if found["rule"] else "") + (
