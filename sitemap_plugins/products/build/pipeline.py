@@ -12,9 +12,8 @@ It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
     write_entries    -> files        parts, index, .gz, text
     write_extras     -> files        HTML site map, news sitemap, robots.txt (extra_files)
 
-Memory stays flat as the site grows: files are yielded one folder at a time and entries go
-straight to the part writers. A large site's pages are read by a pool of processes, in order,
-so the output does not depend on the worker count.
+Memory stays flat (files stream by folder, entries straight to the writers); a large site's
+pages are read by a pool of processes, in order, so the output does not depend on it.
 """
 
 from __future__ import annotations
@@ -129,10 +128,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REASON_NOT_BUILT = "not written by this build"
-# Below this many pages a pool's start (a fresh interpreter per worker) costs more CPU than
-# it saves time; a host's build of a few thousand pages reads them in its own process.
+# Below this many pages a pool's start costs more CPU than it saves time.
 PARALLEL_THRESHOLD = 5_000
-# Pages a worker is sent at a time: 256 took 3 to 4 % less CPU than 64 at 100,000 pages.
+# Pages a worker is sent at a time.
 _CHUNK = 256
 _NO_PAGE = PageRecord("")
 
@@ -141,11 +139,7 @@ def make_rules(
     config: SitemapConfig, robots: RobotsRules | None, canonical_base: str | None = None,
     replaced_dates: Mapping[str, str] | None = None,
 ) -> Rules:
-    """Compile the config's globs once per run.
-
-    ``replaced_dates``: URL -> lastmod, from the sitemap this build replaces
-    (:func:`~sitemap_plugins.disk.owned.replaced_dates`).
-    """
+    """Compile the config's globs once per run (``replaced_dates``: see ``Rules``)."""
     return Rules(
         canonical_base=canonical_base,
         replaced_dates={comparison_key(url): text
@@ -217,23 +211,14 @@ class PageStep:
     """Where the chrome is measured when a page is first read whole (a host's build)."""
 
     def _chrome(self) -> SiteChrome | None:
-        """The chrome; in a host's build, measured once, when a page is first read whole.
-
-        Pages the host did not render (Pelican's search page, static HTML) are read whole,
-        as the command line reads them: their menus are told from content by it.
-        """
+        """The chrome; in a host's build, measured once, when a page is first read whole."""
         if self.chrome_site is not None:
             self.chrome, self.chrome_site = _home_chrome(
                 self.chrome_site, str(self.rules.config.base_url)), None
         return self.chrome
 
     def _source(self, built: BuiltFile, hints: PageHints | None) -> _Source:
-        """The page's record, from the one place it can come from, and what the cache keeps.
-
-        A file listed as it is has no record (only its time counts); a page the host
-        rendered is read from the content it handed over (the file it just wrote is not read
-        again); any other page is read from disk. A kept record is reused when the bytes are
-        the same, or when the host did not render the page this time.
+        """The page's record (the host's content, the cache's, or the file's) and the cache's.
 
         Raises:
             OSError: when the file cannot be read.
@@ -281,7 +266,7 @@ class PageStep:
         """Read, evaluate, date and render one file; the steps in the module docstring."""
         done = self._run(built)
         if not self.rules.config.fingerprint or done.why is not None:
-            return done
+            return done  # the reason and notes say it all (unreadable, too large)
         return done._replace(why=(built.rel_path, decision_text(done.reason, done.diagnostics)))
 
     def _run(self, built: BuiltFile) -> PageDone:
@@ -295,7 +280,7 @@ class PageStep:
                     if placed.reason == REASON_EXCLUDED else "")
             return PageDone(placed.reason, None, row=None if kept is None else self._asleep(
                 rel, kept, kept.digest, kept.record), why=(rel, decision_text(
-                    placed.reason, (), rule=rule)) if config.fingerprint else None)
+                    placed.reason, (), rule=rule)))
         try:
             seen, record_text, page_digest, cached, mtime, kept = self._source(built, hints)
         except OSError as err:
@@ -361,16 +346,13 @@ def decision_text(reason: str, diagnostics: Iterable[Diagnostic], **found: objec
                       separators=(",", ":"))
 
 
-# The <urlset> around one entry, at most: the XML declaration, the namespaces, the closing tag.
+# The <urlset> around one entry, at most.
 _FRAME_BYTES = 1_024
 REASON_TOO_LARGE = "entry larger than max_bytes"
 
 
 def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
-    """The entry reduced until its element fits ``budget`` bytes, with what went.
-
-    Alternates go first, then media; None when even the bare entry does not fit.
-    """
+    """The entry without alternates, then media, until it fits ``budget`` (None: never)."""
     steps = (("alternates", {"alternates": ()}),
              ("alternates, images and videos", {"alternates": (), "images": (), "videos": ()}))
     for dropped, changes in steps:
@@ -429,8 +411,7 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     """Every file through the step, in scan order; in a pool of processes for a large site.
 
     Raises:
-        SitemapError: when a worker process ends before its pages are done (killed, out
-            of memory, or a script that runs ``generate()`` again as each worker imports it).
+        SitemapError: when a worker process ends before its pages are done.
     """
     iterator = iter(files)
     head: list[BuiltFile] = []
@@ -448,8 +429,7 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
 
     from sitemap_plugins.products.build.pool import Pool, WorkerLost  # noqa: PLC0415
 
-    # A fresh interpreter per worker, never a fork of the caller: a host's process has
-    # threads and state of its own that a fork would copy half-way.
+    # A fresh interpreter per worker, never a fork of a host's threaded process.
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
@@ -484,11 +464,8 @@ def write_entries(
 ) -> Installed | None:
     """Stream entries into sitemap files in ``site``; None when there was no entry.
 
-    ``owned``: the record of the files this tool wrote there (see :func:`install`).
-
     Raises:
         SitemapError: when the files cannot be written (old files are kept whole).
-
     """
     def open_part(name: str) -> Staged:
         return Staged(site / name)
@@ -514,13 +491,11 @@ def write_entries(
                 writer.discard()
             return None
         parts = [writer.finish() for writer in writers]
-    except OSError as err:
+    except BaseException as err:
         for writer in writers:
             writer.discard()
-        raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
-    except BaseException:
-        for writer in writers:
-            writer.discard()
+        if isinstance(err, OSError):
+            raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
         raise
     return install(site, config, parts[0], parts[1] if config.text else None, owned)
 
@@ -544,11 +519,7 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 
 
 def _check_changes_file(site: Path, config: SitemapConfig) -> None:
-    """Refuse a ``changes_file`` inside the published site, before anything is written.
-
-    There it replaced whatever stood at that path without a word (``site/index.html``, the
-    ``sitemap.xml`` just written), and the report itself went online. A folder, a link or a
-    pipe at that path, or a missing folder above it, is refused too.
+    """Refuse a ``changes_file`` inside the site, a folder, link or pipe, or in no folder.
 
     Raises:
         ConfigError: naming the path.
@@ -564,7 +535,6 @@ def _check_changes_file(site: Path, config: SitemapConfig) -> None:
                "a path outside it, so that no file of the site is replaced and the report "
                "is not published")
         raise ConfigError("changes_file", msg)
-    # Found only once the sitemap was written, these failed the build after all (exit 1).
     refuse_special(path)  # a link, a pipe, a device: WriteError, left as it is
     if path.is_dir():
         msg = f"{config.changes_file!r} is a folder, not a file; choose the path of a file"
@@ -622,13 +592,10 @@ def _without(files: Iterable[BuiltFile], html: SiteMapPages) -> Iterator[BuiltFi
 
 
 def check_products(config: SitemapConfig) -> None:
-    """The checks of options that need a product: run as a build starts, before any write.
-
-    The hosts call it with their settings, so that a typo stops them before they render.
+    """The checks of options that need a product (a template): hosts call it before rendering.
 
     Raises:
-        ConfigError: naming the option (a user's HTML site map template that does not compile).
-
+        ConfigError: naming the option.
     """
     if config.html_sitemap_template is not None:
         from sitemap_plugins.products.html_map.markup import load_template  # noqa: PLC0415  # only then
@@ -657,29 +624,23 @@ def generate(
         hints: what the host knows per page, keyed by path relative to the site root.
         only: when given, only these relative paths may be listed (files written by this
             build); anything else in the folder is stale and left out.
-        canonical_base: a URL under which the host writes every page's canonical link in
-            place of the base URL (mike's ``canonical_version``): such a canonical names the
-            page at the same path under the base URL.
-        progress: counts the files found and the pages read, in this process, as the
-            results stream (a front-end shows it; the pages' work is untouched).
+        canonical_base: where the host points every page's canonical link instead of the
+            base URL (mike's ``canonical_version``).
+        progress: counts the files found and the pages read (a front-end shows it).
         outline: the host's navigation (MkDocs ``nav``, Pelican's categories and pages): how
             the HTML site map groups and titles the pages it names.
-        language_pages: where a multilingual host rendered the HTML site map's page of each
-            other language in that language's theme (lower-case code to path); the list of
-            that language's pages fills it.
-        stand_ins: pages standing in for a missing translation, which are not listed
-            (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
-            page it copies). That language's HTML site map links the copied page there.
+        language_pages: lower-case language code -> the path where the host rendered the
+            HTML site map's page of that language (in its theme).
+        stand_ins: fallback copies of untranslated pages, not listed: path -> (its language,
+            the path of the page it copies), which that language's HTML site map links.
         site_name: the host's name of the site (llms.txt's heading; else the home page's).
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
         SitemapError: when the sitemap cannot be written (old files are kept whole).
-
     """
     if _starting_worker():
-        # The caller's script, imported again by a worker as it starts, would wait for the
-        # lock the real build holds: the worker ends instead.
+        # The caller's script imported again by a worker: it would wait for the lock.
         sys.stderr.write("sitemap-plugins: generate() called again while a worker process "
                          'imported the script; call it under `if __name__ == "__main__":`\n')
         raise SystemExit(1)
@@ -757,8 +718,7 @@ def _generate(
                          sitemap_name=config.sitemap_name)
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
-    # The CLI reads whole pages: the home page's blocks tell the chrome where no landmark
-    # does. In a host's build it is measured when a page is first read whole.
+    # The CLI reads whole pages: the home page's blocks tell the chrome (see PageStep._chrome).
     chrome = (_home_chrome(site, str(config.base_url)) if not hints and config.fingerprint
               else None)
     step = PageStep(rules, hints or {}, history, chrome,
@@ -775,14 +735,12 @@ def _generate(
                 result.add_diagnostic(Diagnostic(
                     "", "bad-manifest", f"{history.failed}; its dates were not all used",
                     Level.INFO))
-            # The URLs themselves only when there is a baseline (or a changes file asks):
-            # a first build's are all "added", and none is a change to tell IndexNow about.
+            # The URLs only with a baseline (or a changes file): a first build's are all new.
             result.changes = manifest.changes(
                 with_urls=bool(config.changes_file) or manifest.has_baseline)
             if config.changes_file:
                 write_changes(Path(config.changes_file), result.changes)
-            # Before the manifest moves on: a crash in between records the same changes
-            # again next time (the list is a set), and never loses them.
+            # Before the manifest moves on: a crash in between records them again.
             for diagnostic in record_pending(manifest.cache_dir, result.changes):
                 result.add_diagnostic(diagnostic)
             manifest.save()
