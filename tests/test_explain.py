@@ -175,3 +175,15 @@ def test_explain_after_a_real_mkdocs_build(tmp_path: Path,
     assert media["sitemap_file"] == "sitemap.xml"
     assert media["images"]
     assert media["videos_left_out"]
+
+
+def test_explain_json_shape_is_documented(traps: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every key ``explain --json`` adds to the envelope is in docs/json-summary.md, in order."""
+    from tests.test_cli import ROOT  # noqa: PLC0415
+
+    text = (ROOT / "docs" / "json-summary.md").read_text("utf-8")
+    table = text.split("`explain` (what the last build", 1)[1].split("\n\n", 2)[1]
+    documented = [key for row in table.splitlines()[2:]
+                  for key in row.split("|")[1].strip().strip("`").split("`, `")]
+    _, found = _explain(capsys, traps, "about.html")
+    assert list(found)[list(found).index("diagnostics_not_shown") + 1:] == documented
