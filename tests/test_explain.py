@@ -187,3 +187,13 @@ def test_explain_json_shape_is_documented(traps: Path, capsys: pytest.CaptureFix
                   for key in row.split("|")[1].strip().strip("`").split("`, `")]
     _, found = _explain(capsys, traps, "about.html")
     assert list(found)[list(found).index("diagnostics_not_shown") + 1:] == documented
+
+
+def test_explain_finds_a_hosts_cache_folders_up(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Sphinx keeps the cache beside conf.py, two folders above _build/html: found there."""
+    site = make_traps(tmp_path / "docs" / "_build" / "html")
+    cache = tmp_path / "docs" / ".sitemap-cache"
+    assert main(["build", str(site), "--base-url", BASE, "--cache-dir", str(cache), "-q"]) == 0
+    code, found = _explain(capsys, site, "404.html")
+    assert (code, found["reason"]) == (0, "404 page")

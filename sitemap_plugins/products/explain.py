@@ -45,13 +45,19 @@ def explain_page(site_dir: str, page: str, cache_dir: str | None = None) -> dict
         NoRecordError: when there is no record of a build of ``site_dir`` to read.
     """
     site = Path(site_dir)
-    cache = Path(cache_dir).absolute() if cache_dir else default_cache_dir(site)
-    try:
-        meta, rel, text = decided(cache, site, lambda base: _candidates(page, base), page)
-    except sqlite3.Error as err:
-        raise NoRecordError(str(cache), f"cannot be read ({err})") from err
+    # The hosts keep theirs beside their config file, which may be a few folders up (Sphinx).
+    caches = [Path(cache_dir).absolute()] if cache_dir else [
+        default_cache_dir(site), *(up / ".sitemap-cache" for up in site.resolve().parents[1:4])]
+    meta: dict[str, str] = {}
+    for cache in caches:
+        try:
+            meta, rel, text = decided(cache, site, lambda base: _candidates(page, base), page)
+        except sqlite3.Error as err:
+            raise NoRecordError(str(cache), f"cannot be read ({err})") from err
+        if meta:
+            break
     if not meta:
-        raise NoRecordError(str(site), NO_RECORD.format(cache=cache))
+        raise NoRecordError(str(site), NO_RECORD.format(cache=caches[0]))
     found: dict[str, Any] = json.loads(text) if text else {}
     reason = found.get("reason", "")
     url = found.get("url", "")
