@@ -228,17 +228,15 @@ def build_parser() -> argparse.ArgumentParser:
     explain = commands.add_parser(
         "explain", parents=[verbosity],
         help="why the last build listed PAGE or left it out, and where its lastmod came from",
-        description="Tell what the last build (any front-end, fingerprint on) decided about "
-                    "PAGE, from the record it keeps in its cache: listed or not and the rule "
-                    "that decided, the lastmod and every date offered, the sitemap file.")
+        description="Tell what the last build (any front-end) decided about PAGE, from the "
+                    "record in its cache: the rule, the lastmod and its sources, the file.")
     explain.add_argument("site_dir", metavar="SITE_DIR")
     explain.add_argument("page", metavar="PAGE",
                          help="a file of the site (a/b/index.html, a/b/) or a URL under the "
                               "base URL")
     _add_json_flag(explain)
     explain.add_argument("--cache-dir", metavar="DIR", default=None,
-                         help="the build's cache folder (default: .sitemap-cache beside "
-                              "SITE_DIR)")
+                         help="the build's cache folder (default: .sitemap-cache near SITE_DIR)")
     return parser
 
 

@@ -208,10 +208,8 @@ class PageHints:
     """When the page was first published (Pelican's article date, a blog post's date): the
     news sitemap's publication date, before the page's own meta."""
     url: str | None = None
-    """The URL the host links to, when it may differ from its file's path (Pelican's
-    ``ARTICLE_URL = "{slug}"`` with ``ARTICLE_SAVE_AS = "{slug}.html"``, served by a rewrite
-    rule): absolute, or relative to the base URL. It is the page's URL when it lies on the
-    site and is not merely the file's own URL spelt another way."""
+    """The URL the host links to, when it may differ from its file's path (absolute, or
+    relative to the base URL): the page's URL when on the site (see :func:`own_url`)."""
     default_changefreq: str | None = None
     """Used when neither the page nor a ``changefreq`` rule sets one (a host's per-kind
     default, such as pelican-sitemap's ``changefreqs``)."""
@@ -224,9 +222,7 @@ class PageHints:
     """The host knows the page but did not render it this time (MkDocs ``--dirty``): its
     record is the last build's (the host's content then), when the cache has one."""
     page: HostPage | None = None
-    """The page as the host rendered it (its written head and the content it wrapped): its
-    record is made from these (:func:`~sitemap_plugins.page.reader.read_parts`), and the build
-    reads no file for it."""
+    """The page as the host rendered it: its record is made from it, and no file is read."""
 
 
 @dataclass(frozen=True)
@@ -240,12 +236,9 @@ class Rules:
     priority: GlobSet
     robots: RobotsRules | None
     canonical_base: str | None = None
-    """Where the host points every page's canonical link instead of the base URL (mike's
-    ``canonical_version``): a canonical under it names the page at the same path here."""
+    """Where the host points every page's canonical link instead of the base URL (mike)."""
     replaced_dates: Mapping[str, str] = field(default_factory=dict)
-    """:func:`~sitemap_plugins.vocab.urls.comparison_key` of a URL -> the ``<lastmod>`` that the
-    sitemap this build replaces gave it, when its generator dates honestly (Hugo): a page's
-    date when nothing better is known."""
+    """URL key -> the ``<lastmod>`` an honest generator's sitemap this build replaces gave."""
 
     @property
     def base(self) -> str:
@@ -268,12 +261,7 @@ class Placement(NamedTuple):
 
 
 def own_url(rel: str, hints: PageHints | None, rules: Rules) -> str:
-    """The URL a page is listed under, before its record is read.
-
-    The file's URL; or the host's URL for it, when that lies on the site and is not the
-    file's URL spelt another way (so ``directory_urls`` still decides between ``a/`` and
-    ``a/index.html``).
-    """
+    """The file's URL, or the host's for it when on the site and not the file's spelt otherwise."""
     config = rules.config
     base = config.base_url
     file_url = page_url(base, rel, directory_urls=config.directory_urls,
@@ -421,13 +409,9 @@ def _news_item(loc: str, record: PageRecord, hints: PageHints | None) -> NewsIte
 
 
 def same_page(canonical: str, url: str) -> bool:
-    """Whether ``canonical`` names the page at ``url`` (another spelling of it).
+    """Whether ``canonical`` names the page at ``url`` (``a/`` is ``a/index.html``).
 
-    ``a/`` and ``a/index.html`` are one file on a static server. A canonical may also drop
-    the end of the page's own URL, which the server adds back: Docusaurus writes
-    ``/docs/intro`` for the page at ``/docs/intro/``, and pretty-URL hosts serve ``a.html``
-    as ``a``. Only the shorter spelling counts: ``a/`` for the page ``a.html`` names another
-    file, which may well exist.
+    A canonical may drop an end the server adds back (``a`` for ``a/`` or ``a.html``).
     """
     if canonical == url:  # the usual self-canonical, spelled as we spell it
         return True
@@ -525,11 +509,7 @@ def _dates(
 
 
 def _as_listed(url: str, config: SitemapConfig) -> str:
-    """An on-site URL as the sitemap lists its page.
-
-    Without ``.html`` under ``extensionless_urls``: a page's links and its host's URLs still
-    name the file.
-    """
+    """An on-site URL as the sitemap lists its page (without ``.html`` under extensionless_urls)."""
     if not config.extensionless_urls or not is_within(url, config.base_url):
         return url
     end = min((i for i in (url.find("?"), url.find("#")) if i >= 0), default=len(url))
