@@ -197,3 +197,30 @@ def test_explain_finds_a_hosts_cache_folders_up(tmp_path: Path,
     assert main(["build", str(site), "--base-url", BASE, "--cache-dir", str(cache), "-q"]) == 0
     code, found = _explain(capsys, site, "404.html")
     assert (code, found["reason"]) == (0, "404 page")
+
+
+def test_explain_template_include_rules_and_media_dropped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A template file, a page no include glob matches, a rule applied, media dropped to fit."""
+    from tests.test_cli import WEBPACK_MACROS  # noqa: PLC0415
+
+    site = tmp_path / "site"
+    images = "".join(f'<img src="/img/{"x" * 150}-{n}.png" alt="{n}">' for n in range(120))
+    for name, text in (
+            ("docs/index.html", "<html><body><main><p>Docs.</p></main></body></html>"),
+            ("docs/_static/webpack-macros.html", WEBPACK_MACROS),
+            ("docs/gallery.html", f"<html><body><main><p>Gallery.</p>{images}</main></body></html>"),
+            ("blog/post.html", "<html><body><main><p>Post.</p></main></body></html>")):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, "utf-8")
+    assert main(["build", str(site), "--base-url", BASE, "--include", "docs/**",
+                 "--changefreq", "docs/**=weekly", "--max-bytes", "16384", "-q"]) == 0
+    assert _explain(capsys, site, "docs/_static/webpack-macros.html")[1]["reason"] == (
+        "template file (not a page)")
+    assert _explain(capsys, site, "blog/post.html")[1]["reason"] == "not included by config"
+    code, found = _explain(capsys, site, "sitemap.xml")  # not a page: nothing recorded
+    assert (code, found["recorded"], found["ok"]) == (1, False, False)
+    _, gallery = _explain(capsys, site, "docs/gallery.html")
+    assert gallery["rules"] == [{"option": "changefreq", "glob": "docs/**", "value": "weekly"}]
+    assert gallery["images"] == 0
+    assert any("listed without them" in note for note in gallery["notes"])  # type: ignore[attr-defined]
