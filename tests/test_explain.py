@@ -191,10 +191,12 @@ def test_explain_json_shape_is_documented(traps: Path, capsys: pytest.CaptureFix
 
 def test_explain_finds_a_hosts_cache_folders_up(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    """Sphinx keeps the cache beside conf.py, two folders above _build/html: found there."""
+    """Sphinx keeps the cache beside conf.py, two folders above _build/html: found there,
+    past a damaged manifest of another site."""
     site = make_traps(tmp_path / "docs" / "_build" / "html")
     cache = tmp_path / "docs" / ".sitemap-cache"
     assert main(["build", str(site), "--base-url", BASE, "--cache-dir", str(cache), "-q"]) == 0
+    (cache / "lastmod-manifest-other-0123456789ab.sqlite").write_bytes(b"not SQLite")
     code, found = _explain(capsys, site, "404.html")
     assert (code, found["reason"]) == (0, "404 page")
 

@@ -594,9 +594,12 @@ def decided(cache_dir: Path, site: Path, paths: Callable[[str], list[str]], url:
     """
     found: list[tuple[float, Path, dict[str, str]]] = []
     for path in cache_dir.glob("lastmod-manifest-*.sqlite"):
-        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
-            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-            kept = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'why'").fetchall()
+        try:  # another site's, or a damaged one: not this site's record
+            with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+                meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+                kept = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'why'").fetchall()
+        except sqlite3.Error:
+            continue
         if kept and path == manifest_path(cache_dir, site, str(meta.get("base_url"))):
             found.append((path.stat().st_mtime, path, meta))
     if not found:
