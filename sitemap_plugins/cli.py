@@ -1,4 +1,4 @@
-"""The command line: ``sitemap-plugins build``, ``merge``, ``check``, ``submit`` and ``diff``.
+"""The command line: ``sitemap-plugins build``, ``merge``, ``check``, ``submit``, ``diff``...
 
 Every option is a flag of the same name (``base_url`` is ``--base-url``). The only module that
 prints or configures logging. Exit codes: 0 ok, 1 problems found or build failed, 2 usage.
@@ -33,6 +33,7 @@ from sitemap_plugins.products.build.progress import Progress, Snapshot
 from sitemap_plugins.products.build.targets import cache_folder
 from sitemap_plugins.products.check.checker import check_site
 from sitemap_plugins.products.diff import check_fail_on, diff_sitemaps
+from sitemap_plugins.products.explain import explain_lines, explain_page
 from sitemap_plugins.products.merge.builds import MergeError
 from sitemap_plugins.products.merge.merger import merge
 from sitemap_plugins.products.report import (
@@ -41,6 +42,7 @@ from sitemap_plugins.products.report import (
     diff_report,
     dropped_line,
     dumps,
+    envelope,
     error_report,
     merge_report,
     shown,
@@ -224,6 +226,18 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--fail-on", default="", metavar="CHANGES",
                       help="exit 1 when any URL is one of these, comma-separated: removed, "
                            "added, redated (e.g. --fail-on removed)")
+    explain = commands.add_parser(
+        "explain", parents=[verbosity],
+        help="why the last build listed PAGE or left it out, and where its lastmod came from",
+        description="Tell what the last build (any front-end) decided about PAGE, from the "
+                    "record in its cache: the rule, the lastmod and its sources, the file.")
+    explain.add_argument("site_dir", metavar="SITE_DIR")
+    explain.add_argument("page", metavar="PAGE",
+                         help="a file of the site (a/b/index.html, a/b/) or a URL under the "
+                              "base URL")
+    _add_json_flag(explain)
+    explain.add_argument("--cache-dir", metavar="DIR", default=None,
+                         help="the build's cache folder (default: .sitemap-cache near SITE_DIR)")
     return parser
 
 
@@ -508,6 +522,22 @@ def _run_diff(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else EXIT_OK
 
 
+def _run_explain(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        found = explain_page(args.site_dir, args.page, args.cache_dir)
+    except SitemapError as err:
+        return _fail(args, started, [f"error: {err}"], EXIT_USAGE)
+    if args.json:
+        report = envelope("explain", ok=found["recorded"],
+                          seconds=time.perf_counter() - started)
+        _print(dumps({**report, **found}))
+    else:
+        for line in explain_lines(args.page, found):
+            _print(line)
+    return EXIT_OK if found["recorded"] else EXIT_FAILED
+
+
 def _submit_key(args: argparse.Namespace) -> str:
     """The key from --key, else INDEXNOW_KEY; ConfigError names where it came from."""
     if args.key is not None:
@@ -612,8 +642,8 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit, "diff": _run_diff}.get(
-        args.command, _run_check)
+    run = {"build": _run_build, "merge": _run_merge, "submit": _run_submit, "diff": _run_diff,
+           "explain": _run_explain}.get(args.command, _run_check)
     try:
         with sigterm_as_interrupt():  # SIGTERM unwinds and cleans up as Ctrl-C does
             return run(args)

@@ -1,16 +1,9 @@
-"""The cache folder's data: lastmod history, record cache, pending list, files written.
+"""The cache folder's data: lastmod history, record cache, decisions, pending list, files written.
 
-Floor: the door (with :mod:`site` and :mod:`owned`). May touch: the cache folder. Its API
-takes plain values (text, bytes, dates), never a page's :class:`~sitemap_plugins.entry.rules.Entry`.
-
-Static builds rewrite every file, so file times say "built today". The manifest (SQLite, in
-the cache folder) keeps per page file the URL it was listed under, the fingerprint of what
-the reader saw and the lastmod given; an unchanged fingerprint keeps its lastmod, a changed
-one or a new URL takes the build's time. It also caches each page's
-:class:`~sitemap_plugins.page.reader.PageRecord` by the digest of its bytes. Nothing read
-from it reaches the sitemap unchecked; a missing, corrupt or other-site manifest is reported
-and ignored; another reader's fingerprints are re-baselined (dates kept). The next manifest is
-written into a temporary file and renamed into place; rows are read in scan order.
+Floor: the door (with :mod:`site` and :mod:`owned`); plain values in, never an ``Entry``.
+The manifest (SQLite) keeps per page file its URL, fingerprint, lastmod and cached record:
+an unchanged fingerprint keeps its lastmod, a changed one or a new URL takes the build's
+time. A missing, corrupt or other-site manifest is reported and ignored.
 """
 
 from __future__ import annotations
@@ -52,19 +45,15 @@ from sitemap_plugins.vocab.dates import Lastmod, format_w3c, parse_w3c, sort_key
 from sitemap_plugins.vocab.errors import BusyError, Diagnostic, Level, WriteError, explain
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Mapping
+    from collections.abc import Callable, Collection, Mapping
     from datetime import datetime
     from pathlib import Path
 
 FORMAT_VERSION = "2"
-# Format 1 kept its dates in a pages table keyed by URL, with another reader's fingerprints.
-_OLD_FORMAT = "1"
+_OLD_FORMAT = "1"  # dates in a pages table keyed by URL
 MANIFEST_NAME = "lastmod-manifest.sqlite"
-"""The name of the one manifest of a cache folder before manifests were kept per site: still
-read (an upgrade moves no date), then replaced by the site's own."""
-# Lastmod sources that are no evidence about the page: the manifest's verdict replaces them.
-# Every other source (the host's metadata, the page's own date tags) is about the page
-# itself and wins over the manifest.
+"""A cache folder's one manifest before they were kept per site: read once, then replaced."""
+# Sources that are no evidence about the page: the manifest's verdict replaces them.
 WEAK_SOURCES = frozenset({"", "file time"})
 # What a build writes into a row, at most: anything longer is damage.
 _MAX_DIGEST = 64
@@ -73,12 +62,10 @@ _MAX_TEXT = 256
 _PRINTABLE = re.compile(r"[ -~]*\Z")
 _URL_TEXT = re.compile(r"[!-~]+\Z")
 BUSY_SECONDS = 30.0
-"""How long a build waits for another program that holds the manifest (an SQLite browser in
-a write, a backup) to let go, before it fails; it never goes on without the history."""
+"""How long a build waits for another program holding the manifest before it fails."""
 _BATCH = 2_000
 READ_AHEAD = 4_096
-"""Rows of the last manifest read ahead of the file asked for, at most (0: each file by a
-query of its own, as one far ahead is looked up)."""
+"""Rows of the last manifest read ahead of the file asked for, at most."""
 _FETCH = 256  # rows read ahead at a time
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
@@ -88,6 +75,8 @@ _SCHEMA = (
     # history of its last listing here while its file stays in the site.
     "CREATE TABLE dormant (path BLOB PRIMARY KEY, url TEXT, fingerprint TEXT, lastmod TEXT,"
     " source TEXT, changed TEXT);"
+    # Why each file seen was listed or not, and its dates (JSON): read by `explain` only.
+    "CREATE TABLE why (path BLOB PRIMARY KEY, decision TEXT);"
 )
 _FILES_IN_ORDER = (
     ("SELECT path, digest, record, url, fingerprint, lastmod, source, changed, rowid "
@@ -99,8 +88,6 @@ _BY_URL = {
     _OLD_FORMAT: "SELECT fingerprint, lastmod, source, '' FROM pages WHERE url = ?",
     "dormant": "SELECT fingerprint, lastmod, source, changed FROM dormant WHERE url = ?",
 }
-# Dates that say, in so many words, when the page last changed: the manifest's evidence does
-# not overrule them (MkDocs ``sitemap: {lastmod: ...}``; a page's own modified-time meta).
 EXPLICIT_SOURCE = "explicit"
 _STATED_SOURCES = frozenset({EXPLICIT_SOURCE, "page"})  # rules.STATED_SOURCES: the one rule
 
@@ -159,9 +146,7 @@ def path_key(rel_path: str) -> bytes:
 class History:
     """The last build's manifest, read-only: page records and dates, by file and by URL.
 
-    Every process that reads pages has its own (it opens its own connection on first use),
-    and asks for files in scan order. Whatever cannot be read is simply not found: the page
-    is parsed again and dated as new, and one note says why.
+    Each process opens its own connection on first use; what cannot be read is not found.
     """
 
     path: Path | None
@@ -225,11 +210,7 @@ class History:
         return Kept(digest, record, url, *history)  # type: ignore[arg-type]  # checked above
 
     def _plausible(self, history: list[object]) -> bool:
-        """Whether (fingerprint, lastmod, source, changed) are what a build writes.
-
-        W3C dates, the change seen no later than this build (a lastmod may be: a page may state
-        a later date), the rest short printable text.
-        """
+        """Whether (fingerprint, lastmod, source, changed) are what a build writes."""
         fingerprint, lastmod, source, changed = history
         if not all(isinstance(text, str) and len(text) <= _MAX_TEXT and _PRINTABLE.match(text)
                    for text in (fingerprint, source)):
@@ -247,10 +228,8 @@ class History:
                kept: Kept | None) -> Settled:
         """The honest lastmod of the page listed at ``loc``: its latest change known.
 
-        The host's or page's date, or the build that first saw the fingerprint change,
-        whichever is later; a date the page states wins. Without a date an unchanged page
-        keeps its date, a new or changed one takes the build's time. ``kept``: the last
-        build's row of the same file.
+        The given date or the build that first saw the fingerprint change, whichever is later;
+        a stated date wins. ``kept``: the last build's row of the same file.
         """
         if self.path is None:
             return Settled(lastmod, source, "")  # no evidence at all
@@ -332,11 +311,11 @@ class Manifest:
     """One run's manifest: the last one (read, as :class:`History`) and the next (written)."""
 
     def __init__(self, cache_dir: Path, base_url: str, now: datetime,
-                 site: Path | None = None, own_files: Collection[str] = ()) -> None:
+                 site: Path | None = None, own_files: Collection[str] = (),
+                 sitemap_name: str = "sitemap") -> None:
         """Open the last manifest of ``site`` in ``cache_dir`` (if any) and start the next one.
 
-        Each site has its own (:func:`manifest_path`); the folder's former single manifest is
-        read when it has none yet. ``own_files``: the site's other files in the cache folder.
+        ``own_files``: the site's other files in the cache folder.
 
         Raises:
             WriteError: when the cache folder cannot be written.
@@ -353,6 +332,7 @@ class Manifest:
         self.base_url = base_url
         self.diagnostics: list[Diagnostic] = []
         self._rows: list[ManifestRow] = []
+        self._why: list[tuple[bytes, str]] = []
         self._temp = temp_path_for(self.path)
         self.next: sqlite3.Connection | None = None
         try:
@@ -369,7 +349,7 @@ class Manifest:
             self.next.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("version", FORMAT_VERSION), ("base_url", base_url),
                 ("fingerprint", FINGERPRINT_VERSION), ("reader", reader_key()),
-                ("built", self.history.now_text)])
+                ("built", self.history.now_text), ("sitemap_name", sitemap_name)])
         except sqlite3.Error as err:
             self.discard()
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
@@ -434,11 +414,7 @@ class Manifest:
 
     def _never_back(self, now: datetime, meta: dict[str, object], *,
                     previous_path: Path) -> datetime:
-        """The build's time for the history: ``now``, or the last build's when that is later.
-
-        A clock set back would date a changed page before the date it had: dates never
-        move back, and a warning says the clock looks wrong.
-        """
+        """The build's time: ``now``, or the last build's when later (dates never move back)."""
         latest = _latest_build_time(meta, previous_path)
         if latest is None or sort_key(latest) <= now:
             return now
@@ -454,10 +430,16 @@ class Manifest:
         """Whether an earlier build's manifest is there to compare with."""
         return self.history.path is not None
 
-    def keep(self, row: ManifestRow) -> None:
-        """Keep what this build saw of one page file, for the next build."""
-        self._rows.append(row)
-        if len(self._rows) >= _BATCH:
+    def keep(self, row: ManifestRow | None, why: tuple[str, str] | None = None) -> None:
+        """Keep what this build saw of one page file, for the next build.
+
+        ``why``: the file's path and this build's decision about it (JSON, for ``explain``).
+        """
+        if row is not None:
+            self._rows.append(row)
+        if why is not None:
+            self._why.append((path_key(why[0]), why[1]))
+        if len(self._rows) + len(self._why) >= _BATCH:
             self._flush()
 
     def _flush(self) -> None:
@@ -466,12 +448,14 @@ class Manifest:
             self.next.executemany(
                 "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [row[:-1] for row in self._rows])
+            self.next.executemany("INSERT OR REPLACE INTO why VALUES (?, ?)", self._why)
             self.next.executemany("INSERT OR REPLACE INTO dormant VALUES (?, ?, ?, ?, ?, ?)",
                                   [(row.path, *row.dormant) for row in self._rows
                                    if row.dormant is not None])
         except sqlite3.Error as err:
             raise WriteError(str(self.path), f"cannot write the lastmod manifest: {err}") from err
         self._rows.clear()
+        self._why.clear()
 
     def changes(self, *, with_urls: bool) -> Changes:
         """Compare this build with the previous manifest; list the URLs if ``with_urls``."""
@@ -496,20 +480,16 @@ class Manifest:
         if history.path is not None:
             connection.execute("ATTACH DATABASE ? AS old",
                                (f"{self.previous.as_uri()}?mode=ro",))
-            # The old manifest's URLs reach the changes file and IndexNow ("removed"): only
-            # those a build of this site could have listed are taken. Judged here in Python,
-            # not in a function SQLite calls: an interrupt raised inside such a call comes back
-            # as "user-defined function raised exception", not as the interrupt.
+            # Only URLs a build of this site could have listed reach IndexNow; judged in Python
+            # (an interrupt inside an SQLite function comes back as another error).
             base = self.base_url
             stored = ("SELECT url, fingerprint FROM old.pages" if history.fmt == _OLD_FORMAT
                       else "SELECT url, fingerprint FROM old.files WHERE url <> ''")
             on_site = [(url, fingerprint) for url, fingerprint in connection.execute(stored)
                        if isinstance(url, str) and len(url) <= _MAX_URL
                        and url.startswith(base) and _URL_TEXT.match(url) is not None]
-            # Each old URL is judged once, not once a query: the queries below read this
-            # table, by its index (with the lists below counted, not queried twice: 80 -> 36
-            # ms on a rebuild of 10,000 pages).
-            # A page back in the sitemap is compared with its last listing.
+            # Each old URL judged once, into an indexed table; a page back is compared with
+            # its last listing.
             asleep = (connection.execute("SELECT url, fingerprint FROM old.dormant").fetchall()
                       if history.dormant else [])
             connection.execute("CREATE TEMP TABLE old_urls (url, fingerprint, listed)")
@@ -585,11 +565,7 @@ def busy_error(path: Path) -> BusyError:
 
 
 def _latest_build_time(meta: dict[str, object], path: Path) -> Lastmod | None:
-    """When the build that wrote the manifest at ``path`` ran, as far as it tells.
-
-    Its ``built`` entry, or (a manifest written before that was kept) the latest change or
-    build-given date among its rows. None when it tells nothing.
-    """
+    """When the build that wrote the manifest at ``path`` ran (its ``built`` entry, or rows)."""
     built = meta.get("built")
     if isinstance(built, str):
         return parse_w3c(built)
@@ -606,6 +582,39 @@ def _latest_build_time(meta: dict[str, object], path: Path) -> Lastmod | None:
     return max(known, key=sort_key) if known else None
 
 
+def decided(cache_dir: Path, site: Path, paths: Callable[[str], list[str]], url: str,
+            ) -> tuple[dict[str, str], str, str]:
+    """What the newest build of ``site`` recorded for ``explain``: (meta, path, decision).
+
+    ``paths``: base URL -> the files the page may be, first found wins; else the file it
+    listed at ``url``; an empty path when none. Empty meta: no manifest with decisions.
+
+    Raises:
+        sqlite3.Error: when a manifest cannot be read.
+    """
+    found: list[tuple[float, Path, dict[str, str]]] = []
+    for path in cache_dir.glob("lastmod-manifest-*.sqlite"):
+        try:  # another site's, or a damaged one: not this site's record
+            with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+                meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+                kept = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'why'").fetchall()
+        except sqlite3.Error:
+            continue
+        if kept and path == manifest_path(cache_dir, site, str(meta.get("base_url"))):
+            found.append((path.stat().st_mtime, path, meta))
+    if not found:
+        return {}, "", ""
+    _, newest, meta = max(found, key=lambda item: item[0])
+    with contextlib.closing(sqlite3.connect(f"{newest.as_uri()}?mode=ro", uri=True)) as db:
+        keys = [path_key(rel) for rel in paths(meta.get("base_url", ""))]
+        keys += [key for (key,) in db.execute("SELECT path FROM files WHERE url = ?", (url,))]
+        for key in keys:
+            decision = db.execute("SELECT decision FROM why WHERE path = ?", (key,)).fetchone()
+            if decision is not None:
+                return meta, key.decode("utf-8", "surrogatepass"), str(decision[0])
+    return meta, "", ""
+
+
 def manifest_path(cache_dir: Path, site: Path, base_url: str) -> Path:
     """The manifest of ``site`` built for ``base_url`` in ``cache_dir``: one per site and URL."""
     return cache_dir / f"lastmod-manifest-{site_key(site, cache_dir, base_url)}.sqlite"
@@ -614,11 +623,8 @@ def manifest_path(cache_dir: Path, site: Path, base_url: str) -> Path:
 class RowsInOrder:
     """Rows of one table of the previous manifest, looked up by key.
 
-    A build asks for its pages in scan order, the order the last build wrote them in, so the
-    rows are read in one pass, a few ahead: the next row costs a tenth of a point query, and
-    holding every row would not keep memory flat for a million pages. A key that is not close
-    ahead (pages removed, or another process's share) is looked up by the index, and the pass
-    goes on after it.
+    Pages come in scan order, the last build's order: rows are read in one pass a few ahead
+    (memory stays flat); a key not close ahead is looked up by the index, and the pass goes on.
     """
 
     def __init__(self, connection: sqlite3.Connection, queries: tuple[str, str]) -> None:

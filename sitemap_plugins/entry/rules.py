@@ -122,6 +122,8 @@ class Decision(NamedTuple):
     first to match the listed page (whether or not the page's own value won)."""
     videos_skipped: tuple[str, ...] = ()
     """Why each of the listed page's videos that could not be listed was left out."""
+    dates: tuple[DateClaim, ...] = ()
+    """Every date :func:`choose_lastmod` was offered for the listed page (for ``explain``)."""
 
 
 # --- the one date rule -----------------------------------------------------------------------
@@ -208,7 +210,7 @@ class PageHints:
     news sitemap's publication date, before the page's own meta."""
     url: str | None = None
     """The URL the host links to, when it may differ from its file's path (absolute, or
-    relative to the base URL); used when on the site and not the file's URL spelt otherwise."""
+    relative to the base URL): the page's URL when on the site (see :func:`own_url`)."""
     default_changefreq: str | None = None
     """Used when neither the page nor a ``changefreq`` rule sets one (a host's per-kind
     default, such as pelican-sitemap's ``changefreqs``)."""
@@ -223,9 +225,7 @@ class PageHints:
     html: bool = False
     """The host wrote it as an HTML page, whatever its name (Sphinx's ``html_file_suffix``)."""
     page: HostPage | None = None
-    """The page as the host rendered it (its written head and the content it wrapped): its
-    record is made from these (:func:`~sitemap_plugins.page.reader.read_parts`), and the build
-    reads no file for it."""
+    """The page as the host rendered it: its record is made from it, and no file is read."""
 
 
 @dataclass(frozen=True)
@@ -239,12 +239,9 @@ class Rules:
     priority: GlobSet
     robots: RobotsRules | None
     canonical_base: str | None = None
-    """Where the host points every page's canonical link instead of the base URL (mike's
-    ``canonical_version``): a canonical under it names the page at the same path here."""
+    """Where the host points every page's canonical link instead of the base URL (mike)."""
     replaced_dates: Mapping[str, str] = field(default_factory=dict)
-    """:func:`~sitemap_plugins.vocab.urls.comparison_key` of a URL -> the ``<lastmod>`` that the
-    sitemap this build replaces gave it, when its generator dates honestly (Hugo): a page's
-    date when nothing better is known."""
+    """URL key -> the ``<lastmod>`` an honest generator's sitemap this build replaces gave."""
     source_commits: Mapping[str, tuple[Lastmod, bool]] = field(default_factory=dict)
     """The command line's git work tree: file (from its top) -> its last commit, and whether
     that commit only added it. A page whose edit link names one of them is dated by it."""
@@ -270,12 +267,7 @@ class Placement(NamedTuple):
 
 
 def own_url(rel: str, hints: PageHints | None, rules: Rules) -> str:
-    """The URL a page is listed under, before its record is read.
-
-    The file's URL; or the host's URL for it, when that lies on the site and is not the
-    file's URL spelt another way (so ``directory_urls`` still decides between ``a/`` and
-    ``a/index.html``).
-    """
+    """The file's URL, or the host's for it when on the site and not the file's spelt otherwise."""
     config = rules.config
     base = config.base_url
     file_url = page_url(base, rel, directory_urls=config.directory_urls,
@@ -373,10 +365,11 @@ def evaluate(
     commits = rules.source_commits
     source_file = (linked_source(record.source_link, commits)
                    if commits and record.source_link else None)
-    lastmod, source = _lastmod(rel, record, hints, diagnostics,
-                               mtime if config.lastmod_file_time else None,
-                               rules.replaced_dates.get(comparison_key(loc)),
-                               commits[source_file] if source_file else None)
+    dates = _dates(rel, record, hints, diagnostics, mtime if config.lastmod_file_time else None,
+                   rules.replaced_dates.get(comparison_key(loc)),
+                   commits[source_file] if source_file else None)
+    chosen = choose_lastmod(dates)
+    lastmod, source = (chosen.value, chosen.source) if chosen is not None else (None, "")
     url_path = placed.url_path
     # The page's own value, then the first matching rule, then the host's default.
     changefreq_rule = rules.changefreq.first_match(rel, url_path) if rules.changefreq else None
@@ -406,7 +399,7 @@ def evaluate(
         alternates=alternates, images=images, videos=videos, rel_path=rel,
         lastmod_source=source, fingerprint=record.fingerprint, news=news,
     )
-    return Decision(entry, tuple(diagnostics), applied, videos_skipped)
+    return Decision(entry, tuple(diagnostics), applied, videos_skipped, dates)
 
 
 def _news_item(loc: str, record: PageRecord, hints: PageHints | None) -> NewsItem | None:
@@ -423,13 +416,9 @@ def _news_item(loc: str, record: PageRecord, hints: PageHints | None) -> NewsIte
 
 
 def same_page(canonical: str, url: str) -> bool:
-    """Whether ``canonical`` names the page at ``url`` (another spelling of it).
+    """Whether ``canonical`` names the page at ``url`` (``a/`` is ``a/index.html``).
 
-    ``a/`` and ``a/index.html`` are one file on a static server. A canonical may also drop
-    the end of the page's own URL, which the server adds back: Docusaurus writes
-    ``/docs/intro`` for the page at ``/docs/intro/``, and pretty-URL hosts serve ``a.html``
-    as ``a``. Only the shorter spelling counts: ``a/`` for the page ``a.html`` names another
-    file, which may well exist.
+    A canonical may drop an end the server adds back (``a`` for ``a/`` or ``a.html``).
     """
     if canonical == url:  # the usual self-canonical, spelled as we spell it
         return True
@@ -475,15 +464,15 @@ def is_not_found_page(rel: str) -> bool:
     return name in INDEX_NAMES and folder.rpartition("/")[2] == "404"
 
 
-def _lastmod(
+def _dates(
     rel: str, record: PageRecord, hints: PageHints | None, diagnostics: list[Diagnostic],
     mtime: float | None, replaced: str | None = None,
     commit: tuple[Lastmod, bool] | None = None,
-) -> tuple[Lastmod | None, str]:
-    """The page's lastmod by :func:`choose_lastmod`.
+) -> tuple[DateClaim, ...]:
+    """The page's candidate lastmods.
 
-    From the host's, the page's, its source's last ``commit`` (date, only added) and a
-    replaced sitemap's (``replaced``) dates; a date after the clock's now is none of them.
+    The host's, the page's, its source's last ``commit`` (date, only added), a replaced
+    sitemap's (``replaced``); a date after the clock's now is none of them.
     """
     # A date after the clock's now (a scheduled post, a typo in the year) is no last change:
     # engines distrust it, and check refuses it. The next source is asked instead.
@@ -541,16 +530,11 @@ def _lastmod(
             diagnostics.append(Diagnostic(
                 rel, "bad-file-time", f"file modification time {mtime:.0f} lies outside the "
                 "years 1 to 9999; no lastmod from it"))
-    chosen = choose_lastmod(claims)
-    return (chosen.value, chosen.source) if chosen is not None else (None, "")
+    return tuple(claims)
 
 
 def _as_listed(url: str, config: SitemapConfig) -> str:
-    """An on-site URL as the sitemap lists its page.
-
-    Without ``.html`` under ``extensionless_urls``: a page's links and its host's URLs still
-    name the file.
-    """
+    """An on-site URL as the sitemap lists its page (without ``.html`` under extensionless_urls)."""
     if not config.extensionless_urls or not is_within(url, config.base_url):
         return url
     end = min((i for i in (url.find("?"), url.find("#")) if i >= 0), default=len(url))

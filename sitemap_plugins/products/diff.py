@@ -115,14 +115,14 @@ def read_sitemap(source: Path, sitemap_name: str = "sitemap") -> dict[str, str |
         urls.update((url, None) for url in _lines(site / name))
         return urls
     parts: list[str] = []
-    for kind, loc, lastmod in _entries(site / name):
+    for kind, loc, lastmod in sitemap_entries(site / name):
         if kind == "urlset":
             urls[loc] = lastmod
         else:
             parts.append(loc)
     for loc in parts:
-        path = _part_file(site, name, loc)
-        for kind, url, lastmod in _entries(path):
+        path = part_file(site, name, loc)
+        for kind, url, lastmod in sitemap_entries(path):
             if kind != "urlset":
                 raise DiffError(str(path), "is a sitemap index named by a sitemap index; "
                                            "indexes do not nest (sitemaps.org)")
@@ -130,14 +130,15 @@ def read_sitemap(source: Path, sitemap_name: str = "sitemap") -> dict[str, str |
     return urls
 
 
-def _entries(path: Path) -> Iterator[tuple[str, str, str]]:
+def sitemap_entries(path: Path) -> Iterator[tuple[str, str, str]]:
+    """``(root tag, loc, lastmod)`` per entry of the sitemap file at ``path``."""
     try:
         yield from stream_sitemap_entries(_checked(path))
     except NotASitemapError as err:
         raise DiffError(str(path), str(err)) from None
 
 
-def _part_file(site: Path, index: str, loc: str) -> Path:
+def part_file(site: Path, index: str, loc: str) -> Path:
     """The file of ``site`` a part's URL names: the longest end of its path found there."""
     segments = [s for s in unquote(urlsplit(loc).path).split("/") if s]
     if not any(s in (".", "..") for s in segments):

@@ -12,13 +12,14 @@ It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
     write_entries    -> files        parts, index, .gz, text
     write_extras     -> files        HTML site map, news sitemap, robots.txt (extra_files)
 
-Memory stays flat: files come one folder at a time, entries go straight to the part writers;
-a pool reads a large site's pages in order, so the output does not depend on the workers.
+Memory stays flat (files stream by folder, entries straight to the writers); a large site's
+pages are read by a pool of processes, in order, so the output does not depend on it.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import os
 import sys
@@ -65,6 +66,8 @@ from sitemap_plugins.entry.render import (
 )
 from sitemap_plugins.entry.robots_txt import MAX_ROBOTS_BYTES, RobotsRules
 from sitemap_plugins.entry.rules import (
+    REASON_EXCLUDED,
+    REASON_REDIRECT,
     REASON_UNREADABLE,
     Alternate,
     Entry,
@@ -101,7 +104,7 @@ from sitemap_plugins.products.build.extras import (
 from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
 from sitemap_plugins.products.build.result import Result
 from sitemap_plugins.products.build.targets import cache_folder, check_changes_file
-from sitemap_plugins.vocab.dates import build_time
+from sitemap_plugins.vocab.dates import build_time, format_w3c
 from sitemap_plugins.vocab.errors import (
     Diagnostic,
     Level,
@@ -125,10 +128,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REASON_NOT_BUILT = "not written by this build"
-# Below this many pages a pool's start (a fresh interpreter per worker) costs more CPU than
-# it saves time; a host's build of a few thousand pages reads them in its own process.
+# Below this many pages a pool's start costs more CPU than it saves time.
 PARALLEL_THRESHOLD = 5_000
-# Pages a worker is sent at a time: 256 took 3 to 4 % less CPU than 64 at 100,000 pages.
+# Pages a worker is sent at a time.
 _CHUNK = 256
 _NO_PAGE = PageRecord("")
 
@@ -138,12 +140,7 @@ def make_rules(
     replaced_dates: Mapping[str, str] | None = None,
     source_commits: Mapping[str, tuple[Lastmod, bool]] | None = None,
 ) -> Rules:
-    """Compile the config's globs once per run.
-
-    ``replaced_dates``: URL -> lastmod, from the sitemap this build replaces
-    (:func:`~sitemap_plugins.disk.owned.replaced_dates`); ``source_commits``: see
-    :attr:`Rules.source_commits`.
-    """
+    """Compile the config's globs once per run (the dates and commits: see ``Rules``)."""
     return Rules(
         canonical_base=canonical_base, source_commits=source_commits or {},
         replaced_dates={comparison_key(url): text
@@ -198,6 +195,8 @@ class PageDone(NamedTuple):
     """Why each video of the listed page that could not be listed was left out."""
     news: NewsItem | None = None
     """The listed page as a news article (only when a news sitemap is written)."""
+    why: tuple[str, str] | None = None
+    """The file's path and the decision, for ``explain`` (:func:`decision_text`)."""
 
 
 @dataclass
@@ -220,11 +219,7 @@ class PageStep:
         return self.chrome
 
     def _source(self, built: BuiltFile, hints: PageHints | None) -> _Source:
-        """The page's record, from the one place it can come from, and what the cache keeps.
-
-        A file listed as it is has no record; a page the host rendered is read from the
-        content it handed over (and its written head); any other page is read from disk. A
-        kept record is reused for the same bytes, or a page the host did not render now.
+        """The page's record (the host's content, the cache's, or the file's) and the cache's.
 
         Raises:
             OSError: when the file cannot be read.
@@ -273,14 +268,23 @@ class PageStep:
 
     def run(self, built: BuiltFile) -> PageDone:
         """Read, evaluate, date and render one file; the steps in the module docstring."""
+        done = self._run(built)
+        if not self.rules.config.fingerprint or done.why is not None:
+            return done  # the reason and notes say it all (unreadable, too large)
+        return done._replace(why=(built.rel_path, decision_text(done.reason, done.diagnostics)))
+
+    def _run(self, built: BuiltFile) -> PageDone:
         rel = built.rel_path
         hints = self.hints.get(rel)
         placed = place(rel, hints, self.rules)
         config = self.rules.config
         if placed.reason is not None:  # nothing in the page could change that: not read
             kept = self.history.kept(rel) if config.fingerprint else None
+            rule = (config.exclude[self.rules.exclude.first_match(rel, placed.url_path) or 0]
+                    if placed.reason == REASON_EXCLUDED else "")
             return PageDone(placed.reason, None, row=None if kept is None else self._asleep(
-                rel, kept, kept.digest, kept.record))
+                rel, kept, kept.digest, kept.record), why=(rel, decision_text(
+                    placed.reason, (), rule=rule)))
         try:
             seen, record_text, page_digest, cached, mtime, kept = self._source(built, hints)
         except OSError as err:
@@ -289,16 +293,19 @@ class PageStep:
         entry = decision.result
         if isinstance(entry, Exclusion):
             row = self._asleep(rel, kept, page_digest, record_text) if record_text else None
-            return PageDone(entry.reason, None, decision.diagnostics, row, cached)
-        row = None
+            target = seen.refresh_url if entry.reason == REASON_REDIRECT else seen.canonical
+            return PageDone(entry.reason, None, decision.diagnostics, row, cached, why=(
+                rel, decision_text(entry.reason, decision.diagnostics, target=target)))
+        row, changed = None, ""
         if config.fingerprint:
             settled = self.history.settle(entry.loc, entry.fingerprint, entry.lastmod,
                                           entry.lastmod_source, kept)
             if settled.lastmod is not entry.lastmod or settled.source is not entry.lastmod_source:
                 entry = replace(entry, lastmod=settled.lastmod, lastmod_source=settled.source)
+            changed = settled.changed
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
                               entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
-                              settled.changed)
+                              changed)
         diagnostics = decision.diagnostics
         element = render_url(entry)
         budget = config.max_bytes - _FRAME_BYTES
@@ -324,20 +331,32 @@ class PageStep:
             shown = HtmlEntry(entry.loc, rel, page_title(seen.title, seen.heading, entry.loc),
                               seen.lang or "", "", seen.description or "",
                               (seen.title or "") if rel in INDEX_NAMES else "")
+        why = (rel, decision_text(
+            "", diagnostics, url=entry.loc, lastmod=entry.lastmod_w3c,
+            source=entry.lastmod_source, changed=changed,
+            dates=[(d.kind, format_w3c(d.value), d.source) for d in decision.dates],
+            rules=[(option, *getattr(config, option)[index])
+                   for option, index in decision.rules_applied],
+            images=len(entry.images), videos=len(entry.videos),
+            videos_left_out=decision.videos_skipped)) if config.fingerprint else None
         return PageDone("", rendered, diagnostics, row, cached, decision.rules_applied,
-                        shown, decision.videos_skipped, entry.news)
+                        shown, decision.videos_skipped, entry.news, why)
 
 
-# The <urlset> around one entry, at most: the XML declaration, the namespaces, the closing tag.
+def decision_text(reason: str, diagnostics: Iterable[Diagnostic], **found: object) -> str:
+    """What ``explain`` tells of a page: one JSON object, without its empty values."""
+    found = {"reason": reason, **found, "notes": [d.message for d in diagnostics]}
+    return json.dumps({key: value for key, value in found.items() if value},
+                      separators=(",", ":"))
+
+
+# The <urlset> around one entry, at most.
 _FRAME_BYTES = 1_024
 REASON_TOO_LARGE = "entry larger than max_bytes"
 
 
 def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
-    """The entry reduced until its element fits ``budget`` bytes, with what went.
-
-    Alternates go first, then media; None when even the bare entry does not fit.
-    """
+    """The entry without alternates, then media, until it fits ``budget`` (None: never)."""
     steps = (("alternates", {"alternates": ()}),
              ("alternates, images and videos", {"alternates": (), "images": (), "videos": ()}))
     for dropped, changes in steps:
@@ -396,8 +415,7 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
     """Every file through the step, in scan order; in a pool of processes for a large site.
 
     Raises:
-        SitemapError: when a worker process ends before its pages are done (killed, out
-            of memory, or a script that runs ``generate()`` again as each worker imports it).
+        SitemapError: when a worker process ends before its pages are done.
     """
     iterator = iter(files)
     head: list[BuiltFile] = []
@@ -415,7 +433,7 @@ def run_pages(files: Iterable[BuiltFile], step: PageStep) -> Iterator[PageDone]:
 
     from sitemap_plugins.products.build.pool import Pool, WorkerLost  # noqa: PLC0415
 
-    # A fresh interpreter per worker: a fork would copy a host's threads half-way.
+    # A fresh interpreter per worker, never a fork of a host's threaded process.
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
@@ -449,11 +467,8 @@ def write_entries(
 ) -> Installed | None:
     """Stream entries into sitemap files in ``site``; None when there was no entry.
 
-    ``owned``: the record of the files this tool wrote there (see :func:`install`).
-
     Raises:
         SitemapError: when the files cannot be written (old files are kept whole).
-
     """
     def open_part(name: str) -> Staged:
         return Staged(site / name)
@@ -479,13 +494,11 @@ def write_entries(
                 writer.discard()
             return None
         parts = [writer.finish() for writer in writers]
-    except OSError as err:
+    except BaseException as err:
         for writer in writers:
             writer.discard()
-        raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
-    except BaseException:
-        for writer in writers:
-            writer.discard()
+        if isinstance(err, OSError):
+            raise WriteError(str(site), f"cannot write the sitemap: {explain(err)}") from err
         raise
     return install(site, config, parts[0], parts[1] if config.text else None, owned)
 
@@ -503,8 +516,8 @@ def _listed(
         for diagnostic in page.diagnostics:
             result.add_diagnostic(diagnostic)
         result.cached += page.cached
-        if manifest is not None and page.row is not None:
-            manifest.keep(page.row)
+        if manifest is not None:
+            manifest.keep(page.row, page.why)
         if page.rendered is None:
             result.excluded[page.reason] += 1
             continue
@@ -537,13 +550,10 @@ def _without(files: Iterable[BuiltFile], html: SiteMapPages) -> Iterator[BuiltFi
 
 
 def check_products(config: SitemapConfig) -> None:
-    """The checks of options that need a product: run as a build starts, before any write.
-
-    The hosts call it with their settings, so that a typo stops them before they render.
+    """The checks of options that need a product (a template): hosts call it before rendering.
 
     Raises:
-        ConfigError: naming the option (a user's HTML site map template that does not compile).
-
+        ConfigError: naming the option.
     """
     if config.html_sitemap_template is not None:
         from sitemap_plugins.products.html_map.markup import load_template  # noqa: PLC0415  # only then
@@ -575,19 +585,15 @@ def generate(
         only: when given, only these relative paths may be listed (files written by this
             build), and files written at ``written_since`` or later.
         written_since: when the host's build started, in ns (with ``only``).
-        canonical_base: a URL under which the host writes every page's canonical link in
-            place of the base URL (mike's ``canonical_version``): such a canonical names the
-            page at the same path under the base URL.
-        progress: counts the files found and the pages read, in this process, as the
-            results stream (a front-end shows it; the pages' work is untouched).
+        canonical_base: where the host points every page's canonical link instead of the
+            base URL (mike's ``canonical_version``).
+        progress: counts the files found and the pages read (a front-end shows it).
         outline: the host's navigation (MkDocs ``nav``, Pelican's categories and pages): how
             the HTML site map groups and titles the pages it names.
-        language_pages: where a multilingual host rendered the HTML site map's page of each
-            other language in that language's theme (lower-case code to path); the list of
-            that language's pages fills it.
-        stand_ins: pages standing in for a missing translation, which are not listed
-            (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
-            page it copies). That language's HTML site map links the copied page there.
+        language_pages: lower-case language code -> the path where the host rendered the
+            HTML site map's page of that language (in its theme).
+        stand_ins: fallback copies of untranslated pages, not listed: path -> (its language,
+            the path of the page it copies), which that language's HTML site map links.
         site_name: the host's name of the site (llms.txt's heading; else the home page's).
         source_commits: the last commit of each file of the git work tree the command line
             runs in (:attr:`~sitemap_plugins.entry.rules.Rules.source_commits`).
@@ -595,10 +601,9 @@ def generate(
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
         SitemapError: when the sitemap cannot be written (old files are kept whole).
-
     """
     if _starting_worker():
-        # A worker importing a script without its __main__ guard would wait for our lock.
+        # The caller's script imported again by a worker: it would wait for the lock.
         sys.stderr.write("sitemap-plugins: generate() called again while a worker process "
                          'imported the script; call it under `if __name__ == "__main__":`\n')
         raise SystemExit(1)
@@ -646,8 +651,10 @@ def _generate(
                        replaced_dates(site, config.sitemap_name, str(config.base_url)),
                        source_commits)
 
-    def on_skip(_rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
+    def on_skip(rel: str, reason: str, diagnostic: Diagnostic | None) -> None:
         result.excluded[reason] += 1
+        if manifest is not None:
+            manifest.keep(None, (rel, decision_text(reason, [diagnostic] if diagnostic else [])))
         if diagnostic is not None:
             result.add_diagnostic(diagnostic)
 
@@ -675,10 +682,11 @@ def _generate(
                            base=str(config.base_url))
     check_extra_targets(site, config, owned)
     manifest = (Manifest(cache_dir, str(config.base_url), build_time(), site,
-                         own_files=[record_path(cache_dir, site).name])
+                         own_files=[record_path(cache_dir, site).name],
+                         sitemap_name=config.sitemap_name)
                 if cache_dir is not None else None)
     history = manifest.history if manifest is not None else History(None, build_time())
-    # The home page's blocks tell a theme's chrome from content where no landmark does.
+    # The CLI reads whole pages: the home page's blocks tell the chrome (see PageStep._chrome).
     chrome = (_home_chrome(site, str(config.base_url)) if not hints and config.fingerprint
               else None)
     step = PageStep(rules, hints or {}, history, chrome,
@@ -700,7 +708,7 @@ def _generate(
                 with_urls=bool(config.changes_file) or manifest.has_baseline)
             if config.changes_file:
                 write_changes(Path(config.changes_file), result.changes)
-            # Before the manifest moves on: a crash in between loses no change.
+            # Before the manifest moves on: a crash in between records them again.
             for diagnostic in record_pending(manifest.cache_dir, result.changes):
                 result.add_diagnostic(diagnostic)
             manifest.save()
