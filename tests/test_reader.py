@@ -112,6 +112,37 @@ def test_a_refresh_in_a_noscript_of_the_head_is_a_redirect(html: str, url: str) 
     assert read_parts(HostPage(head, "")).refresh_url == url
 
 
+# pydata-sphinx-theme 0.24's _static/webpack-macros.html (abridged): a Jinja macro file whose
+# comments name <body>; numpydoc's docs listed it under the command line.
+WEBPACK_MACROS_024 = """<!--
+  AUTO-GENERATED from webpack.config.js, do **NOT** edit by hand.
+  These are re-used in layout.html
+-->
+
+{% macro head_pre_assets() %}
+  <!-- Loaded before other Sphinx assets -->
+  <link href="{{ pathto('_static/styles/theme.css', 1) }}?digest=75c7c72ae941e8b558d8" rel="stylesheet" />
+{% endmacro %}
+
+{% macro body_post() %}
+  <!-- Scripts loaded after <body> so the DOM is not blocked -->
+  <script defer src="{{ pathto('_static/scripts/bootstrap.js', 1) }}"></script>
+{% endmacro %}
+"""
+
+
+@pytest.mark.parametrize("text", [
+    WEBPACK_MACROS_024,
+    "{# the <html> of layout.html #}\n{% block body %}<p>{{ body }}</p>{% endblock %}\n",
+], ids=["html-comment", "jinja-comment"])
+def test_a_template_that_names_a_page_element_in_a_comment_is_still_a_template(
+        text: str) -> None:
+    """Only elements in the markup make a page; a comment's words about them do not."""
+    assert parse(text).template
+    assert not parse("<!-- {% not a template %} --><html><body><p>{{ x }}</p></body></html>"
+                     ).template
+
+
 def test_head_facts_in_order() -> None:
     """hreflang links, html lang, base href, dates, title, description and feeds."""
     record = parse(

@@ -55,7 +55,7 @@ NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "7"
 # The rule book's data these versions were set for (tests/test_rulebook.py computes it).
-RULEBOOK_DIGEST = "d49829f71ddce225"
+RULEBOOK_DIGEST = "503303805c00ed6d"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 # A head is read whole, up to its "</head>" (or the "<body>" that ends it), even past
 # MAX_PARSED_BYTES (inline JSON-LD or CSS before a robots meta or a canonical), up to a bound
@@ -356,11 +356,11 @@ _NOT_A_PAGE = ("not-a-page", "is a template file, not a page")
 def _is_template(raw: bytes, body: LexborNode | None) -> bool:
     """Whether a file is a theme's template copied as is (:data:`.rulebook.TEMPLATE_SYNTAX`).
 
-    A page names its ``<html>``, ``<head>`` or ``<body>`` (a real one does at its start, where
-    the search stops); a template has its syntax in its own text, outside any element.
+    A page names its ``<html>``, ``<head>`` or ``<body>`` outside comments; a template has its
+    syntax in its own text, outside any element (checked first: a page rarely has).
     """
-    return (rb.PAGE_ELEMENTS.search(raw) is None and body is not None
-            and rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None)
+    return (body is not None and rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None
+            and rb.PAGE_ELEMENTS.search(rb.COMMENTS.sub(b"", raw)) is None)
 
 
 def page_blocks(page: PageBytes) -> PageBlocks | None:

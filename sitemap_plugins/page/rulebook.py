@@ -18,6 +18,8 @@ import re
 # theme's template copied as is (pydata-sphinx-theme's _static/webpack-macros.html, a Jinja
 # macro file), not a page: Jinja/Nunjucks/Liquid "{%", "{{", "{#"; ERB/EJS/JSP "<%".
 PAGE_ELEMENTS = re.compile(rb"<(?:html|head|body)[\s/>]", re.IGNORECASE)
+# Comments (HTML, Jinja) are no markup: "loaded after <body>" in one names no element.
+COMMENTS = re.compile(rb"<!--.*?(?:-->|\Z)|\{#.*?(?:#\}|\Z)", re.DOTALL)
 TEMPLATE_SYNTAX = re.compile(r"\{[%{#]|<%")
 
 # --- Head facts ---------------------------------------------------------------------------
