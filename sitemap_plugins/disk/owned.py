@@ -435,10 +435,11 @@ def _stage_set(
     """Stage one format's files in commit order; True when it was split into parts."""
     name = config.sitemap_name
     main = site / (f"{name}.xml" if extension == "xml" else text_index_name(name))
-    if len(parts) == 1:
+    extra = config.extra_sitemaps if extension == "xml" else ()
+    if len(parts) == 1 and not extra:
         staged.append((parts[0].temp, site / f"{name}.{extension}", parts[0].newest))
         return False
-    names, index = index_of_parts(parts, name, extension, str(config.base_url),
+    names, index = index_of_parts(parts, name, extension, str(config.base_url), extra=extra,
                                   max_urls=config.max_urls, max_bytes=config.max_bytes)
     staged.extend((part.temp, site / final, part.newest)
                   for part, final in zip(parts, names, strict=True))

@@ -676,19 +676,23 @@ def newest_of(parts: Iterable[Part]) -> Lastmod | None:
 
 
 def index_of_parts(parts: Sequence[Part], name: str, extension: str, base: str, *,
-                   max_urls: int, max_bytes: int) -> tuple[list[str], bytes]:
+                   max_urls: int, max_bytes: int, extra: Sequence[str] = (),
+                   ) -> tuple[list[str], bytes]:
     """The names of a split set's parts (``sitemap-1.xml``, ...) and the index naming them.
+
+    ``extra``: other tools' sitemaps the index names after the parts (``extra_sitemaps``).
 
     Raises:
         SitemapError: when the index would pass ``max_urls`` entries or ``max_bytes``.
     """
-    if len(parts) > max_urls:
-        msg = (f"{len(parts):,} parts would pass the index limit of {max_urls:,} entries; "
-               f"raise max_urls or max_bytes")
+    if len(parts) + len(extra) > max_urls:
+        msg = (f"{len(parts) + len(extra):,} sitemaps would pass the index limit of "
+               f"{max_urls:,} entries; raise max_urls or max_bytes")
         raise SitemapError(msg)
     names = [f"{name}-{number}.{extension}" for number in range(1, len(parts) + 1)]
-    index = render_index([(base + final, format_w3c(part.newest) if part.newest else "")
-                          for final, part in zip(names, parts, strict=True)]).encode("utf-8")
+    index = render_index([*((base + final, format_w3c(part.newest) if part.newest else "")
+                            for final, part in zip(names, parts, strict=True)),
+                          *((url, "") for url in extra)]).encode("utf-8")
     if len(index) > max_bytes:
         msg = f"the sitemap index would hold {len(index):,} bytes, past max_bytes"
         raise SitemapError(msg)

@@ -26,12 +26,12 @@ import secrets
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from sitemap_plugins.vocab.dates import Lastmod, coerce_lastmod
 from sitemap_plugins.vocab.errors import ConfigError, PageValueError, received, unknown_key
 from sitemap_plugins.vocab.globs import compile_glob
-from sitemap_plugins.vocab.urls import BaseUrl, parse_base_url
+from sitemap_plugins.vocab.urls import BaseUrl, is_within, parse_base_url, resolve_href
 from sitemap_plugins.vocab.values import xml_text
 
 # sitemaps.org protocol, "XML tag definitions": the seven words <changefreq> allows.
@@ -350,6 +350,100 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
     return NewsPublication(name, language.strip().lower())
 
 
+class ExtraUrl(NamedTuple):
+    """One of ``extra_urls``: a URL the build did not make, with its optional lastmod."""
+
+    loc: str
+    lastmod: Lastmod | None = None
+
+
+@dataclass(frozen=True)
+class EntryHook:
+    """``entry_hook``: ``module:function``, imported from ``folder`` (the config's) or sys.path."""
+
+    module: str
+    function: str
+    folder: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.module}:{self.function}"
+
+
+_HOOK_PATTERN = re.compile(r"([^\W\d]\w*(?:\.[^\W\d]\w*)*):([^\W\d]\w*)\Z")
+_URL_EXAMPLE = "an absolute http(s) URL such as 'https://example.org/api/'"
+
+
+def _list(option: str, value: object, what: str) -> list[Any]:
+    if isinstance(value, (str, Mapping)) or not isinstance(value, (list, tuple)):
+        raise ConfigError(option, f"Expected a list of {what} but received: {received(value)}")
+    return list(value)
+
+
+def _absolute_url(option: str, index: int, text: object, what: str = _URL_EXAMPLE) -> str:
+    url = resolve_href(text, text) if isinstance(text, str) and "://" in text else None
+    if url is None:
+        raise ConfigError(option, f"Item {index}: expected {what} but received: {received(text)}")
+    return url
+
+
+def _check_extra_urls(option: str, value: object) -> tuple[ExtraUrl, ...]:
+    urls: list[ExtraUrl] = []
+    for index, item in enumerate(_list(option, value, "URLs")):
+        if isinstance(item, ExtraUrl):
+            urls.append(item)
+            continue
+        words: list[Any] = item.split() if isinstance(item, str) else []
+        if isinstance(item, Mapping) and set(item) <= {"url", "lastmod"}:
+            words = [item.get("url"), item.get("lastmod")]
+        elif len(words) not in (1, 2):
+            msg = (f"Item {index}: expected 'URL', 'URL LASTMOD' or {{url: URL, lastmod: "
+                   f"LASTMOD}} but received: {received(item)}")
+            raise ConfigError(option, msg)
+        url = _absolute_url(option, index, words[0], _URL_EXAMPLE + " (then a space and an "
+                            "optional lastmod)")
+        date = words[1] if len(words) > 1 else None
+        lastmod = None if date is None else coerce_lastmod(date)
+        if date is not None and lastmod is None:
+            raise ConfigError(option, f"Item {index}: expected a lastmod such as 2024-05-06 or "
+                                      f"2024-05-06T10:00:00+02:00 but received: {received(date)}")
+        urls.append(ExtraUrl(url, lastmod))
+    return tuple(urls)
+
+
+def _check_extra_sitemaps(option: str, value: object) -> tuple[str, ...]:
+    return tuple(_absolute_url(option, index, item)
+                 for index, item in enumerate(_list(option, value, "sitemap URLs")))
+
+
+def _check_entry_hook(option: str, value: object) -> EntryHook | None:
+    if value is None or isinstance(value, EntryHook):
+        return value
+    found = _HOOK_PATTERN.match(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        raise ConfigError(option, "Expected MODULE:FUNCTION such as 'hooks:sitemap_entry' but "
+                                  f"received: {received(value)}")
+    return EntryHook(found[1], found[2], os.getcwd())
+
+
+def _check_scope(values: Mapping[str, Any]) -> None:
+    """``extra_urls`` under the base URL; ``extra_sitemaps`` on its host, none of ours."""
+    base = values["base_url"]
+    for index, extra in enumerate(values.get("extra_urls", ())):
+        if not is_within(extra.loc, base):
+            raise ConfigError("extra_urls", f"Item {index}: expected a URL under the base URL "
+                                            f"{base} but received: {extra.loc!r} (str)")
+    own = own_file_pattern(values.get("sitemap_name", _default("sitemap_name")))
+    for index, url in enumerate(values.get("extra_sitemaps", ())):
+        if not url.startswith(base.host_root):
+            raise ConfigError("extra_sitemaps", f"Item {index}: expected a sitemap on the base "
+                                                f"URL's host {base.host_root} but received: "
+                                                f"{url!r} (str)")
+        if is_within(url, base) and own.match(url[len(str(base)):]):
+            raise ConfigError("extra_sitemaps", f"Item {index}: expected another tool's sitemap, "
+                                                f"not one this build writes (an index names no "
+                                                f"index), but received: {url!r} (str)")
+
+
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
     def check(option: str, value: object) -> str | None:
         if value is None:
@@ -464,6 +558,18 @@ OPTIONS: tuple[Option, ...] = (
            "home page's <head>, to robots.txt as Sitemap: lines (search engines read feeds "
            "as sitemaps). A feed outside the base URL is left out with a warning.",
            _check_bool, "bool"),
+    Option("extra_urls", (), "URLs the build did not make, listed after its pages: each "
+           "'URL' or 'URL LASTMOD' (a space between), or {url: URL, lastmod: LASTMOD} in a "
+           "config file. Under the base URL only; a built page of the same URL wins, with a "
+           "warning.", _check_extra_urls, "list", flag="--extra-url"),
+    Option("extra_sitemaps", (), "Sitemaps another tool writes on the same host (e.g. "
+           "https://example.org/api/sitemap.xml): the build then writes a sitemap index naming "
+           "its own sitemap files and these, and names these in robots.txt too.",
+           _check_extra_sitemaps, "list", flag="--extra-sitemap"),
+    Option("entry_hook", None, "MODULE:FUNCTION called with each page's entry: it returns the "
+           "entry, a changed copy (dataclasses.replace) or None to leave the page out (see "
+           "docs/hooks.md). The module is found beside the config file (CLI: the current "
+           "folder) or on sys.path.", _check_entry_hook, "text"),
     Option("versions", ("latest",), "With mike's versions.json, or Read the Docs' "
            "language/version folders (en/latest/), in the merged folder: the versions (names, "
            "aliases or globs such as '2.*') whose sitemaps the root index offers. Others keep "
@@ -525,6 +631,9 @@ class SitemapConfig:
     llms_txt: bool = _default("llms_txt")
     indexnow_key: str | None = _default("indexnow_key")
     announce_feeds: bool = _default("announce_feeds")
+    extra_urls: tuple[ExtraUrl, ...] = _default("extra_urls")
+    extra_sitemaps: tuple[str, ...] = _default("extra_sitemaps")
+    entry_hook: EntryHook | None = None  # the option table's default
     versions: tuple[str, ...] = _default("versions")
 
     @property
@@ -552,6 +661,7 @@ class SitemapConfig:
         if values.get("llms_txt") and own.match(LLMS_NAME):
             raise ConfigError("sitemap_name", f"Expected a name whose files are not llms.txt "
                                               f"(llms_txt is on) but received: {name!r} (str)")
+        _check_scope(values)
         return cls(**values)
 
 

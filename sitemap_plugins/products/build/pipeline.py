@@ -126,6 +126,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REASON_NOT_BUILT = "not written by this build"
+REASON_HOOK = "left out by entry_hook"
 # Below this many pages a pool's start (a fresh interpreter per worker) costs more CPU than
 # it saves time; a host's build of a few thousand pages reads them in its own process.
 PARALLEL_THRESHOLD = 5_000
@@ -297,6 +298,15 @@ class PageStep:
                                           entry.lastmod_source, kept)
             if settled.lastmod is not entry.lastmod or settled.source is not entry.lastmod_source:
                 entry = replace(entry, lastmod=settled.lastmod, lastmod_source=settled.source)
+        if config.entry_hook is not None:
+            from sitemap_plugins.products.build.hook import apply_hook  # noqa: PLC0415  # only then
+
+            hooked = apply_hook(entry, config)
+            if hooked is None:
+                return PageDone(REASON_HOOK, None, decision.diagnostics, self._asleep(
+                    rel, kept, page_digest, record_text) if record_text else None, cached)
+            entry = hooked
+        if config.fingerprint:
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
                               entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
                               settled.changed)
@@ -584,6 +594,27 @@ def _listed(
                                                      alternates=alternates)), None)
 
 
+def _with_extra_urls(listed: Iterator[Rendered], config: SitemapConfig,
+                     result: Result) -> Iterator[Rendered]:
+    """The listed pages, then ``extra_urls``; a built page of the same URL wins."""
+    if not config.extra_urls:
+        return listed
+    extra = {comparison_key(url.loc): url for url in config.extra_urls}
+
+    def chained() -> Iterator[Rendered]:
+        for rendered in listed:
+            if extra.pop(comparison_key(rendered.loc), None) is not None:
+                result.add_diagnostic(Diagnostic("", "extra-url-built", (
+                    f"extra_urls names {rendered.loc}, a page this build lists: listed once, "
+                    "as the page (remove it from extra_urls)")))
+            yield rendered
+        for url in extra.values():
+            result.listed += 1
+            yield Rendered(url.loc, render_url(Entry(url.loc, url.lastmod)), url.lastmod)
+
+    return chained()
+
+
 def _without(files: Iterable[BuiltFile], html: SiteMapPages) -> Iterator[BuiltFile]:
     """The scan without the HTML site map's pages: they are listed by the pipeline."""
     return (built for built in files if not html.is_own_page(built.rel_path))
@@ -602,6 +633,10 @@ def check_products(config: SitemapConfig) -> None:
         from sitemap_plugins.products.html_map.markup import load_template  # noqa: PLC0415  # only then
 
         load_template(config.html_sitemap_template)
+    if config.entry_hook is not None:
+        from sitemap_plugins.products.build.hook import load_hook  # noqa: PLC0415  # only then
+
+        load_hook(config.entry_hook)
 
 
 def generate(
@@ -730,9 +765,9 @@ def _generate(
                     site if hints and config.fingerprint else None)
     news = NewsSelection(build_time()) if config.news is not None else None
     try:
-        installed = write_entries(site, config, _listed(
+        installed = write_entries(site, config, _with_extra_urls(_listed(
             run_pages(files, step), result, manifest, html, progress, news,
-            hreflang=config.hreflang, shown=shown), owned)
+            hreflang=config.hreflang, shown=shown), config, result), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)
