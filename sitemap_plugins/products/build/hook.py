@@ -29,16 +29,23 @@ if TYPE_CHECKING:
 _LOADED: dict[EntryHook, Callable[[Entry], object]] = {}
 
 
-def load_hook(hook: EntryHook) -> Callable[[Entry], object]:
-    """The hook's function, imported once per process from its folder or sys.path.
+def load_hook(hook: EntryHook, *, fresh: bool = False) -> Callable[[Entry], object]:
+    """The hook's function, imported from its folder or sys.path once per process.
+
+    ``fresh``: imported again (as a build starts: a dev server's rebuild takes the edited
+    module, and another folder's module of the same name is not taken for it).
 
     Raises:
         ConfigError: when the module cannot be imported or has no such function.
     """
-    found = _LOADED.get(hook)
+    found = None if fresh else _LOADED.get(hook)
     if found is not None:
         return found
-    if hook.folder and hook.folder not in sys.path:
+    if fresh:
+        sys.modules.pop(hook.module, None)
+    if hook.folder:  # first: the config's own module wins over one of the same name
+        if hook.folder in sys.path:
+            sys.path.remove(hook.folder)
         sys.path.insert(0, hook.folder)
     try:
         module = importlib.import_module(hook.module)

@@ -636,7 +636,7 @@ def check_products(config: SitemapConfig) -> None:
     if config.entry_hook is not None:
         from sitemap_plugins.products.build.hook import load_hook  # noqa: PLC0415  # only then
 
-        load_hook(config.entry_hook)
+        load_hook(config.entry_hook, fresh=True)
 
 
 def generate(
