@@ -428,6 +428,8 @@ def _check_entry_hook(option: str, value: object) -> EntryHook | None:
 def _check_scope(values: Mapping[str, Any]) -> None:
     """``extra_urls`` under the base URL; ``extra_sitemaps`` on its host, none of ours."""
     base = values["base_url"]
+    if base.netloc.endswith(".invalid"):  # a host's placeholder (RFC 2606): the URL comes later
+        return
     for index, extra in enumerate(values.get("extra_urls", ())):
         if not is_within(extra.loc, base):
             raise ConfigError("extra_urls", f"Item {index}: expected a URL under the base URL "
