@@ -1,20 +1,9 @@
-"""The one vocabulary of options, shared by the command line, mkdocs.yml and pelicanconf.py.
+"""The one vocabulary of options: each declared once in :data:`OPTIONS` with its check.
 
-Each option is declared once, in :data:`OPTIONS`: name, default, documentation, and the check
-that turns a value into what the core uses or raises :class:`ConfigError`. The command-line
-flags, the MkDocs config class, the Pelican setting and the README table are made from it (or
-tested against it), so the same bad value gets the same message on every front-end.
-``SitemapConfig.from_mapping`` is the only place where option values are checked.
-
-A page's own values (MkDocs front matter, Pelican metadata) are declared the same way, in
-:data:`PAGE_VALUES`, and checked by :func:`check_page_values` for both hosts.
-
-Ground floor: it imports only :mod:`~sitemap_plugins.vocab.errors`, ``urls``, ``dates`` and
-``globs``, and touches no file. The facts that products share with the options live here
-(the fragment's name, our file-name patterns and temporary names, the HTML map's file, the
-IndexNow key syntax, the news publication); a check that needs a product (compiling a user's
-HTML-map template) runs when the build starts
-(:func:`sitemap_plugins.products.build.pipeline.check_products`).
+The CLI flags, host config classes and docs table are made from it, so a bad value gets the
+same message everywhere; :meth:`SitemapConfig.from_mapping` is the one place values are checked.
+Page values (front matter, Pelican metadata) are :data:`PAGE_VALUES`. Ground floor: touches no
+file; also holds the facts products share (own file names, the fragment, the key syntax).
 """
 
 from __future__ import annotations
@@ -177,16 +166,19 @@ def _check_bool(option: str, value: object) -> bool:
     return value
 
 
+def _list(option: str, value: object, what: str, *, filled: bool = False) -> list[Any]:
+    if (isinstance(value, (str, Mapping)) or not isinstance(value, (list, tuple))
+            or (filled and not value)):
+        raise ConfigError(option, f"Expected a {'non-empty ' if filled else ''}list of {what} "
+                                  f"but received: {received(value)}")
+    return list(value)
+
+
 def _check_globs(option: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise ConfigError(
-            option, f"Expected a list of glob patterns but received: {received(value)}"
-        )
-    for index, item in enumerate(value):
+    for index, item in enumerate(_list(option, value, "glob patterns")):
         if not isinstance(item, str):
             raise ConfigError(
-                option, f"Item {index}: expected a glob pattern but received: {received(item)}"
-            )
+                option, f"Item {index}: expected a glob pattern but received: {received(item)}")
         try:
             compile_glob(item)
         except ValueError as err:
@@ -195,22 +187,12 @@ def _check_globs(option: str, value: object) -> tuple[str, ...]:
 
 
 def _check_extensions(option: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
-        raise ConfigError(
-            option,
-            f"Expected a non-empty list of file extensions such as ['.html', '.pdf'] "
-            f"but received: {received(value)}",
-        )
-    result: list[str] = []
-    for index, item in enumerate(value):
+    items = _list(option, value, "file extensions such as ['.html', '.pdf']", filled=True)
+    for index, item in enumerate(items):
         if not isinstance(item, str) or not re.fullmatch(r"\.[A-Za-z0-9_.-]+", item):
-            raise ConfigError(
-                option,
-                f"Item {index}: expected an extension starting with '.' but received: "
-                f"{received(item)}",
-            )
-        result.append(item.lower())
-    return tuple(dict.fromkeys(result))
+            raise ConfigError(option, f"Item {index}: expected an extension starting with '.' "
+                                      f"but received: {received(item)}")
+    return tuple(dict.fromkeys(item.lower() for item in items))
 
 
 def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
@@ -234,72 +216,48 @@ def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
             compile_glob(pattern)
         except ValueError as err:
             raise ConfigError(option, f"Key {pattern!r}: {err}") from err
-        if option == "changefreq":
-            if rule_value not in CHANGEFREQ_WORDS:
-                words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
-                raise ConfigError(
-                    option,
-                    f"Key {pattern!r}: expected one of: {words} but received: "
-                    f"{received(rule_value)}",
-                )
-            rules.append((pattern, rule_value))
-        else:
-            rules.append((pattern, check_priority(option, rule_value, where=f"Key {pattern!r}: ")))
+        check = check_changefreq if option == "changefreq" else check_priority
+        rules.append((pattern, check(option, rule_value, where=f"Key {pattern!r}: ")))
     return tuple(rules)
 
 
 def check_priority(option: str, value: object, *, where: str = "") -> float:
     """Validate one priority value (sitemaps.org: 0.0 to 1.0)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ConfigError(
-            option,
-            f"{where}{'e' if where else 'E'}xpected a number from 0.0 to 1.0 but received: "
-            f"{received(value)}",
-        )
+        raise ConfigError(option, f"{where}{'e' if where else 'E'}xpected a number from 0.0 to "
+                                  f"1.0 but received: {received(value)}")
     return float(value)
 
 
-def check_changefreq(option: str, value: object) -> str:
-    """Validate one changefreq word."""
-    if value not in CHANGEFREQ_WORDS:
-        words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
-        raise ConfigError(option, f"Expected one of: {words} but received: {received(value)}")
+def check_changefreq(option: str, value: object, *, where: str = "",
+                     words: tuple[str, ...] = CHANGEFREQ_WORDS) -> str:
+    """Validate one changefreq word (or one of ``words``)."""
+    if value not in words:
+        raise ConfigError(option, f"{where}{'e' if where else 'E'}xpected one of: "
+                                  f"{', '.join(map(repr, words))} but received: {received(value)}")
     return str(value)
 
 
 def _check_robots_txt(option: str, value: object) -> str:
-    if value not in ROBOTS_TXT_MODES:
-        modes = ", ".join(repr(m) for m in ROBOTS_TXT_MODES)
-        raise ConfigError(option, f"Expected one of: {modes} but received: {received(value)}")
-    return str(value)
+    return check_changefreq(option, value, words=ROBOTS_TXT_MODES)
 
 
 def _check_name(option: str, value: object) -> str:
     if not isinstance(value, str) or not _NAME_PATTERN.match(value):
-        raise ConfigError(
-            option,
-            f"Expected a plain file name without extension such as 'sitemap' but received: "
-            f"{received(value)}",
-        )
-    # name.txt is the text sitemap: these names would overwrite robots.txt's rules or the
-    # fragment the build writes beside it (compared without case: macOS and Windows ignore it).
+        raise ConfigError(option, "Expected a plain file name without extension such as "
+                                  f"'sitemap' but received: {received(value)}")
+    # name.txt would overwrite robots.txt or the fragment (without case: macOS, Windows).
     if value.lower() in _TAKEN_NAMES:
-        raise ConfigError(
-            option,
-            f"Expected a name whose files are not robots.txt or {FRAGMENT_NAME} but received: "
-            f"{received(value)}",
-        )
+        raise ConfigError(option, f"Expected a name whose files are not robots.txt or "
+                                  f"{FRAGMENT_NAME} but received: {received(value)}")
     return value
 
 
 def _int_range(low: int, high: int) -> Callable[[str, object], int]:
     def check(option: str, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(
-                option,
-                f"Expected a whole number from {low:,} to {high:,} but received: "
-                f"{received(value)}",
-            )
+            raise ConfigError(option, f"Expected a whole number from {low:,} to {high:,} but "
+                                      f"received: {received(value)}")
         return value
 
     return check
@@ -315,16 +273,12 @@ def _check_html_sitemap(option: str, value: object) -> str | None:
 
 
 def _check_versions(option: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
-        raise ConfigError(
-            option, f"Expected a non-empty list of versions or aliases such as ['latest'] "
-                    f"but received: {received(value)}")
-    for index, item in enumerate(value):
+    items = _list(option, value, "versions or aliases such as ['latest']", filled=True)
+    for index, item in enumerate(items):
         if not isinstance(item, str) or not item.strip() or "/" in item:
-            raise ConfigError(
-                option, f"Item {index}: expected a version, an alias or a glob such as '2.*' "
-                        f"but received: {received(item)}")
-    return tuple(dict.fromkeys(value))
+            raise ConfigError(option, f"Item {index}: expected a version, an alias or a glob "
+                                      f"such as '2.*' but received: {received(item)}")
+    return tuple(dict.fromkeys(items))
 
 
 def _check_news(option: str, value: object) -> NewsPublication | None:
@@ -371,12 +325,6 @@ class EntryHook:
 
 _HOOK_PATTERN = re.compile(r"([^\W\d]\w*(?:\.[^\W\d]\w*)*):([^\W\d]\w*)\Z")
 _URL_EXAMPLE = "an absolute http(s) URL such as 'https://example.org/api/'"
-
-
-def _list(option: str, value: object, what: str) -> list[Any]:
-    if isinstance(value, (str, Mapping)) or not isinstance(value, (list, tuple)):
-        raise ConfigError(option, f"Expected a list of {what} but received: {received(value)}")
-    return list(value)
 
 
 def _absolute_url(option: str, index: int, text: object, what: str = _URL_EXAMPLE) -> str:
