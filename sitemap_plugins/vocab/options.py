@@ -175,7 +175,8 @@ def _list(option: str, value: object, what: str, *, filled: bool = False) -> lis
 
 
 def _check_globs(option: str, value: object) -> tuple[str, ...]:
-    for index, item in enumerate(_list(option, value, "glob patterns")):
+    items = _list(option, value, "glob patterns")
+    for index, item in enumerate(items):
         if not isinstance(item, str):
             raise ConfigError(
                 option, f"Item {index}: expected a glob pattern but received: {received(item)}")
@@ -183,7 +184,7 @@ def _check_globs(option: str, value: object) -> tuple[str, ...]:
             compile_glob(item)
         except ValueError as err:
             raise ConfigError(option, f"Item {index}: {err}") from err
-    return tuple(value)
+    return tuple(items)
 
 
 def _check_extensions(option: str, value: object) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ Called by :mod:`sitemap_plugins.products.build.pipeline`. Touches the disk only 
 door: :mod:`~sitemap_plugins.disk.owned` for the files this tool writes in the
 site, :mod:`~sitemap_plugins.disk.site` for the news sitemap's atomic write. In the build's order:
 
+    check_changes_file    changes_file is no file of the site (before anything is written)
     check_extra_targets   the news sitemap and the fragment may be written over (before any page)
     write_extras          HTML site map pages, llms.txt, news sitemap, robots.txt lines
     withdraw              after a build that listed nothing: stale files and pointers go
@@ -15,6 +16,8 @@ IndexNow and feed modules are imported only when their options are on.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemap_plugins.disk.owned import (
@@ -28,14 +31,13 @@ from sitemap_plugins.disk.owned import (
     without_sitemap,
 )
 from sitemap_plugins.disk.proofs import PROOFS
-from sitemap_plugins.disk.site import write_bytes_atomic
+from sitemap_plugins.disk.site import is_inside, refuse_special, write_bytes_atomic
 from sitemap_plugins.entry.news import fit_news, news_file_name
-from sitemap_plugins.vocab.errors import Diagnostic, Level
+from sitemap_plugins.vocab.errors import ConfigError, Diagnostic, Level
 from sitemap_plugins.vocab.options import FRAGMENT_NAME, LLMS_NAME, sitemap_file_pattern
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from pathlib import Path
 
     from sitemap_plugins.disk.owned import Ownership
     from sitemap_plugins.entry.news import NewsSelection
@@ -43,6 +45,33 @@ if TYPE_CHECKING:
     from sitemap_plugins.products.html_map.pages import SiteMapPages
     from sitemap_plugins.products.html_map.plan import HtmlEntry, NavNode
     from sitemap_plugins.vocab.options import SitemapConfig
+
+
+def check_changes_file(site: Path, config: SitemapConfig) -> None:
+    """Refuse a ``changes_file`` in the site, a folder, a link, a pipe, or in no folder.
+
+    In the site it would replace a page and be published; checked before anything is written.
+
+    Raises:
+        ConfigError: naming the path.
+        WriteError: when a link, a pipe or a device stands there.
+    """
+    if not config.changes_file:
+        return
+    path = Path(os.path.abspath(config.changes_file))
+    if is_inside(site, path):
+        msg = (f"{config.changes_file!r} is inside the published site {str(site)!r}; choose "
+               "a path outside it, so that no file of the site is replaced and the report "
+               "is not published")
+        raise ConfigError("changes_file", msg)
+    refuse_special(path)  # a link, a pipe, a device: WriteError, left as it is
+    if path.is_dir():
+        msg = f"{config.changes_file!r} is a folder, not a file; choose the path of a file"
+        raise ConfigError("changes_file", msg)
+    if not path.parent.is_dir():
+        msg = (f"{config.changes_file!r} is in a folder that does not exist; create "
+               f"{str(path.parent)!r} first, or choose another path")
+        raise ConfigError("changes_file", msg)
 
 
 def own_names(config: SitemapConfig) -> frozenset[str]:

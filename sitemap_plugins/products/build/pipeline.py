@@ -1,6 +1,6 @@
 """The pipeline: scan the built site, read each page once, decide, date, render, write.
 
-It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
+One page at a time (:meth:`PageStep.run`)::
 
     scan_site        -> BuiltFile    the files that may be pages, in a stable order
     read_bytes       -> PageBytes    the file, once, and a digest of its bytes
@@ -12,9 +12,8 @@ It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
     write_entries    -> files        parts, index, .gz, text
     write_extras     -> files        HTML site map, news sitemap, robots.txt (extra_files)
 
-Memory stays flat as the site grows: files are yielded one folder at a time and entries go
-straight to the part writers. A large site's pages are read by a pool of processes, in order,
-so the output does not depend on the worker count.
+Memory stays flat: files stream one folder at a time into the part writers. A large site's
+pages are read by a pool of processes, in order, so the output does not depend on it.
 """
 
 from __future__ import annotations
@@ -53,7 +52,6 @@ from sitemap_plugins.disk.site import (
     is_inside,
     read_bytes,
     read_robots,
-    refuse_special,
     remove_leftovers,
     scan_site,
     site_lock,
@@ -95,6 +93,7 @@ from sitemap_plugins.page.reader import (
     read_record,
 )
 from sitemap_plugins.products.build.extras import (
+    check_changes_file,
     check_extra_targets,
     own_names,
     publish_key_file,
@@ -105,6 +104,7 @@ from sitemap_plugins.products.build.interrupt import sigterm_cleans_up
 from sitemap_plugins.products.build.result import Result
 from sitemap_plugins.vocab.dates import build_time
 from sitemap_plugins.vocab.errors import (
+    ConfigError,
     Diagnostic,
     Level,
     ScanError,
@@ -226,10 +226,8 @@ class PageStep:
     def _source(self, built: BuiltFile, hints: PageHints | None) -> _Source:
         """The page's record, from the one place it can come from, and what the cache keeps.
 
-        A file listed as it is has no record (only its time counts); a page the host
-        rendered is read from the content it handed over (the file it just wrote is not read
-        again); any other page is read from disk. A kept record is reused when the bytes are
-        the same, or when the host did not render the page this time.
+        Not a page: no record. Rendered by the host: read from what it handed over. Else
+        from disk. A kept record is reused for the same bytes, or a page not rendered now.
 
         Raises:
             OSError: when the file cannot be read.
@@ -509,8 +507,6 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
     Raises:
         ConfigError: when that folder is inside the published site.
     """
-    from sitemap_plugins.vocab.errors import ConfigError  # noqa: PLC0415
-
     default = default_cache_dir(site)
     # Absolute: the manifest is opened by URI, which a relative path cannot be.
     folder = Path(os.path.abspath(config.cache_dir)) if config.cache_dir else default
@@ -519,38 +515,6 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
                "outside it so the manifest is never published")
         raise ConfigError("cache_dir", msg)
     return folder
-
-
-def _check_changes_file(site: Path, config: SitemapConfig) -> None:
-    """Refuse a ``changes_file`` inside the published site, before anything is written.
-
-    There it replaced whatever stood at that path without a word (``site/index.html``, the
-    ``sitemap.xml`` just written), and the report itself went online. A folder, a link or a
-    pipe at that path, or a missing folder above it, is refused too.
-
-    Raises:
-        ConfigError: naming the path.
-        WriteError: when a link, a pipe or a device stands there.
-    """
-    from sitemap_plugins.vocab.errors import ConfigError  # noqa: PLC0415
-
-    if not config.changes_file:
-        return
-    path = Path(os.path.abspath(config.changes_file))
-    if is_inside(site, path):
-        msg = (f"{config.changes_file!r} is inside the published site {str(site)!r}; choose "
-               "a path outside it, so that no file of the site is replaced and the report "
-               "is not published")
-        raise ConfigError("changes_file", msg)
-    # Found only once the sitemap was written, these failed the build after all (exit 1).
-    refuse_special(path)  # a link, a pipe, a device: WriteError, left as it is
-    if path.is_dir():
-        msg = f"{config.changes_file!r} is a folder, not a file; choose the path of a file"
-        raise ConfigError("changes_file", msg)
-    if not path.parent.is_dir():
-        msg = (f"{config.changes_file!r} is in a folder that does not exist; create "
-               f"{str(path.parent)!r} first, or choose another path")
-        raise ConfigError("changes_file", msg)
 
 
 def _listed(
@@ -658,21 +622,15 @@ def generate(
         site_dir: the built site (MkDocs ``site_dir``, Pelican ``OUTPUT_PATH``, any folder).
         config: validated options.
         hints: what the host knows per page, keyed by path relative to the site root.
-        only: when given, only these relative paths may be listed (files written by this
-            build); anything else in the folder is stale and left out.
-        canonical_base: a URL under which the host writes every page's canonical link in
-            place of the base URL (mike's ``canonical_version``): such a canonical names the
-            page at the same path under the base URL.
-        progress: counts the files found and the pages read, in this process, as the
-            results stream (a front-end shows it; the pages' work is untouched).
-        outline: the host's navigation (MkDocs ``nav``, Pelican's categories and pages): how
-            the HTML site map groups and titles the pages it names.
-        language_pages: where a multilingual host rendered the HTML site map's page of each
-            other language in that language's theme (lower-case code to path); the list of
-            that language's pages fills it.
-        stand_ins: pages standing in for a missing translation, which are not listed
-            (mkdocs-static-i18n's fallback copies): path -> (its language, the path of the
-            page it copies). That language's HTML site map links the copied page there.
+        only: when given, only these relative paths (this build's files) may be listed.
+        canonical_base: the URL the host writes canonicals under in place of the base URL
+            (mike's ``canonical_version``).
+        progress: counts files found and pages read, in this process.
+        outline: the host's navigation: how the HTML site map groups and titles pages.
+        language_pages: lower-case language code -> where the host rendered that
+            language's HTML site map page.
+        stand_ins: unlisted stand-ins for a missing translation: path -> (language, the
+            path of the page it copies), which that language's HTML site map links.
         site_name: the host's name of the site (llms.txt's heading; else the home page's).
 
     Raises:
@@ -691,7 +649,7 @@ def generate(
     if not site.is_dir():
         raise ScanError(str(site), "is not a folder (build the site first?)")
     cache_dir = cache_folder(site, config) if config.fingerprint else None
-    _check_changes_file(site, config)
+    check_changes_file(site, config)
     # A second build of the site waits for the first; SIGTERM unwinds as Ctrl-C does.
     with sigterm_cleans_up(), site_lock(site, cache_dir):
         try:
