@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from sitemap_plugins.cli import main
-from tests.test_adapter_mkdocs import make_site, run_host
+from tests.test_adapter_mkdocs import _fetch, _free_port, _serve, _stop, make_site, run_host
 from tests.test_adapter_pelican import copy_site, pelican
 from tests.test_adapter_sphinx import sample, sphinx_build
 
@@ -83,6 +83,23 @@ def test_mkdocs_takes_both_from_mkdocs_yml(tmp_path: Path) -> None:
     assert ("Plugin 'sitemap' option 'extra_urls': Item 0: expected an absolute http(s) URL "
             "such as 'https://example.org/api/' (then a space and an optional lastmod) but "
             "received: 'app/' (str)") in bad.log, bad.log
+
+
+@pytest.mark.integration
+def test_mkdocs_serve_lists_only_the_dev_servers_urls(tmp_path: Path) -> None:
+    """The dev server's base URL is not the site's: its sitemap leaves both options out
+    instead of stopping the server."""
+    project = make_site(tmp_path / "p", (
+        f"site_name: S\nsite_url: {BASE}\ntheme: mkdocs\nplugins:\n  - sitemap:\n"
+        f"      extra_urls: ['{BASE}app/']\n      extra_sitemaps: ['{API}']\n"),
+        {"index.md": "# Home\n"})
+    port = _free_port()
+    server = _serve(project, port)
+    try:
+        served = _fetch(f"http://127.0.0.1:{port}/sitemap.xml").decode("utf-8")
+    finally:
+        log = _stop(server)
+    assert re.findall(r"<loc>(.*?)</loc>", served) == [f"http://127.0.0.1:{port}/"], log
 
 
 @pytest.mark.integration

@@ -1,10 +1,8 @@
 """What this tool wrote in the site: only those files are replaced quietly or removed as stale.
 
-Floor: the door (with :mod:`site` and :mod:`history`). May touch: the files this tool writes
-in the published site (:mod:`history` keeps their record). Each kind of file is told from the
-site's own by one proof (:data:`PROOFS`, :class:`Ownership` for the sitemap set),
-files are installed in commit order (parts, then the files that name them, then stale files
-go) and only files proved ours are replaced quietly or removed.
+Floor: the door (with :mod:`site` and :mod:`history`). Each kind of file is told from the
+site's own by one proof (:data:`PROOFS`; :class:`Ownership` for the sitemap set); files are
+installed in commit order: parts, then the files that name them, then stale files go.
 """
 
 from __future__ import annotations
