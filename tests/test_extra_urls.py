@@ -66,6 +66,16 @@ def test_extra_sitemaps_make_an_index_and_robots_lines(tmp_path: Path) -> None:
     assert not (site / "sitemap-1.xml").exists()
 
 
+def test_merge_names_other_tools_sitemaps_in_the_root_index(tmp_path: Path) -> None:
+    """``merge --extra-sitemap`` names the other tool's sitemap after the builds'."""
+    root = tmp_path / "root"
+    _site(root / "v1")
+    assert main(["-q", "build", str(root / "v1"), "--base-url", f"{BASE}v1/",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert main(["-q", "merge", str(root), "--base-url", BASE, "--extra-sitemap", API]) == 0
+    assert _locs(root / "sitemap.xml") == [f"{BASE}v1/sitemap.xml", API]
+
+
 @pytest.mark.integration
 def test_mkdocs_takes_both_from_mkdocs_yml(tmp_path: Path) -> None:
     """A real MkDocs build: extra_urls as {url, lastmod} mappings, extra_sitemaps named in

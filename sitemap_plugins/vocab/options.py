@@ -533,7 +533,8 @@ BUILD_OPTIONS = tuple(option for option in OPTIONS if not option.merge_only)
 MERGE_OPTIONS = tuple(
     option for option in OPTIONS
     if option.merge_only or option.name in (
-        "base_url", "gzip", "robots_txt", "sitemap_name", "max_urls", "max_bytes"))
+        "base_url", "gzip", "robots_txt", "sitemap_name", "max_urls", "max_bytes",
+        "extra_sitemaps"))
 """What ``sitemap-plugins merge`` takes: the root index's URL, name, limits and robots.txt."""
 
 
