@@ -637,8 +637,9 @@ def render_footer() -> str:
 
 def render_indexes(entries: Sequence[tuple[str, str]], *, max_urls: int, max_bytes: int,
                    ) -> list[tuple[bytes, int]]:
-    """Index files over ``(loc, lastmod_w3c)`` entries (an empty lastmod is left out), split
-    before either limit (sitemaps.org: an index names no index); each with its entry count.
+    """Index files over ``(loc, lastmod_w3c)`` entries, each with its entry count.
+
+    Split before either limit (sitemaps.org: an index names no index); no empty lastmod.
     """
     module = template_module("sitemapindex.xml")
     header = str(module.header()).encode("utf-8")
