@@ -164,3 +164,8 @@ def test_pelican_and_sphinx_import_the_hook_beside_their_settings(tmp_path: Path
                        tmp_path / "sphinx-bad-out")
     assert ("ERROR: sitemap_plugins['entry_hook']: Expected MODULE:FUNCTION such as "
             "'hooks:sitemap_entry' but received: 'x' (str)") in bad.log, bad.log
+    # A module that is not there: the same words, and exit 1.
+    gone = sample(tmp_path / "sphinx-gone", "sitemap_plugins['entry_hook'] = 'nohook:f'")
+    missing = sphinx_build(gone, tmp_path / "sphinx-gone-out")
+    assert (f"ERROR: sitemap_plugins['entry_hook']: Cannot import 'nohook' (from {gone} or "
+            "sys.path): No module named 'nohook'") in missing.log, missing.log
