@@ -119,7 +119,9 @@ def _add_config_flags(
                                 metavar="KEY=VALUE", help=f"{doc} Repeatable.")
         elif option.kind == "list":
             parser.add_argument(flag, dest=name, action="append", default=None,
-                                metavar={"extensions": "EXT", "versions": "VERSION"}.get(
+                                metavar={"extensions": "EXT", "versions": "VERSION",
+                                         "extra_sitemaps": "URL",
+                                         "extra_urls": "'URL [LASTMOD]'"}.get(
                                     name, "GLOB"),
                                 help=f"{doc} Repeatable.")
         else:  # the option's own check reads the text, as it reads YAML or Python values

@@ -245,8 +245,10 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
         base_url = self.config["base_url"] or config.site_url
         self._canonical_base = None
         mike = _mike_urls(config, self._given_site_url)
-        if (mike is not None and not self.config["base_url"] and self._command != "serve"
-                and not _is_served(config)):
+        served = self._command == "serve" or _is_served(config)
+        if served:  # the dev server's sitemap lists its own URLs, not the real site's others
+            options = {k: v for k, v in options.items() if not k.startswith("extra_")}
+        if mike is not None and not self.config["base_url"] and not served:
             # Each version's sitemap lists its own pages at their own URLs, in its own folder
             # (Material's version selector and instant navigation read it there), whatever
             # canonical_version makes of site_url and of the pages' canonical links.
@@ -267,7 +269,7 @@ class SitemapPlugin(_Plugin):  # type: ignore[no-untyped-call]  # MkDocs' hook
             if err.option == "base_url" and not self.config["base_url"]:
                 where = "Config value 'site_url'"
             raise PluginError(f"{where}: {err.message}") from err
-        if self._command == "serve" or _is_served(config):
+        if served:
             # Material's instant navigation asks the dev server for sitemap.xml: the served
             # copy lists the dev server's own URLs, which is what it serves.
             self._sitemap = preview_config(sitemap)

@@ -141,6 +141,37 @@ BAD_VALUES: dict[str, list[tuple[list[str], str]]] = {
                  (["--llms-txt", "--sitemap-name", "llms"], (
                      "error: --sitemap-name: Expected a name whose files are not llms.txt "
                      "(llms_txt is on) but received: 'llms' (str)"))],
+    "extra_urls": [
+        (["--extra-url", "https://example.org/a 2024-13-01"], ("error: --extra-url: Item 0: "
+         "expected a lastmod such as 2024-05-06 or 2024-05-06T10:00:00+02:00 but received: "
+         "'2024-13-01' (str)")),
+        (["--extra-url", "api/"], ("error: --extra-url: Item 0: expected an absolute http(s) URL "
+         "such as 'https://example.org/api/' (then a space and an optional lastmod) but "
+         "received: 'api/' (str)")),
+        (["--extra-url", "https://example.com/a"], ("error: --extra-url: Item 0: expected a URL "
+         "under the base URL https://example.org/ but received: 'https://example.com/a' (str)")),
+        (["--extra-url", "https://example.org/a b c"], ("error: --extra-url: Item 0: expected "
+         "'URL', 'URL LASTMOD' or {url: URL, lastmod: LASTMOD} but received: "
+         "'https://example.org/a b c' (str)")),
+    ],
+    "extra_sitemaps": [
+        (["--extra-sitemap", "https://api.example.org/sitemap.xml"], ("error: --extra-sitemap: "
+         "Item 0: expected a sitemap on the base URL's host https://example.org/ but received: "
+         "'https://api.example.org/sitemap.xml' (str)")),
+        (["--extra-sitemap", "https://example.org/sitemap.xml"], ("error: --extra-sitemap: "
+         "Item 0: expected another tool's sitemap, not one this build writes (an index names "
+         "no index), but received: 'https://example.org/sitemap.xml' (str)")),
+        (["--extra-sitemap", "sitemap.xml"], ("error: --extra-sitemap: Item 0: expected an "
+         "absolute http(s) URL such as 'https://example.org/api/' but received: 'sitemap.xml' "
+         "(str)")),
+    ],
+    "entry_hook": [
+        (["--entry-hook", "hooks.py"], ("error: --entry-hook: Expected MODULE:FUNCTION such as "
+         "'hooks:sitemap_entry' but received: 'hooks.py' (str)")),
+        (["--entry-hook", "no_such_module_here:f"], ("error: --entry-hook: Cannot import "
+         f"'no_such_module_here' (from {Path.cwd()} or sys.path): No module named "
+         "'no_such_module_here'")),
+    ],
 }
 XFAIL: dict[str, str] = {}
 

@@ -1,10 +1,8 @@
 """What this tool wrote in the site: only those files are replaced quietly or removed as stale.
 
-Floor: the door (with :mod:`site` and :mod:`history`). May touch: the files this tool writes
-in the published site (:mod:`history` keeps their record). Each kind of file is told from the
-site's own by one proof (:data:`PROOFS`, :class:`Ownership` for the sitemap set),
-files are installed in commit order (parts, then the files that name them, then stale files
-go) and only files proved ours are replaced quietly or removed.
+Floor: the door (with :mod:`site` and :mod:`history`). Each kind of file is told from the
+site's own by one proof (:data:`PROOFS`; :class:`Ownership` for the sitemap set); files are
+installed in commit order: parts, then the files that name them, then stale files go.
 """
 
 from __future__ import annotations
@@ -459,10 +457,11 @@ def _stage_set(
     """Stage one format's files in commit order; True when it was split into parts."""
     name = config.sitemap_name
     main = site / (f"{name}.xml" if extension == "xml" else text_index_name(name))
-    if len(parts) == 1:
+    extra = config.extra_sitemaps if extension == "xml" else ()
+    if len(parts) == 1 and not extra:
         staged.append((parts[0].temp, site / f"{name}.{extension}", parts[0].newest))
         return False
-    names, index = index_of_parts(parts, name, extension, str(config.base_url),
+    names, index = index_of_parts(parts, name, extension, str(config.base_url), extra=extra,
                                   max_urls=config.max_urls, max_bytes=config.max_bytes)
     staged.extend((part.temp, site / final, part.newest)
                   for part, final in zip(parts, names, strict=True))

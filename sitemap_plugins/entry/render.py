@@ -653,22 +653,11 @@ def render_footer() -> str:
 
 # -------------------- formerly writers/sitemap_index.py
 
-def render_index(parts: Iterable[tuple[str, str]]) -> str:
-    """The whole index for ``(loc, lastmod_w3c)`` pairs; an empty lastmod is left out."""
-    module = template_module("sitemapindex.xml")
-    pieces = [str(module.header())]
-    pieces.extend(str(module.sitemap(loc, lastmod)) for loc, lastmod in parts)
-    pieces.append(str(module.footer()))
-    return "".join(pieces)
-
-
 def render_indexes(entries: Sequence[tuple[str, str]], *, max_urls: int, max_bytes: int,
                    ) -> list[tuple[bytes, int]]:
-    """Index files over ``(loc, lastmod_w3c)`` entries, split before either limit.
+    """Index files over ``(loc, lastmod_w3c)`` entries, each with its entry count.
 
-    Each is its bytes and the number of entries it names, in order. An index may not name
-    another index (sitemaps.org), so past ``max_urls`` entries or ``max_bytes`` there are
-    several.
+    Split before either limit (sitemaps.org: an index names no index); no empty lastmod.
     """
     module = template_module("sitemapindex.xml")
     header = str(module.header()).encode("utf-8")
@@ -694,23 +683,25 @@ def newest_of(parts: Iterable[Part]) -> Lastmod | None:
 
 
 def index_of_parts(parts: Sequence[Part], name: str, extension: str, base: str, *,
-                   max_urls: int, max_bytes: int) -> tuple[list[str], bytes]:
+                   max_urls: int, max_bytes: int, extra: Sequence[str] = (),
+                   ) -> tuple[list[str], bytes]:
     """The names of a split set's parts (``sitemap-1.xml``, ...) and the index naming them.
+
+    ``extra``: other tools' sitemaps the index names after the parts (``extra_sitemaps``).
 
     Raises:
         SitemapError: when the index would pass ``max_urls`` entries or ``max_bytes``.
     """
-    if len(parts) > max_urls:
-        msg = (f"{len(parts):,} parts would pass the index limit of {max_urls:,} entries; "
-               f"raise max_urls or max_bytes")
-        raise SitemapError(msg)
     names = [f"{name}-{number}.{extension}" for number in range(1, len(parts) + 1)]
-    index = render_index([(base + final, format_w3c(part.newest) if part.newest else "")
-                          for final, part in zip(names, parts, strict=True)]).encode("utf-8")
-    if len(index) > max_bytes:
-        msg = f"the sitemap index would hold {len(index):,} bytes, past max_bytes"
+    indexes = render_indexes([*((base + final, format_w3c(part.newest) if part.newest else "")
+                                for final, part in zip(names, parts, strict=True)),
+                              *((url, "") for url in extra)],
+                             max_urls=max_urls, max_bytes=max_bytes)
+    if len(indexes) > 1:
+        msg = (f"{len(parts) + len(extra):,} sitemaps would pass the index limit of "
+               f"{max_urls:,} entries or max_bytes; raise max_urls or max_bytes")
         raise SitemapError(msg)
-    return names, index
+    return names, indexes[0][0]
 
 
 # -------------------- formerly writers/text_sitemap.py

@@ -74,7 +74,7 @@ class Alternate:
 
 @dataclass(frozen=True)
 class Entry:
-    """One ``<url>`` of a sitemap."""
+    """One ``<url>`` of a sitemap: public API, what ``entry_hook`` is given (docs/hooks.md)."""
 
     loc: str
     lastmod: Lastmod | None = None

@@ -85,6 +85,12 @@ def host_config(options: Mapping[str, Any], *, base_url: str | None, config_dir:
     mapping.setdefault("cache_dir", os.path.join(config_dir, CACHE_DIR_NAME))
     mapping["base_url"] = base_url or PLACEHOLDER_URL
     config = SitemapConfig.from_mapping(mapping)
+    if config.entry_hook is not None:  # imported from the config file's folder, before a build
+        from sitemap_plugins.products.build.hook import load_hook  # noqa: PLC0415
+
+        hook = replace(config.entry_hook, folder=config_dir)
+        load_hook(hook, fresh=True)
+        config = replace(config, entry_hook=hook)
     if check_products and config.html_sitemap_template is not None:
         # Only a user's template needs a product now: the pipeline is imported when it runs.
         from sitemap_plugins.products.build.pipeline import check_products as check  # noqa: PLC0415

@@ -1,10 +1,9 @@
-"""The one vocabulary of options, shared by the command line and every host's settings.
+"""The one vocabulary of options: each declared once in :data:`OPTIONS` with its check.
 
-Each option is declared once, in :data:`OPTIONS` (name, default, documentation, check); the
-flags, host config classes and the README table come from it, so a bad value gets the same
-message everywhere. ``SitemapConfig.from_mapping`` is the only place option values are checked;
-a page's own values are declared alike (:data:`PAGE_VALUES`). Ground floor: touches no file;
-holds the names products share (the fragment, our file patterns, temporary names).
+The CLI flags, host config classes and docs table are made from it, so a bad value gets the
+same message everywhere; :meth:`SitemapConfig.from_mapping` is the one place values are checked.
+Page values (front matter, Pelican metadata) are :data:`PAGE_VALUES`. Ground floor: touches no
+file; also holds the facts products share (own file names, the fragment, the key syntax).
 """
 
 from __future__ import annotations
@@ -16,12 +15,12 @@ import secrets
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from sitemap_plugins.vocab.dates import Lastmod, coerce_lastmod
 from sitemap_plugins.vocab.errors import ConfigError, PageValueError, received, unknown_key
 from sitemap_plugins.vocab.globs import compile_glob
-from sitemap_plugins.vocab.urls import BaseUrl, parse_base_url
+from sitemap_plugins.vocab.urls import BaseUrl, is_within, parse_base_url, resolve_href
 from sitemap_plugins.vocab.values import xml_text
 
 # sitemaps.org protocol, "XML tag definitions": the seven words <changefreq> allows.
@@ -167,40 +166,34 @@ def _check_bool(option: str, value: object) -> bool:
     return value
 
 
+def _list(option: str, value: object, what: str, *, filled: bool = False) -> list[Any]:
+    if (isinstance(value, (str, Mapping)) or not isinstance(value, (list, tuple))
+            or (filled and not value)):
+        raise ConfigError(option, f"Expected a {'non-empty ' if filled else ''}list of {what} "
+                                  f"but received: {received(value)}")
+    return list(value)
+
+
 def _check_globs(option: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise ConfigError(
-            option, f"Expected a list of glob patterns but received: {received(value)}"
-        )
-    for index, item in enumerate(value):
+    items = _list(option, value, "glob patterns")
+    for index, item in enumerate(items):
         if not isinstance(item, str):
             raise ConfigError(
-                option, f"Item {index}: expected a glob pattern but received: {received(item)}"
-            )
+                option, f"Item {index}: expected a glob pattern but received: {received(item)}")
         try:
             compile_glob(item)
         except ValueError as err:
             raise ConfigError(option, f"Item {index}: {err}") from err
-    return tuple(value)
+    return tuple(items)
 
 
 def _check_extensions(option: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
-        raise ConfigError(
-            option,
-            f"Expected a non-empty list of file extensions such as ['.html', '.pdf'] "
-            f"but received: {received(value)}",
-        )
-    result: list[str] = []
-    for index, item in enumerate(value):
+    items = _list(option, value, "file extensions such as ['.html', '.pdf']", filled=True)
+    for index, item in enumerate(items):
         if not isinstance(item, str) or not re.fullmatch(r"\.[A-Za-z0-9_.-]+", item):
-            raise ConfigError(
-                option,
-                f"Item {index}: expected an extension starting with '.' but received: "
-                f"{received(item)}",
-            )
-        result.append(item.lower())
-    return tuple(dict.fromkeys(result))
+            raise ConfigError(option, f"Item {index}: expected an extension starting with '.' "
+                                      f"but received: {received(item)}")
+    return tuple(dict.fromkeys(item.lower() for item in items))
 
 
 def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
@@ -224,72 +217,48 @@ def _check_rules(option: str, value: object) -> tuple[tuple[str, Any], ...]:
             compile_glob(pattern)
         except ValueError as err:
             raise ConfigError(option, f"Key {pattern!r}: {err}") from err
-        if option == "changefreq":
-            if rule_value not in CHANGEFREQ_WORDS:
-                words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
-                raise ConfigError(
-                    option,
-                    f"Key {pattern!r}: expected one of: {words} but received: "
-                    f"{received(rule_value)}",
-                )
-            rules.append((pattern, rule_value))
-        else:
-            rules.append((pattern, check_priority(option, rule_value, where=f"Key {pattern!r}: ")))
+        check = check_changefreq if option == "changefreq" else check_priority
+        rules.append((pattern, check(option, rule_value, where=f"Key {pattern!r}: ")))
     return tuple(rules)
 
 
 def check_priority(option: str, value: object, *, where: str = "") -> float:
     """Validate one priority value (sitemaps.org: 0.0 to 1.0)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ConfigError(
-            option,
-            f"{where}{'e' if where else 'E'}xpected a number from 0.0 to 1.0 but received: "
-            f"{received(value)}",
-        )
+        raise ConfigError(option, f"{where}{'e' if where else 'E'}xpected a number from 0.0 to "
+                                  f"1.0 but received: {received(value)}")
     return float(value)
 
 
-def check_changefreq(option: str, value: object) -> str:
-    """Validate one changefreq word."""
-    if value not in CHANGEFREQ_WORDS:
-        words = ", ".join(repr(w) for w in CHANGEFREQ_WORDS)
-        raise ConfigError(option, f"Expected one of: {words} but received: {received(value)}")
+def check_changefreq(option: str, value: object, *, where: str = "",
+                     words: tuple[str, ...] = CHANGEFREQ_WORDS) -> str:
+    """Validate one changefreq word (or one of ``words``)."""
+    if value not in words:
+        raise ConfigError(option, f"{where}{'e' if where else 'E'}xpected one of: "
+                                  f"{', '.join(map(repr, words))} but received: {received(value)}")
     return str(value)
 
 
 def _check_robots_txt(option: str, value: object) -> str:
-    if value not in ROBOTS_TXT_MODES:
-        modes = ", ".join(repr(m) for m in ROBOTS_TXT_MODES)
-        raise ConfigError(option, f"Expected one of: {modes} but received: {received(value)}")
-    return str(value)
+    return check_changefreq(option, value, words=ROBOTS_TXT_MODES)
 
 
 def _check_name(option: str, value: object) -> str:
     if not isinstance(value, str) or not _NAME_PATTERN.match(value):
-        raise ConfigError(
-            option,
-            f"Expected a plain file name without extension such as 'sitemap' but received: "
-            f"{received(value)}",
-        )
-    # name.txt is the text sitemap: these names would overwrite robots.txt's rules or the
-    # fragment the build writes beside it (compared without case: macOS and Windows ignore it).
+        raise ConfigError(option, "Expected a plain file name without extension such as "
+                                  f"'sitemap' but received: {received(value)}")
+    # name.txt would overwrite robots.txt or the fragment (without case: macOS, Windows).
     if value.lower() in _TAKEN_NAMES:
-        raise ConfigError(
-            option,
-            f"Expected a name whose files are not robots.txt or {FRAGMENT_NAME} but received: "
-            f"{received(value)}",
-        )
+        raise ConfigError(option, f"Expected a name whose files are not robots.txt or "
+                                  f"{FRAGMENT_NAME} but received: {received(value)}")
     return value
 
 
 def _int_range(low: int, high: int) -> Callable[[str, object], int]:
     def check(option: str, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(
-                option,
-                f"Expected a whole number from {low:,} to {high:,} but received: "
-                f"{received(value)}",
-            )
+            raise ConfigError(option, f"Expected a whole number from {low:,} to {high:,} but "
+                                      f"received: {received(value)}")
         return value
 
     return check
@@ -305,16 +274,12 @@ def _check_html_sitemap(option: str, value: object) -> str | None:
 
 
 def _check_versions(option: str, value: object) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
-        raise ConfigError(
-            option, f"Expected a non-empty list of versions or aliases such as ['latest'] "
-                    f"but received: {received(value)}")
-    for index, item in enumerate(value):
+    items = _list(option, value, "versions or aliases such as ['latest']", filled=True)
+    for index, item in enumerate(items):
         if not isinstance(item, str) or not item.strip() or "/" in item:
-            raise ConfigError(
-                option, f"Item {index}: expected a version, an alias or a glob such as '2.*' "
-                        f"but received: {received(item)}")
-    return tuple(dict.fromkeys(value))
+            raise ConfigError(option, f"Item {index}: expected a version, an alias or a glob "
+                                      f"such as '2.*' but received: {received(item)}")
+    return tuple(dict.fromkeys(items))
 
 
 def _check_news(option: str, value: object) -> NewsPublication | None:
@@ -338,6 +303,96 @@ def _check_news(option: str, value: object) -> NewsPublication | None:
                f"but received: {received(language)}")
         raise ConfigError(option, msg)
     return NewsPublication(name, language.strip().lower())
+
+
+class ExtraUrl(NamedTuple):
+    """One of ``extra_urls``: a URL the build did not make, with its optional lastmod."""
+
+    loc: str
+    lastmod: Lastmod | None = None
+
+
+@dataclass(frozen=True)
+class EntryHook:
+    """``entry_hook``: ``module:function``, imported from ``folder`` (the config's) or sys.path."""
+
+    module: str
+    function: str
+    folder: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.module}:{self.function}"
+
+
+_HOOK_PATTERN = re.compile(r"([^\W\d]\w*(?:\.[^\W\d]\w*)*):([^\W\d]\w*)\Z")
+_URL_EXAMPLE = "an absolute http(s) URL such as 'https://example.org/api/'"
+
+
+def _absolute_url(option: str, index: int, text: object, what: str = _URL_EXAMPLE) -> str:
+    url = resolve_href(text, text) if isinstance(text, str) and "://" in text else None
+    if url is None:
+        raise ConfigError(option, f"Item {index}: expected {what} but received: {received(text)}")
+    return url
+
+
+def _check_extra_urls(option: str, value: object) -> tuple[ExtraUrl, ...]:
+    urls: list[ExtraUrl] = []
+    for index, item in enumerate(_list(option, value, "URLs")):
+        if isinstance(item, ExtraUrl):
+            urls.append(item)
+            continue
+        words: list[Any] = item.split() if isinstance(item, str) else []
+        if isinstance(item, Mapping) and set(item) <= {"url", "lastmod"}:
+            words = [item.get("url"), item.get("lastmod")]
+        elif len(words) not in (1, 2):
+            msg = (f"Item {index}: expected 'URL', 'URL LASTMOD' or {{url: URL, lastmod: "
+                   f"LASTMOD}} but received: {received(item)}")
+            raise ConfigError(option, msg)
+        url = _absolute_url(option, index, words[0], _URL_EXAMPLE + " (then a space and an "
+                            "optional lastmod)")
+        date = words[1] if len(words) > 1 else None
+        lastmod = None if date is None else coerce_lastmod(date)
+        if date is not None and lastmod is None:
+            raise ConfigError(option, f"Item {index}: expected a lastmod such as 2024-05-06 or "
+                                      f"2024-05-06T10:00:00+02:00 but received: {received(date)}")
+        urls.append(ExtraUrl(url, lastmod))
+    return tuple(urls)
+
+
+def _check_extra_sitemaps(option: str, value: object) -> tuple[str, ...]:
+    return tuple(_absolute_url(option, index, item)
+                 for index, item in enumerate(_list(option, value, "sitemap URLs")))
+
+
+def _check_entry_hook(option: str, value: object) -> EntryHook | None:
+    if value is None or isinstance(value, EntryHook):
+        return value
+    found = _HOOK_PATTERN.match(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        raise ConfigError(option, "Expected MODULE:FUNCTION such as 'hooks:sitemap_entry' but "
+                                  f"received: {received(value)}")
+    return EntryHook(found[1], found[2], os.getcwd())
+
+
+def _check_scope(values: Mapping[str, Any]) -> None:
+    """``extra_urls`` under the base URL; ``extra_sitemaps`` on its host, none of ours."""
+    base = values["base_url"]
+    if base.netloc.endswith(".invalid"):  # a host's placeholder (RFC 2606): the URL comes later
+        return
+    for index, extra in enumerate(values.get("extra_urls", ())):
+        if not is_within(extra.loc, base):
+            raise ConfigError("extra_urls", f"Item {index}: expected a URL under the base URL "
+                                            f"{base} but received: {extra.loc!r} (str)")
+    own = own_file_pattern(values.get("sitemap_name", _default("sitemap_name")))
+    for index, url in enumerate(values.get("extra_sitemaps", ())):
+        if not url.startswith(base.host_root):
+            raise ConfigError("extra_sitemaps", f"Item {index}: expected a sitemap on the base "
+                                                f"URL's host {base.host_root} but received: "
+                                                f"{url!r} (str)")
+        if is_within(url, base) and own.match(url[len(str(base)):]):
+            raise ConfigError("extra_sitemaps", f"Item {index}: expected another tool's sitemap, "
+                                                f"not one this build writes (an index names no "
+                                                f"index), but received: {url!r} (str)")
 
 
 def _optional_path(kind: str) -> Callable[[str, object], str | None]:
@@ -456,6 +511,18 @@ OPTIONS: tuple[Option, ...] = (
            "home page's <head>, to robots.txt as Sitemap: lines (search engines read feeds "
            "as sitemaps). A feed outside the base URL is left out with a warning.",
            _check_bool, "bool"),
+    Option("extra_urls", (), "URLs the build did not make, listed after its pages: each "
+           "'URL' or 'URL LASTMOD' (a space between), or {url: URL, lastmod: LASTMOD} in a "
+           "config file. Under the base URL only; a built page of the same URL wins, with a "
+           "warning.", _check_extra_urls, "list", flag="--extra-url"),
+    Option("extra_sitemaps", (), "Sitemaps another tool writes on the same host (e.g. "
+           "https://example.org/api/sitemap.xml): the build then writes a sitemap index naming "
+           "its own sitemap files and these, and names these in robots.txt too.",
+           _check_extra_sitemaps, "list", flag="--extra-sitemap"),
+    Option("entry_hook", None, "MODULE:FUNCTION called with each page's entry: it returns the "
+           "entry, a changed copy (dataclasses.replace) or None to leave the page out (see "
+           "docs/hooks.md). The module is found beside the config file (CLI: the current "
+           "folder) or on sys.path.", _check_entry_hook, "text"),
     Option("versions", ("latest",), "With mike's versions.json, or Read the Docs' "
            "language/version folders (en/latest/), in the merged folder: the versions (names, "
            "aliases or globs such as '2.*') whose sitemaps the root index offers. Others keep "
@@ -471,7 +538,8 @@ BUILD_OPTIONS = tuple(option for option in OPTIONS if not option.command)
 MERGE_OPTIONS = tuple(
     option for option in OPTIONS
     if option.command == "merge" or option.name in (
-        "base_url", "gzip", "robots_txt", "sitemap_name", "max_urls", "max_bytes"))
+        "base_url", "gzip", "robots_txt", "sitemap_name", "max_urls", "max_bytes",
+        "extra_sitemaps"))
 """What ``sitemap-plugins merge`` takes: the root index's URL, name, limits and robots.txt."""
 CHECK_OPTIONS = tuple(option for option in OPTIONS if option.command == "check")
 """What ``sitemap-plugins check`` takes besides the base URL and the sitemap's name."""
@@ -522,6 +590,9 @@ class SitemapConfig:
     llms_txt: bool = _default("llms_txt")
     indexnow_key: str | None = _default("indexnow_key")
     announce_feeds: bool = _default("announce_feeds")
+    extra_urls: tuple[ExtraUrl, ...] = _default("extra_urls")
+    extra_sitemaps: tuple[str, ...] = _default("extra_sitemaps")
+    entry_hook: EntryHook | None = None  # the option table's default
     versions: tuple[str, ...] = _default("versions")
     fail_on_foreign: bool = _default("fail_on_foreign")
 
@@ -543,6 +614,7 @@ class SitemapConfig:
             raise ConfigError("base_url", "Required: the public URL of the site root.")
         values = {key: OPTION_BY_NAME[key].check(key, value) for key, value in data.items()}
         _check_own_names(values, data.get("html_sitemap"))
+        _check_scope(values)
         return cls(**values)
 
 

@@ -107,7 +107,8 @@ def write_extras(site: Path, config: SitemapConfig, result: Result,
         from sitemap_plugins.products.build.feeds import announced_feeds  # noqa: PLC0415  # only when asked
 
         feeds = announced_feeds(site, config, result.add_diagnostic)
-    robots = update_robots(site, config, result.sitemap_url, [*also_named, *feeds])
+    robots = update_robots(site, config, result.sitemap_url,
+                           [*also_named, *config.extra_sitemaps, *feeds])
     result.removed.extend(remove_obsolete_fragment(site, robots.files))
     if config.news is None:
         obsolete = remove_obsolete_news(site, config)

@@ -1,6 +1,6 @@
 """The pipeline: scan the built site, read each page once, decide, date, render, write.
 
-It reads top to bottom over one page at a time (:meth:`PageStep.run`)::
+One page at a time (:meth:`PageStep.run`)::
 
     scan_site        -> BuiltFile    the files that may be pages, in a stable order
     read_bytes       -> PageBytes    the file, once, and a digest of its bytes
@@ -128,6 +128,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REASON_NOT_BUILT = "not written by this build"
+REASON_HOOK = "left out by entry_hook"
 # Below this many pages a pool's start costs more CPU than it saves time.
 PARALLEL_THRESHOLD = 5_000
 # Pages a worker is sent at a time.
@@ -303,6 +304,16 @@ class PageStep:
             if settled.lastmod is not entry.lastmod or settled.source is not entry.lastmod_source:
                 entry = replace(entry, lastmod=settled.lastmod, lastmod_source=settled.source)
             changed = settled.changed
+        if config.entry_hook is not None:
+            from sitemap_plugins.products.build.hook import apply_hook  # noqa: PLC0415  # only then
+
+            hooked = apply_hook(entry, config)
+            if hooked is None:
+                return PageDone(REASON_HOOK, None, decision.diagnostics, self._asleep(
+                    rel, kept, page_digest, record_text) if record_text else None, cached,
+                    why=(rel, decision_text(REASON_HOOK, decision.diagnostics)))
+            entry = hooked
+        if config.fingerprint:
             row = ManifestRow(path_key(rel), page_digest, record_text, entry.loc,
                               entry.fingerprint, entry.lastmod_w3c, entry.lastmod_source,
                               changed)
@@ -368,11 +379,9 @@ def _fit(entry: Entry, budget: int) -> tuple[Entry, str, str] | None:
 
 
 def _home_chrome(site: Path, base_url: str) -> SiteChrome | None:
-    """The chrome of ``site`` (:func:`~sitemap_plugins.page.chrome.site_chrome`).
+    """The chrome of ``site``, from its home page and the first pages that links to.
 
-    Its home page, and the first pages of the site it links to (at most
-    :data:`~sitemap_plugins.page.chrome.CHROME_WITNESSES`), read once before the pages. None
-    without a readable home page or a page it links to (their own reads report why).
+    None without a readable home page or a page it links to (their own reads report why).
     """
     home = _blocks_of(site / HOME_PAGE)
     if home is None:
@@ -544,6 +553,27 @@ def _listed(
                                                      alternates=alternates)), None)
 
 
+def _with_extra_urls(listed: Iterator[Rendered], config: SitemapConfig,
+                     result: Result) -> Iterator[Rendered]:
+    """The listed pages, then ``extra_urls``; a built page of the same URL wins."""
+    if not config.extra_urls:
+        return listed
+    extra = {comparison_key(url.loc): url for url in config.extra_urls}
+
+    def chained() -> Iterator[Rendered]:
+        for rendered in listed:
+            if extra.pop(comparison_key(rendered.loc), None) is not None:
+                result.add_diagnostic(Diagnostic("", "extra-url-built", (
+                    f"extra_urls names {rendered.loc}, a page this build lists: listed once, "
+                    "as the page (remove it from extra_urls)")))
+            yield rendered
+        for url in extra.values():
+            result.listed += 1
+            yield Rendered(url.loc, render_url(Entry(url.loc, url.lastmod)), url.lastmod)
+
+    return chained()
+
+
 def _without(files: Iterable[BuiltFile], html: SiteMapPages) -> Iterator[BuiltFile]:
     """The scan without the HTML site map's pages: they are listed by the pipeline."""
     return (built for built in files if not html.is_own_page(built.rel_path))
@@ -559,27 +589,25 @@ def check_products(config: SitemapConfig) -> None:
         from sitemap_plugins.products.html_map.markup import load_template  # noqa: PLC0415  # only then
 
         load_template(config.html_sitemap_template)
+    if config.entry_hook is not None:
+        from sitemap_plugins.products.build.hook import load_hook  # noqa: PLC0415  # only then
+
+        load_hook(config.entry_hook, fresh=True)
 
 
 def generate(
-    site_dir: str | os.PathLike[str],
-    config: SitemapConfig,
-    *,
-    hints: Mapping[str, PageHints] | None = None,
-    only: Collection[str] | None = None,
-    written_since: int | None = None,
-    canonical_base: str | None = None,
-    progress: Progress | None = None,
-    outline: Sequence[NavNode] = (),
+    site_dir: str | os.PathLike[str], config: SitemapConfig, *,
+    hints: Mapping[str, PageHints] | None = None, only: Collection[str] | None = None,
+    written_since: int | None = None, canonical_base: str | None = None,
+    progress: Progress | None = None, outline: Sequence[NavNode] = (),
     language_pages: Mapping[str, str] | None = None,
-    stand_ins: Mapping[str, tuple[str, str]] | None = None,
-    site_name: str = "",
+    stand_ins: Mapping[str, tuple[str, str]] | None = None, site_name: str = "",
     source_commits: Mapping[str, tuple[Lastmod, bool]] | None = None,
 ) -> Result:
     """Write the sitemap files for the built site in ``site_dir``.
 
     Args:
-        site_dir: the built site (MkDocs ``site_dir``, Pelican ``OUTPUT_PATH``, any folder).
+        site_dir: the built site.
         config: validated options.
         hints: what the host knows per page, keyed by path relative to the site root.
         only: when given, only these relative paths may be listed (files written by this
@@ -588,15 +616,13 @@ def generate(
         canonical_base: where the host points every page's canonical link instead of the
             base URL (mike's ``canonical_version``).
         progress: counts the files found and the pages read (a front-end shows it).
-        outline: the host's navigation (MkDocs ``nav``, Pelican's categories and pages): how
-            the HTML site map groups and titles the pages it names.
+        outline: the host's navigation: how the HTML site map groups and titles its pages.
         language_pages: lower-case language code -> the path where the host rendered the
             HTML site map's page of that language (in its theme).
         stand_ins: fallback copies of untranslated pages, not listed: path -> (its language,
             the path of the page it copies), which that language's HTML site map links.
         site_name: the host's name of the site (llms.txt's heading; else the home page's).
-        source_commits: the last commit of each file of the git work tree the command line
-            runs in (:attr:`~sitemap_plugins.entry.rules.Rules.source_commits`).
+        source_commits: see :attr:`~sitemap_plugins.entry.rules.Rules.source_commits`.
 
     Raises:
         ScanError: when ``site_dir`` is missing or not a folder.
@@ -693,9 +719,9 @@ def _generate(
                     site if hints and config.fingerprint else None)
     news = NewsSelection(build_time()) if config.news is not None else None
     try:
-        installed = write_entries(site, config, _listed(
+        installed = write_entries(site, config, _with_extra_urls(_listed(
             run_pages(files, step), result, manifest, html, progress, news,
-            hreflang=config.hreflang, shown=shown), owned)
+            hreflang=config.hreflang, shown=shown), config, result), owned)
         if manifest is not None:
             for diagnostic in manifest.diagnostics:
                 result.add_diagnostic(diagnostic)

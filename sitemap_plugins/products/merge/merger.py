@@ -198,6 +198,7 @@ def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
         if progress is not None:
             progress.finish()
     problems.raise_any()
+    files.extend(SitemapFile("", url, "", 0) for url in config.extra_sitemaps)  # other tools'
     merged.builds = builds
     merged.sitemaps = len(files)
     merged.urls = sum(f.urls for f in files)
