@@ -67,11 +67,7 @@ def body_blocks(body: LexborNode) -> PageBlocks:
 
 
 def site_chrome(home: PageBlocks, witnesses: list[PageBlocks]) -> SiteChrome | None:
-    """The blocks the home page shares with the witness that shares the fewest with it.
-
-    A listing may share the home's content too; the least share is the chrome alone.
-    None without a witness.
-    """
+    """The blocks the home page shares with the witness sharing the fewest (None: no witness)."""
     shared = [home.blocks.keys() & witness.blocks.keys() for witness in witnesses]
     fewest = min(shared, key=len, default=set())
     if not fewest:
@@ -132,10 +128,7 @@ def _block_digest(node: LexborNode, place: str) -> int:
 
 
 def drop_chrome(body: LexborNode, chrome: SiteChrome) -> None:
-    """Unlink the blocks of ``body`` that the home page has at the same place, the same.
-
-    Top down: a block that differs is looked into, and its parts shared with the home go.
-    """
+    """Unlink, top down, the blocks of ``body`` that the home page has at the same place."""
     stack: list[tuple[LexborNode, str, int]] = [(body, "", 0)]
     while stack:
         node, place, depth = stack.pop()

@@ -72,10 +72,7 @@ def _all_text_clean(value: object) -> bool:
 
 
 def decode_record(text: str) -> PageRecord | None:
-    """What :func:`encode_record` wrote; None for anything else (a damaged cache).
-
-    Every field's type, and every string's characters (XML 1.0), is checked.
-    """
+    """What :func:`encode_record` wrote, every field checked; None for anything else."""
     if not isinstance(text, str) or len(text) > MAX_RECORD_TEXT:
         return None
     try:

@@ -118,11 +118,7 @@ def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
 
 
 class Scope:
-    """Where the regions' elements are looked for: one selector query over one subtree.
-
-    The region itself or, for several regions, their nearest common ancestor (a selector
-    is compiled at every query, so it runs once).
-    """
+    """Where the regions' elements are looked for: one query over their nearest common root."""
 
     def __init__(self, regions: list[LexborNode]) -> None:
         self.regions = regions
@@ -254,10 +250,7 @@ _ASCII_SPACE = b" \t\n\r\x0b\x0c"
 
 
 def plain_typography(text: str) -> str:
-    """``text`` with plain ASCII typography: quotes, dashes, ellipses, no-break spaces.
-
-    Typography is the site's setting, not the page's. ``--`` and ``-`` stay apart.
-    """
+    """``text`` with plain ASCII typography (the site's setting); ``--`` and ``-`` stay apart."""
     if not text.isascii():
         text = _TYPOGRAPHIC.sub(lambda match: rb.TYPOGRAPHY[match.group()], text)
     return _DASHES.sub("--", text) if "---" in text else text
@@ -316,10 +309,7 @@ def _image_links(images: list[LexborNode]) -> dict[int, str]:
 
 
 def first_heading(elements: dict[str, list[LexborNode]], regions: list[LexborNode]) -> str | None:
-    """The main content's first ``<h1>`` outside a ``<header>``; else the first in one.
-
-    On a blog's index each article's header names that article, not the page.
-    """
+    """The main content's first ``<h1>`` outside a ``<header>`` (a blog index's); else in one."""
     inside = {region.mem_id for region in regions}
     in_header: LexborNode | None = None
     for node in elements["h1"]:
@@ -346,10 +336,7 @@ def _in_header(node: LexborNode, regions: set[int]) -> bool:
 
 
 def content_images(elements: dict[str, list[LexborNode]], home: str = "") -> tuple[str, ...]:
-    """The content's images, each once, the first ``_MAX_MEDIA``; decoration is left out.
-
-    A lazy-loaded image is the one its loader shows. ``home``: the site's base URL.
-    """
+    """The content's images (as lazy loaders show them), each once, but for decoration."""
     found: dict[str, None] = {}
     around = _Surroundings(home)
     for node in elements["img"]:
@@ -512,10 +499,7 @@ def _site_root(url: str) -> tuple[str, str] | None:
 
 
 class _Surroundings:
-    """Where the content's images sit: in a link, in one to the site's home, in a banner.
-
-    Each element's answer is kept for the images below it: the work stays linear.
-    """
+    """Where the content's images sit: in a link, a link home, a banner (linear, kept per node)."""
 
     def __init__(self, home: str = "") -> None:
         self._known: dict[int, tuple[bool, bool, bool]] = {}

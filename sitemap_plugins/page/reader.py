@@ -230,10 +230,7 @@ _ATTRIBUTE = re.compile(rb"""([^\s/>="']+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))
 
 
 def _too_costly(raw: bytes) -> tuple[int, str, str] | None:
-    """Where a page first costs its parser the square of its size: (place, code, message).
-
-    None for nearly every page; what comes before the place is read.
-    """
+    """Where a page first costs its parser the square of its size (place, code, message)."""
     cut = _too_deep(raw)
     if cut is not None:
         return cut, "nested-too-deep", (
@@ -319,11 +316,7 @@ _NOT_A_PAGE = ("not-a-page", "is a template file, not a page")
 
 
 def _is_template(raw: bytes, body: LexborNode | None) -> bool:
-    """Whether a file is a theme's template copied as is (:data:`.rulebook.TEMPLATE_SYNTAX`).
-
-    A page names ``<html>``, ``<head>`` or ``<body>`` outside comments; a template has syntax
-    in its own text.
-    """
+    """Whether a file holds template syntax and no ``<html>``/``<head>``/``<body>`` tag."""
     return (body is not None and rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None
             and rb.PAGE_ELEMENTS.search(rb.COMMENTS.sub(b"", raw)) is None)
 
@@ -371,10 +364,7 @@ _HOST_CONTENT = b"sitemap-plugins-content"
 
 
 def read_parts(page: HostPage, home: str = "") -> PageRecord:
-    """The record of a page its host rendered, head and content apart, parsed as one document.
-
-    The content is the region; steps 2 to 4 of the fingerprint apply as to a page on disk.
-    """
+    """The record of a host's page, head and content parsed as one document (content: region)."""
     problem: tuple[str, str] | None = None
     head = page.head
     if isinstance(head, bytes):
@@ -436,10 +426,7 @@ def generator_of(raw: bytes) -> str | None:
 
 
 def titled(title: str, content: str) -> str:
-    """A host's content with its title as its first heading, unless it has a heading already.
-
-    The title is content, but hosts' content often lacks it: the theme writes it.
-    """
+    """A host's content with its title as first heading (the theme writes it), unless it has one."""
     if not title or "<h1" in content or "<H1" in content:
         return content
     from html import escape  # noqa: PLC0415  # only the hosts come this way

@@ -57,10 +57,7 @@ _MOST_SHOWN = 200
 
 
 def received(value: object) -> str:
-    """A bad value as every message shows it: ``'docs/*' (str)``.
-
-    Bounded, so a value Python cannot show (a huge int, a deep list) still gives one line.
-    """
+    """A bad value as every message shows it, ``'docs/*' (str)``, bounded for huge values."""
     try:
         shown = repr(value)
     except (ValueError, RecursionError):

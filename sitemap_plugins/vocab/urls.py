@@ -55,10 +55,7 @@ class BaseUrl:
         return f"{self.scheme}://{self.netloc}/"
 
     def robots_mode(self, robots_txt: str) -> str:
-        """What the ``robots_txt`` option comes to here: below the host root, the fragment.
-
-        The site's own robots.txt is then not the one crawlers read.
-        """
+        """What ``robots_txt`` comes to here: below the host root (not crawlers'), the fragment."""
         return "fragment" if robots_txt != "off" and self.has_path else robots_txt
 
 
@@ -143,10 +140,7 @@ def unquote_keep_reserved(path: str) -> str:
 
 
 def encode_path(rel_path: str) -> str:
-    """Percent-encode a file path taken literally (UTF-8, RFC 3986), keeping ``/``.
-
-    Names that are not UTF-8 (surrogate escapes) are encoded byte for byte.
-    """
+    """Percent-encode a literal file path (UTF-8; non-UTF-8 names byte for byte), keeping ``/``."""
     if _PLAIN_PATH.match(rel_path):  # most paths: nothing to encode
         return rel_path
     try:
@@ -289,10 +283,7 @@ _ESCAPED_DOT = re.compile(r"%2[eE]")
 
 
 def without_dot_segments(url: str) -> str:
-    """``url`` with its path's dot segments removed (RFC 3986 5.2.4 and 6.2.2.3), as scopes.
-
-    ``.../blog/%2e%2e/docs/`` names ``.../docs/``; the query and fragment stay.
-    """
+    """``url`` without its path's dot segments, escaped ones too (RFC 3986 5.2.4, 6.2.2.3)."""
     if "/." not in url and "%2" not in url:
         return url  # the common case: nothing to remove
     try:
@@ -346,10 +337,7 @@ def _dot_segment(segment: str) -> str:
 
 
 def is_under(url: str, prefix: str) -> bool:
-    """Whether ``url`` lies in the folder URL ``prefix`` once in :func:`scope_form`.
-
-    The one scope test of ``merge`` and ``check``; ``prefix`` is a base URL.
-    """
+    """Whether ``url`` lies in the folder URL ``prefix`` (a base URL), both in scope form."""
     return scope_form(url).startswith(prefix)
 
 
