@@ -608,10 +608,7 @@ def manifest_path(cache_dir: Path, site: Path, base_url: str) -> Path:
 
 
 class RowsInOrder:
-    """Rows of one table of the previous manifest, looked up by key.
-
-    Read in one pass a few ahead (pages come in the last build's order), else by the index.
-    """
+    """Rows of a previous-manifest table by key: one pass a few ahead, else by the index."""
 
     def __init__(self, connection: sqlite3.Connection, queries: tuple[str, str]) -> None:
         """``queries``: the rows after a rowid (key, values, rowid), and one key's row."""

@@ -20,10 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Changes:
-    """How many URLs were added, changed and removed since the previous build.
-
-    The URLs themselves are only collected when asked for (``changes_file``): memory stays flat.
-    """
+    """How many URLs were added, changed and removed (the URLs only for ``changes_file``)."""
 
     added_count: int = 0
     changed_count: int = 0

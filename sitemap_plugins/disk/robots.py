@@ -154,10 +154,7 @@ def update_robots(
 
 
 def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str]) -> Installed:
-    """Take the ``Sitemap:`` lines naming files this build removed out of robots.txt.
-
-    ``gone``: this tool's files the build removed (a renamed ``sitemap_name``, a split undone).
-    """
+    """Take out of robots.txt the ``Sitemap:`` lines naming files this build removed."""
     result = Installed()
     urls = {f"{config.base_url}{name}" for name in gone if not os.path.lexists(site / name)}
     if urls and config.robots_txt != "off" and _drop_sitemap_lines(site / "robots.txt", urls):
@@ -183,10 +180,7 @@ def _drop_sitemap_lines(robots: Path, urls: set[str]) -> bool:
 
 
 def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
-    """With ``news`` off: the news sitemap an earlier build wrote, and its robots.txt line, go.
-
-    Only a file that is ours byte for byte is removed.
-    """
+    """With ``news`` off: an earlier news sitemap (ours byte for byte) and its robots line go."""
     result = Installed()
     name = news_file_name(config.sitemap_name)
     gone = remove_own(site, name, PROOFS["news"])

@@ -392,10 +392,7 @@ def read_file(path: Path, limit: int) -> bytes:
 
 
 def read_own(path: Path, limit: int) -> bytes | None:
-    """At most ``limit`` bytes of a regular file standing at ``path`` itself.
-
-    None for a link, a pipe, a folder, nothing or an unreadable file.
-    """
+    """At most ``limit`` bytes of a regular file at ``path`` itself; None for anything else."""
     if not is_regular(path):
         return None
     try:
@@ -503,10 +500,7 @@ def sitemap_chunks(path: Path) -> Iterator[bytes]:
 
 
 def sitemap_kind(path: Path) -> str:
-    """``urlset``, ``sitemapindex``, or empty when the file is neither (or unreadable).
-
-    Read only as far as its root element.
-    """
+    """``urlset``, ``sitemapindex``, or "" (neither, unreadable), read up to its root element."""
     try:
         return sitemap_kind_of(read_chunks(path))
     except OSError:
@@ -716,10 +710,7 @@ _MAX_HEAD = 1024 * 1024
 
 
 def read_head(path: str) -> bytes | None:
-    """The start of a page a host just wrote, up to its ``</head>``.
-
-    None when there is none within the first MiB (the page is then read whole, as any other).
-    """
+    """A written page up to its ``</head>``; None when not within the first MiB (read whole)."""
     found = b""
     try:
         with open(path, "rb") as handle:  # a path as Pelican gives it
