@@ -65,8 +65,8 @@ def test_documented_modules_are_found_without_importing_them(tmp_path: Path) -> 
 
 def test_click_modules_are_found_whole_packages_included(tmp_path: Path) -> None:
     """``::: mkdocs-click`` with ``:module:``: a module names its file; a package names every
-    module in it (its commands live there); nothing is imported; other options, a block
-    that has ended and a missing module name nothing."""
+    module in it (a group gathers its commands there, as hatch.cli does); nothing is
+    imported; other options, a block that has ended and a missing module name nothing."""
     package = tmp_path / "tool" / "cli"
     package.mkdir(parents=True)
     (tmp_path / "tool" / "__init__.py").write_text("", "utf-8")

@@ -1,8 +1,4 @@
-"""Where a site's files are kept in a cache folder: the folder's default place, the site's key.
-
-Names only: the lock is named after the key; :mod:`history` and :mod:`owned` name the site's
-history and record of files after it.
-"""
+"""Where a site's files are kept in a cache folder: the folder's default place, the site's key."""
 
 from __future__ import annotations
 
@@ -24,12 +20,9 @@ def default_cache_dir(site: Path) -> Path:
 def site_key(site: Path, cache_dir: Path, base_url: str = "") -> str:
     """A name for the site inside a cache folder that other sites may share.
 
-    The folder's name, made safe, for people to read; then a digest of where the site is,
-    its resolved path relative to the cache folder, and of ``base_url`` when given. Two
-    sites named ``public`` in different places (or one folder built for two base URLs) never
-    share a key, so never each other's history or temporary files, while a checkout moved
-    elsewhere together with its cache (a CI runner's new workspace) keeps its key. The
-    digest is of the path's bytes (``os.fsencode``): the key does not depend on the locale.
+    The folder's name, made safe, then a digest of the site's resolved path relative to the
+    cache folder (as bytes) and of ``base_url``: two sites named ``public`` never share a key,
+    and a checkout moved with its cache keeps its key.
     """
     real = os.path.realpath(site)
     where = real
@@ -42,11 +35,7 @@ def site_key(site: Path, cache_dir: Path, base_url: str = "") -> str:
 
 
 def former_site_key(site: Path) -> str:
-    """The key that earlier versions gave ``site`` (its folder's name only), to read on.
-
-    Their files in the cache are read once when the site has none of its own key yet, so
-    that an upgrade keeps the history and the record of the files written.
-    """
+    """The key earlier versions gave ``site`` (its folder's name), read once on upgrade."""
     name = os.path.basename(os.path.realpath(site)) or "root"
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:64]
     digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]

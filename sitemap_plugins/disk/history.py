@@ -1,9 +1,8 @@
 """The cache folder's data: lastmod history, record cache, decisions, pending list, files written.
 
-Floor: the door (with :mod:`site` and :mod:`owned`); plain values in, never an ``Entry``.
-The manifest (SQLite) keeps per page file its URL, fingerprint, lastmod and cached record:
-an unchanged fingerprint keeps its lastmod, a changed one or a new URL takes the build's
-time. A missing, corrupt or other-site manifest is reported and ignored.
+The manifest (SQLite) keeps per page file its URL, fingerprint, lastmod and cached record: an
+unchanged fingerprint keeps its lastmod, a changed one or a new URL takes the build's time.
+A missing, corrupt or other-site manifest is reported and ignored.
 """
 
 from __future__ import annotations
@@ -71,8 +70,7 @@ _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE files (path BLOB PRIMARY KEY, digest BLOB, record TEXT, url TEXT,"
     " fingerprint TEXT, lastmod TEXT, source TEXT, changed TEXT);"
-    # A page left out of this build (an --include trial, noindex for one deploy) keeps the
-    # history of its last listing here while its file stays in the site.
+    # A page left out of this build keeps the history of its last listing while its file stays.
     "CREATE TABLE dormant (path BLOB PRIMARY KEY, url TEXT, fingerprint TEXT, lastmod TEXT,"
     " source TEXT, changed TEXT);"
     # Why each file seen was listed or not, and its dates (JSON): read by `explain` only.
@@ -144,10 +142,7 @@ def path_key(rel_path: str) -> bytes:
 
 @dataclass
 class History:
-    """The last build's manifest, read-only: page records and dates, by file and by URL.
-
-    Each process opens its own connection on first use; what cannot be read is not found.
-    """
+    """The last build's manifest, read-only (one connection per process; unreadable: absent)."""
 
     path: Path | None
     """The last manifest; None when there is none to read."""
@@ -249,8 +244,7 @@ class History:
                 return Settled(self.now, "manifest: changed", changed_text)
             parsed = parse_w3c(last) if isinstance(last, str) and last else None
             if parsed is not None and sort_key(parsed) > self.now:
-                # The page's own date was later than this build, and the page no longer
-                # states it: no evidence of when it changed, so it is dated as new.
+                # A future date the page no longer states: no evidence of change; dated as new.
                 return Settled(self.now, "manifest: new page", "")
             if parsed is None:
                 return Settled(None, "", changed_text)
@@ -360,8 +354,7 @@ class Manifest:
     def _open_previous(self, now: datetime) -> History:
         none = History(None, now)
         if not self.path.is_file():
-            # Written before manifests were keyed on the site's place and base URL, or
-            # before they were kept per site: read on (only if its base URL is this one).
+            # An older manifest, not kept per site: read on only if its base URL is this one.
             self.previous = next((older for older in (self.former, self.legacy)
                                   if older.is_file()), self.path)
         if not self.previous.is_file() and (what := what_stands(self.path)) is not None:
@@ -431,10 +424,7 @@ class Manifest:
         return self.history.path is not None
 
     def keep(self, row: ManifestRow | None, why: tuple[str, str] | None = None) -> None:
-        """Keep what this build saw of one page file, for the next build.
-
-        ``why``: the file's path and this build's decision about it (JSON, for ``explain``).
-        """
+        """Keep what this build saw of one page file (``why``: its path and decision, JSON)."""
         if row is not None:
             self._rows.append(row)
         if why is not None:
@@ -480,16 +470,15 @@ class Manifest:
         if history.path is not None:
             connection.execute("ATTACH DATABASE ? AS old",
                                (f"{self.previous.as_uri()}?mode=ro",))
-            # Only URLs a build of this site could have listed reach IndexNow; judged in Python
-            # (an interrupt inside an SQLite function comes back as another error).
+            # Only URLs of this site reach IndexNow; judged in Python, as an interrupt inside
+            # an SQLite function comes back as another error.
             base = self.base_url
             stored = ("SELECT url, fingerprint FROM old.pages" if history.fmt == _OLD_FORMAT
                       else "SELECT url, fingerprint FROM old.files WHERE url <> ''")
             on_site = [(url, fingerprint) for url, fingerprint in connection.execute(stored)
                        if isinstance(url, str) and len(url) <= _MAX_URL
                        and url.startswith(base) and _URL_TEXT.match(url) is not None]
-            # Each old URL judged once, into an indexed table; a page back is compared with
-            # its last listing.
+            # Each old URL judged once, into an indexed table.
             asleep = (connection.execute("SELECT url, fingerprint FROM old.dormant").fetchall()
                       if history.dormant else [])
             connection.execute("CREATE TEMP TABLE old_urls (url, fingerprint, listed)")
@@ -540,8 +529,7 @@ class Manifest:
             reason = explain(err) if isinstance(err, OSError) else str(err)
             raise WriteError(str(self.path), f"cannot save the lastmod manifest: {reason}") from err
         if self.previous != self.path and self.history.path is not None:
-            # The folder's former manifest was this site's: its history lives on in the
-            # site's own now. (Another site's is left: it was not used.)
+            # The folder's former manifest was this site's: its history lives on here.
             with contextlib.suppress(OSError):
                 remove(self.previous)
 
@@ -586,8 +574,7 @@ def decided(cache_dir: Path, site: Path, paths: Callable[[str], list[str]], url:
             ) -> tuple[dict[str, str], str, str]:
     """What the newest build of ``site`` recorded for ``explain``: (meta, path, decision).
 
-    ``paths``: base URL -> the files the page may be, first found wins; else the file it
-    listed at ``url``; an empty path when none. Empty meta: no manifest with decisions.
+    ``paths``: base URL -> the files the page may be; else the file listed at ``url``.
 
     Raises:
         sqlite3.Error: when a manifest cannot be read.
@@ -621,11 +608,7 @@ def manifest_path(cache_dir: Path, site: Path, base_url: str) -> Path:
 
 
 class RowsInOrder:
-    """Rows of one table of the previous manifest, looked up by key.
-
-    Pages come in scan order, the last build's order: rows are read in one pass a few ahead
-    (memory stays flat); a key not close ahead is looked up by the index, and the pass goes on.
-    """
+    """Rows of a previous-manifest table by key: one pass a few ahead, else by the index."""
 
     def __init__(self, connection: sqlite3.Connection, queries: tuple[str, str]) -> None:
         """``queries``: the rows after a rowid (key, values, rowid), and one key's row."""
@@ -688,9 +671,7 @@ def read_pending(cache_dir: Path) -> list[str]:
 
 
 def read_pending_versions(cache_dir: Path) -> dict[str, int]:
-    """The URLs waiting to be submitted, each with its version (sorted; empty: no list).
-
-    A version counts the builds that recorded a change of the URL (see :func:`remove_sent`).
+    """The URLs waiting to be submitted, each with its version of changes (sorted).
 
     Raises:
         PendingError: when the file is there but cannot be read as a pending list.
@@ -710,9 +691,7 @@ def _write_pending(cache_dir: Path, versions: dict[str, int]) -> None:
 
 
 def record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
-    """Add a build's added, changed and removed URLs to the pending list (with a baseline).
-
-    A damaged list is set aside (renamed ``.damaged``) and a new one started, with a warning.
+    """Add a build's changed URLs to the pending list; a damaged one is set aside (``.damaged``).
 
     Raises:
         WriteError: when the list cannot be written (the old one is kept whole).
@@ -744,8 +723,7 @@ def _record_pending(cache_dir: Path, changes: Changes) -> list[Diagnostic]:
             "changes")))
         kept = {}
     if new:
-        # Each change recorded is a new version, also of a URL already pending: a submission
-        # under way then leaves it on the list (see remove_sent).
+        # Each change is a new version: a submission under way leaves it on the list.
         for url in set(new):
             kept[url] = kept.get(url, 0) + 1
         _write_pending(cache_dir, kept)
@@ -769,8 +747,7 @@ def remove_sent(cache_dir: Path, sent: Mapping[str, int]) -> None:
             _write_pending(cache_dir, remaining)
 
 
-# -------------------- the record of the files written into the site (for
-# sitemap_plugins.disk.owned)
+# -------------------- the record of the files written into the site (for disk.owned)
 
 def record_path(cache_dir: Path, site: Path) -> Path:
     """Where the record of the files written into ``site`` is kept."""

@@ -1,9 +1,7 @@
 """The small JSON files of the cache folder, as bytes: what each holds and how it is checked.
 
-Pure: :mod:`~sitemap_plugins.disk.history` reads and writes them: the
-report of the URLs that changed (``changes_file``), the IndexNow pending list and the record
-of the files written into the site. Whatever is read back is checked field by field: a file
-of the cache is data from disk, never trusted.
+Pure (:mod:`~sitemap_plugins.disk.history` reads and writes them). Whatever is read back is
+checked field by field: a cache file is data from disk, never trusted.
 """
 
 from __future__ import annotations
@@ -22,11 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Changes:
-    """How many URLs were added, changed and removed since the previous build.
-
-    The URLs themselves (sorted) are only collected when asked for (``changes_file``): a
-    first build of a million pages would otherwise hold a million "added" URLs in memory.
-    """
+    """How many URLs were added, changed and removed (the URLs only for ``changes_file``)."""
 
     added_count: int = 0
     changed_count: int = 0
@@ -62,9 +56,7 @@ _REMEDY = "fix or delete it (the next build starts a new list)"
 
 
 def decode_pending(data: bytes, path: str) -> dict[str, int]:
-    """The URLs of a pending list's bytes, each with its version, sorted.
-
-    A list written before versions were kept gives version 0.
+    """The URLs of a pending list's bytes, each with its version (0 in old lists), sorted.
 
     Raises:
         PendingError: naming ``path``, when the bytes are not a pending list.

@@ -33,8 +33,7 @@ def site_lock(site: Path, cache_dir: Path | None = None,
               wait: float | None = None) -> Iterator[None]:
     """Hold the site for one build or merge; wait up to ``wait`` seconds for another.
 
-    The lock file is ``<site key>.lock`` in the default cache folder beside the site (else in
-    ``cache_dir``), so that every build of the site and a merge above find the same one.
+    The lock file is ``<site key>.lock`` in the default cache folder (else ``cache_dir``).
 
     Raises:
         BusyError: when the site is still held after ``wait`` seconds.
@@ -57,9 +56,7 @@ def site_lock(site: Path, cache_dir: Path | None = None,
 
 @contextlib.contextmanager
 def folder_lock(folder: Path, wait: float | None = None) -> Iterator[None]:
-    """Hold a cache folder while a file that several sites share there is read and rewritten.
-
-    The IndexNow pending list: two builds or submits at once would lose one's URLs.
+    """Hold a cache folder while a shared file there (the IndexNow pending list) is rewritten.
 
     Raises:
         BusyError: when the folder is still held after ``wait`` seconds.

@@ -1,12 +1,7 @@
 """What proves that a file in the site is this tool's: one proof per kind of file, by its bytes.
 
-Pure: each proof looks at bytes given to it; :mod:`~sitemap_plugins.disk.owned` applies them: only
-a file proved ours is replaced quietly or removed. The
-sitemap set is told by its record and its own bytes
-(:class:`~sitemap_plugins.disk.owned.Ownership`):
-an XML sitemap by its first and last bytes (a ``.gz`` inflated), a text
-sitemap by its lines (:func:`is_text_sitemap`). A file that is not proved ours is replaced
-only as :func:`replacing` says.
+Pure: :mod:`~sitemap_plugins.disk.owned` applies the proofs; only a file proved ours is
+replaced quietly or removed, any other only as :func:`replacing` says.
 """
 
 from __future__ import annotations
@@ -52,10 +47,7 @@ PROOFS: dict[str, Proof] = {
 
 
 def marker_page(data: bytes) -> str | None:
-    """A host's themed page holding the HTML site map's marker, as text; None for any other.
-
-    Line ends are read as text mode reads them.
-    """
+    """A host's themed page holding the HTML site map's marker, as text; None for any other."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -65,10 +57,7 @@ def marker_page(data: bytes) -> str | None:
 
 
 def may_hold_map(data: bytes) -> bool:
-    """Whether an HTML site map page may be written over a page of these bytes.
-
-    Only over a page of ours, or over a host's page holding the marker (where it wants the list).
-    """
+    """Whether an HTML site map page may be written over these bytes (ours, or a marker page)."""
     return HTML_MAP_MARKER.encode() in data or PROOFS["html-map"].holds(data)
 
 
@@ -88,9 +77,8 @@ TAIL_BYTES = 64
 def is_text_sitemap(lines: Iterable[bytes], base: str = "") -> bool:
     """A text sitemap: one absolute http(s) URL a line, each ending in LF, as this tool writes it.
 
-    Without ``base`` the base URL is not asked for (it may be that of the build that wrote the
-    file). With it: another generator's text sitemap of this site, every URL under ``base``
-    (CR LF, or no end to the last line, allowed), and at least one.
+    With ``base``: also another generator's text sitemap of this site, every URL under
+    ``base`` (CR LF, or no last line end, allowed), and at least one.
     """
     found = False
     try:
@@ -110,9 +98,8 @@ def is_text_sitemap(lines: Iterable[bytes], base: str = "") -> bool:
 def replacing(name: str, who: str | None, *, replace_files: bool) -> Diagnostic | None:
     """What a build says as it replaces the file ``name`` that is not proved ours.
 
-    ``who``: the generator that wrote it, when it is another's sitemap (replaced where this
-    tool writes its own, with a warning). None when it may not be replaced at all: the site's
-    own file, unless ``replace_files`` says so.
+    ``who``: the generator of another's sitemap (replaced, with a warning). None when it may
+    not be replaced at all, unless ``replace_files``.
     """
     if who is not None:
         return Diagnostic(name, "replaced-sitemap", (

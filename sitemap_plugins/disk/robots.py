@@ -43,9 +43,8 @@ if TYPE_CHECKING:
 def without_sitemap(site: Path, config: SitemapConfig, sitemap_url: str) -> Installed:
     """After a run that wrote no sitemap: nothing may still point crawlers at it.
 
-    The fragment is ours and goes. A ``Sitemap:`` line in robots.txt stays, because it may be
-    the site's own (added by hand, or by an earlier run: the two cannot be told apart), and
-    robots.txt loses no byte; a warning names it instead.
+    The fragment goes. A ``Sitemap:`` line in robots.txt may be the site's own, so it stays,
+    with a warning naming it.
     """
     result = Installed()
     gone = remove_own(site, FRAGMENT_NAME, PROOFS["fragment"])
@@ -79,9 +78,8 @@ def update_robots(
 ) -> Installed:
     """Add the ``Sitemap:`` line to robots.txt, or write a fragment, as ``robots_txt`` says.
 
-    ``feeds``: more URLs to name as sitemaps after it: the news sitemap, the site's feeds
-    (``announce_feeds``), a merge's further indexes. ``dropped``: sitemaps whose lines go
-    (a merge's builds, now named by its index).
+    ``feeds``: more sitemap URLs to name after it (news, feeds, a merge's indexes).
+    ``dropped``: sitemaps whose lines go (a merge's builds).
     """
     result = Installed()
     mode = config.base_url.robots_mode(config.robots_txt)
@@ -156,12 +154,7 @@ def update_robots(
 
 
 def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str]) -> Installed:
-    """Take the ``Sitemap:`` lines naming files this build removed out of robots.txt.
-
-    ``gone``: files of this tool that the build removed (a renamed ``sitemap_name``, a split
-    undone). A line naming one of them would announce a missing file to every crawler. Only
-    those lines go, and only for files that are really gone; every other byte is kept.
-    """
+    """Take out of robots.txt the ``Sitemap:`` lines naming files this build removed."""
     result = Installed()
     urls = {f"{config.base_url}{name}" for name in gone if not os.path.lexists(site / name)}
     if urls and config.robots_txt != "off" and _drop_sitemap_lines(site / "robots.txt", urls):
@@ -170,11 +163,7 @@ def drop_gone_sitemaps(site: Path, config: SitemapConfig, gone: Collection[str])
 
 
 def _drop_sitemap_lines(robots: Path, urls: set[str]) -> bool:
-    """Take the ``Sitemap:`` lines naming ``urls`` out of robots.txt; whether it changed.
-
-    Only a regular file that can be read and edited is (every other byte kept); anything
-    else is left as it is.
-    """
+    """Take the ``Sitemap:`` lines naming ``urls`` out of an editable robots.txt; if it changed."""
     if not is_regular(robots):
         return False
     try:
@@ -191,11 +180,7 @@ def _drop_sitemap_lines(robots: Path, urls: set[str]) -> bool:
 
 
 def remove_obsolete_news(site: Path, config: SitemapConfig) -> Installed:
-    """With ``news`` off: the news sitemap an earlier build wrote, and its robots.txt line, go.
-
-    Only a file that is ours byte for byte (:func:`~sitemap_plugins.entry.news.is_own_news_sitemap`)
-    is removed; a site's own file of that name stays, whatever it holds.
-    """
+    """With ``news`` off: an earlier news sitemap (ours byte for byte) and its robots line go."""
     result = Installed()
     name = news_file_name(config.sitemap_name)
     gone = remove_own(site, name, PROOFS["news"])

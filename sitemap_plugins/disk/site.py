@@ -1,12 +1,9 @@
 """The door to the published folder: walk it, read it, lock it, write into it atomically.
 
-The walk is iterative (10,000 nested folders do not hit the recursion limit), never leaves
-the site through a symlink, never loops, and skips hidden entries (``.git``, ``.well-known``).
-Each folder's listing is sorted by name, so the same tree always gives the same order.
-Writes go to a temporary file beside the target, then a rename: a crash at any point leaves
-the old file whole. Temporary files carry a recognisable hidden name so that the walk never
-lists them and the next run removes any that a killed run left behind. Our own sitemaps are
-streamed through render's one expat reader (:func:`sitemap_entries`).
+The walk is iterative, never leaves the site through a symlink, never loops, skips hidden
+entries and sorts each listing, so a tree always gives the same order. Writes go to a hidden
+temporary file beside the target, then a rename: a crash leaves the old file whole, and the
+next run removes leftovers.
 """
 
 from __future__ import annotations
@@ -67,21 +64,14 @@ def is_regular(path: Path) -> bool:
 
 
 def stdout_to_nowhere(stream: IO[str] | None = None) -> None:
-    """Point a standard stream (default: stdout) at the null device once it fails.
-
-    Its reader left (``| head``) or its device is full: later writes and the flush at exit
-    then go nowhere, instead of printing a traceback.
-    """
+    """Point a standard stream (default: stdout) at the null device once it fails (``| head``)."""
     target = stream or sys.stdout
     with contextlib.suppress(OSError, ValueError, AttributeError):  # no descriptor (a capture)
         os.dup2(os.open(os.devnull, os.O_WRONLY), target.fileno())
 
 
 def fill_closed_streams() -> None:
-    """Open the null device on standard descriptors 0-2 that are closed (``cmd >&-``).
-
-    Then the run's own files never take their numbers (nor a stray write lands in one).
-    """
+    """Open the null device on closed descriptors 0-2 (``cmd >&-``), so no file takes them."""
     for number in (0, 1, 2):
         with contextlib.suppress(OSError):
             os.fstat(number)
@@ -91,10 +81,7 @@ def fill_closed_streams() -> None:
 
 
 def what_stands(path: Path) -> str | None:
-    """What stands at ``path`` if not a regular file: ``a folder``, ``a symbolic link``...
-
-    None for a regular file, or when nothing is there.
-    """
+    """What stands at ``path`` if not a regular file (``a folder``...); None for a file or none."""
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -126,9 +113,7 @@ _GITIGNORE = b"# Made by sitemap-plugins: the lastmod manifest is a cache, not a
 
 
 def make_cache_folder(folder: Path) -> None:
-    """Create a cache folder (and its parents), with a ``.gitignore`` when this call made it.
-
-    Only then: a folder that was there (``--cache-dir .``) holds files the tool did not make.
+    """Create a cache folder (and parents), with a ``.gitignore`` only when this call made it.
 
     Raises:
         OSError: when it cannot be created.
@@ -138,7 +123,7 @@ def make_cache_folder(folder: Path) -> None:
     except FileExistsError:
         if folder.is_dir():
             return
-        # Said as it is: "File exists" read as if the folder were fine.
+        # Said as it is: "File exists" reads as if the folder were fine.
         what = ("a file" if folder.is_file() else "a link to nothing (or a loop of links)"
                 if folder.is_symlink() else "something else")
         msg = f"it is {what}, not a folder: choose another cache_dir"
@@ -178,8 +163,7 @@ def scan_site(
 ) -> Iterator[BuiltFile]:
     """Yield the files under ``root`` whose extension is listed, in a stable order.
 
-    Files passed over for a reason worth counting (hidden, symlinks out, our own sitemap
-    files, a second index file for the same folder URL) are reported through ``on_skip``.
+    Files passed over for a reason worth counting are reported through ``on_skip``.
     ``own_names``: more files of ours at the root, never listed (the IndexNow key file).
     """
     real_root = os.path.realpath(root)
@@ -236,7 +220,7 @@ def scan_site(
                     rel, "broken-symlink", "is a symlink to nothing"))
                 continue
             # A file reached by several paths is listed once, under its own; a hidden target
-            # is followed through one link only (else links fanning out are exponential).
+            # through one link only (else links fanning out are exponential).
             own = os.path.relpath(target, real_root).replace(os.sep, "/")
             walked = own != "." and not any(part.startswith(".") for part in own.split("/"))
             if ((walked or target in followed) and (is_dir or os.path.isfile(target))
@@ -309,9 +293,8 @@ def _is_ancestor(target: str, is_dir: bool, ancestors: set[tuple[int, int]]) -> 
 def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
     """A folder's index page first, then its other files, then its subfolders, by name.
 
-    The sitemap then reads like the site's tree: a section's page before the pages in it.
-    Only ``index.html`` and ``index.htm`` are index pages (``Index.html`` is a page of its
-    own: a server on a case-sensitive file system does not answer ``a/`` with it).
+    Only ``index.html`` and ``index.htm`` are index pages (a case-sensitive server ignores
+    ``Index.html`` for ``a/``).
     """
     try:
         is_dir = entry.is_dir()
@@ -322,11 +305,7 @@ def _walk_order(entry: os.DirEntry[str]) -> tuple[bool, bool, str]:
 
 
 def _shadowed_index(name: str, remaining: list[os.DirEntry[str]]) -> bool:
-    """Whether ``index.html`` is still to come when ``name`` is ``index.htm``.
-
-    ``remaining`` is the rest of the folder in reverse walk order; "index.htm" sorts before
-    "index.html", so the preferred one is always later in the walk.
-    """
+    """Whether ``index.html`` is still to come (in reverse walk order) when ``name`` is ``.htm``."""
     if name != "index.htm":
         return False
     for other in remaining:
@@ -349,8 +328,7 @@ def read_bytes(path: str) -> PageBytes:
     """Read a page: whole up to the parsing bound, then only hashed, in chunks.
 
     Raises:
-        OSError: when it cannot be opened or read, or is not a regular file (a pipe that
-            took the page's place after the scan is never waited on).
+        OSError: when it cannot be opened or read, or is not a regular file (never waited on).
     """
     bound = MAX_PARSED_BYTES
     descriptor = os.open(path, _FLAGS)
@@ -362,8 +340,7 @@ def read_bytes(path: str) -> PageBytes:
         wanted = min(status.st_size, bound) + 1
         parts = [os.read(descriptor, wanted)]
         size = len(parts[0])
-        # A read may return less than asked (network file systems): read on, up to the size
-        # fstat gave, without a last read that returns nothing to show the end.
+        # A short read (network file systems): read on up to fstat's size.
         while size < min(wanted, status.st_size):
             more = os.read(descriptor, wanted - size)
             if not more:
@@ -375,8 +352,7 @@ def read_bytes(path: str) -> PageBytes:
             return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
                              mtime=status.st_mtime)
         hasher = xxhash.xxh3_128(raw)
-        # A head that goes on past the bound is read on to its end, up to MAX_HEAD_BYTES: its
-        # robots meta or canonical may follow megabytes of inline JSON-LD or CSS.
+        # A head going on past the bound is read to its end, up to MAX_HEAD_BYTES.
         head_end = HEAD_END.search(raw)
         kept = [raw[:max(bound, head_end.end())] if head_end is not None else raw]
         size, open_head = len(kept[0]), head_end is None
@@ -399,8 +375,7 @@ def read_bytes(path: str) -> PageBytes:
 def read_file(path: Path, limit: int) -> bytes:
     """At most ``limit`` bytes of the regular file at ``path`` (links followed).
 
-    Looked at before it is opened: opening a socket fails with a riddle ("No such device or
-    address"), a pipe would wait for a writer, a device may never end.
+    Looked at before it is opened: a socket, a pipe or a device may never answer.
 
     Raises:
         OSError: when it cannot be read or is not a regular file.
@@ -417,10 +392,7 @@ def read_file(path: Path, limit: int) -> bytes:
 
 
 def read_own(path: Path, limit: int) -> bytes | None:
-    """At most ``limit`` bytes of a regular file standing at ``path`` itself.
-
-    None for a link, a pipe, a folder, nothing or an unreadable file.
-    """
+    """At most ``limit`` bytes of a regular file at ``path`` itself; None for anything else."""
     if not is_regular(path):
         return None
     try:
@@ -528,10 +500,7 @@ def sitemap_chunks(path: Path) -> Iterator[bytes]:
 
 
 def sitemap_kind(path: Path) -> str:
-    """``urlset``, ``sitemapindex``, or empty when the file is neither (or unreadable).
-
-    Read only as far as its root element.
-    """
+    """``urlset``, ``sitemapindex``, or "" (neither, unreadable), read up to its root element."""
     try:
         return sitemap_kind_of(read_chunks(path))
     except OSError:
@@ -540,10 +509,8 @@ def sitemap_kind(path: Path) -> str:
 
 # -------------------- writing
 
-# The temporary files this process has named and not yet put in place or deleted. Python runs
-# a signal's handler between any two bytecodes, so a Ctrl-C or SIGTERM can land after a file
-# is created and before its writer has recorded it: naming it records it first, and an
-# interrupted run deletes what is left (discard_unfinished), whatever the moment.
+# Temporary files named and not yet put in place or deleted: naming one records it first,
+# so an interrupt at any moment leaves nothing behind (discard_unfinished).
 _UNFINISHED: set[Path] = set()
 
 
@@ -657,7 +624,6 @@ def commit(temp: Path, target: Path) -> None:
 
     Raises:
         WriteError: when the rename fails.
-
     """
     try:
         refuse_special(target)
@@ -694,11 +660,7 @@ def remove(path: Path, *, folder_too: bool = False) -> None:
 
 
 def remove_leftovers(folder: Path, targets: Collection[str] | None = None) -> list[Path]:
-    """Delete temporary files that a killed earlier run left in ``folder``.
-
-    ``targets``: only those of files of these names (a shared folder may hold another
-    build's files in progress); all when None.
-    """
+    """Delete temporary files a killed earlier run left in ``folder`` (``targets``' only)."""
     removed: list[Path] = []
     for name in list_names(folder):
         target = temp_target(name)
@@ -748,10 +710,7 @@ _MAX_HEAD = 1024 * 1024
 
 
 def read_head(path: str) -> bytes | None:
-    """The start of a page a host just wrote, up to its ``</head>``.
-
-    None when there is none within the first MiB (the page is then read whole, as any other).
-    """
+    """A written page up to its ``</head>``; None when not within the first MiB (read whole)."""
     found = b""
     try:
         with open(path, "rb") as handle:  # a path as Pelican gives it

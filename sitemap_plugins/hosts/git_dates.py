@@ -1,8 +1,6 @@
-"""Dates of the last commit of every file under a folder, from one ``git log``.
+"""Dates of the last commit of every file under a folder, from one ``git log`` per site.
 
-Host-independent: every adapter uses it for page sources (:class:`GitLog`), MkDocs' also for
-the files a page includes. One git call serves the whole site, never one per page.
-
+Every adapter uses it for page sources (:class:`GitLog`), MkDocs' also for included files.
 """
 
 from __future__ import annotations
@@ -36,10 +34,9 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
                    ) -> tuple[dict[str, Lastmod], bool]:
     """When the last change of every file under ``docs_dir`` was published on this branch.
 
-    The committer date of the file's last commit on ``HEAD``'s first-parent history (a merge
-    dates what it brought in). One ``git log``; paths relative to ``docs_dir``. Returns
-    ``(dates, shallow)``: a shallow clone, no git or no repository yields no dates. ``added``
-    receives the files whose only commit added them (no evidence of a change).
+    The committer date of the last commit on ``HEAD``'s first-parent history. Returns
+    ``(dates, shallow)``; a shallow clone, no git or no repository yields no dates.
+    ``added`` receives the files whose only commit added them (no evidence of a change).
     """
     git = shutil.which("git")
     if git is None:
@@ -50,8 +47,8 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
         return {}, False
     if probe.strip() == "true":
         return {}, True
-    # %cI: the committer date in strict ISO 8601. --diff-merges=first-parent: a merge on the
-    # first-parent line lists what it brought in. -z: paths exactly as stored, never quoted.
+    # %cI: strict ISO 8601; --diff-merges=first-parent: a merge lists what it brought in;
+    # -z: paths exactly as stored.
     output = _run_git(
         git, docs_dir, "log", "--first-parent", "--diff-merges=first-parent",
         "--no-show-signature", "--format=%x01%cI", "--name-only", "-z", "--relative", "--", ".",
@@ -67,10 +64,7 @@ def read_git_dates(docs_dir: str, added: set[str] | None = None,
 
 def latest_dates(start: str, sources: Mapping[str, Iterable[str]],
                  ) -> tuple[dict[str, Lastmod], bool]:
-    """Each key's latest git date of its files, from one ``git log``; and whether shallow.
-
-    Files outside the repository that holds ``start`` (an installed module) have no date.
-    """
+    """Each key's latest git date of its files, and whether shallow (outside the repo: none)."""
     top = os.path.abspath(start)
     while not os.path.exists(os.path.join(top, ".git")) and os.path.dirname(top) != top:
         top = os.path.dirname(top)
@@ -112,8 +106,7 @@ def read_git_log(folder: str) -> GitLog:
 def work_tree_commits(*folders: str) -> dict[str, tuple[Lastmod, bool]]:
     """The last commit of every file of the git work tree that holds the first of ``folders``.
 
-    Paths from the work tree's top; each commit as :meth:`GitLog.commit` gives it. None in a
-    shallow clone, and none outside a work tree (one ``git rev-parse`` per folder).
+    Paths from the work tree's top; none in a shallow clone or outside a work tree.
     """
     git = shutil.which("git")
     for folder in folders if git is not None else ():
@@ -151,10 +144,7 @@ def _run_git(git: str, cwd: str, *args: str) -> str | None:
 
 def included_commits(includes: Mapping[str, Iterable[str]],
                      ) -> dict[str, list[tuple[Lastmod, bool]]]:
-    """By page, the last commit of each file it includes (snippets, documented modules).
-
-    They date the page too. Each commit as :func:`read_file_dates` gives it; one read for all.
-    """
+    """By page, the last commit of each file it includes (they date the page too); one read."""
     wanted = {path for paths in includes.values() for path in paths}
     dates = read_file_dates(wanted) if wanted else {}
     return {page: [dates[path] for path in paths if path in dates]
@@ -164,10 +154,8 @@ def included_commits(includes: Mapping[str, Iterable[str]],
 def read_file_dates(paths: Collection[str]) -> dict[str, tuple[Lastmod, bool]]:
     """The last commit on this branch of each of ``paths`` (absolute), from one ``git log``.
 
-    For files a page includes, wherever they lie in the repository (a README beside
-    ``docs/``). Each date comes with whether that commit is the only one that touched the
-    file (the one that added it). Files outside the repository, never committed, or in a
-    shallow clone get none.
+    Each date comes with whether that commit only added the file. Files outside the
+    repository, never committed, or in a shallow clone get none.
     """
     git = shutil.which("git")
     if git is None or not paths:

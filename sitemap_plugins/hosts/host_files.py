@@ -1,7 +1,4 @@
-"""What an adapter needs of its host's source files; adapters neither walk nor open (issue 39).
-
-It reads, and writes nothing.
-"""
+"""What an adapter needs of its host's source files (adapters neither walk nor open); read-only."""
 
 from __future__ import annotations
 
@@ -12,10 +9,7 @@ log = logging.getLogger(__name__)
 
 
 def files_under(path: str) -> list[str]:
-    """The files a folder (or a file) copies into a site, as relative POSIX paths, sorted.
-
-    A file copies as its name; a missing path copies nothing.
-    """
+    """The files a folder (or a file) copies into a site, relative POSIX paths, sorted."""
     if os.path.isfile(path):
         return [os.path.basename(path)]
     return sorted(os.path.relpath(os.path.join(parent, name), path).replace(os.sep, "/")

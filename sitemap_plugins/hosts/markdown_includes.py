@@ -1,11 +1,7 @@
 """The files a Markdown page includes: ``pymdownx.snippets``, mkdocstrings' and mkdocs-click's.
 
-Their last commits date the page too (see ``docs/lastmod.md`` for what is covered). This is
-Markdown-level logic, as those extensions read the page: it knows no host object, and any host
-that renders Python-Markdown with them can use it (MkDocs does).
-
-It reads the files a snippet includes (snippets may include snippets), and
-writes nothing; modules are found on the search path without importing anything.
+Their last commits date the page too (docs/lastmod.md). Markdown-level, no host object: it
+reads included files, writes nothing, and finds modules without importing them.
 """
 
 from __future__ import annotations
@@ -24,8 +20,7 @@ _SNIPPET_PART = re.compile(
 _MAX_SNIPPET_DEPTH = 4
 # mkdocstrings: "::: package.module.Object" on a line of its own (after a heading mark or not).
 _AUTODOC = re.compile(r"^(?:#{1,6} *)?::: ?(?P<name>[A-Za-z_][\w.]*) *$", re.MULTILINE)
-# mkdocs-click: a "::: mkdocs-click" line, then indented ":key: value" lines, as the extension
-# reads them; ":module:" names the module it imports to document a command.
+# mkdocs-click: a "::: mkdocs-click" line, then indented ":key: value" lines; ":module:".
 _CLICK_START = re.compile(r"::: mkdocs-click")
 _CLICK_OPTION = re.compile(r"\s+:(?P<key>.+?):(?:\s+(?P<value>.*\S))?")
 _MODULE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -35,12 +30,10 @@ _MAX_PACKAGE_FILES = 1_000
 
 def page_includes(markdown: str, *, extensions: Iterable[str], mdx_configs: Mapping[str, object],
                   mkdocstrings: Mapping[str, object] | None, config_dir: str) -> list[str]:
-    """Every file ``markdown`` includes through the extensions and plugins that are on.
+    """Every file ``markdown`` includes through the extensions and plugins that are on, once.
 
-    ``extensions`` and ``mdx_configs``: the Markdown extensions and their settings (MkDocs'
-    ``markdown_extensions``); ``mkdocstrings``: that plugin's settings, None without it;
-    ``config_dir``: the config file's folder. Snippets (``pymdownx.snippets``), mkdocstrings'
-    ``:::`` modules and mkdocs-click's ``:module:`` (``mkdocs-click``), each file once.
+    ``extensions`` and ``mdx_configs``: MkDocs' ``markdown_extensions``; ``mkdocstrings``:
+    that plugin's settings, None without it; ``config_dir``: the config file's folder.
     """
     if "8<-" not in markdown and ":::" not in markdown:
         return []
@@ -54,17 +47,13 @@ def page_includes(markdown: str, *, extensions: Iterable[str], mdx_configs: Mapp
         handlers = mkdocstrings.get("handlers")
         found.extend(documented_files(markdown, search_path(handlers, config_dir)))
     if ":::" in markdown and names & {"mkdocs-click", "mkdocs_click"}:
-        # The extension imports the module: the config's folder (where a build runs from),
-        # then sys.path, where an installed or editable package is.
+        # The extension imports the module: the config's folder first, then sys.path.
         found.extend(click_files(markdown, search_path(None, config_dir)))
     return list(dict.fromkeys(found))
 
 
 def snippet_bases(base_path: object) -> list[str]:
-    """pymdownx.snippets' ``base_path`` setting (a path or a list of them), as absolute paths.
-
-    Relative to the folder the build runs in, as the extension reads them.
-    """
+    """pymdownx.snippets' ``base_path`` (a path or a list), absolute from the build's folder."""
     if isinstance(base_path, (str, os.PathLike)):
         bases: list[object] = [base_path]
     else:
@@ -73,10 +62,7 @@ def snippet_bases(base_path: object) -> list[str]:
 
 
 def snippet_files(markdown: str, bases: list[str], depth: int = 0) -> list[str]:
-    """The files ``markdown`` includes with ``--8<--``, as pymdownx.snippets finds them.
-
-    And the files those include. URLs are not followed (see docs/lastmod.md).
-    """
+    """The files ``markdown`` includes with ``--8<--``, and those they include (no URLs)."""
     if "8<-" not in markdown or not bases:
         return []
     names: list[str] = []
@@ -124,8 +110,7 @@ def _snippet_path(name: str, bases: list[str]) -> str | None:
 def search_path(handlers: object, config_dir: str) -> list[str]:
     """Where mkdocstrings' Python handler looks for modules: its ``paths``, then ``sys.path``.
 
-    ``handlers`` is mkdocstrings' setting of that name; the ``paths`` of its ``python`` entry
-    are relative to ``config_dir``, the config file's folder (by default that folder itself).
+    Its ``paths`` are relative to ``config_dir``, the config file's folder.
     """
     import sys  # noqa: PLC0415
 
@@ -136,11 +121,7 @@ def search_path(handlers: object, config_dir: str) -> list[str]:
 
 
 def documented_files(markdown: str, search: list[str]) -> list[str]:
-    """The Python source of each module a ``:::`` identifier names or holds the object of.
-
-    Found on the search path (mkdocstrings' handler ``paths``, then ``sys.path``) without
-    importing anything.
-    """
+    """The Python source of each module a ``:::`` identifier names or holds the object of."""
     if ":::" not in markdown:
         return []
     from importlib.machinery import PathFinder  # noqa: PLC0415  # only with mkdocstrings
@@ -167,9 +148,7 @@ def documented_files(markdown: str, search: list[str]) -> list[str]:
 def click_files(markdown: str, search: list[str]) -> list[str]:
     """The Python source of each module a ``::: mkdocs-click`` block documents a command of.
 
-    A package's every module (sorted, the first ``_MAX_PACKAGE_FILES``): a command group
-    gathers its commands from them (hatch's ``hatch.cli``). Found on the search path without
-    importing anything.
+    A package's every module (the first ``_MAX_PACKAGE_FILES``): a group gathers its commands.
     """
     if "::: mkdocs-click" not in markdown:
         return []

@@ -1,10 +1,8 @@
 """Switching from pelican-sitemap in one line: its ``SITEMAP`` setting, read and translated.
 
-pelican-sitemap's per-kind ``priorities`` and ``changefreqs`` become the core's page defaults
-(the page's own metadata and ``SITEMAP_PLUGINS`` rules win over them), its ``exclude``
-regular expressions leave pages out as it did, and ``format`` is not needed. A bad value is a
-:class:`~sitemap_plugins.vocab.errors.ConfigError` whose ``option`` is the setting's place
-(``SITEMAP['format']``); the adapter shows it as a setting error.
+Its ``priorities`` and ``changefreqs`` become page defaults (a page's metadata and
+``SITEMAP_PLUGINS`` rules win), its ``exclude`` patterns leave pages out, ``format`` is not
+needed. A bad value's ``option`` is the setting's place (``SITEMAP['format']``).
 """
 
 from __future__ import annotations
@@ -31,8 +29,7 @@ COMPETING_PLUGINS = {
 _KEYS = ("format", "priorities", "changefreqs", "exclude")
 _KINDS = ("articles", "pages", "indexes")
 _FORMATS = ("xml", "txt")
-# pelican-sitemap's keys, met in SITEMAP_PLUGINS: a close match would mislead ("priorities"
-# is not "priority": one takes kinds of page, the other globs).
+# pelican-sitemap's keys, met in SITEMAP_PLUGINS: "priorities" is not "priority".
 MISPLACED_KEYS = {
     "priorities": ("Unrecognised option. pelican-sitemap's 'priorities' (by kind: articles, "
                    "pages, indexes) belongs in its own setting, SITEMAP = {'priorities': "
@@ -65,7 +62,6 @@ def read_legacy(raw: object, setting: str) -> Legacy:
 
     Raises:
         ConfigError: whose ``option`` is the place of the bad value (``SITEMAP['format']``).
-
     """
     if raw is None:
         return Legacy()
@@ -165,8 +161,7 @@ def announce(legacy: Legacy, plugins: object, log: logging.Logger) -> None:
 def is_excluded(legacy: Legacy, rel: str, url: str | None, *, directory_urls: bool) -> bool:
     """pelican-sitemap's test: ``re.search`` on the URL relative to SITEURL, no leading slash.
 
-    Both the listed path and, for articles and pages, their own ``url`` are tried, so patterns
-    written for pelican-sitemap keep matching (it used ``url``) and i18n prefixes can be used.
+    The listed path and, for articles and pages, their own ``url`` are both tried.
     """
     candidates = {_strip_index(rel) if directory_urls else rel}
     if url is not None:

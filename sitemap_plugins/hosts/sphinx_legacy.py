@@ -78,9 +78,8 @@ def translate(values: Mapping[str, Any], *, base: str, lang: str, version: str,
               scheme_used: bool, locales: list[str]) -> Legacy:
     """The settings (checked by :func:`check_legacy`) for one build.
 
-    ``lang`` and ``version`` fill the scheme, which is used only when ``scheme_used`` (set
-    in conf.py, or on Read the Docs); ``locales``: ``sitemap_locales`` or, when it is empty,
-    the folders of ``locale_dirs``.
+    ``lang`` and ``version`` fill the scheme, used only when ``scheme_used``; ``locales``:
+    ``sitemap_locales``, else the folders of ``locale_dirs``.
     """
     legacy = Legacy(base if base.endswith("/") else base + "/",
                     excludes=check_legacy(values))

@@ -1,9 +1,7 @@
 """The site's chrome: the blocks a theme without landmarks repeats on every page.
 
-On such a theme a page's region is its whole ``<body>``. The command line measures the chrome
-once per build: the blocks the home page shares with the page it links to that shares the
-fewest with it (:func:`site_chrome`), each by place and content; every ``<body>`` region then
-leaves them out (:func:`drop_chrome`). The hosts hand over their content without the theme.
+Measured once per build (:func:`site_chrome`); every ``<body>`` region read from disk then
+leaves those blocks out (:func:`drop_chrome`). Hosts hand over content without the theme.
 """
 
 from __future__ import annotations
@@ -24,18 +22,12 @@ if TYPE_CHECKING:
 
 
 class SiteChrome(NamedTuple):
-    """The blocks a site repeats on its pages, each by its place and its content.
-
-    A page read whole from disk whose content region is its ``<body>`` leaves out each block
-    found at the same place in these with the same content: the header, menu and footer
-    that a theme without landmarks repeats on every page.
-    """
+    """The blocks a site repeats on its pages, each by its place and its content."""
 
     blocks: frozenset[int]
     """XXH3-64 of each block's place (:func:`_places`) and content (:func:`_block_content`)."""
     places: frozenset[int]
-    """XXH3-64 of the places of these blocks and of the elements around them: a page's other
-    elements hold none of the blocks, and are neither compared nor looked into."""
+    """XXH3-64 of the places of these blocks and their ancestors (others are not compared)."""
 
 
 class PageBlocks(NamedTuple):
@@ -43,16 +35,14 @@ class PageBlocks(NamedTuple):
 
     blocks: dict[int, str]
     links: tuple[str, ...]
-    """``href`` values of its links to pages (paths, and http(s) URLs, which may be the site's
-    own: Pelican's are, with ``RELATIVE_URLS`` off), in page order."""
+    """``href`` values of its links to pages (paths and http(s) URLs), in page order."""
 
 
 HOME_PAGE = "index.html"
 """The home page, at the site's root: the page whose blocks are measured for the chrome."""
 CHROME_WITNESSES = 8
 """Pages the home page links to that are read to tell its chrome from its content."""
-# Blocks of a page that are kept, and how deep its tree is walked: a theme's header and
-# footer lie a few levels under <body>, and the set stays small whatever the page holds.
+# Blocks kept, and how deep the tree is walked: headers and footers lie a few levels down.
 _MAX_CHROME_BLOCKS = 20_000
 _MAX_CHROME_DEPTH = 24
 
@@ -62,11 +52,7 @@ _NOT_A_PAGE = re.compile(r"(?!https?:)[A-Za-z][A-Za-z0-9+.-]*:|#", re.IGNORECASE
 
 
 def body_blocks(body: LexborNode) -> PageBlocks:
-    """The blocks of a page's ``<body>`` and its links to pages.
-
-    :func:`sitemap_plugins.page.reader.page_blocks` parses the page and drops step 2's elements
-    (:func:`sitemap_plugins.page.content.drop_non_content`) first, as from every page.
-    """
+    """The blocks of a page's ``<body>`` (step 2's elements dropped) and its links to pages."""
     blocks: dict[int, str] = {}
     for node, place in _places(body):
         blocks[_block_digest(node, place)] = place
@@ -81,13 +67,7 @@ def body_blocks(body: LexborNode) -> PageBlocks:
 
 
 def site_chrome(home: PageBlocks, witnesses: list[PageBlocks]) -> SiteChrome | None:
-    """The blocks the home page shares with the witness that shares the fewest with it.
-
-    Any page of the theme shares the chrome with the home page; a listing may share the
-    home's content too (an archive that lists the same posts), so the witness that shares
-    the least is the one whose share is the chrome alone. None without a witness: one page
-    alone cannot tell its chrome from its content.
-    """
+    """The blocks the home page shares with the witness sharing the fewest (None: no witness)."""
     shared = [home.blocks.keys() & witness.blocks.keys() for witness in witnesses]
     fewest = min(shared, key=len, default=set())
     if not fewest:
@@ -95,8 +75,7 @@ def site_chrome(home: PageBlocks, witnesses: list[PageBlocks]) -> SiteChrome | N
     places: set[int] = set()
     for block in fewest:
         place = home.blocks[block]
-        # Every "/" may end an ancestor's place (one in an id or class only adds a place
-        # that no element has).
+        # Every "/" may end an ancestor's place.
         places.update(_place_digest(place[:end]) for end, char in enumerate(place)
                       if char == "/" and end)
         places.add(_place_digest(place))
@@ -104,11 +83,7 @@ def site_chrome(home: PageBlocks, witnesses: list[PageBlocks]) -> SiteChrome | N
 
 
 def _children(node: LexborNode, place: str) -> Iterator[tuple[LexborNode, str]]:
-    """``node``'s child elements, each with its place.
-
-    A place is the path of tags, ids and classes, with the rank among the siblings that
-    share all three: blocks are matched in order, never merely found somewhere in the home.
-    """
+    """``node``'s child elements, each with its place (tags, ids, classes and rank)."""
     seen: dict[str, int] = {}
     for child in node.iter():
         attributes = child.attributes
@@ -153,11 +128,7 @@ def _block_digest(node: LexborNode, place: str) -> int:
 
 
 def drop_chrome(body: LexborNode, chrome: SiteChrome) -> None:
-    """Unlink the blocks of ``body`` that the home page has at the same place, the same.
-
-    Top down: a block that differs (the header that holds the page's own title) is looked
-    into, and what in it is the home page's too (the menu beside that title) goes.
-    """
+    """Unlink, top down, the blocks of ``body`` that the home page has at the same place."""
     stack: list[tuple[LexborNode, str, int]] = [(body, "", 0)]
     while stack:
         node, place, depth = stack.pop()
@@ -173,10 +144,8 @@ def drop_chrome(body: LexborNode, chrome: SiteChrome) -> None:
 def local_pages(href: str, base_url: str) -> list[str]:
     """The site files a home page's link may name, the likeliest first.
 
-    ``about/`` is ``about/index.html``; a URL of the site (Pelican's, with ``RELATIVE_URLS``
-    off: Elegant's menu) and a path below the site's own path are read from there; ``about``
-    is ``about/index.html`` or ``about.html`` (a server that adds the suffix: Netlify's).
-    Any file: the caller reads the HTML pages among them.
+    ``about/`` is ``about/index.html``; a URL of the site is read from there; ``about`` is
+    ``about/index.html`` or ``about.html`` (servers that add the suffix).
     """
     link = urlsplit(href.split("#", 1)[0])
     base = urlsplit(base_url)

@@ -1,8 +1,6 @@
 """A page's record as the record cache keeps it: one JSON text, checked field by field.
 
-:mod:`~sitemap_plugins.disk.history` stores the text; the build encodes a record after a
-parse and decodes one instead of the next parse of the same bytes. Nothing decoded
-is trusted: a damaged or forged row decodes to None and costs a parse, nothing else.
+Nothing decoded is trusted: a damaged or forged row decodes to None and costs a parse.
 """
 
 from __future__ import annotations
@@ -14,8 +12,7 @@ from sitemap_plugins.page.content import Video
 from sitemap_plugins.page.reader import PageRecord
 from sitemap_plugins.vocab.values import NOT_XML
 
-# One encoder for every record: json.dumps with arguments builds a new one at each call.
-# ASCII output: a lone surrogate from a bad byte survives too.
+# One encoder for every record; ASCII output keeps a lone surrogate too.
 _RECORD_ENCODER = json.JSONEncoder(separators=(",", ":"))
 
 
@@ -59,11 +56,8 @@ def _strings(value: object, width: int = 0) -> tuple[object, ...]:
 # A record holds what a page's head and main content say: far less than this.
 MAX_RECORD_TEXT = 4 * 1024 * 1024
 _FINGERPRINT = re.compile(r"[\x21-\x7e]{1,256}\Z")
-# What XML 1.0 cannot hold (values.NOT_XML) is never written, so never taken from a cache.
-# Where those characters may be, in a record's JSON text: the encoder writes every character
-# outside ASCII as an escape, so a record without one of these needs no walk over its
-# decoded strings (which cost more than decoding them). A match is only looked at closer:
-# ``\\b`` is a backslash and a "b", and a pair of surrogate escapes is an emoji.
+# What XML 1.0 cannot hold is never taken from a cache. The encoder escapes all non-ASCII,
+# so only a record matching this needs a closer look at its strings.
 _MAYBE_NOT_XML = re.compile(
     r"\\(?:[bf]|u(?:00[01]|[dD][89a-fA-F]|[fF]{3}[eEfF]))|[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -78,12 +72,7 @@ def _all_text_clean(value: object) -> bool:
 
 
 def decode_record(text: str) -> PageRecord | None:
-    """What :func:`encode_record` wrote; None for anything else (a damaged cache).
-
-    Every field is checked for its type, and every string for characters that XML cannot
-    hold (a record with such a string is read again from the page, never passed on), so a
-    damaged or forged row costs a parse and nothing else.
-    """
+    """What :func:`encode_record` wrote, every field checked; None for anything else."""
     if not isinstance(text, str) or len(text) > MAX_RECORD_TEXT:
         return None
     try:

@@ -1,29 +1,9 @@
-"""The main content of a parsed page: where it is, what of it counts, and what it holds.
+"""The main content of a parsed page: its region, what of it counts, and what it holds.
 
-:mod:`~sitemap_plugins.page.reader` parses a page and hands its tree here; this module finds the
-main content region, drops what is not content, and takes from what remains the fingerprint,
-the first heading, and the images and videos. It keeps the mechanics; what it looks for is in
-:mod:`~sitemap_plugins.page.rulebook`.
-
-**The fingerprint**, exactly:
-
-1. The region: the first ``<main>``; else every outermost ``<article>``; else the first
-   element whose ``role`` names ``main``; else ``<body>`` (none inside a ``<noscript>`` or
-   ``<template>``).
-2. Inside it, the rule book's ``DROPPED`` elements go whole (navigation, sidebars, inline
-   assets: a page added to the navigation moves no other page), a ``<header>`` only from a
-   ``<body>`` region or when it names itself the banner; so do code's line numbers and
-   headings' permalinks (the site's settings). A ``<body>`` region read from disk also loses
-   the site's chrome when the build measured it (:mod:`~sitemap_plugins.page.chrome`).
-3. What remains is its text (entities decoded, typography made plain, white space gone but
-   for each ``<pre>``'s text counted once more as it is) plus the ``href`` and ``src`` values
-   of its elements, but for versioned assets, a link to the very image it holds (a
-   lightbox's), and an emoji image's CDN (it counts by which emoji it is).
-4. XXH3-128 of that (UTF-8), as hex: a change detector, not a seal.
-
-A change to any step here, in the rule book or in :mod:`~sitemap_plugins.page.chrome` bumps
-:data:`~sitemap_plugins.page.reader.FINGERPRINT_VERSION` (the lastmod history re-baselines once,
-dates kept) and ``READER_VERSION`` (cached records are read again).
+Finds the region, drops what is not content, and takes the fingerprint (steps in
+docs/how-it-works.md, "The content fingerprint"), the first heading, images and videos.
+What it looks for is in :mod:`~sitemap_plugins.page.rulebook`. A change to a step bumps
+:data:`~sitemap_plugins.page.reader.FINGERPRINT_VERSION` and ``READER_VERSION``.
 """
 
 from __future__ import annotations
@@ -41,11 +21,9 @@ if TYPE_CHECKING:
 
     from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-# HTML strips only ASCII whitespace around a URL attribute; str.strip() would also eat a
-# no-break space or U+3000 that starts or ends a file name written as an IRI.
+# HTML strips only ASCII whitespace around a URL; str.strip() would eat a leading U+3000.
 URL_SPACE = " \t\n\r\f"
-# Titles, headings and descriptions are for people and for media entries; a longer one is
-# not a title, and a record stays small whatever the page holds.
+# Longer titles, headings and descriptions are not titles; a record stays small.
 _MAX_TEXT = 2_048
 LINKING = rb.LINKING
 # Links in code (a line's number) and in headings (a permalink).
@@ -108,8 +86,7 @@ def main_regions(tree: LexborHTMLParser) -> list[LexborNode]:
     body = tree.body
     if body is None:
         return []
-    # A selector runs in C: themes with role="main" (MkDocs' own) put a page's whole
-    # navigation before it, which a walk in Python paid for element by element.
+    # One selector in C: role="main" themes put the whole navigation before the region.
     found = body.css_first(rb.ROLE_MAIN)
     if found is not None and _hidden(found):
         found = next(iter(_shown(body.css(rb.ROLE_MAIN))), None)
@@ -141,12 +118,7 @@ def _has_ancestor_in(node: LexborNode, ids: set[int]) -> bool:
 
 
 class Scope:
-    """Where the regions' elements are looked for: one selector query over one subtree.
-
-    A selector is compiled anew at every query (about 5 µs), so the query runs once, over
-    the region itself or, for several regions (a blog's index of ``<article>`` elements),
-    over their nearest common ancestor, whose other elements are then passed over.
-    """
+    """Where the regions' elements are looked for: one query over their nearest common root."""
 
     def __init__(self, regions: list[LexborNode]) -> None:
         self.regions = regions
@@ -204,15 +176,11 @@ def is_whole_body(regions: list[LexborNode], body: LexborNode) -> bool:
 
 
 def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
-    """Take the dropped elements (step 2) out of the regions: unlinked, never freed.
-
-    The site's chrome (:func:`sitemap_plugins.page.chrome.drop_chrome`) goes after these.
-    """
+    """Take the dropped elements (step 2) out of the regions: unlinked, never freed."""
     regions = scope.regions
     # Several regions are articles, never the body (their common ancestor may well be it).
     whole_body = body is not None and is_whole_body(regions, body)
-    # One query for the rule book's dropped elements and the links in code and headings (each
-    # query costs as much as the rest); the links are judged once the others are gone.
+    # One query for dropped elements and links in code and headings (each query is costly).
     selector = _DROPPED_SELECTOR if whole_body else _DROPPED_IN_CONTENT_SELECTOR
     anchors = []
     for node in scope.select(selector):
@@ -235,10 +203,7 @@ def drop_non_content(scope: Scope, body: LexborNode | None) -> None:
 
 
 def _is_permalink(anchor: LexborNode, heading: LexborNode) -> bool:
-    """Whether a link in ``heading`` is its permalink (:data:`~.rulebook.PERMALINK_CLASSES`).
-
-    Removed before the fingerprint and the heading are read, so both follow this one rule.
-    """
+    """Whether a link in ``heading`` is its permalink (:data:`~.rulebook.PERMALINK_CLASSES`)."""
     attributes = anchor.attributes
     classes = set((attributes.get("class") or "").split())
     # Read as the heading is, each text node apart: "acm <span>1</span>" is "acm 1".
@@ -255,11 +220,7 @@ def _is_permalink(anchor: LexborNode, heading: LexborNode) -> bool:
 
 
 def content_elements(scope: Scope) -> dict[str, list[LexborNode]]:
-    """The regions' headings and linking elements, by name, each list in document order.
-
-    One selector for them all, asked of the regions only: the navigation and sidebars
-    around them (most of a themed page's links) are never visited.
-    """
+    """The regions' headings and linking elements, by name, in document order (one selector)."""
     found: dict[str, list[LexborNode]] = {name: [] for name in _CONTENT_ELEMENTS}
     for node in scope.select(_CONTENT_SELECTOR):
         bucket = found.get(node.tag or "")
@@ -270,14 +231,11 @@ def content_elements(scope: Scope) -> dict[str, list[LexborNode]]:
 
 def content_fingerprint(regions: list[LexborNode], elements: dict[str, list[LexborNode]]) -> str:
     """Steps 3 and 4 of the fingerprint (module docstring), of what steps 1 and 2 left."""
-    # Each text node's own white space at either end goes (in C, by Lexbor): indenting,
-    # minifying or reflowing markup between elements changes nothing.
+    # Text nodes are trimmed (by Lexbor): reflowing markup between elements changes nothing.
     texts = [region.text(separator=" ", strip=True, skip_empty=True) for region in regions]
     links = [value for value in _links(elements) if not rb.ASSET.search(value)]
-    # Without its white space: where markup splits text into nodes (a <span class="caps">
-    # a typographer puts around "URL", an inline tag, a minified block) and where Markdown
-    # lines wrap are no change of it. A <pre>'s text counts once more as it is: re-indented
-    # code is changed code.
+    # Without white space: markup splitting text into nodes, or wrapped Markdown lines, is
+    # no change. A <pre>'s text counts once more as it is: re-indented code is changed code.
     prose = plain_typography(" ".join(texts)).encode("utf-8", "surrogatepass").translate(
         None, _ASCII_SPACE)  # bytes: deleting the white space runs in C
     code = "\0".join(node.text() for node in elements["pre"])
@@ -292,22 +250,16 @@ _ASCII_SPACE = b" \t\n\r\x0b\x0c"
 
 
 def plain_typography(text: str) -> str:
-    """``text`` with plain typography: curly quotes, dashes, ellipses and no-break spaces.
-
-    As ASCII: a curly quote as a straight one, an en or em dash (or ``---``) as ``--``, an
-    ellipsis as ``...``, a no-break or thin space as a space: the site's setting, not the
-    page's. A dash typed as ``--`` and a hyphen stay apart (``--verbose`` is not ``-verbose``).
-    """
+    """``text`` with plain ASCII typography (the site's setting); ``--`` and ``-`` stay apart."""
     if not text.isascii():
         text = _TYPOGRAPHIC.sub(lambda match: rb.TYPOGRAPHY[match.group()], text)
     return _DASHES.sub("--", text) if "---" in text else text
 
 
 def _links(elements: dict[str, list[LexborNode]]) -> list[str]:
-    """``href`` and ``src`` values of the regions' linking elements.
+    """``href`` and ``src`` values of the regions' linking elements, by element name.
 
-    By element name, then in document order. A link to the very image it holds (a
-    lightbox's: mkdocs-glightbox, Sphinx's scaled images) is that image, counted by its ``src``.
+    A link to the very image it holds (a lightbox's) is that image, counted by its ``src``.
     """
     zooms = _image_links(elements["img"])
     found: list[str] = []
@@ -328,10 +280,7 @@ def _is_emoji_image(attributes: dict[str, str | None], source: str) -> bool:
 
 
 def _emoji_name(source: str) -> str:
-    """An emoji image's file name without its folder and type: which emoji it is.
-
-    The CDN, its version and the format are pymdownx's and the site's settings.
-    """
+    """An emoji image's file name without folder and type (the CDN is the site's setting)."""
     name = url_value(source).split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[-1]
     return "emoji:" + name.rsplit(".", 1)[0]
 
@@ -360,13 +309,7 @@ def _image_links(images: list[LexborNode]) -> dict[int, str]:
 
 
 def first_heading(elements: dict[str, list[LexborNode]], regions: list[LexborNode]) -> str | None:
-    """The main content's first ``<h1>`` outside a ``<header>``; else the first in one.
-
-    A theme's ``<article><header><h1>`` names the page when the content is one region; on a
-    blog's index each article's header names that article, not the page. (A ``<body>``
-    region keeps no header: its header is the site's banner.) Its permalink is gone already
-    (step 2, :func:`_is_permalink`): the title and the fingerprint read a heading alike.
-    """
+    """The main content's first ``<h1>`` outside a ``<header>`` (a blog index's); else in one."""
     inside = {region.mem_id for region in regions}
     in_header: LexborNode | None = None
     for node in elements["h1"]:
@@ -393,11 +336,7 @@ def _in_header(node: LexborNode, regions: set[int]) -> bool:
 
 
 def content_images(elements: dict[str, list[LexborNode]], home: str = "") -> tuple[str, ...]:
-    """The content's images, each once, the first ``_MAX_MEDIA``: decoration is left out.
-
-    A lazy-loaded image is the one its loader shows, not its placeholder ``src``; a
-    ``<picture>``'s sources are judged with its ``<img>``. ``home``: the site's base URL.
-    """
+    """The content's images (as lazy loaders show them), each once, but for decoration."""
     found: dict[str, None] = {}
     around = _Surroundings(home)
     for node in elements["img"]:
@@ -444,11 +383,7 @@ def _lazy_source(attributes: dict[str, str | None]) -> str:
 
 
 def _largest_srcset(srcset: str) -> str:
-    """The URL of the widest (or densest) candidate; the first when none says.
-
-    Linear (split, never a pattern searched from every position); the first ``_MAX_SRCSET``
-    characters count, cut at a comma.
-    """
+    """The URL of the widest (or densest) candidate; the first when none says (linear)."""
     if len(srcset) > _MAX_SRCSET:
         head, comma, _ = srcset[:_MAX_SRCSET].rpartition(",")
         srcset = head if comma else srcset[:_MAX_SRCSET]
@@ -477,11 +412,9 @@ def _is_pixel(attributes: dict[str, str | None]) -> bool:
 
 def is_decoration(source: str, attributes: dict[str, str | None],
                   where: tuple[bool, bool, bool]) -> bool:
-    """Whether an ``<img>`` decorates the page rather than being its content.
+    """Whether an ``<img>`` decorates the page: a badge, emoji, avatar, control or logo.
 
-    ``source``: the image's URL as written; ``where``: whether it sits in a link to the site's
-    own home, in a banner (``<header>``, ``<nav>``), in any link. A badge, an emoji, an
-    avatar, a control (a toggler) or the site's logo is decoration (:mod:`~.rulebook`).
+    ``where``: whether it sits in a link home, in a banner (``<header>``, ``<nav>``), in a link.
     """
     classes, alt = attributes.get("class") or "", attributes.get("alt") or ""
     in_home_link, in_banner, in_link = where
@@ -515,11 +448,7 @@ def _host(authority: str) -> str:
 
 
 def _is_badge(url: str, label: str = "") -> bool:
-    """Whether ``url`` (as written) is a badge's: by host, by path, by style or by ``label``.
-
-    ``label``: the alt of an image inside a link ("" for one outside): a badge's label there
-    (:data:`~.rulebook.BADGE_ALT`) makes an SVG or extensionless image a badge.
-    """
+    """Whether ``url`` is a badge's: by host, path, style, or by ``label`` (alt inside a link)."""
     authority = _AUTHORITY.match(url)
     path = url
     if authority is not None:
@@ -570,12 +499,7 @@ def _site_root(url: str) -> tuple[str, str] | None:
 
 
 class _Surroundings:
-    """Where the content's images sit: in a link, in one to the site's own home, in a banner.
-
-    ``home``: the site's base URL; it, or a relative link to the root
-    (:data:`~.rulebook.HOME_HREF`), is home, another site's root is not. Each element's answer
-    is kept for the images below it: the work stays linear in the page.
-    """
+    """Where the content's images sit: in a link, a link home, a banner (linear, kept per node)."""
 
     def __init__(self, home: str = "") -> None:
         self._known: dict[int, tuple[bool, bool, bool]] = {}
@@ -616,10 +540,7 @@ class _Surroundings:
 
 
 def _caption(node: LexborNode, captions: dict[int, str]) -> str:
-    """The text of the ``<figcaption>`` of the ``<figure>`` around ``node``, or "".
-
-    Each figure's is found once, in ``captions``: a figure of many videos is walked once.
-    """
+    """The text of the ``<figcaption>`` around ``node``, or "" (each figure's found once)."""
     parent = node.parent
     while parent is not None and parent.tag not in ("figure", "body"):
         parent = parent.parent

@@ -1,15 +1,9 @@
 """The one page reader: a built file's bytes in, one :class:`PageRecord` out.
 
-A page is parsed once, by Lexbor (a C HTML5 parser, through ``selectolax``). The record holds
-the head facts read here (canonical, robots, refresh, alternates, lang, base, dates, title,
-description, feeds) and what :mod:`~sitemap_plugins.page.content` finds in the main content
-(the fingerprint, images, videos, first heading). A host's page is read in two parts
-(:class:`HostPage`): the head as written, the content as rendered, without the theme. Values
-are raw; judging them is :mod:`~sitemap_plugins.entry.rules`' work.
-
-A file that is not HTML, or larger than :data:`MAX_PARSED_BYTES`, is fingerprinted by a
-digest of all its bytes; such a page is parsed up to the bound (its head whole, up to
-:data:`MAX_HEAD_BYTES`).
+A page is parsed once, by Lexbor (``selectolax``): head facts here, main-content facts by
+:mod:`~sitemap_plugins.page.content`. A host's page is read in two parts (:class:`HostPage`).
+Values are raw; :mod:`~sitemap_plugins.entry.rules` judges them. A non-HTML file, or one past
+:data:`MAX_PARSED_BYTES`, is fingerprinted by a digest of all its bytes.
 """
 
 from __future__ import annotations
@@ -48,8 +42,7 @@ from sitemap_plugins.vocab.values import is_language_tag
 if TYPE_CHECKING:
     from selectolax.lexbor import LexborNode
 
-# Bumped whenever the same bytes would give another record, so that cached records and
-# recorded fingerprints of an older reader are never taken for this one's.
+# Bumped whenever the same bytes would give another record (invalidates caches).
 READER_VERSION = "11"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
@@ -57,9 +50,7 @@ FINGERPRINT_VERSION = "7"
 # The rule book's data these versions were set for (tests/test_rulebook.py computes it).
 RULEBOOK_DIGEST = "503303805c00ed6d"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
-# A head is read whole, up to its "</head>" (or the "<body>" that ends it), even past
-# MAX_PARSED_BYTES (inline JSON-LD or CSS before a robots meta or a canonical), up to a bound
-# no real head reaches.
+# A head is read whole, even past MAX_PARSED_BYTES (inline JSON-LD before a canonical).
 MAX_HEAD_BYTES = 64 * 1024 * 1024
 HEAD_END = re.compile(rb"</head\s*>|<body[\s>]", re.IGNORECASE)
 _META_CHARSET = re.compile(
@@ -70,16 +61,12 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-# Markup-significant ASCII (and escape-like sequences) that an ASCII-compatible encoding
-# must decode unchanged.
+# Markup-significant ASCII that an ASCII-compatible encoding must decode unchanged.
 _ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\r\n \\x41 \\u0041 +AGEA- ~{"
 
 
 class PageRecord(NamedTuple):
-    """What one read of one built file found: the input of evaluation and of every writer.
-
-    A tuple: a build makes one for every page, and this is the cheapest record type.
-    """
+    """What one read of one built file found (a tuple: the cheapest record type)."""
 
     fingerprint: str
     """See :mod:`sitemap_plugins.page.content`; ``raw:`` and a digest of the bytes for non-HTML
@@ -137,11 +124,9 @@ def read_record(page: PageBytes, *, html: bool, chrome: SiteChrome | None = None
                 home: str = "") -> PageRecord:
     """The record of a file whose bytes are ``page``.
 
-    A file that is not a page, or a page past the parsing bound, is fingerprinted by the
-    digest :func:`sitemap_plugins.disk.site.read_bytes` already took of all its bytes: the file is
-    never read twice. ``chrome``: the site's repeated blocks
-    (:func:`sitemap_plugins.page.chrome.site_chrome`); ``home``: the site's base URL, whose
-    links are links home (a logo in one is the site's, not content).
+    A non-page, or a page past the parsing bound, is fingerprinted by the digest already
+    taken of all its bytes. ``chrome``: the site's repeated blocks; ``home``: the base URL
+    (a logo linking there is the site's, not content).
     """
     raw_fingerprint = "raw:" + page.digest.hex()
     if not html:
@@ -168,9 +153,7 @@ def _text_encoding(label_bytes: bytes) -> str | None:
     # HTML: a meta tag can only declare an ASCII-compatible encoding; utf-16 means utf-8.
     if info.name.startswith("utf-16"):
         return "utf-8"
-    # Python also knows byte-to-byte codecs ("hex", "base64") and codecs that are not
-    # ASCII-compatible ("utf-7", "cp037", "unicode_escape"); a page declaring one is read as
-    # if it declared nothing, instead of crashing or being garbled.
+    # Byte-to-byte codecs ("hex") and non-ASCII-compatible ones ("utf-7") count as none.
     if not getattr(info, "_is_text_encoding", True):
         return None
     try:
@@ -212,12 +195,8 @@ def decode_html(raw: bytes, *, truncated: bool = False) -> tuple[str, tuple[str,
 
 
 def _markup(raw: bytes, *, truncated: bool) -> tuple[bytes | str, tuple[str, str] | None]:
-    """What the parser is given: the bytes themselves when they are UTF-8.
-
-    Lexbor reads UTF-8 bytes in half the time it takes to read the same page as a string.
-    """
-    # ASCII bytes read the same in every encoding a page may declare, but for the ISO-2022
-    # family, whose escape sequences (ESC, an ASCII byte) switch to other character sets.
+    """What the parser is given: the bytes themselves when UTF-8 (Lexbor reads them 2x faster)."""
+    # ASCII reads the same in every encoding but the ISO-2022 family (ESC switches sets).
     if raw.isascii() and b"\x1b" not in raw:
         return raw, None
     if not raw.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -241,25 +220,17 @@ _TAG = re.compile(rb"<(/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(/?)>")
 _VOID = frozenset({b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link",
                    b"meta", b"source", b"track", b"wbr", b"p", b"li", b"option", b"td", b"tr",
                    b"th", b"dt", b"dd"})  # and elements a parser closes by itself
-# Lexbor looks for each new attribute's name among the element's attributes so far: one
-# element with many distinct attributes costs the square of their number (40,000 took 2 s,
-# and the 4 MB a page is read up to holds 700,000). Real elements have a few dozen.
+# Lexbor's attribute lookup is quadratic in an element's distinct attributes.
 _MAX_ATTRIBUTES = 1_000
-# No element of a smaller text holds enough distinct names to matter (11,000 in 64 KiB: 0.2 s).
-_FEW_BYTES = 64 * 1024
-# A start tag of that many parts (a name, a "=", a quoted value, a separator): the only place
-# where so many attributes can be. Real pages have none; its attributes are then counted.
+_FEW_BYTES = 64 * 1024  # no smaller text holds enough attributes to matter
+# A start tag this long is the only place so many attributes can be; they are then counted.
 _LONG_TAG = re.compile(rb"<[A-Za-z](?:[^>\"']|\"[^\"]*\"|'[^']*'){%d}" % (3 * _MAX_ATTRIBUTES))
 _TAG_REST = re.compile(rb"(?:[^>\"']|\"[^\"]*\"|'[^']*')*")
 _ATTRIBUTE = re.compile(rb"""([^\s/>="']+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
 
 
 def _too_costly(raw: bytes) -> tuple[int, str, str] | None:
-    """Where a page first costs its parser the square of its size, or None (the usual answer).
-
-    The place, the problem's code and what is said; what comes before is read.
-    Only a page with many tags is looked at for depth, and only a large one for attributes.
-    """
+    """Where a page first costs its parser the square of its size (place, code, message)."""
     cut = _too_deep(raw)
     if cut is not None:
         return cut, "nested-too-deep", (
@@ -273,12 +244,7 @@ def _too_costly(raw: bytes) -> tuple[int, str, str] | None:
 
 
 def _too_deep(raw: bytes) -> int | None:
-    """Where the tags first nest deeper than ``_MAX_DEPTH``, or None.
-
-    Only a page with many tags is looked at, each tag once.
-    """
-    # The bytes without their "<": a copy made at memory speed, where count() goes byte by
-    # byte (2 µs against 6 for a 17 KB page).
+    """Where the tags first nest deeper than ``_MAX_DEPTH``; only pages with many tags."""
     if len(raw) - len(raw.replace(b"<", b"")) < _MANY_TAGS:
         return None
     depth = 0
@@ -296,10 +262,7 @@ def _too_deep(raw: bytes) -> int | None:
 
 
 def _too_many_attributes(raw: bytes) -> int | None:
-    """Where the first element of more than ``_MAX_ATTRIBUTES`` distinct attributes starts.
-
-    None for most pages: only a large page is looked at, each byte once or twice.
-    """
+    """Where the first element of over ``_MAX_ATTRIBUTES`` attributes starts; large pages only."""
     if len(raw) < _FEW_BYTES:
         return None
     start = 0
@@ -314,11 +277,10 @@ def _too_many_attributes(raw: bytes) -> int | None:
 
 def parse_html(raw: bytes, *, truncated: bool = False,
                chrome: SiteChrome | None = None, home: str = "") -> PageRecord:
-    """The record of an HTML page's bytes (any markup: HTML5 parsing never fails).
+    """The record of an HTML page's bytes (HTML5 parsing never fails).
 
-    ``truncated``: the bytes are the first part of a page too large to parse whole.
-    ``chrome``: the site's repeated blocks (:func:`sitemap_plugins.page.chrome.site_chrome`), left
-    out of a page whose region is its ``<body>`` (step 2 of the fingerprint).
+    ``truncated``: the bytes start a larger page. ``chrome``: left out of a page whose region
+    is its ``<body>``.
     """
     if b"\x00" in raw[:1024] and not raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return PageRecord("raw:" + hashlib.blake2b(raw, digest_size=16).hexdigest(),
@@ -354,21 +316,13 @@ _NOT_A_PAGE = ("not-a-page", "is a template file, not a page")
 
 
 def _is_template(raw: bytes, body: LexborNode | None) -> bool:
-    """Whether a file is a theme's template copied as is (:data:`.rulebook.TEMPLATE_SYNTAX`).
-
-    A page names its ``<html>``, ``<head>`` or ``<body>`` outside comments; a template has its
-    syntax in its own text, outside any element (checked first: a page rarely has).
-    """
+    """Whether a file holds template syntax and no ``<html>``/``<head>``/``<body>`` tag."""
     return (body is not None and rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None
             and rb.PAGE_ELEMENTS.search(rb.COMMENTS.sub(b"", raw)) is None)
 
 
 def page_blocks(page: PageBytes) -> PageBlocks | None:
-    """The blocks of a page's ``<body>``, and its local links.
-
-    Step 2's elements are dropped first, as they are from every page. None for a page that
-    is not read whole as HTML.
-    """
+    """The blocks of a page's ``<body>`` (step 2 dropped), and its local links; None if not HTML."""
     if not page.complete or b"\x00" in page.raw[:1024] or _too_costly(page.raw) is not None:
         return None
     markup, _problem = _markup(page.raw, truncated=False)
@@ -387,13 +341,11 @@ class HostPage(NamedTuple):
     """A page as its host rendered it: its written head and the content the theme wrapped."""
 
     head: str | bytes | None
-    """The written page up to its ``</head>`` (the ``<html lang>`` with it); None: the build
-    reads it from the written file."""
+    """The written page up to ``</head>``; None: read from the written file."""
     content: str
     """The content as the host rendered it, an HTML fragment."""
     media: bool = True
-    """Whether the content's images and videos are the page's own (a listing's are its
-    articles')."""
+    """Whether the content's media are the page's own (a listing's are its articles')."""
 
 
 def parts_digest(page: HostPage) -> bytes:
@@ -412,14 +364,7 @@ _HOST_CONTENT = b"sitemap-plugins-content"
 
 
 def read_parts(page: HostPage, home: str = "") -> PageRecord:
-    """The record of a page its host rendered (:class:`HostPage`), head and content apart.
-
-    The content is the region; steps 2 to 4 of the fingerprint apply to it as to a page read
-    from disk. ``home``: as for :func:`read_record`.
-    """
-    # One document, one parse: the head as written, then the content as the body. Lexbor
-    # reads UTF-8 bytes in half the time it takes to read a string, and a parser costs as
-    # much to start as a short page to read.
+    """The record of a host's page, head and content parsed as one document (content: region)."""
     problem: tuple[str, str] | None = None
     head = page.head
     if isinstance(head, bytes):
@@ -430,8 +375,7 @@ def read_parts(page: HostPage, home: str = "") -> PageRecord:
             head = text.encode("utf-8", "surrogatepass")
     else:
         head = (head or "").encode("utf-8", "surrogatepass")
-    # The content in an element of its own: what a head lets slip into the body (a
-    # <noscript><img> tracker in a <head>) stays outside it.
+    # The content in an element of its own: a <noscript><img> slipping out of a head stays out.
     content = page.content.encode("utf-8", "surrogatepass")
     costly = _too_costly(content)
     if costly is not None:  # read up to there: the rest would cost the square of its size
@@ -482,12 +426,7 @@ def generator_of(raw: bytes) -> str | None:
 
 
 def titled(title: str, content: str) -> str:
-    """A host's content with its title as its first heading, unless it has a heading already.
-
-    A page's title is content (editing it moves the page), but Pelican's content, and
-    MkDocs' when the title comes from the nav or the front matter, never holds it: the theme
-    writes it around the content.
-    """
+    """A host's content with its title as first heading (the theme writes it), unless it has one."""
     if not title or "<h1" in content or "<H1" in content:
         return content
     from html import escape  # noqa: PLC0415  # only the hosts come this way
@@ -499,10 +438,7 @@ _MARKUP_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
 
 
 def host_title(title: object) -> str:
-    """A host's title as the text it shows: tags dropped, entities decoded.
-
-    Pelican's title is HTML (``TYPOGRIFY``'s ``&nbsp;`` and caps spans, ``FORMATTED_FIELDS``).
-    """
+    """A host's title as the text it shows: tags dropped, entities decoded."""
     markup = str(title or "")
     if "<" not in markup and "&" not in markup:
         return markup
@@ -512,11 +448,7 @@ def host_title(title: object) -> str:
 
 
 def listing_items(items: list[tuple[str, str, str, str]]) -> str:
-    """A listing page's content: its items, each ``(url, title, date, summary HTML)``.
-
-    What a listing says is which pages it lists, under which titles and dates, with which
-    summaries; the theme decides how they look, which is no change of the listing.
-    """
+    """A listing page's content: its items, each ``(url, title, date, summary HTML)``."""
     from html import escape  # noqa: PLC0415  # only the hosts come this way
 
     return "".join(
@@ -556,9 +488,8 @@ def _assemble(tree: LexborHTMLParser, regions: list[LexborNode],
     )
 
 
-# The last ordinary page's tree, kept until the next page is parsed. Freeing each tree at
-# once hands its memory back to the system (glibc trims the top of the heap), and the next
-# parse faults it in again: that doubled the parse time (67 µs against 37 µs a 17 KB page).
+# The last small page's tree is kept until the next parse: freeing it at once returns its
+# memory to the system, and faulting it back in doubled the parse time.
 _HELD: list[LexborHTMLParser] = []
 _HOLD_AT_MOST = 512 * 1024
 
@@ -659,11 +590,9 @@ def _http_equiv(attributes: dict[str, str | None], found: _Head) -> None:
 
 
 def _language(value: str | None, problems: list[tuple[str, str]]) -> str:
-    """The page's ``<html lang>`` when it is a BCP 47 tag; else "" and a note saying so.
+    """The page's ``<html lang>`` when a BCP 47 tag (``en_US`` read as ``en-US``); else "".
 
-    It becomes a path (the HTML site map's page for that language), an ``hreflang`` and a
-    news language: anything else (``english``, ``../x``, a control character) would write
-    outside a folder or a value no engine reads. ``en_US`` is read as ``en-US``.
+    It becomes a path, an ``hreflang`` and a news language, so anything else is noted and dropped.
     """
     text = (value or "").strip(URL_SPACE)
     if not text:

@@ -1,18 +1,9 @@
 """What a whole page states of itself in its body: its dates, and the source it names.
 
-Read from the tree the reader parsed, before the content's headers and scripts are dropped,
-in one query (most pages hold none of these).
-
-* **Dates** (docs/lastmod.md, "what counts, in order"): last change from JSON-LD
-  ``dateModified``, microdata ``itemprop="dateModified"``, h-entry ``<time class="dt-updated">``;
-  publication from JSON-LD ``datePublished``, microdata ``datePublished``, h-entry
-  ``dt-published``, a ``<time datetime>`` in the article's header, then the one time in the
-  element after the first heading (Eleventy's ``<h1>`` + ``<ul class="post-metadata">``).
-  Only the page's own item counts: not a comment's (a nested item), and nothing on a page of
-  several items (a list of posts). A value that is no W3C date is not taken.
-* **The source**: the theme's "Edit this page" link (:data:`EDIT_LINKS`), an absolute URL;
-  :func:`linked_source` maps it to a file of a git work tree.
-
+Read in one query before the content's headers and scripts are dropped. Dates follow
+docs/lastmod.md ("what counts, in order"): JSON-LD, microdata, h-entry, a header's
+``<time>``, the one time right after the first heading; only the page's own item counts.
+The source is the theme's "Edit this page" link (:data:`EDIT_LINKS`).
 """
 
 from __future__ import annotations
@@ -37,13 +28,11 @@ class Stated(NamedTuple):
     source_link: str | None = None
 
 
-# The link a theme writes to the page's source: an edit URL of GitHub, GitLab or Gitea
-# (``/edit/``, ``/-/edit/``, ``/_edit/``: MkDocs Material, Starlight, VitePress, furo, pydata,
-# Hugo Book and Docsy), Docusaurus' and just-the-docs' (whose URLs may be ``/tree/`` ones).
+# A theme's link to the page's source: a GitHub/GitLab/Gitea edit URL, or Docusaurus' and
+# just-the-docs' classes.
 EDIT_LINKS = 'a[href*="edit/"], a.theme-edit-this-page, a#edit-this-page'
-# One query finds them all. Each part of a selector costs a test of every element (a 17 KB
-# page: 15,000 instructions, a tenth of its parse): scripts and microdata are sorted out by
-# :func:`_counts`, and h-entry dates are read from ``<time>`` elements only.
+# One query finds them all; each selector part costs a test of every element, so scripts
+# and microdata are sorted out by :func:`_counts`.
 _STATING = f"time, script, [itemprop], {EDIT_LINKS}"
 _MAX_JSON = 256 * 1024  # characters of one JSON-LD script that are read
 _MAX_SCRIPTS = 16
@@ -67,8 +56,7 @@ def read_stated(tree: LexborHTMLParser) -> Stated | None:
 def linked_source(link: str, tracked: Container[str]) -> str | None:
     """The file of ``tracked`` (paths from a work tree's top) that an edit link names.
 
-    The longest ending of the link's path that is a tracked file: the forge, repository and
-    branch before it (``/OWNER/REPO/edit/BRANCH/``, a branch with slashes) need no parsing.
+    The longest ending of the link's path that is tracked: no forge URL parsing.
     """
     parts = [part for part in unquote(urlsplit(link).path).split("/") if part]
     for start in range(max(0, len(parts) - _MAX_SEGMENTS), len(parts)):
@@ -196,10 +184,7 @@ def _article_header(node: LexborNode) -> int | None:
 
 
 def _beside_heading(tree: LexborHTMLParser) -> LexborNode | None:
-    """The element right after the page's first ``<h1>`` (its metadata, in Eleventy's blog).
-
-    Not a paragraph: a date in the first sentence of the text is no date of the page.
-    """
+    """The element right after the first ``<h1>`` (not a paragraph: its dates are text)."""
     heading = tree.css_first("h1")
     after = heading.next if heading is not None else None
     while after is not None and after.tag in ("-text", "-comment"):

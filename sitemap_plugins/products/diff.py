@@ -1,10 +1,7 @@
 """``sitemap-plugins diff OLD NEW``: the URLs two sitemaps list, compared.
 
-Each side is a built site's folder (its ``sitemap.xml``, ``.xml.gz`` or ``.txt``) or a sitemap
-file: a urlset, an index with its parts (files of the index's folder, found by the end of the
-part's URL path), a ``.gz`` or a text sitemap. Files are streamed through the door
-(:func:`~sitemap_plugins.disk.site.sitemap_chunks`); memory holds each URL and its lastmod.
-Indexes do not nest (sitemaps.org), so a loop of indexes is refused like any nested one.
+Each side is a built site's folder or a sitemap file (urlset, index with its parts, ``.gz``,
+text), streamed; memory holds each URL and its lastmod. Indexes do not nest (sitemaps.org).
 """
 
 from __future__ import annotations
@@ -94,7 +91,7 @@ def _moved(old: str, new: str) -> bool:
 def read_sitemap(source: Path, sitemap_name: str = "sitemap") -> dict[str, str | None]:
     """URL -> lastmod of every URL the sitemap at ``source`` lists (a folder: its own sitemap).
 
-    A text sitemap's URLs have None: it says nothing of their dates, so nothing is redated.
+    A text sitemap's URLs have None (no dates, so nothing is redated).
 
     Raises:
         DiffError: when it cannot be read as a sitemap.

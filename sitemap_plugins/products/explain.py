@@ -1,7 +1,6 @@
 """``sitemap-plugins explain SITE_DIR PAGE``: why the last build listed a page or not, and its date.
 
-It reads only what the build recorded in its cache (:func:`~sitemap_plugins.disk.history.decided`)
-and, for a listed page, the sitemap files, to name the one that holds its URL.
+It reads only the build's record in its cache, and the sitemaps to name the one holding the URL.
 """
 
 from __future__ import annotations

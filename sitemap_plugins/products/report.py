@@ -1,9 +1,7 @@
 """What a run tells its user: one level for each diagnostic, and the JSON summary.
 
-Writes and prints nothing itself. :func:`log_level` is every front-end's one policy: a warning
-is a warning, a site-wide note info, a note about one page debug. The JSON summary (one object
-per command, versioned by ``"schema"``: a renamed or removed key bumps it) shares one envelope
-across commands; the same run gives the same keys in the same order.
+:func:`log_level` is every front-end's one policy. The JSON summary shares one envelope across
+commands, versioned by ``"schema"``. Writes and prints nothing itself.
 """
 
 from __future__ import annotations
@@ -53,9 +51,8 @@ def log_result(log: logging.Logger | logging.LoggerAdapter[Any], result: Result,
                extra: Callable[[Diagnostic], dict[str, object]] | None = None) -> None:
     """Log a build's diagnostics by :func:`log_level`, then its one summary line (info).
 
-    ``prefix`` goes before each diagnostic; ``show`` takes the summary line when the log would
-    not show info (Pelican logs info only under ``--verbose``); ``level``: the host's exceptions
-    to :func:`log_level`; ``extra``: what the host files a diagnostic under (Sphinx's type).
+    ``show`` takes the summary line when the log would not show info; ``level``: the host's
+    exceptions to :func:`log_level`; ``extra``: a diagnostic's host fields (Sphinx's type).
     """
     for diagnostic in result.diagnostics:
         log.log(level(diagnostic), "%s%s", prefix, diagnostic,

@@ -1,22 +1,10 @@
-"""IndexNow: tell search engines which URLs changed, after the deploy.
+"""IndexNow: tell search engines which URLs changed, after the deploy (docs/submitting.md).
 
-The old sitemap "ping" endpoints are gone (Google's answers 404 since 2023); IndexNow took
-their place for Bing, Yandex, Seznam, Naver and others: one POST reaches all of them.
-
-Three parts, each small:
-
-* **Pending changes.** Every build that has an earlier manifest to compare with adds the URLs
-  added, changed and removed since that build to ``indexnow-pending.json`` in the cache
-  folder. The list is a set: a URL changed in three builds, or changed and changed back, is
-  sent once. It is only emptied by a submission the endpoint accepted, so nothing is lost
-  between builds, after a failed submission or after a crash (every write is atomic).
-* **The key file.** With ``indexnow_key`` set, the build writes ``KEY.txt`` holding the key
-  at the root of the built site, which is where IndexNow looks (``keyLocation``, under the
-  base URL's path when it has one).
-* **Submission** (``sitemap-plugins submit``, after the deploy): batches of at most 10,000
-  URLs, POSTed as JSON ``{host, key, keyLocation, urlList}``. 200 and 202 clear what was
-  sent; 400, 403 and 422 stop with the likely cause; 429, 5xx and network errors are retried
-  a bounded number of times with growing delays.
+One POST reaches Bing, Yandex, Seznam, Naver and others (the sitemap "ping" endpoints are
+gone). Each build adds its changed URLs to a pending set in the cache folder, emptied only by
+an accepted submission; with ``indexnow_key`` the build writes ``KEY.txt`` at the site root;
+``sitemap-plugins submit`` POSTs batches of at most 10,000 URLs, retrying 429, 5xx and
+network errors a bounded number of times.
 """
 
 from __future__ import annotations
@@ -89,11 +77,8 @@ _URI = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*\Z"
 def check_endpoint(option: str, text: str) -> str:
     """Validate an endpoint URL: an absolute http(s) URL with a valid host and port.
 
-    Checked before anything is sent, so that a typo is one usage error at once, never a
-    traceback or a round of retries (``https://[::1``, a space in the host, port 99999,
-    ``ftp:``, user name and password, which urllib would send as part of the host name).
-    Returns the URL to send: as given, or percent-encoded when it holds characters that no
-    URI does (``https://bücher.example/indexnow/é``).
+    Checked before anything is sent, so a typo is one usage error, not a traceback or a round
+    of retries. Returns the URL to send, percent-encoded when it is an IRI.
 
     Raises:
         ConfigError: naming what is wrong.
@@ -110,15 +95,13 @@ def check_endpoint(option: str, text: str) -> str:
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ConfigError(option, expected)
     try:
-        # The host part is the base URL's grammar: a host name or IP literal, port 1-65535,
-        # no user name or password.
+        # The base URL's grammar for the host part: host or IP literal, port, no user info.
         parse_base_url(f"{parts.scheme}://{parts.netloc}/")
     except ValueError as err:
         raise ConfigError(option, f"{expected} ({err})") from None
     if _URI.match(text):
         return text
-    # An IRI (a letter beyond ASCII in the host or path, "{" or "\\" in a query): sent as
-    # the URI it stands for. As given, http.client stopped on it with a UnicodeEncodeError.
+    # An IRI is sent as the URI it stands for (http.client cannot encode it).
     encoded = resolve_href(text, text)
     if encoded is None:  # pragma: no cover  # what passed the checks above resolves
         raise ConfigError(option, expected)
@@ -141,8 +124,7 @@ def key_location(base: BaseUrl, key: str) -> str:
 def publish_key(site: Path, key: str) -> tuple[list[str], list[Diagnostic]]:
     """Write ``KEY.txt`` holding the key at the site root, atomically (files, diagnostics).
 
-    A file of that name that holds the key already is left as it is; one that holds anything
-    else is the site's own, never overwritten, and reported.
+    A file of that name holding anything else is the site's own: reported, never overwritten.
     """
     return _publish_key(site, key_file_name(key), key)
 
@@ -179,8 +161,7 @@ def check_key_file(site: Path, key: str, location: str) -> None:
         raise KeyFileError(str(site), msg)
 
 
-# The pending list lives in the cache folder: sitemap_plugins.disk.history keeps it, in the
-# format of sitemap_plugins.disk.history_files.
+# The pending list lives in the cache folder (disk.history, in disk.history_files' format).
 __all__ = ["PENDING_NAME", "PENDING_SCHEMA", "PendingError", "pending_path", "read_pending",
            "read_pending_versions", "record_pending", "remove_sent"]
 
@@ -245,9 +226,8 @@ class Submission:
 def _send(request: urllib.request.Request, timeout: float) -> tuple[int, dict[str, str]]:
     """POST once; the status and headers (an HTTP error status is an answer, not raised).
 
-    The whole exchange has ``timeout`` seconds, not each read: an endpoint that sends its
-    answer a byte at a time would otherwise hold the submission for ever. The body of the
-    answer is never read (the status says it all): an endless one filled the memory.
+    ``timeout`` bounds the whole exchange (a byte-at-a-time answer cannot hold it); the
+    body is never read.
 
     Raises:
         TimeoutError: when no answer came within ``timeout`` seconds.
@@ -295,10 +275,7 @@ def _exchange(request: urllib.request.Request, timeout: float) -> tuple[int, dic
 
 
 def _fields(items: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """Header fields by lower-case name, a field sent twice with its values on two lines.
-
-    No value holds a line break; ``dict()`` kept only the last one.
-    """
+    """Header fields by lower-case name; a repeated field keeps all its values, one per line."""
     fields: dict[str, str] = {}
     for name, value in items:
         key = name.lower()
@@ -318,18 +295,15 @@ def printable(text: str, limit: int = 200) -> str:
 
 # RFC 9110 section 10.2.3: delay-seconds is 1*DIGIT (leading zeros allowed: "0120").
 _DELAY_SECONDS = re.compile(r"[0-9]+\Z")
-# The longest pause read: more is said as this much, so that "run again after" stays a date
-# (year 9999 with a negative offset, or 10**20 seconds, passed datetime's range: a traceback).
+# The longest pause read, so "run again after" stays within datetime's range.
 LONGEST_PAUSE = 100 * 366 * 86_400.0
 
 
 def _retry_after(headers: dict[str, str], now: float) -> float | None:
     """Seconds the endpoint asks to wait (RFC 9110 ``Retry-After``); None: not said.
 
-    Both forms are read: delay-seconds (``120``) and an HTTP-date, taken relative to ``now``
-    (a date already past is no wait). Anything else is ignored, as the RFC allows. When the
-    field came more than once, the longest pause counts: a later ``0`` does not undo a
-    ``3600``.
+    Delay-seconds or an HTTP-date relative to ``now``; anything else is ignored. Repeated,
+    the longest pause counts.
     """
     pauses = [pause for value in _header(headers, "Retry-After").split("\n")
               if (pause := _pause(value.strip(), now)) is not None]
@@ -369,8 +343,7 @@ def send_batch(
 ) -> None:
     """POST one batch, retrying 429, 5xx and network errors; fills in ``outcome``.
 
-    A ``Retry-After`` up to :data:`MAX_RETRY_AFTER` seconds is waited for (at least); a
-    longer one stops the batch, and ``outcome.retry_at`` says when to run again.
+    A longer ``Retry-After`` than :data:`MAX_RETRY_AFTER` stops the batch (``retry_at``).
     """
     import http.client  # noqa: PLC0415  # only submit sends: a build never loads http and ssl
     import urllib.request  # noqa: PLC0415
@@ -394,8 +367,7 @@ def send_batch(
             if status in _OK:
                 outcome.error = ""
                 return
-            # Only our own templates are formatted: text from the network (a Location) is
-            # inserted as it is, never read as a format string.
+            # Only our own templates are formatted, never text from the network.
             cause = _CAUSES.get(status, "").format(key_location=location, host=host)
             if 300 <= status < 400:  # noqa: PLR2004
                 where = _header(headers, "Location") or "elsewhere"
@@ -435,9 +407,8 @@ def submit(
 ) -> Submission:
     """Send the pending URLs under ``base`` in batches; take the accepted ones off the list.
 
-    It stops at the first batch that is not accepted: the rest stay pending, as does every
-    URL of that batch. ``delays``, ``timeout``, ``sleep`` and ``send`` are :func:`send_batch`'s;
-    ``progress`` counts the URLs to send and those accepted.
+    It stops at the first batch not accepted: the rest stay pending. ``progress`` counts the
+    URLs to send and those accepted; the other arguments are :func:`send_batch`'s.
 
     Raises:
         PendingError: when the pending list cannot be read, or ``cache_dir`` is no folder.
@@ -446,17 +417,14 @@ def submit(
     location = key_location(base, key)
     submission = Submission(endpoint, base.netloc, location)
     if not cache_dir.is_dir():
-        # Every build makes its cache folder: without one this is not the build's (a typo,
-        # a CI job that did not restore it), and "nothing to submit" hid the URLs that wait
-        # in the right one.
+        # No cache folder: not the build's (a typo, a CI cache not restored); say so.
         what = "is not a folder" if os.path.lexists(cache_dir) else "does not exist"
         raise PendingError(str(cache_dir), f"{what}, so it holds no list of changed URLs",
                            "give --cache-dir the cache folder of the builds (their cache_dir)")
     versions = read_pending_versions(cache_dir)
     pending = list(versions)
     submission.pending = len(pending)
-    # A URL that is no URI (a hand-edited list: a control character, white space) is never
-    # sent, and kept as one not under the base URL is: it was sent, and printed raw.
+    # A URL that is no URI (a hand-edited list) is never sent, and kept as one off the base.
     in_scope = [url for url in pending if _URI.match(url) and is_within(url, base)]
     sent = set(in_scope)
     submission.out_of_scope = [url for url in pending if url not in sent]

@@ -1,7 +1,6 @@
 """W3C datetime parsing and formatting, and the build's notion of "now".
 
-Inside the core every lastmod is a ``date`` or a timezone-aware ``datetime``; the W3C text
-form (https://www.w3.org/TR/NOTE-datetime) is produced only when rendering.
+Inside the core every lastmod is a ``date`` or an aware ``datetime``; text only when rendering.
 """
 
 from __future__ import annotations
@@ -27,8 +26,8 @@ _W3C = re.compile(
 def parse_w3c(text: str) -> Lastmod | None:
     """Parse a W3C/ISO 8601 date or datetime; None when it is not one.
 
-    A time without a time zone is ambiguous (Google calls it invalid), so only its date is
-    kept. ``YYYY`` and ``YYYY-MM`` become the first day of that year or month.
+    A time without a zone is ambiguous (Google calls it invalid): only its date is kept.
+    ``YYYY`` and ``YYYY-MM`` become the first day of that year or month.
     """
     match = _W3C.match(text.strip())
     if not match:
@@ -61,8 +60,7 @@ def parse_w3c(text: str) -> Lastmod | None:
 def coerce_lastmod(value: object) -> Lastmod | None:
     """Turn what an adapter or front matter gives (date, datetime, string) into a lastmod.
 
-    A naive datetime keeps only its date, for the same reason as in :func:`parse_w3c`; one
-    whose time zone lies outside XML Schema's range is no date a sitemap can hold.
+    A naive datetime keeps only its date; a zone outside XML Schema's range is no date.
     """
     if isinstance(value, datetime):
         offset = value.utcoffset()
@@ -129,10 +127,7 @@ def build_time() -> datetime:
 
 
 def file_time(mtime: float) -> datetime | None:
-    """A file modification time as an aware UTC datetime to the second.
-
-    None for a time outside the years 1 to 9999: a file system can hold one, a sitemap not.
-    """
+    """A file's mtime as an aware UTC datetime to the second; None outside years 1 to 9999."""
     try:
         return datetime.fromtimestamp(int(mtime), tz=timezone.utc)
     except (ValueError, OverflowError, OSError):

@@ -1,9 +1,7 @@
 """Errors the core raises and the diagnostics it reports back to its callers.
 
-It imports nothing of the package. The words every message shares live here too: :func:`received`
-(``'x' (str)``), :func:`unknown_key` (the one
-"did you mean" hint), :func:`explain` (why a write failed) and :func:`special_kind` (what
-stands where a regular file was expected, told from a mode value the caller read).
+It imports nothing of the package. The words every message shares live here too:
+:func:`received`, :func:`unknown_key`, :func:`explain` and :func:`special_kind`.
 """
 
 from __future__ import annotations
@@ -46,12 +44,7 @@ class SitemapError(Exception):
 
 
 class ConfigError(SitemapError):
-    """An option has a bad value.
-
-    The message says what is wrong without naming the option; each caller adds the
-    location in its own words (``--base-url:``, ``Plugin 'sitemap' option 'base_url':``,
-    ``SITEMAP_PLUGINS['base_url']:``).
-    """
+    """An option has a bad value; the message does not name it (each caller adds where)."""
 
     def __init__(self, option: str, message: str) -> None:
         super().__init__(message)
@@ -64,12 +57,7 @@ _MOST_SHOWN = 200
 
 
 def received(value: object) -> str:
-    """A bad value as every message shows it: ``'docs/*' (str)``.
-
-    Bounded: a value that Python cannot even show (an int past its 4,300 digits, a list
-    nested past the recursion limit) raised ValueError or RecursionError while the message
-    was being made, a traceback in place of the line.
-    """
+    """A bad value as every message shows it, ``'docs/*' (str)``, bounded for huge values."""
     try:
         shown = repr(value)
     except (ValueError, RecursionError):
@@ -80,20 +68,14 @@ def received(value: object) -> str:
 
 
 def unknown_key(key: object, known: Iterable[str], what: str = "option") -> str:
-    """The message for a key that is not one of ``known``, with the closest one as a hint.
-
-    ``what`` names the kind of key: ``Unrecognised option. Did you mean 'priority'?``.
-    """
+    """The message for a key that is not one of ``known``, with the closest one as a hint."""
     close = difflib.get_close_matches(str(key), sorted(known), n=1)
     hint = f" Did you mean '{close[0]}'?" if close else ""
     return f"Unrecognised {what}.{hint}"
 
 
 class PageValueError(SitemapError):
-    """A page's own sitemap value (front matter, metadata) is bad; it stops the build.
-
-    The same words in every host: ``Page 'blog/post.md' sitemap value 'priority': ...``.
-    """
+    """A page's own sitemap value (front matter, metadata) is bad; it stops the build."""
 
     def __init__(self, page: str, key: str, message: str) -> None:
         super().__init__(message)
@@ -118,10 +100,7 @@ class PathError(SitemapError):
 
 
 class BusyError(PathError):
-    """Something the build needs is held by another process for longer than it waits.
-
-    Nothing was written: the build can simply be run again.
-    """
+    """Something the build needs is held by another process longer than it waits (no write)."""
 
     def __reduce__(self) -> tuple[type[BusyError], tuple[str, str]]:
         # Raised in a worker process too, and sent back to the main one.
@@ -153,10 +132,7 @@ _SPECIAL = (
 
 
 def special_kind(mode: int) -> str | None:
-    """What a file of this ``st_mode`` is when it is not a regular file or folder, or None.
-
-    Said in the messages about a file that is not read or replaced (a pipe, a device).
-    """
+    """What a file of this ``st_mode`` is when not a regular file or folder (a pipe), or None."""
     return next((what for test, what in _SPECIAL if test(mode)), None)
 
 

@@ -1,9 +1,7 @@
 """Glob patterns for include, exclude, changefreq and priority rules.
 
-A pattern matches a page when it matches either the page's file path or its URL path, both
-relative to the site root, so that ``blog/**``, ``blog/*.html`` and ``drafts/`` all do what
-they say. ``*`` stays within one path segment, ``**`` crosses segments, ``?`` is one
-character and ``[...]`` a character class. A leading ``/`` is ignored.
+A pattern matches a page's file path or its URL path, relative to the site root. ``*`` stays
+in a segment, ``**`` crosses segments, a trailing ``/`` matches a folder, a leading one is ignored.
 """
 
 from __future__ import annotations
@@ -48,11 +46,8 @@ def _translate(pattern: str) -> str:
 def compile_glob(pattern: str) -> re.Pattern[str]:
     """Compile one glob to a regular expression over a relative path.
 
-    A pattern that ends in ``/`` matches everything below that folder.
-
     Raises:
         ValueError: if the pattern is empty or not a valid glob.
-
     """
     text = pattern.strip().lstrip("/")
     if not text:

@@ -1,8 +1,7 @@
 """Absolute, percent-encoded URLs: the only place where URLs are built or compared.
 
-sitemaps.org requires every ``<loc>`` to be an absolute URL that follows RFC 3986, under the
-sitemap's own scheme, host, port and path ("Sitemap file location"). File names are taken
-literally: a ``%`` in a file name is a percent sign, not the start of an escape.
+Every ``<loc>`` is an absolute RFC 3986 URL under the sitemap's own scheme, host, port and
+path (sitemaps.org, "Sitemap file location"). A ``%`` in a file name is a percent sign.
 """
 
 from __future__ import annotations
@@ -14,21 +13,17 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
-# RFC 3986 pchar minus "%": unreserved, sub-delims, ":" and "@" stay literal in a path, as
-# they do in the links Pelican and most generators write (``r&d.html``). Where a page's own
-# canonical spells its URL differently (MkDocs writes ``q%26a/``), the canonical's spelling is
-# listed instead, so the sitemap matches the site's links.
+# RFC 3986 pchar minus "%": sub-delims, ":" and "@" stay literal in a path, as in the links
+# most generators write (``r&d.html``); a canonical spelling differently is listed instead.
 _PATH_SAFE = "-._~!$&'()*+,;=:@/"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 # A path of only characters that stay literal: encoding it gives it back.
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9\-._~!$&'()*+,;=:@/]*\Z")
-# A percent sign that does not start a valid escape, or any byte outside the URI character set.
-# "[" and "]" are encoded too: RFC 3986 allows them only around an IPv6 host, never in a
-# path or query (this pattern is only applied to those).
+# A "%" not starting a valid escape, or a byte outside the URI set; "[" and "]" too (RFC
+# 3986 allows them only around an IPv6 host).
 _NEEDS_ENCODING = re.compile(r"%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]")
-# A host name after IDNA: dot-separated labels of letters, digits, "-" and "_" (seen on real
-# intranet hosts), with an optional final dot. Anything else (space, "<", '"', "%", "\\")
-# would make every <loc> an invalid URI.
+# A host name after IDNA: labels of letters, digits, "-" and "_" (intranets), optional final
+# dot. Anything else would make every <loc> an invalid URI.
 _HOST_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?\Z")
 # sitemap.xsd: a <loc> has 12 to 2,048 characters; the base URL is the root page's <loc>.
 MIN_URL_LENGTH = 12
@@ -60,12 +55,7 @@ class BaseUrl:
         return f"{self.scheme}://{self.netloc}/"
 
     def robots_mode(self, robots_txt: str) -> str:
-        """What the ``robots_txt`` option comes to for a site here.
-
-        "off" stays off; below the host root it is the fragment whatever was asked, as the
-        site's own robots.txt is not the one crawlers read. The build, its check before any
-        write and ``merge`` all decide by this.
-        """
+        """What ``robots_txt`` comes to here: below the host root (not crawlers'), the fragment."""
         return "fragment" if robots_txt != "off" and self.has_path else robots_txt
 
 
@@ -74,11 +64,7 @@ _USERINFO = re.compile(r"//[^/?#]*@")
 
 
 def without_userinfo(text: str) -> str:
-    """``text`` with any URL's user name and password hidden, as messages show it.
-
-    A URL refused for holding them (a base URL, an endpoint) is echoed in the message, and a
-    CI log keeps what it prints.
-    """
+    """``text`` with any URL's user name and password hidden (messages end up in CI logs)."""
     return _USERINFO.sub("//***@", text) if "@" in text else text
 
 
@@ -86,9 +72,7 @@ def parse_base_url(text: str) -> BaseUrl:
     """Validate and normalise a base URL.
 
     Raises:
-        ValueError: with a message in the config-message grammar (any user name and password
-            hidden).
-
+        ValueError: in the config-message grammar (user name and password hidden).
     """
     value = text.strip()
     text = without_userinfo(text)  # only ever shown from here on
@@ -133,8 +117,7 @@ def parse_base_url(text: str) -> BaseUrl:
         msg = f"Expected a port from 1 to 65535 but received: {text!r}"
         raise ValueError(msg)
     netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    # Dot segments are removed (RFC 3986 section 5.2.4) so that page URLs and resolved
-    # canonicals, which never hold them, compare equal with the base.
+    # Dot segments removed (RFC 3986 5.2.4), so page URLs and canonicals compare with the base.
     path = _encode_href_part(_remove_dot_segments(unquote_keep_reserved(parts.path or "/")))
     if not path.endswith("/"):
         path += "/"
@@ -157,11 +140,7 @@ def unquote_keep_reserved(path: str) -> str:
 
 
 def encode_path(rel_path: str) -> str:
-    """Percent-encode a file path taken literally (UTF-8, RFC 3986), keeping ``/``.
-
-    File names that are not valid UTF-8 reach Python as surrogate escapes; their original
-    bytes are encoded as they are.
-    """
+    """Percent-encode a literal file path (UTF-8; non-UTF-8 names byte for byte), keeping ``/``."""
     if _PLAIN_PATH.match(rel_path):  # most paths: nothing to encode
         return rel_path
     try:
@@ -175,18 +154,13 @@ def page_url(base: BaseUrl, rel_path: str, *, directory_urls: bool = True,
              extensionless_urls: bool = False) -> str:
     """The absolute URL of a built file.
 
-    With ``directory_urls``, ``a/b/index.html`` becomes ``a/b/`` (the server answers a
-    directory URL with its index file). With ``extensionless_urls``, ``a/one.html`` becomes
-    ``a/one`` and ``a/index.html`` ``a/`` (the server answers them with those files: Astro's
-    ``build.format: 'file'``, Cloudflare Pages, Netlify's pretty URLs). Different files
-    always get different URLs, and each URL, percent-decoded to bytes, names its file: a name
-    that is not UTF-8 is encoded byte for byte, as servers map ``%XX`` back to bytes.
+    ``directory_urls``: ``a/b/index.html`` is ``a/b/``. ``extensionless_urls``: ``a/one.html``
+    is ``a/one`` (pretty-URL servers). Different files always get different URLs, and each
+    URL, percent-decoded to bytes, names its file.
     """
     path = rel_path
     head, _, name = path.rpartition("/")
-    # Exactly these names: a server on a case-sensitive file system answers a/ with
-    # a/index.html, never with a/Index.html (which is listed under its own name).
-    # Those servers answer a/ with a/index.html too, whatever directory_urls says.
+    # Exactly these names: a case-sensitive server never answers a/ with a/Index.html.
     if (directory_urls and name in INDEX_NAMES) or (
             extensionless_urls and name == "index.html"):
         path = f"{head}/" if head else ""
@@ -202,9 +176,8 @@ def _encode_href_part(text: str) -> str:
     return _HEX_ESCAPE.sub(lambda m: m.group(0).upper(), encoded) if "%" in encoded else encoded
 
 
-# An absolute http(s) URL already in normal form: lower-case ASCII host, no port, userinfo,
-# query, fragment or escape, and only characters that stay literal in a path. Resolving it
-# gives it back unchanged, so the (costly) general path is skipped for it.
+# An absolute http(s) URL already in normal form: resolving gives it back, so the costly
+# general path is skipped.
 _PLAIN_ABSOLUTE = re.compile(
     r"https?://[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*"
     r"/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*\Z"
@@ -216,10 +189,9 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\](?::[0-9]*)?\Z")
 
 
 def resolve_href(href: str, against: str) -> str | None:
-    """Resolve an ``href`` from a page against that page's URL and percent-encode it.
+    """Resolve a page's ``href`` against its URL and percent-encode it; None if not http(s).
 
-    Existing valid escapes are kept as they are (no double encoding); the fragment is
-    dropped. Returns None for hrefs that are not http(s) URLs.
+    Valid escapes are kept (no double encoding); the fragment is dropped.
     """
     text = href.strip(" \t\n\r\f")  # ASCII whitespace only, as HTML does
     if not text:
@@ -227,8 +199,7 @@ def resolve_href(href: str, against: str) -> str | None:
     if "/." not in text and _PLAIN_ABSOLUTE.match(text):
         return text
     if "\\" in text:
-        # WHATWG URL: in an http(s) URL a backslash before the query is a slash, as every
-        # browser loads it (img\a.png is img/a.png; %5C named another, missing file).
+        # WHATWG URL: a backslash before the query is a slash, as browsers load it.
         end = _QUERY_OR_FRAGMENT.search(text)
         cut = end.start() if end is not None else len(text)
         text = text[:cut].replace("\\", "/") + text[cut:]
@@ -247,17 +218,14 @@ def resolve_href(href: str, against: str) -> str | None:
         return None
     host_and_port = parts.netloc.rpartition("@")[2]
     if host_and_port.startswith("["):
-        # Only an IPv6 address, without a zone, in one pair of brackets: "[v1.x]" lost its
-        # brackets and named the host v1.x; a zone ("%25eth0") or "[::1]]" no browser loads.
+        # Only an IPv6 address, without a zone, in one pair of brackets.
         if ":" not in host or "%" in host or not _BRACKETED.match(host_and_port):
             return None
         host = f"[{host}]"
     elif ":" in host:
         host = f"[{host}]"
     netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    # RFC 3986 section 6.2.2.2: "%7E" is "~" (a generator that escapes unreserved characters
-    # still names the same page; without this its canonical looked off the site). Decoded
-    # first, so that "%2E%2E" is a dot segment too.
+    # RFC 3986 6.2.2.2: "%7E" is "~" (decoded first, so "%2E%2E" is a dot segment too).
     path = _encode_href_part(_remove_dot_segments(unquote_keep_reserved(parts.path or "/")))
     query = _encode_href_part(parts.query)
     return urlunsplit((scheme, netloc, path, query, ""))
@@ -287,9 +255,8 @@ _LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".home.arpa")
 def is_public(url: str) -> bool:
     """Whether an absolute http(s) URL names a host the public can reach.
 
-    Not ``localhost`` or a name under a local-only domain, and not a loopback, private,
-    link-local or unspecified address: such a URL in a published page is a development
-    server's (``mkdocs serve``, ``pelican --listen``), never another site's.
+    Not localhost, a local-only domain, or a loopback, private, link-local or unspecified
+    address: such a URL in a published page is a development server's.
     """
     try:
         host = (urlsplit(url).hostname or "").rstrip(".").lower()
@@ -300,8 +267,7 @@ def is_public(url: str) -> bool:
     try:
         address: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(host)
     except ValueError:
-        # The short forms of IPv4 that browsers also read (127.1, 2130706433, 0x7f000001);
-        # inet_aton refuses any name.
+        # The short IPv4 forms browsers read (127.1, 2130706433); inet_aton refuses names.
         try:
             address = ipaddress.IPv4Address(socket.inet_aton(host))
         except ValueError:  # a NUL: no host name holds one
@@ -317,12 +283,7 @@ _ESCAPED_DOT = re.compile(r"%2[eE]")
 
 
 def without_dot_segments(url: str) -> str:
-    """``url`` with its path's dot segments removed, the form a scope is compared in.
-
-    ``.../blog/../docs/`` and ``.../blog/%2e%2e/docs/`` name ``.../docs/`` (RFC 3986 sections
-    5.2.4 and 6.2.2.3): compared as written, they looked inside ``.../blog/``. Only the path
-    changes; the query and fragment are left as they are.
-    """
+    """``url`` without its path's dot segments, escaped ones too (RFC 3986 5.2.4, 6.2.2.3)."""
     if "/." not in url and "%2" not in url:
         return url  # the common case: nothing to remove
     try:
@@ -345,14 +306,9 @@ _ESCAPED_SLASH = re.compile(r"%(?:2[fF]|5[cC])")
 def scope_form(url: str) -> str:
     """``url`` in the form a scope is compared in: each spelling of one URL gives one text.
 
-    RFC 3986 section 6.2.2's normal form (scheme and host in lower case, the default port
-    dropped, escapes of unreserved characters decoded and the others in upper case, dot
-    segments removed), and as servers and WHATWG parsers read a path: a backslash (escaped or
-    not) or an escaped slash is a ``/``, a run of slashes one slash, and a dot segment with
-    parameters (``..;x``) a dot segment. Our own URLs never hold an escaped slash.
-    Spelled so, a URL climbed out of its folder (``blog/..;/docs/``, ``blog//../docs/``, a
-    backslash for a slash) or hid a page that another build lists (``%64ocs/page.html``)
-    while its text still looked in place.
+    RFC 3986 6.2.2's normal form, and as servers read a path: a backslash or escaped slash is
+    ``/``, a run of slashes one, ``..;x`` a dot segment. So a URL cannot climb out of its
+    folder (``blog/..;/docs/``) or hide a page (``%64ocs/``) while its text looks in place.
     """
     if "/." not in url and _PLAIN_ABSOLUTE.match(url) and "//" not in url[8:]:
         return url  # the common case: already in that form
@@ -365,8 +321,7 @@ def scope_form(url: str) -> str:
     netloc = parts.netloc.lower()
     if port is not None and port == _DEFAULT_PORTS.get(scheme):
         netloc = netloc.rpartition(":")[0]
-    # Runs of slashes as one, as nginx and Apache serve them: "blog//../docs/" is "docs/";
-    # and an escaped slash or backslash as one, as nginx decodes it before it resolves "..".
+    # Runs of slashes as one, and an escaped slash or backslash as one (nginx, Apache).
     path = _ESCAPED_SLASH.sub("/", parts.path.replace("\\", "/"))
     path = _SLASHES.sub("/", unquote_keep_reserved(path))
     path = _HEX_ESCAPE.sub(lambda m: m.group(0).upper(), path)
@@ -382,12 +337,7 @@ def _dot_segment(segment: str) -> str:
 
 
 def is_under(url: str, prefix: str) -> bool:
-    """Whether ``url`` lies in the folder URL ``prefix`` once in :func:`scope_form`.
-
-    The one scope test of ``merge`` and ``check``: a URL that climbs out with ``..`` (or
-    ``%2e%2e``, ``..;``, a backslash for a slash) is outside, whatever its text starts
-    with; ``prefix`` is a base URL (:func:`parse_base_url` gives it in that form).
-    """
+    """Whether ``url`` lies in the folder URL ``prefix`` (a base URL), both in scope form."""
     return scope_form(url).startswith(prefix)
 
 
@@ -399,11 +349,8 @@ def is_within(url: str, base: BaseUrl) -> bool:
 def comparison_key(url: str) -> str:
     """A form of ``url`` in which equivalent spellings compare equal.
 
-    Percent-escapes are decoded and the fragment dropped, so that a canonical written as
-    ``caf%C3%A9/`` matches the page ``café/`` and ``a%26b`` matches ``a&b``. Escapes of bytes
-    that are not UTF-8 decode to surrogates, one per byte, as file names do: ``%FE`` and
-    ``%FF`` stay two URLs (decoded with replacement, both were U+FFFD, so a page whose
-    canonical named the other was listed under that other page's URL, twice).
+    Escapes decoded (``caf%C3%A9/`` is ``café/``), the fragment dropped. Bytes that are not
+    UTF-8 decode to one surrogate each, as file names do: ``%FE`` and ``%FF`` stay apart.
     """
     parts = urlsplit(url)
     path = unquote(parts.path, errors="surrogateescape")
@@ -411,10 +358,7 @@ def comparison_key(url: str) -> str:
 
 
 def rel_path(path: str, root: str) -> str | None:
-    """``path`` relative to the folder ``root``, POSIX (``""`` for ``root``); None outside.
-
-    The paths as given: no link is followed, no file is read.
-    """
+    """``path`` relative to the folder ``root``, POSIX (``""`` for ``root``); None outside."""
     try:
         rel = os.path.relpath(path, root)
     except ValueError:  # another drive on Windows
@@ -427,19 +371,14 @@ def rel_path(path: str, root: str) -> str | None:
 
 
 def folder_url(root: str, name: str) -> str:
-    """The URL of folder ``name`` (one path segment, percent-encoded) under URL ``root``.
-
-    mike serves each version in its folder of ``site_url``: ``https://example.org/docs`` and
-    ``2.0`` give ``https://example.org/docs/2.0/``.
-    """
+    """The URL of folder ``name`` (one segment, encoded) under URL ``root`` (a mike version)."""
     return urljoin(root if root.endswith("/") else root + "/", quote(name, safe="") + "/")
 
 
 def version_urls(site_url: str, version: str, canonical_version: object) -> tuple[str, str | None]:
-    """A version's own base URL, its folder of ``site_url``, and where its canonicals point.
+    """A version's own base URL, and the folder its canonicals point to (mike).
 
-    The second is the folder of ``canonical_version`` (a version or an alias; None or blank
-    for none), or None when that is the version's own: mike's ``canonical_version``.
+    The second is ``canonical_version``'s folder, or None when none or the version's own.
     """
     own = folder_url(site_url, version)
     if not isinstance(canonical_version, str) or not canonical_version.strip():
@@ -449,10 +388,7 @@ def version_urls(site_url: str, version: str, canonical_version: object) -> tupl
 
 
 def is_file_link(href: str, rel_path: str) -> bool:
-    """Whether a site-relative ``href`` is the file ``rel_path``'s path, or its folder's.
-
-    Such a link (``a.html``, ``a/`` for ``a/index.html``) is the URL the file gets anyway.
-    """
+    """Whether a site-relative ``href`` is the file ``rel_path``'s path, or its folder's."""
     return href in (rel_path, rel_path.removesuffix("index.html"))
 
 
@@ -461,7 +397,6 @@ def absolute_base(text: str) -> BaseUrl | None:
 
     Raises:
         ValueError: when it is absolute but not a usable base URL (:func:`parse_base_url`).
-
     """
     text = text.strip()
     return parse_base_url(text) if urlsplit(text).scheme else None
@@ -473,10 +408,7 @@ def folder_base(base: BaseUrl, folder: str) -> BaseUrl:
 
 
 def relative_base(href: str, against: BaseUrl) -> BaseUrl | None:
-    """A base URL written relative to another (a sub-site's ``/fr``), as a browser reads it.
-
-    None when ``href`` is empty or does not resolve to a usable base URL.
-    """
+    """A base URL written relative to another (a sub-site's ``/fr``); None if unusable."""
     text = href.strip()
     if not text:
         return None
@@ -487,8 +419,7 @@ def relative_base(href: str, against: BaseUrl) -> BaseUrl | None:
         return None
 
 
-# RFC 3986's URI syntax, as sitemaps.org's <loc> needs it: pchar, escapes, brackets only
-# around an IP literal host, one fragment at most.
+# RFC 3986's URI syntax as <loc> needs it: pchar, escapes, brackets only around an IP literal.
 _PCT = r"%[0-9A-Fa-f]{2}"
 _PCHAR = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|{_PCT})"
 _URL = re.compile(
@@ -498,11 +429,7 @@ _URI_CHARS = re.compile(rf"(?:{_PCHAR}|[/?#\[\]])*\Z", re.ASCII)
 
 
 def _splits(url: str) -> bool:
-    """Whether urlsplit takes ``url``.
-
-    It refuses a bracketed host that is no IP literal (``[zz]``, ``[::1``), which every later
-    comparison of the URL would trip on.
-    """
+    """Whether urlsplit takes ``url`` (it refuses a bracketed host that is no IP literal)."""
     try:
         urlsplit(url)
     except ValueError:
@@ -513,10 +440,8 @@ def _splits(url: str) -> bool:
 def url_problem(url: str) -> str | None:
     """What keeps ``url`` from being a sitemap URL, or None when it is one.
 
-    An absolute http(s) URL (scheme and host in any case, RFC 3986 section 6.2.2.1),
-    percent-encoded per RFC 3986, of at most 2,048 characters (sitemaps.org, sitemap.xsd).
-    The one rule for every URL this tool writes and ``check`` reads: a media URL that fails
-    it (a host holding a space or a quote) is never written.
+    An absolute http(s) URL, RFC 3986 encoded, of at most 2,048 characters (sitemap.xsd): the
+    one rule for every URL written and every URL ``check`` reads.
     """
     if not url:
         return "is empty"
@@ -532,11 +457,7 @@ def url_problem(url: str) -> str | None:
 
 
 def lower_scheme_and_host(url: str) -> str:
-    """``url`` with its scheme and host in lower case, the form URLs are compared in.
-
-    RFC 3986 section 6.2.2.1: they are case-insensitive, so ``HTTPS://EXAMPLE.ORG/a`` is
-    ``https://example.org/a``; the path keeps its case.
-    """
+    """``url`` with its scheme and host in lower case (RFC 3986 6.2.2.1), the path as is."""
     scheme, separator, rest = url.partition("://")
     if not separator:
         return url

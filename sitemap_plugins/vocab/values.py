@@ -1,8 +1,4 @@
-"""Values that reach the output whatever a page holds: language tags and XML text.
-
-What a language tag is (for the reader, the rules, the HTML site map and
-``check``), the hosts' languages as hreflang codes and alternates, and text fit for XML 1.0.
-"""
+"""Values that reach the output whatever a page holds: language tags and XML text."""
 
 from __future__ import annotations
 
@@ -15,11 +11,8 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-# RFC 5646 section 2.1, with one deliberate narrowing: the primary language subtag has two or
-# three letters (ISO 639). The syntax also admits 4 letters (reserved) and 5 to 8 letters
-# (for registration), but IANA's registry holds none of either, so "english" or "deutsch",
-# which pages do write, are refused as the no-language they are. Extended language, script,
-# region, variants, extensions and a private use part follow in the RFC's order.
+# RFC 5646 2.1, narrowed: the primary subtag has two or three letters (IANA registers no
+# longer ones), so "english", which pages do write, is refused.
 _ALNUM = "[A-Za-z0-9]"
 _LANGTAG = (
     r"[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}"  # language, extlang
@@ -42,28 +35,21 @@ _MAX_TAG_LENGTH = 64
 
 
 def is_language_tag(text: str) -> bool:
-    """Whether ``text`` is a well-formed BCP 47 tag (``en``, ``zh-Hant-TW``, ``x-default``).
-
-    Exactly the tag: white space, ``_`` for ``-`` or an empty string is no tag.
-    """
+    """Whether ``text`` is exactly a well-formed BCP 47 tag (``en``, ``zh-Hant-TW``)."""
     if not text or len(text) > _MAX_TAG_LENGTH:
         return False
     return _LANGUAGE_TAG.fullmatch(text) is not None or text.lower() in _GRANDFATHERED
 
 
-# Tags that are well-formed but name no language a reader reads (RFC 5646 section 4.1 and
-# ISO 639-2's special codes): undetermined, several, no linguistic content, uncoded; the
-# local-use range qaa-qtz; a private-use tag (``x-default`` is hreflang's, not a language);
-# the grandfathered ``i-default`` (a default context, RFC 2277).
+# Well-formed tags naming no language (RFC 5646 4.1, ISO 639-2 special codes, local use
+# qaa-qtz, private use, the grandfathered i-default).
 _SPECIAL_PRIMARY = frozenset({"und", "mul", "zxx", "mis"})
 
 
 def names_language(text: str) -> bool:
-    """Whether ``text`` is a language tag (:func:`is_language_tag`) naming a language.
+    """Whether ``text`` is a language tag naming a language (not ``und``, ``x-default``...).
 
-    ``und``, ``mul``, ``zxx``, ``mis``, a local-use code (``qaa``-``qtz``), a private-use
-    tag (``x-foo``, ``x-default``) and ``i-default`` are tags of no language: a page saying
-    one gets no site map page of its own, and a news entry the publication's language.
+    A page saying none gets no site map page of its own, and a news entry the site's language.
     """
     if not is_language_tag(text):
         return False
@@ -99,8 +85,7 @@ def unknown_language(code: str) -> str | None:
 def untranslated_copy(lang: object, site_lang: object, site_langs: Iterable[object]) -> bool:
     """Whether a page in ``lang`` written into ``site_lang``'s site copies another site's page.
 
-    ``site_langs``: the languages that have a site. mkdocs-static-i18n's fallback pages and
-    Pelican i18n_subsites' untranslated content kept are such copies, not translations.
+    ``site_langs``: the languages that have a site. i18n fallback pages are copies.
     """
     code = hreflang(lang).lower()
     return (bool(code) and code != hreflang(site_lang).lower()
@@ -114,20 +99,15 @@ def hreflang(lang: object) -> str:
 
 def language_group(members: Iterable[tuple[str, _T]],
                    default_lang: str | None) -> tuple[tuple[str, _T], ...]:
-    """A page's translations as its alternates: each ``(language, where)`` by its hreflang.
-
-    Then ``x-default``, where the first one in ``default_lang`` is (none when that is None).
-    """
+    """A page's translations as ``(hreflang, where)``, then ``x-default`` (``default_lang``'s)."""
     group = tuple((hreflang(lang), where) for lang, where in members)
     default = None if default_lang is None else next(
         (where for code, where in group if code == hreflang(default_lang)), None)
     return group if default is None else (*group, ("x-default", default))
 
 
-# XML 1.0 section 2.2, Char: every character but these C0 controls, U+FFFE, U+FFFF and lone
-# surrogates (which a file name that is not UTF-8 leaves in a str). No escape makes them
-# legal (&#1; is not well-formed either), so they are dropped. Spelled as the few characters
-# it holds, not as the complement of the legal ones: the same set, compiled 10 times faster.
+# XML 1.0 2.2 Char: no escape makes these legal (C0 controls, U+FFFE/F, lone surrogates from
+# non-UTF-8 file names), so they are dropped. Listed, not complemented: 10 times faster.
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 

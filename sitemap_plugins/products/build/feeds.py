@@ -1,9 +1,7 @@
 """The site's own feeds, to announce in robots.txt as sitemaps (``announce_feeds``).
 
-Search engines take RSS and Atom feeds as sitemaps, and Google recommends one beside the XML
-sitemap for freshness. The feeds are the ones the home page links in its ``<head>``
-(``<link rel="alternate" type="application/atom+xml">`` or ``application/rss+xml``), as
-Pelican's themes and Material's blog plugin write them.
+Search engines take RSS and Atom feeds as sitemaps; these are the ones the home page links
+in its ``<head>``.
 """
 
 from __future__ import annotations
@@ -25,8 +23,7 @@ def announced_feeds(site: Path, config: SitemapConfig,
                     add_diagnostic: Callable[[Diagnostic], None]) -> list[str]:
     """The feed URLs the home page links, under the base URL, in page order.
 
-    A feed elsewhere (another host, above the base URL's path) is left out with a warning:
-    a sitemap may only name URLs under its own location. Notes go to ``add_diagnostic``.
+    A feed elsewhere is left out with a warning (a sitemap names only URLs under its place).
     """
     home = next((name for name in INDEX_NAMES if (site / name).is_file()), None)
     if home is None:

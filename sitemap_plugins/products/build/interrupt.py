@@ -1,9 +1,7 @@
 """SIGTERM handled as Ctrl-C is: the run unwinds, removes its temporary files, and says so.
 
-Python's default for SIGTERM (a CI cancel, ``timeout``, a container stop) ends the process at
-once: no ``finally`` runs, and half-written temporary files stayed in the published site.
-Within :func:`sigterm_as_interrupt` it raises :class:`Terminated`, a ``KeyboardInterrupt``,
-so that every clean-up written for Ctrl-C runs for it too.
+By default SIGTERM (a CI cancel, ``timeout``) ends the process with no ``finally``; within
+:func:`sigterm_as_interrupt` it raises :class:`Terminated`, a ``KeyboardInterrupt``.
 """
 
 from __future__ import annotations
@@ -32,8 +30,8 @@ def _raise_terminated(_signum: int, _frame: object) -> None:
 def sigterm_as_interrupt() -> Iterator[None]:
     """Within: SIGTERM raises :class:`Terminated` where the program is, instead of killing it.
 
-    Only in the main thread, and only where SIGTERM has its default action: a handler of
-    the host (or of an outer caller) is left as it is. The default action is back after.
+    Only in the main thread, and only where SIGTERM has its default action (a host's handler
+    is left as it is).
     """
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
@@ -50,10 +48,8 @@ def sigterm_as_interrupt() -> Iterator[None]:
 def sigterm_cleans_up() -> Iterator[None]:
     """Within: SIGTERM first removes this tool's temporary files, then ends the process.
 
-    Inside a host (MkDocs, Pelican) that leaves SIGTERM to its default action, the process
-    still ends by SIGTERM, as it would have, only after the clean-up: the signal is sent
-    again once the default action is back. Under the command line's own handler (see
-    ``cli.main``) the :class:`Terminated` goes up to it instead.
+    Inside a host that leaves SIGTERM to its default, the signal is sent again after the
+    clean-up; under the command line's own handler :class:`Terminated` goes up to it.
     """
     try:
         with sigterm_as_interrupt():

@@ -1,16 +1,10 @@
 """Worker processes that take chunks of work in turn and hand back each chunk's results in order.
 
-Each worker has a connection of its own, and nothing else is shared between the processes: no
-queue, no lock. So a worker killed at any moment (the system's out-of-memory killer, ``kill
--9``), even half-way through handing in its results, is one closed connection: the build sees
-it and stops, where ``concurrent.futures.ProcessPoolExecutor`` could wait forever (for the rest
-of a result a dead worker had begun to write, or for a worker it started while shutting down).
-
-A chunk goes to the workers in turn, and results are taken in the same turn, so the output
-is the same as one process's, whatever the worker count. The build's connections are written
-by a thread per worker: a chunk waits there while its worker is busy, and the build goes on
-reading results (a write that waited for a busy worker, while that worker waited to hand in
-results, would hold both forever).
+Each worker has a connection of its own and nothing else is shared (no queue, no lock), so a
+worker killed at any moment is one closed connection: the build sees it and stops, where
+``ProcessPoolExecutor`` could wait forever. Chunks go out and results come back in the same
+turn, so the output does not depend on the worker count. A thread per worker writes the
+chunks, so a busy worker never blocks the build from reading results.
 """
 
 from __future__ import annotations
@@ -41,13 +35,11 @@ class WorkerLost(Exception):  # noqa: N818  # what happened, not an error class 
 
 def _serve(connection: Connection, work: Callable[[list[T]], list[R]]) -> None:
     """A worker's life: chunks in, results out, until the build says stop or is gone."""
-    # Ctrl-C reaches the whole process group: the build's own process stops the workers
-    # (and says so once), instead of each worker printing its traceback.
+    # Ctrl-C reaches the whole group: the build stops the workers and says so once.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     build = multiprocessing.parent_process()
     if build is not None:
-        # A build killed on its own (the out-of-memory killer, kill -9) must not leave its
-        # workers behind, busy with pages nobody reads, and the fork server with them.
+        # A build killed on its own must not leave its workers (and the fork server) behind.
         def end_with_the_build() -> None:
             wait([build.sentinel])
             os._exit(1)
@@ -89,11 +81,8 @@ def _send_all(connection: Connection, outbox: queue.SimpleQueue[object]) -> None
 def _ctrl_c_held_back() -> Iterator[None]:
     """Hold Ctrl-C back while the pool's processes start, and have them ignore it from exec.
 
-    The fork server, the resource tracker and the workers ignore SIGINT themselves only once
-    Python has started and imported what they preload: a Ctrl-C in that first half second
-    printed their tracebacks (or "Fatal Python error") beside the build's one line. An
-    ignored signal stays ignored across exec; a blocked one waits (Linux keeps it pending
-    even while it is ignored) and reaches the build once its handler is back.
+    They ignore SIGINT themselves only after their imports; an ignored signal stays ignored
+    across exec, and a blocked one reaches the build once its handler is back.
     """
     if (os.name != "posix" or not hasattr(signal, "pthread_sigmask")
             or threading.current_thread() is not threading.main_thread()):
@@ -126,8 +115,7 @@ class _Worker:
             self.connection.close()
             raise
         finally:
-            # Only the worker holds its end now: if it dies, even in the middle of a result,
-            # reading this end ends instead of waiting for the rest.
+            # Only the worker holds its end now: its death ends a read at once.
             theirs.close()
         self.outbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self.sender = threading.Thread(target=_send_all, args=(self.connection, self.outbox),
@@ -160,10 +148,8 @@ class _Worker:
             if self.process.exitcode is None:
                 self.process.kill()
         self.process.join()
-        # The sender is done before the connection closes: closed under it, a write it was in
-        # went on with no descriptor (a traceback), or with the same number reused by a file
-        # the build opened next, which would take the rest of a chunk. With the worker gone
-        # (its end was only ever in the worker), a write the sender is in fails at once.
+        # The sender is done before the connection closes: closed under it, its write could
+        # go to a reused descriptor. With the worker gone, a pending write fails at once.
         self.outbox.put(None)
         self.sender.join(timeout=30)
         self.connection.close()
@@ -188,10 +174,7 @@ class Pool(Generic[T, R]):
             raise
 
     def map(self, chunks: Iterable[list[T]], *, ahead: int = 4) -> Iterator[R]:
-        """Every chunk's results, chunk after chunk.
-
-        At most ``ahead`` chunks a worker are in flight: the chunks are never all made ahead
-        of the results (memory stays flat).
+        """Every chunk's results, chunk after chunk (at most ``ahead`` chunks a worker in flight).
 
         Raises:
             WorkerLost: when a worker ends before handing in its results.

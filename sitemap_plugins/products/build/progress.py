@@ -1,11 +1,7 @@
 """How far a run has got, counted as the work streams, for a front-end that wants to show it.
 
-The core only counts: :meth:`Progress.found` and :meth:`Progress.done` add one to an integer,
-and every ``_EVERY`` steps the clock is read and, at most ``interval`` times a second, the
-front-end's ``show`` is called with the counts. So a page costs an addition and a comparison,
-and a run that shows nothing pays nothing more. ``build``, ``check``, ``merge`` and ``submit``
-share it: "found" is what the run knows of so far (files scanned, URLs to check or send),
-"done" what it has finished.
+The core only counts; every ``_EVERY`` steps the clock is read and ``show`` is called at most
+``interval`` times a second. "found" is what the run knows of so far, "done" what it finished.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""What a build did: URLs listed, pages left out by reason, files written, diagnostics.
-
-The pipeline fills it; the hosts and the command line report it through
-:mod:`~sitemap_plugins.products.report`.
-"""
+"""What a build did: URLs listed, pages left out by reason, files written, diagnostics."""
 
 from __future__ import annotations
 
@@ -19,10 +15,7 @@ MAX_DIAGNOSTICS = 1_000
 
 
 def counted(count: int, noun: str) -> str:
-    """``count`` and the noun, plural unless one: the one spelling of every count we report.
-
-    ``noun`` is a plain English noun whose plural takes an ``s`` (page, image, video, URL).
-    """
+    """``count`` and the noun (a plain English one), plural with an ``s`` unless one."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
@@ -98,8 +91,7 @@ class Result:
 
     def summary_line(self) -> str:
         """The run in one line, for a host's log."""
-        # A reason is a phrase ("i18n fallback copy of an untranslated page"), not a noun to
-        # count: it is followed by its count, and the pages are counted once, in front.
+        # A reason is a phrase, not a noun to count: the pages are counted once, in front.
         left_out = ", ".join(f"{reason} ({count:,})" for reason, count in self._left_out())
         left_out = (f"{counted(sum(self.excluded.values()), 'page')} left out: {left_out}"
                     if left_out else "none left out")

@@ -1,7 +1,6 @@
 """Where a build's own files go outside the site: the cache folder and the changes file.
 
-Both are checked before anything is written, so that no file of the site is replaced and
-nothing private is published.
+Both are checked before any write: no file of the site is replaced, nothing private published.
 """
 
 from __future__ import annotations
@@ -37,9 +36,8 @@ def cache_folder(site: Path, config: SitemapConfig) -> Path:
 def check_changes_file(site: Path, config: SitemapConfig, cache_dir: Path | None) -> None:
     """Refuse a ``changes_file`` inside the published site or the cache, before any write.
 
-    There it replaced whatever stood at that path without a word (``site/index.html``, the
-    ``sitemap.xml`` just written, the manifest), and the report went online. A folder, a
-    link or a pipe at that path, or a missing folder above it, is refused too.
+    There it would replace a page or the manifest, and go online. A folder, a link or a pipe
+    at that path, or a missing folder above it, is refused too.
 
     Raises:
         ConfigError: naming the path.

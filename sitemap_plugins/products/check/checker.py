@@ -144,8 +144,7 @@ class _Checker:
         rel = os.fsdecode(rel_bytes)
         if any(part in (".", "..") for part in rel.split("/")) or "\x00" in rel:
             return None
-        # A URL without the file's .html is what a host lists when the server adds it
-        # (GitHub Pages, Netlify, nginx's try_files $uri.html; Pelican's ARTICLE_URL).
+        # A URL without .html is what a host lists when the server adds it (try_files).
         candidates = [rel + name for name in INDEX_NAMES] if rel.endswith("/") or not rel \
             else [rel, rel + "/index.html", rel + ".html"]
         for candidate in candidates:
@@ -227,8 +226,7 @@ class _Checker:
     def check_page(self, file: str, where: str, url: str, served: str) -> None:
         """The listed page: nothing the build leaves out by it; a canonical of its own."""
         try:
-            # Only the head says either: its first 64 KiB nearly always hold it, and the
-            # body is not parsed (a third of the time).
+            # Only the head says either; the body is not parsed.
             raw = self.read(served, _PAGE_START_BYTES)
             end = _HEAD_END.search(raw, 0, _PAGE_START_BYTES)
             if end is None and len(raw) > _PAGE_START_BYTES:
@@ -298,8 +296,7 @@ class _Checker:
             self.problem(name, str(err))
             self.unread.add(name)
             return None
-        # Looked for only in a well-formed file, where every "<" opens markup that ends: the
-        # scan is then linear (a megabyte of unclosed "<" took it minutes).
+        # Looked for only in a well-formed file, where the scan is linear.
         escape = unescaped_text(raw.decode("utf-8"))
         if escape is not None:
             self.problem(name, f"line {escape[0]}: {escape[1]!r} in text is not entity-escaped "
@@ -404,7 +401,7 @@ class _Checker:
     def check_news(self, name: str) -> None:
         """The news sitemap: each <url> one news:news with the fields Google requires.
 
-        It may be empty (no recent article): Google takes it, though sitemap.xsd does not.
+        It may be empty (no recent article), as Google allows.
         """
         def article(root: Node, url: Node, number: int) -> None:
             if root.tag != f"{NS}urlset" or url.tag != f"{NS}url":
@@ -483,8 +480,7 @@ class _Checker:
                 continue
             named[loc] = number
             self.check_future(name, f"<sitemap> #{number}", part.find(f"{NS}lastmod"))
-            # A pipe or socket standing there is the part's own problem (reading it says
-            # what it is); a link out of the site is no file of the site.
+            # A pipe there is the part's own problem; a link out of the site is no file of it.
             special = self.special_part(loc)
             if not self.check_url(name, f"<sitemap> #{number}", loc, syntax=False,
                                   needs_file=not special):
@@ -499,8 +495,7 @@ class _Checker:
                                    "site folder")
                 self.unread.add(loc)
                 continue
-            # A merged root index names the builds' sitemaps in their folders: each may list
-            # only URLs in its own folder (sitemaps.org, "Sitemap file location").
+            # A merged index's build sitemaps list only URLs in their own folders (sitemaps.org).
             self.tree = self.tree or bool(folder)
             self.scope = self.base + folder + "/" if folder else self.base
             if part_name.endswith((".txt", ".txt.gz")):  # read_sitemap inflates a .gz
@@ -606,8 +601,8 @@ def check_site(
 ) -> tuple[list[Problem], int]:
     """Check the sitemap files in ``site_dir``; returns the problems and the URLs checked.
 
-    ``progress`` counts the URLs checked; dates a day after ``now`` (default: the clock's) lie
-    in the future. Raises ScanError when the folder does not exist or cannot be read.
+    Dates a day after ``now`` (default: the clock's) lie in the future. Raises ScanError
+    when the folder does not exist or cannot be read.
     """
     site = Path(site_dir)
     _readable_folder(site)
@@ -641,8 +636,7 @@ def _readable_folder(site: Path) -> None:
 
 def _check_files(site: Path, config: SitemapConfig, checker: _Checker) -> tuple[list[Problem], int]:
     name = config.sitemap_name
-    # lexists, not is_file: a pipe or a link out standing there is named as such, not
-    # reported missing (reading it says what it is, and never opens it).
+    # lexists, not is_file: a pipe or a link out is named as such, not reported missing.
     if not os.path.lexists(site / f"{name}.xml"):
         checker.problem(f"{name}.xml", "is missing")
         return checker.problems, 0

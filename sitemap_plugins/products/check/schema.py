@@ -1,10 +1,8 @@
 """The official sitemap schemas as data, applied by a small validator for ``check``.
 
 sitemap.xsd, siteindex.xsd, Google's image, video and news schemas and xhtml:link, restated
-as a table: no lxml, and no copy of Google's XSDs (no licence to redistribute them); the tests
-compare the two side by side. Where the protocol text is stricter (absolute escaped http(s)
-URLs, the W3C Datetime profile) the table holds its rule; Google's limits beyond the XSDs are
-its ``beyond`` rules, which ``check`` applies apart.
+as a table (no lxml, no copy of Google's XSDs; tests compare them side by side). Stricter
+protocol text is in the table too; Google's limits beyond the XSDs are ``beyond`` rules.
 """
 
 from __future__ import annotations
@@ -36,11 +34,7 @@ _PREFIXES = {SITEMAP: "", XHTML: "xhtml:", IMAGE: "image:", VIDEO: "video:", NEW
 
 
 def foreign(tag: str) -> bool:
-    """An element of a namespace no sitemap schema defines.
-
-    sitemaps.org lets a sitemap carry its own in <urlset> and <url> ("Extending the
-    Sitemaps protocol"); sitemap.xsd's ``any ##other`` in <url> says the same.
-    """
+    """An element of a namespace no sitemap schema defines (sitemaps.org allows them)."""
     namespace, brace, _ = tag.rpartition("}")
     return bool(brace) and namespace + "}" not in _PREFIXES
 
@@ -60,10 +54,8 @@ def display(name: str) -> str:
 # --- the text check (the elements are read by sitemap_plugins.entry.render.parse_xml) ------------
 
 
-# Markup, so that what lies between is character data: comments, processing instructions
-# and the declaration, CDATA sections (an escape of their own: ``<loc><![CDATA[...&...]]>``
-# is the same value as ``&amp;``), and tags, whose attribute values may hold ">".
-# A DOCTYPE's internal subset ("[...]") holds declarations whose ">" is markup too.
+# Markup, so that what lies between is character data: comments, PIs, the declaration,
+# CDATA sections, tags (values may hold ">") and a DOCTYPE's internal subset.
 _MARKUP = re.compile(
     r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>"
     r"|<!DOCTYPE(?:[^>\"'\[]|\"[^\"]*\"|'[^']*')*\[(?:[^\]\"']|\"[^\"]*\"|'[^']*')*\]\s*>"
@@ -75,8 +67,7 @@ _UNESCAPED = re.compile(r"['\"<>]")
 def unescaped_text(text: str) -> tuple[int, str] | None:
     """The first character that character data holds as itself but must escape, with its line.
 
-    sitemaps.org, "Entity escaping": every data value escapes ``& ' " < >``. A raw ``&`` or
-    ``<`` is not well-formed anyway; ``'``, ``"`` and ``>`` are, and are still not allowed.
+    sitemaps.org, "Entity escaping": every data value escapes ``& ' " < >``.
     """
     position = 0
     for match in _MARKUP.finditer(text):
@@ -101,8 +92,7 @@ _MAX_TZ_MINUTES = 14 * 60  # xs:dateTime: time zones from -14:00 to +14:00
 _SHOWN = 100  # longer values are not repeated in messages
 _SPACE = re.compile(r"[ \t\r\n]+")
 _XML_SPACE = " \t\r\n"
-"""XML's white space: all an element of elements only may hold between them (not U+00A0,
-U+2028 or the other characters Python's ``str.strip`` also removes)."""
+"""XML's white space, all an element-only element may hold (not what ``str.strip`` removes)."""
 
 
 def collapse(text: str) -> str:
@@ -111,10 +101,7 @@ def collapse(text: str) -> str:
 
 
 def check_url(text: str) -> str | None:
-    """An absolute, escaped http(s) URL of at most 2,048 characters (sitemaps.org: ``loc``).
-
-    Collapsed as an anyURI, then the writers' own rule (:func:`.url_problem`).
-    """
+    """An absolute, escaped http(s) URL of at most 2,048 characters (:func:`.url_problem`)."""
     return url_problem(collapse(text))
 
 
@@ -155,8 +142,7 @@ def _decimal(low: Decimal, high: Decimal) -> Callable[[str], str | None]:
 def _integer(low: int, high: int | None = None) -> Callable[[str], str | None]:
     def check(text: str) -> str | None:
         value = collapse(text)
-        # Decimal, not int: int() refuses more than 4,300 digits (a ValueError, not a
-        # problem report), and a file may hold any number of them.
+        # Decimal, not int: int() refuses more than 4,300 digits.
         if not _INTEGER.match(value) or Decimal(value) < low or (high is not None
                                                                   and Decimal(value) > high):
             upper = f" to {high:,}" if high is not None else " or more"
@@ -194,8 +180,7 @@ def _language(text: str) -> str | None:
 
 _YES_NO = _words("yes", "Yes", "YES", "no", "No", "NO")
 _ALLOW_DENY = _words("allow", "deny")
-# XML Schema's \w is wider than Python's (symbols count); [^\W_] keeps to letters and
-# digits, which both accept.
+# XML Schema's \w is wider than Python's; [^\W_] keeps to letters and digits.
 _TICKER = r"[^\W_]+:[^\W_]+"
 
 
@@ -218,8 +203,7 @@ class Element:
     empty: bool = False
     """Nothing inside, not even white space (XHTML's link is EMPTY)."""
     beyond: Callable[[Node], str | None] | None = None
-    """A rule of Google's pages (or of the XSD's own words) that the XSD's grammar lacks:
-    ``check`` applies it (:func:`beyond_schema`), the XSD side-by-side tests do not."""
+    """A rule of Google's pages (or the XSD's words) the XSD's grammar lacks (``check`` only)."""
     deprecated: bool = False
     """Google no longer reads it (the image tags other than image:loc, 2022): a warning."""
 
@@ -265,10 +249,8 @@ def _seconds(node: Node) -> str | None:
 
 
 def _price(node: Node) -> str | None:
-    # sitemap-video.xsd's own words, which its grammar leaves out: "The price value must
-    # either be a non-negative decimal or be empty. If a price value is specified, the
-    # currency attribute is required. If no price value is specified, the type attribute
-    # must be valid and present."
+    # sitemap-video.xsd's own words: a price is a non-negative decimal or empty; with a
+    # value the currency is required, without one the type.
     value = collapse(node.text)
     if value and (not _DECIMAL.match(value) or value.startswith("-")):
         return f"video:price {_shown(value)} is not a non-negative number"
@@ -282,8 +264,7 @@ def _price(node: Node) -> str | None:
 def beyond_schema(node: Node) -> Iterator[tuple[str, bool]]:
     """What the table adds to the schemas' grammar in ``node`` and below: (message, warning).
 
-    Google's limits and the XSDs' own words (:attr:`Element.beyond`), and the tags Google
-    deprecated (a warning). Followed only into children the schema allows there.
+    Google's limits, the XSDs' words and Google's deprecated tags (a warning).
     """
     spec = ELEMENTS.get(node.tag)
     if spec is None:
@@ -301,14 +282,12 @@ def beyond_schema(node: Node) -> Iterator[tuple[str, bool]]:
 
 
 EXTENSIONS = frozenset({f"{XHTML}link", f"{IMAGE}image", f"{VIDEO}video", f"{NEWS}news"})
-"""The elements a <url> may hold after its own four: each namespace's one global element
-that sitemaps use (Google's extensions; xhtml:link for hreflang)."""
+"""The elements a <url> may hold after its own four (Google's extensions; xhtml:link)."""
 
 # XML's name characters beyond letters and digits (XML 1.0 fifth edition, NameChar).
 _NAME_MORE = "\\-.\u00b7\u0300-\u036f\u203f-\u2040"
 _NMTOKEN = re.compile(rf"[\w:{_NAME_MORE}]+")
-# xs:ID is an NCName: no colon, and a letter or "_" first. Python's \w is a close stand-in
-# for XML's letters and digits (the XSDs' own classes differ only in rare scripts).
+# xs:ID is an NCName: no colon, a letter or "_" first (\w stands in for XML's letters).
 _NCNAME = re.compile(rf"(?!\d)[\w][\w{_NAME_MORE}]*")
 
 

@@ -1,9 +1,7 @@
 """``llms.txt`` (llmstxt.org): the listed pages as the HTML site map groups and titles them.
 
-An H1 with the site's name, the home page's description as a blockquote, the pages at the
-top of the tree as a list, then an H2 per section of :func:`~.plan.build_tree` listing its
-pages in the site map's order (``- [title](url): description``). The HTML site map's own
-pages go under ``## Optional``, the section readers may skip. Pure: text out.
+An H1 with the site's name, the home page's description, the top pages, then an H2 per
+section; the site map's own pages under ``## Optional``. Pure: text out.
 """
 
 from __future__ import annotations

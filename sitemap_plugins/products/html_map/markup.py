@@ -1,13 +1,8 @@
 """The HTML site map's markup: a planned page as HTML.
 
-:func:`page_view` gives what the templates show of a planned page
-(:class:`~sitemap_plugins.products.html_map.plan.MapPage`), every link relative to that page;
-:func:`render_html_sitemap` renders it with the shipped template or the user's
-(:func:`load_template`), and :func:`fill_themed` puts it into the page a host rendered in its
-theme, in place of :data:`MARKER`.
-
-It reads only template files, through the Jinja2 environment of
-:mod:`sitemap_plugins.entry.render`.
+:func:`page_view` gives what the templates show (links relative to the page);
+:func:`render_html_sitemap` renders it, or :func:`fill_themed` puts it into a host's themed
+page in place of :data:`MARKER`. It reads only template files.
 """
 
 from __future__ import annotations
@@ -48,17 +43,15 @@ MARKER = HTML_MAP_MARKER
 
 
 def relative_href(loc: str, *, base: str, self_loc: str) -> str:
-    """``loc`` as a link from the page at ``self_loc``; absolute when off the base.
+    """``loc`` as a link from the page at ``self_loc`` (so any copy of the site works).
 
-    Relative, so that any copy of the site (a preview, a local server) links to its own pages.
+    Absolute when off the base.
     """
     if not loc.startswith(base) or not self_loc.startswith(base):
         return loc
     up = self_loc[len(base):].count("/")
     href = "../" * up + loc[len(base):]
-    # A first segment holding ":" reads as a scheme (RFC 3986 section 4.2): a page named
-    # "javascript:alert(1);x.html" or "Category:X.html" beside the site map would be linked
-    # as that scheme. "./" keeps it a path, to the same page.
+    # A first segment holding ":" reads as a scheme (RFC 3986 4.2): "./" keeps it a path.
     if not href or ":" in href.partition("/")[0]:
         href = "./" + href
     return href
@@ -145,8 +138,6 @@ def load_template(template: str | None) -> jinja2.Template:
 def render_html_sitemap(view: View, template: jinja2.Template) -> str:
     """A standalone page from ``template`` (:func:`load_template`).
 
-    The tree is in nested lists inside a named navigation landmark.
-
     Raises:
         ConfigError: when the template cannot be rendered.
     """
@@ -172,9 +163,7 @@ def _is_shipped(template: jinja2.Template) -> bool:
 def fill_themed(shell: str, view: View) -> str:
     """The host's themed page with the list in place of :data:`MARKER`.
 
-    The page gets the list's language, its name in that language (the host wrote one shell,
-    named in the site's language, for every language's site map) and names its translations
-    in its head.
+    It gets the list's language, its name in that language and its translations in its head.
     """
     module = template_module(NAV_TEMPLATE_NAME)
     html = shell.replace(MARKER, str(module.body(view)), 1)
@@ -197,9 +186,7 @@ def fill_themed(shell: str, view: View) -> str:
     return html
 
 
-# No run in these may pass a "<" (nor the start of another element of its kind): a run that
-# could would be tried again from every later start, and a shell holding thousands of
-# unclosed "<html " took minutes. So every character is looked at a bounded number of times.
+# No run in these may pass a "<": every character is looked at a bounded number of times.
 _HTML_LANG = re.compile(r'(<html\b[^<>]*?\blang=)(?:"([^"<>]*)"|\'([^\'<>]*)\')', re.IGNORECASE)
 _TITLE_ELEMENT = re.compile(r"<title\b[^<>]*>[^<]*</title>", re.IGNORECASE)
 _H1_ELEMENT = re.compile(r"<h1\b[^<>]*>(?:(?!</h1>|<h1\b).){0,2000}</h1>",

@@ -1,15 +1,8 @@
 """One build's HTML site map: a page for people listing exactly the URLs the sitemap lists.
 
-The pipeline hands over each listed page's URL, file and title as it streams them
-(:class:`~sitemap_plugins.products.html_map.plan.HtmlEntry`); :class:`SiteMapPages` plans the site
-map's pages (:mod:`~sitemap_plugins.products.html_map.plan`) and renders them with a Jinja2
-template or
-into the host's themed page (:mod:`~sitemap_plugins.products.html_map.markup`) before the sitemap
-that
-lists them is written, then writes them and removes those of earlier builds.
-
-The site's files are read, written and removed through a
-:class:`PageStore` (:class:`sitemap_plugins.disk.owned.SitePages`).
+:class:`SiteMapPages` collects the listed pages as they stream, plans and renders the site
+map's pages before the sitemap naming them is written, then writes them and removes those of
+earlier builds, through a :class:`PageStore` (:class:`sitemap_plugins.disk.owned.SitePages`).
 """
 
 from __future__ import annotations
@@ -71,11 +64,7 @@ class PageStore(Protocol):
 
 @dataclass
 class SiteMapPages:
-    """The HTML site map of one build.
-
-    It collects the listed pages as the sitemap streams, plans its own pages before the
-    sitemap that lists them is written, and writes them after.
-    """
+    """The HTML site map of one build."""
 
     store: PageStore
     own_rel: str
@@ -85,14 +74,13 @@ class SiteMapPages:
     template: str | None = None
     outline: Sequence[NavNode] = ()
     language_pages: Mapping[str, str] = field(default_factory=dict)
-    """Lower-case language code to the page a multilingual host rendered for that language's
-    site map in its own theme, language and navigation (mkdocs-static-i18n: ``fr/sitemap/``)."""
+    """Lower-case language code to the page a multilingual host rendered for that language."""
     extensionless_urls: bool = False
     """Its own pages' URLs as the sitemap lists them (see :func:`page_url`)."""
     stand_ins: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    """A page standing in for a missing translation (mkdocs-static-i18n's fallback copy,
-    which is not listed) -> its language and the page it copies. That language's list links
-    the copied page in its own language, in the place of the copy."""
+    """A page standing in for a missing translation -> its language and the page it copies.
+
+    That language's list links the copied page in the place of the copy."""
     entries: list[HtmlEntry] = field(default_factory=list)
     pages: list[MapPage] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)
@@ -115,10 +103,7 @@ class SiteMapPages:
                    ) and self.store.is_ours(rel_path)
 
     def _untranslated(self, home_lang: str | None) -> list[HtmlEntry]:
-        """Each stand-in's entry: the copied page's link and title, at the copy's place.
-
-        In the copy's language: a French map names the English page a French reader is shown.
-        """
+        """Each stand-in's entry: the copied page's link and title, at the copy's place."""
         if not self.stand_ins:
             return []
         listed = {entry.rel_path: entry for entry in self.entries}
@@ -133,9 +118,7 @@ class SiteMapPages:
     def plan(self) -> list[MapPage]:
         """Lay the pages out, check that none would replace a page of the site, render them.
 
-        They are rendered in the host's theme when it rendered one. A template that fails on
-        any page stops the build before the sitemap naming the pages is written: a sitemap
-        never lists a site map page that is not there.
+        A failing template stops the build before the sitemap naming the pages is written.
 
         Raises:
             ConfigError: naming the file or the template's error, before anything is written.
@@ -157,8 +140,7 @@ class SiteMapPages:
         for page in self.pages:
             if page.rel_path != self.own_rel:  # checked before the pages were read
                 self.store.check_free(page.rel_path)
-        # Read before page one replaces them: the site's themed page, and each language's
-        # that the host rendered in that language (else the site's serves it too).
+        # Read before page one replaces them: the themed pages the host rendered.
         self.shells = {rel: self.store.shell(rel) for rel in self._firsts}
         template: jinja2.Template | None = None
         self.rendered = []
@@ -173,10 +155,7 @@ class SiteMapPages:
         return self.pages
 
     def write(self) -> tuple[list[str], list[str]]:
-        """Write every page :meth:`plan` rendered.
-
-        Returns the files written and those removed (pages of earlier builds that this one
-        has no more).
+        """Write every page :meth:`plan` rendered; the files written and those removed.
 
         Raises:
             WriteError: when a page cannot be written; the old one is kept.
@@ -189,8 +168,7 @@ class SiteMapPages:
         removed = [rel for first in self._firsts
                    for rel in remove_stale_pages(self.store, first, set(written))]
         for rel, shell in self.shells.items():
-            # A language's page the host rendered, whose language no page of the site has:
-            # a list-less page this build asked for, never left published.
+            # A language page the host rendered for no language of the site: never left.
             if (shell is not None and rel not in written and rel != self.own_rel
                     and self.store.remove(rel)):
                 removed.append(rel)
@@ -201,11 +179,7 @@ _HOMES = frozenset(INDEX_NAMES)
 
 
 def remove_stale_pages(store: PageStore, own_rel: str, keep: Collection[str]) -> list[str]:
-    """Remove pages of the site map that earlier builds wrote and this one did not.
-
-    Parts of a list that got shorter, languages the site no longer has: only files beside
-    the site map's page, named as its variants and marked as ours, go.
-    """
+    """Remove site map pages earlier builds wrote and this one did not (ours, beside it)."""
     folder, _, name = own_rel.rpartition("/")
     nested = is_index(own_rel) and bool(folder)
     parent = folder.rpartition("/")[0] if nested else folder

@@ -1,13 +1,8 @@
 """The HTML site map's plan: which pages it has, and how each groups and names its links.
 
-The listed pages (:class:`HtmlEntry`, a few short strings each) are grouped into sections by
-folder, with a folder's index page as the section's heading, or where the host's navigation
-puts them (:class:`NavNode`; a blog's from :func:`blog_outline`): :func:`build_tree`. The site
-map has a page for each language, cut into parts of :data:`MAX_LINKS` links
-(:func:`plan_pages`), each named in its language (:data:`NAMES`).
-:mod:`~sitemap_plugins.products.html_map.markup` turns a planned page into HTML, and
-:mod:`~sitemap_plugins.products.html_map.pages` plans, renders and writes the pages of a build.
-
+Entries are grouped into sections by folder, or where the host's navigation puts them
+(:func:`build_tree`); there is a page per language, cut into parts of :data:`MAX_LINKS`
+(:func:`plan_pages`). ``markup`` renders a planned page; ``pages`` writes a build's.
 """
 
 from __future__ import annotations
@@ -36,9 +31,7 @@ class HtmlEntry(NamedTuple):
     title: str
     lang: str = ""
     link_lang: str = ""
-    """The language of the linked page when it is not the list's: a page with no translation
-    in the list's language, linked where it is (see
-    :attr:`sitemap_plugins.products.html_map.pages.SiteMapPages.stand_ins`)."""
+    """The linked page's language when not the list's (a stand-in for a missing translation)."""
     notes: str = ""
     """The page's description (llms.txt's notes)."""
     site: str = ""
@@ -51,10 +44,7 @@ class HtmlEntry(NamedTuple):
 
 
 def page_title(title: str | None, heading: str | None, loc: str) -> str:
-    """The link text: the page's ``<h1>``, else its ``<title>`` without a site-name suffix.
-
-    Text as it will show: a heading of only characters no page may hold (``&#1;``) is none.
-    """
+    """The link text: the page's ``<h1>``, else its ``<title>`` without a site-name suffix."""
     heading = " ".join(xml_text(heading or "").split())
     if heading:
         return heading
@@ -81,8 +71,7 @@ def listing_nodes(name: str, posts: Iterable[str | None], further: Iterable[str 
                   lang: str | None) -> tuple[NavNode, ...]:
     """What a blog listing named ``name`` heads: the posts it shows, then its further pages.
 
-    Each post is titled by its own page. The further pages, the second on (None where the
-    host wrote no file), are named in ``lang`` as :func:`blog_outline` names them.
+    Further pages (None where the host wrote no file) are named in ``lang``.
     """
     further_page = names_in(lang)["page"]
     return (*(NavNode(None, rel) for rel in posts if rel is not None),
@@ -105,8 +94,7 @@ class BlogPlace:
     title: str = ""
     """An article's or page's title (the link's text, before the page's own headings)."""
     slug: str = ""
-    """The slug of ``name`` (an article's category's), which Pelican tells categories, tags
-    and authors apart by: "Physics" and "physics" are one category."""
+    """The slug of ``name``, which tells Pelican categories apart ("Physics" is "physics")."""
 
 
 # Categories (each with its articles, newest first), then pages, then the listings.
@@ -117,8 +105,7 @@ def blog_outline(places: Mapping[str, BlogPlace], site_name: str,
              labels: Mapping[str, str]) -> tuple[NavNode, ...]:
     """A blog as sections: home, categories with their articles, pages, then listings.
 
-    A paginated listing's further pages go under its first. ``labels``: what the sections
-    Pelican gives no name are called, in the site's language.
+    ``labels``: names of the sections Pelican gives none, in the site's language.
     """
     def key(place: BlogPlace) -> str:
         """What Pelican merges categories, tags and authors by: the slug, else the name."""
@@ -177,8 +164,7 @@ def blog_outline(places: Mapping[str, BlogPlace], site_name: str,
 class Section:
     """A section of the site map: its heading (an index page, or a name) and its items.
 
-    Pages and sections placed by the host's navigation keep its order; the rest, grouped by
-    folder, follow sorted by title and name, so the order never depends on the scan.
+    The host's navigation order is kept; the rest follow sorted by title and name.
     """
 
     name: str
@@ -196,19 +182,16 @@ def is_index(rel_path: str) -> bool:
 
 
 MAX_DEPTH = 20
-"""Levels of lists the site map shows at most (the most ``html_sitemap_depth`` allows; its 0
-means this): a page
-deeper down is listed in its ancestor at the last level, as ``depth`` folds it. Neither the
-plan nor a template's recursive macro then goes deeper than this, however deep the site's
-folders or the host's navigation nest (a thousand folders reached Python's recursion limit)."""
+"""Levels of lists at most (``html_sitemap_depth`` 0): deeper pages fold into their ancestor,
+so neither the plan nor a template's recursive macro passes the recursion limit."""
 
 
 def build_tree(entries: Sequence[HtmlEntry], depth: int,
                outline: Sequence[NavNode] = ()) -> Section:
     """Entries grouped into at most ``depth`` levels of lists (0: :data:`MAX_DEPTH`).
 
-    Pages the host's navigation (``outline``) names go where it puts them, with its titles;
-    the others are grouped by folder, a folder's index page as its section's heading.
+    Pages the navigation (``outline``) names go where it puts them, with its titles; the
+    others by folder, a folder's index page heading its section.
     """
     depth = min(depth, MAX_DEPTH) if depth > 0 else MAX_DEPTH
     root = Section("")
@@ -231,10 +214,7 @@ def build_tree(entries: Sequence[HtmlEntry], depth: int,
 
 
 def _readable(name: str) -> str:
-    """A folder's name as text, its bytes that are not UTF-8 shown as U+FFFD.
-
-    The scan keeps such bytes as surrogates, which no UTF-8 page can hold.
-    """
+    """A folder's name as text, bytes that are not UTF-8 shown as U+FFFD."""
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
@@ -242,8 +222,7 @@ def _place_navigation(root: Section, outline: Sequence[NavNode],
                       unplaced: dict[str, HtmlEntry], depth: int) -> None:
     """Move the entries the navigation names from ``unplaced`` into its sections.
 
-    Walked with a stack of its own, not by recursion: a navigation may nest deeper than
-    Python's recursion limit. Sections below ``depth`` fold into their ancestor.
+    With a stack, not recursion (navigations nest deep); sections below ``depth`` fold up.
     """
     stack: list[tuple[Section, Iterator[NavNode], int]] = [(root, iter(outline), 0)]
     while stack:
@@ -267,10 +246,7 @@ def _place_navigation(root: Section, outline: Sequence[NavNode],
 
 
 def _finish(section: Section) -> None:
-    """Order what the navigation did not; drop sections left empty.
-
-    Recursive, but :func:`build_tree` never nests sections deeper than :data:`MAX_DEPTH`.
-    """
+    """Order what the navigation did not; drop sections left empty (depth is bounded)."""
     pages: list[HtmlEntry] = sorted(section.pages, key=lambda e: (e.title.casefold(), e.loc))
     section.items.extend(pages)
     section.items.extend(child for _, child in sorted(section.folders.items()))
@@ -313,9 +289,8 @@ ENDONYMS = {"de": "Deutsch", "en": "English", "es": "Español", "fr": "Français
             "ru": "Русский", "zh": "中文", "zh-Hant": "繁體中文"}
 
 
-# What the site map calls things, in the languages most sites are written in (others get
-# English): its own name, and the listings a host gives no name of its own (Pelican's menus
-# of articles), "{number}" being a listing's page number.
+# What the site map calls things in common languages (others get English): its name, and
+# the listings a host gives no name ("{number}" is a page number).
 NAMES: dict[str, dict[str, str]] = {
     "de": {"site_map": "Seitenübersicht", "home": "Startseite", "pages": "Seiten",
            "archives": "Archiv", "categories": "Kategorien", "tags": "Schlagwörter",
@@ -358,17 +333,12 @@ def names_in(lang: str | None) -> dict[str, str]:
     return NAMES.get(language_key(lang or "en"), NAMES["en"])
 
 
-# Chinese is written in two scripts: a tag names the script (zh-Hant, zh-Hans-HK) or, without
-# one, the region implies it (BCP 47 / CLDR likely subtags: Taiwan, Hong Kong and Macau write
-# Traditional; China, Singapore and a bare "zh", Simplified).
+# Chinese scripts: a tag's script, else the region's (BCP 47 / CLDR likely subtags).
 _TRADITIONAL_REGIONS = frozenset({"tw", "hk", "mo"})
 
 
 def language_key(lang: str) -> str:
-    """The key of NAMES and ENDONYMS for a language tag.
-
-    Its language, and for Chinese its script: "zh" Simplified, "zh-Hant" Traditional.
-    """
+    """The key of NAMES and ENDONYMS for a tag: its language, and for Chinese its script."""
     parts = lang.replace("_", "-").lower().split("-")
     if parts[0] != "zh":
         return parts[0]
@@ -424,9 +394,8 @@ class MapPage:
 def variant(rel_path: str, suffix: str) -> str:
     """The file of another page of the site map beside ``rel_path``, at the same depth.
 
-    The same depth keeps a themed page's relative links to its styles right:
-    ``sitemap/index.html`` gives ``sitemap-fr/index.html``, ``site-map.html``
-    ``site-map-fr.html``.
+    So a themed page's relative links still work: ``sitemap/index.html`` gives
+    ``sitemap-fr/index.html``.
     """
     if not suffix:
         return rel_path
@@ -457,16 +426,12 @@ def _variant_ends(rel_path: str) -> tuple[str, str]:
 
 
 MAX_LANGUAGES = 100
-"""Languages that get a page of their own, at most: each page links every other, so a site
-whose pages claim a thousand languages would write a million links (282 MB for 1,000 pages).
-The languages with the most pages keep theirs; the others are listed in the site's."""
+"""Languages that get a page of their own, at most (each links every other): the ones with
+the most pages; the others are listed in the site's."""
 
 
 def own_languages(counted: Counter[str], home: str) -> set[str]:
-    """The (lower-case) languages that get a page of their own.
-
-    The site's, then the :data:`MAX_LANGUAGES` - 1 with the most pages (ties by code).
-    """
+    """The (lower-case) languages with a page: the site's, then the most common (ties by code)."""
     ranked = sorted((code for code in counted if code != home),
                     key=lambda code: (-counted[code], code))
     return {home, *ranked[: MAX_LANGUAGES - 1]}
@@ -479,16 +444,13 @@ def plan_pages(
 ) -> list[MapPage]:
     """The site map's pages: one per language, each cut into parts of :data:`MAX_LINKS`.
 
-    The site's own language is at ``own_rel``; another is where the host rendered its page
-    (``language_pages``: lower-case language code to path, a multilingual host's build of
-    that language), else beside it (:func:`variant`); further parts beside each first. A
-    page without a language counts as the site's. The site's language is its home page's,
-    else the most common one.
+    The site's language is at ``own_rel``; another where the host rendered its page
+    (``language_pages``), else beside it (:func:`variant`). A page without a language counts
+    as the site's (its home page's, else the most common).
     """
     language_pages = language_pages or {}
-    # Only a tag naming a language becomes a path and an hreflang (the reader already says
-    # when a page's is no tag; a record cached by an older reader may still hold one). "und"
-    # or "x-default" is no language: the latter beside the map's own x-default was two.
+    # Only a tag naming a language becomes a path and an hreflang (older cached records may
+    # hold others); "und" or "x-default" is none.
     entries = [e if (not e.lang or names_language(e.lang))
                and (not e.link_lang or names_language(e.link_lang))
                else e._replace(lang=e.lang if names_language(e.lang) else "",

@@ -1,9 +1,7 @@
 """The builds below a ``merge`` root: found, and their sitemaps read, streamed.
 
-:mod:`~sitemap_plugins.products.merge.merger` writes the root index over what is found here
-(:func:`find_builds`, :func:`own_pages`, :class:`BuildReader`) and reports it in a
-:class:`Merged`. Nothing here writes; a problem found while reading is kept in
-:class:`Problems`, and the merge stops before any write when there is one.
+Nothing here writes; problems are kept in :class:`Problems`, and the merge stops before any
+write when there is one.
 """
 
 from __future__ import annotations
@@ -56,11 +54,9 @@ if TYPE_CHECKING:
 
 _MAX_FRAGMENT = 65_536
 _MAX_VERSIONS_FILE = 16 * 1024 * 1024
-# At most this many problems are kept; the rest are counted (a broken child of 50,000 URLs
-# must not print 50,000 lines).
+# At most this many problems are kept; the rest are counted.
 MAX_PROBLEMS = 50
-# The root's own URLs inside builds' folders are remembered to find URLs listed twice; past
-# this many the root build plainly lists the builds' pages, and memory must stay bounded.
+# The root's own URLs inside builds' folders, remembered to find URLs listed twice (bounded).
 MAX_CLAIMED = 100_000
 
 
@@ -185,8 +181,7 @@ def read_versions(root: Path) -> Versions | None:
     if not path.is_file():
         if not os.path.lexists(path):
             return None
-        # A folder, a pipe or a broken link there was read as "no versions.json": every
-        # version was offered, the choice of the ones to offer undone without a word.
+        # A folder, a pipe or a broken link is not "no versions.json": that would offer all.
         what = what_stands(path) or "not a regular file"
         if what == "a symbolic link":
             what = "a symbolic link to no regular file"
@@ -232,9 +227,7 @@ def find_builds(
 ) -> list[Build]:
     """The builds below ``root`` that the root index offers, sorted by folder.
 
-    Folders are listed breadth-first, each once, until a build is met: a build's own folder
-    is its business (its build scanned it), so the walk never descends into it and reads no
-    page.
+    Breadth-first until a build is met; a build's own folder is never descended into.
     """
     root_base = str(config.base_url)
     name = config.sitemap_name
@@ -323,8 +316,7 @@ class BuildReader:
         self.root = root
         self.problems = problems
         self.progress = progress
-        # The root's own URLs that lie in a build's folder, with the files that list them:
-        # only these can be listed twice (builds' folders never nest).
+        # The root's own URLs in a build's folder: only these can be listed twice.
         self.claimed: dict[str, str] = {}
         self.child_bases = sorted(b.base for b in builds if b.folder)
 
@@ -361,8 +353,7 @@ class BuildReader:
                     self.progress.found()
                     self.progress.done()
                 newest.see(lastmod)
-                # Compared in one form: ".../blog/../docs/" is in docs/, not blog/, and
-                # ".../%64ocs/page.html" is the docs build's page.
+                # Compared in scope form: ".../blog/../docs/" is in docs/.
                 resolved = scope_form(url)
                 if not resolved.startswith(build.base):
                     outside += 1
@@ -388,11 +379,7 @@ class BuildReader:
         return SitemapFile(rel, loc, newest.text, count)
 
     def read_build(self, build: Build, own_parts: list[str] | None = None) -> list[SitemapFile]:
-        """Every urlset of ``build``: its sitemap, or the parts its index names.
-
-        A build below the root is read while no build of it runs (its index and parts
-        are then one build's); the root itself is held by the merge.
-        """
+        """Every urlset of ``build`` (its sitemap, or its index's parts), read while it is held."""
         if own_parts is not None:  # the root's own pages, as the last merge left them
             return [self.read_urlset(build, p, build.base + p) for p in own_parts]
         if not build.folder:
@@ -435,9 +422,8 @@ def own_pages(root: Path, config: SitemapConfig, problems: Problems) -> tuple[
         Build | None, list[str] | None]:
     """ROOT's own pages: (the build, and the parts a previous merge named) or (None, None).
 
-    ``<name>.xml`` at ROOT is the root build's urlset, or an index: the root build's over its
-    numbered parts, or a previous merge's, whose entries at the root level are the root's own
-    parts (entries in sub-folders are builds, found again).
+    ``<name>.xml`` at ROOT is the root build's urlset, or an index of its parts, or a previous
+    merge's (whose root-level entries are the root's parts).
     """
     base = str(config.base_url)
     name = config.sitemap_name

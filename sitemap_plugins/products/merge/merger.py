@@ -1,25 +1,16 @@
 """``sitemap-plugins merge``: one sitemap index over the builds below a folder.
 
-A host serves several builds under one root: mike's documentation versions, a blog beside the
-docs, sections of a large site built by parallel CI jobs. Each build wrote its own sitemap;
-this module ties them together::
+Builds under one root (mike's versions, a blog beside the docs, parallel CI jobs) each wrote
+their own sitemap; this ties them together (docs/versions-and-merge.md)::
 
     find_builds      -> Build          the builds below ROOT that this tool wrote, and ROOT's own
-    read_build       -> SitemapFile    each urlset a build offers, streamed: scope, count, newest
-                                       (these two in sitemap_plugins.products.merge.builds)
+    read_build       -> SitemapFile    each urlset a build offers, streamed (both in .builds)
     plan_indexes     -> rendered       one index, or several past the protocol's limits
     write            -> files          root urlset moved to a part name, indexes, robots.txt
 
-How a build is known to be ours: a build whose base URL has a path (every build below ROOT)
-writes ``robots-sitemap.txt``, the fragment that asks for its ``Sitemap:`` line in the host's
-robots.txt. The fragment names the sitemap, so it says both that this tool wrote it and which
-base URL the build was made for. A folder with a sitemap but no such fragment is foreign (a
-theme's or another generator's): it is reported and left out.
-
-Only the children's sitemap files are read, each streamed, never a page: memory stays flat
-whatever the number of URLs. Nothing is written until every check has passed, each file is
-replaced atomically, and a file whose bytes would not change is not written at all, so a
-second merge with nothing changed leaves every byte and time stamp as it was.
+A build is ours when it wrote ``robots-sitemap.txt``, naming its sitemap and base URL; other
+sitemaps are reported and left out. Only sitemaps are read, streamed; nothing is written
+until every check has passed, atomically, and unchanged files are not rewritten.
 """
 
 from __future__ import annotations
@@ -81,8 +72,7 @@ def offer_read_the_docs(builds: list[Build], patterns: tuple[str, ...], merged: 
                         default: bool) -> list[Build] | None:
     """The builds of the chosen versions in every language, on Read the Docs' layout.
 
-    The others go to ``merged.not_offered``, as mike's versions do. None when the builds are
-    not laid out so (:func:`~sitemap_plugins.products.merge.versions.read_the_docs_versions`).
+    The others go to ``merged.not_offered``; None when the builds are not laid out so.
 
     Raises:
         ConfigError: for a pattern that names no version.
@@ -109,8 +99,7 @@ def plan_indexes(
 ) -> list[tuple[bytes, list[SitemapFile]]]:
     """The root index files (bytes, and the sitemaps each names), split before either limit.
 
-    An index may not name another index (sitemaps.org), so past ``max_urls`` entries or
-    ``max_bytes`` there are several root indexes, each named in robots.txt.
+    An index may not name another index (sitemaps.org): past a limit each is in robots.txt.
     """
     indexes: list[tuple[bytes, list[SitemapFile]]] = []
     start = 0
@@ -142,24 +131,22 @@ def merge(root_dir: str | os.PathLike[str], config: SitemapConfig, *,
 
     Args:
         root_dir: the folder served at ``config.base_url``.
-        config: ``base_url``, ``sitemap_name``, ``gzip``, ``robots_txt``, ``max_urls``,
+        config: its ``base_url``, ``sitemap_name``, ``gzip``, ``robots_txt``, ``max_urls``,
             ``max_bytes`` and ``versions`` are used.
         versions_given: whether ``versions`` was chosen (else it is the default).
-        progress: counts the builds' URLs as they are read (a front-end shows it).
+        progress: counts the builds' URLs as they are read.
 
     Raises:
         ScanError: when ``root_dir`` is not a folder.
         ConfigError: when ``versions`` names nothing in versions.json.
         MergeError: listing what stops the merge; nothing was written.
         WriteError: when a file cannot be written (each file is whole, old or new).
-        BusyError: when a build of the root, or of a build below it, is still running after
-            the wait (:data:`sitemap_plugins.disk.locks.WAIT_SECONDS`); nothing was written.
+        BusyError: when a build of the root or below is still running after the wait.
     """
     root = Path(root_dir)
     if not root.is_dir():
         raise ScanError(str(root), "is not a folder (build the sites first?)")
-    # A build of the root's own pages writes these files too, and removes the temporary files
-    # it finds: a merge and such a build wait for each other, as two builds do.
+    # A build of the root writes these files too: a merge and such a build wait for each other.
     with site_lock(root, None):
         return _merge(root, config, versions_given=versions_given, progress=progress)
 
@@ -212,11 +199,9 @@ def _merge(root: Path, config: SitemapConfig, *, versions_given: bool,
 
 
 def _see_published_caches(root: Path, children: list[Build], merged: Merged) -> None:
-    """Warn when the builds' default cache folder, inside the merged root, holds their data.
+    """Warn when the builds' default cache folder, inside the published root, holds their data.
 
-    A build below the root keeps its cache beside its own folder by default, which is inside
-    the root that is published: the lastmod manifest and the IndexNow list went online
-    without a word. Its lock files alone (every build and merge makes them) are left unsaid.
+    (The manifest and IndexNow list would go online; lock files alone are not mentioned.)
     """
     folders = sorted({default_cache_dir(root / build.folder) for build in children})
     resolved = root.resolve()
@@ -255,8 +240,7 @@ def _write(
                         ours=lambda path: is_own_file(path.parent, path.name),
                         would=("the merge would replace it with the Sitemap: lines of its "
                                "index: rename it, or set robots_txt to 'off'"))
-    # 1. The root's own urlset moves to its part name (a copy first: sitemap.xml stays whole
-    #    until the index replaces it).
+    # 1. The root's own urlset moves to its part name (a copy: sitemap.xml stays whole).
     if own is not None and own_parts is None:
         part = root_part_name(name)
         keep.add(part)
@@ -304,13 +288,8 @@ def _refuse_foreign(root: Path, names: list[str], *,
                     would: str = _REPLACES_INDEX) -> None:
     """Stop before a merge writes where a file it did not write, or no regular file, stands.
 
-    A user's own file of one of these names (a hand-written index naming other sitemaps, a
-    file that merely shares the pattern) would be lost, and the sitemaps it named no longer
-    announced. Nothing has been written when this raises.
-
-    A folder, a link or a pipe there stops it too, before anything is written (found at its
-    own write, it stopped the merge half-way). ``ours`` tells this tool's files (by default
-    its sitemaps) from the user's; ``would`` says what the merge would do to such a file.
+    ``ours`` tells this tool's files (by default its sitemaps) from the user's; ``would``
+    says what the merge would do to such a file. Nothing has been written when this raises.
 
     Raises:
         MergeError: naming each such file.
@@ -323,8 +302,7 @@ def _refuse_foreign(root: Path, names: list[str], *,
                 problems.append(f"{name}: is already at the root and was not written by "
                                 f"sitemap-plugins; {would}")
         elif (what := what_stands(path)) is not None:
-            # A folder, a link, a pipe: found only at its own write, it stopped the merge
-            # half-way (sitemap.xml new, its .gz missing). Found here, nothing is written.
+            # A folder, a link, a pipe: found here, not half-way through the writes.
             problems.append(
                 f"{name}: is {what} at the root, where the merge writes a file; it was left "
                 "as it is: remove or rename it, or choose another sitemap_name")

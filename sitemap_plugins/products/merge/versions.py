@@ -1,9 +1,6 @@
 """Documentation versions side by side: mike's ``versions.json``, Read the Docs' folders.
 
-Pure: it reads the bytes of ``versions.json`` and folder names it is given. The merge finds
-the builds below its root and asks here which versions the root index offers to crawlers; the
-others keep their own
-sitemaps and are left out of it.
+Pure: which versions the merge's root index offers; the others keep their own sitemaps.
 """
 
 from __future__ import annotations
@@ -72,8 +69,7 @@ def parse_versions(data: bytes) -> Versions:
     try:
         loaded = json.loads(data)
     except RecursionError:
-        # Arrays nested thousands deep ("[[[[..."), which json parses by recursion; mike
-        # writes one flat list.
+        # Arrays nested thousands deep, which json parses by recursion.
         raise ValueError(VERSIONS_SHAPE) from None
     aliases: dict[str, tuple[str, ...]] = {}
     for item in loaded if isinstance(loaded, list) else [None]:
@@ -94,10 +90,9 @@ _LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?\Z")
 
 def read_the_docs_versions(folders: Sequence[str], patterns: tuple[str, ...], *,
                            default: bool) -> set[str] | None:
-    """The build folders of the chosen versions in every language, on Read the Docs' layout.
+    """The build folders of the chosen versions, on Read the Docs' layout; None if not so.
 
-    That is: each build at ``<language>/<version>/``, and one version named ``latest`` or
-    ``stable``. None when the folders are not laid out so.
+    That is: each build at ``<language>/<version>/``, one version ``latest`` or ``stable``.
 
     Raises:
         ConfigError: for a pattern that names no version.
