@@ -30,10 +30,11 @@ class Stated(NamedTuple):
 
 # A theme's link to the page's source: a GitHub/GitLab/Gitea edit URL, or Docusaurus' and
 # just-the-docs' classes.
-EDIT_LINKS = 'a[href*="edit/"], a.theme-edit-this-page, a#edit-this-page'
-# One query finds them all; each selector part costs a test of every element, so scripts
-# and microdata are sorted out by :func:`_counts`.
-_STATING = f"time, script, [itemprop], {EDIT_LINKS}"
+EDIT_LINKS = 'a:is([href*="edit/"], .theme-edit-this-page, #edit-this-page)'
+# One query finds them all; each selector part costs a test of every element and each find a
+# Python object, so only JSON-LD scripts are asked for and microdata is sorted out by
+# :func:`_counts`. An element that several parts match is found once a part.
+_STATING = f'time, script[type*="ld+json" i], [itemprop], {EDIT_LINKS}'
 _MAX_JSON = 256 * 1024  # characters of one JSON-LD script that are read
 _MAX_SCRIPTS = 16
 _MAX_SEGMENTS = 16

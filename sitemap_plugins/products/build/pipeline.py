@@ -357,8 +357,11 @@ class PageStep:
 def decision_text(reason: str, diagnostics: Iterable[Diagnostic], **found: object) -> str:
     """What ``explain`` tells of a page: one JSON object, without its empty values."""
     found = {"reason": reason, **found, "notes": [d.message for d in diagnostics]}
-    return json.dumps({key: value for key, value in found.items() if value},
-                      separators=(",", ":"))
+    return _DECISION_ENCODER.encode({key: value for key, value in found.items() if value})
+
+
+# One encoder for every decision: json.dumps with arguments builds a new one at each call.
+_DECISION_ENCODER = json.JSONEncoder(separators=(",", ":"))
 
 
 # The <urlset> around one entry, at most.
