@@ -12,6 +12,7 @@ import json
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from sitemap_plugins.page.content import select
 from sitemap_plugins.vocab.dates import parse_w3c
 
 if TYPE_CHECKING:
@@ -42,7 +43,8 @@ _MAX_SEGMENTS = 16
 
 def read_stated(tree: LexborHTMLParser) -> Stated | None:
     """What the page in ``tree`` states in its body; None: nothing (most pages)."""
-    nodes = [node for node in tree.css(_STATING) if _counts(node)]
+    root = tree.root
+    nodes = [node for node in select(root, _STATING) if _counts(node)] if root is not None else []
     if not nodes:
         return None
     dated = [node for node in nodes if node.tag != "a" or _is_property(node)]
