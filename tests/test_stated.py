@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser
 
+from sitemap_plugins.page import content, stated
 from sitemap_plugins.page.codec import decode_record, encode_record
+from sitemap_plugins.page.content import select
 from sitemap_plugins.page.reader import parse_html
 from sitemap_plugins.page.stated import linked_source
 
@@ -129,3 +132,25 @@ _TRACKED = frozenset({"docs/a.md", "docs/sub dir/b.md", "README.md", "website/do
 def test_linked_source(link: str, source: str | None) -> None:
     """An edit link names the tracked file that is the longest ending of its path."""
     assert linked_source(link, _TRACKED) == source
+
+
+def test_the_query_finds_only_what_can_state() -> None:
+    """Plain scripts are not handed to Python; an element several parts match comes per part."""
+    html = ('<head><script src="a.js"></script><script>var x = 1;</script>'
+            '<script type="Application/LD+JSON">{}</script></head><body>'
+            '<a class="theme-edit-this-page" href="https://x.org/o/r/edit/main/a.md">Edit</a>'
+            '<time itemprop="dateModified" datetime="2020-01-01">x</time></body>')
+    tree = LexborHTMLParser(html)
+    assert tree.root is not None
+    found = [node.tag for node in select(tree.root, stated._STATING)]
+    assert found == ["script", "a", "time", "time"]
+
+
+def test_one_selector_engine_serves_every_page() -> None:
+    """The reader's queries share one engine a thread; each page's results are its own."""
+    first = parse_html(b'<main><h1>One</h1><a href="/a/">a</a></main>')
+    engine = content._ENGINES.engine
+    second = parse_html(b'<main><h1>Two</h1><a href="/b/">b</a></main>')
+    assert content._ENGINES.engine is engine
+    assert (first.heading, second.heading) == ("One", "Two")
+    assert first.fingerprint != second.fingerprint
