@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from sitemap_plugins.entry.render import render_indexes
+
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://example.org/"
 EPOCH = "1715040000"  # 2024-05-07: the page below is a day-old news article
@@ -126,10 +128,8 @@ def _index_with_part(site: Path) -> None:
     """sitemap.xml as an index of sitemap-1.xml (what a split build writes)."""
     (site / "sitemap.xml").rename(site / "sitemap-1.xml")
     (site / "sitemap.xml.gz").unlink()
-    (site / "sitemap.xml").write_text(
-        '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/'
-        f'schemas/sitemap/0.9"><sitemap><loc>{BASE}sitemap-1.xml</loc></sitemap>'
-        "</sitemapindex>\n", "utf-8")
+    (site / "sitemap.xml").write_bytes(render_indexes([(f"{BASE}sitemap-1.xml", "")], max_urls=9,
+                                                     max_bytes=1 << 20)[0][0])
 
 
 @pytest.mark.parametrize("kind", KINDS)

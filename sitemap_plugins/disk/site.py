@@ -352,24 +352,45 @@ def read_bytes(path: str) -> PageBytes:
             return PageBytes(raw, complete=True, digest=xxhash.xxh3_128_digest(raw),
                              mtime=status.st_mtime)
         hasher = xxhash.xxh3_128(raw)
-        # A head going on past the bound is read to its end, up to MAX_HEAD_BYTES.
         head_end = HEAD_END.search(raw)
         kept = [raw[:max(bound, head_end.end())] if head_end is not None else raw]
-        size, open_head = len(kept[0]), head_end is None
+        # Cut inside a <script> or <style> of an open head: its body is skipped (hashed only),
+        # and the head after it is kept up to its end or MAX_HEAD_BYTES.
+        closer = _open_raw_element(raw) if head_end is None else None
+        size, tail, keeping = len(raw), b"", False
         while chunk := os.read(descriptor, _CHUNK):
             hasher.update(chunk)
-            if open_head:
-                joined = kept[-1][-16:] + chunk
-                head_end = HEAD_END.search(joined)
-                piece = chunk if head_end is None else chunk[:head_end.end() + len(chunk)
-                                                             - len(joined)]
-                kept.append(piece[:MAX_HEAD_BYTES - size])
-                size += len(kept[-1])
-                open_head = head_end is None and size < MAX_HEAD_BYTES
+            if closer is None:
+                continue
+            if not keeping:  # inside the element's body: nothing is kept until its end tag
+                joined = tail + chunk
+                at = joined.lower().find(closer)
+                if at < 0:
+                    tail = joined[-16:]
+                    continue
+                chunk, tail, keeping = joined[at:], b"", True
+            found = HEAD_END.search(tail + chunk)
+            piece = chunk if found is None else chunk[:max(0, found.end() - len(tail))]
+            piece = piece[:MAX_HEAD_BYTES - size]
+            kept.append(piece)
+            size += len(piece)
+            tail = (tail + piece)[-16:]
+            if found is not None or size >= MAX_HEAD_BYTES:
+                closer = None
         return PageBytes(b"".join(kept), complete=False, digest=hasher.digest(),
                          mtime=status.st_mtime)
     finally:
         os.close(descriptor)
+
+
+def _open_raw_element(raw: bytes) -> bytes | None:
+    """``</script`` or ``</style`` when ``raw`` ends inside that element, else None."""
+    low = raw.lower()
+    opened = max(low.rfind(b"<script"), low.rfind(b"<style"))
+    if opened < 0:
+        return None
+    closer = b"</script" if low.startswith(b"<script", opened) else b"</style"
+    return closer if low.find(closer, opened) < 0 else None
 
 
 def read_file(path: Path, limit: int) -> bytes:

@@ -50,8 +50,9 @@ FINGERPRINT_VERSION = "7"
 # The rule book's data these versions were set for (tests/test_rulebook.py computes it).
 RULEBOOK_DIGEST = "503303805c00ed6d"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
-# A head is read whole, even past MAX_PARSED_BYTES (inline JSON-LD before a canonical).
-MAX_HEAD_BYTES = 64 * 1024 * 1024
+# A head cut inside an inline <script> or <style> (megabytes of JSON-LD or CSS) is read on past
+# that element's end, its body skipped, keeping at most this much more (memory stays bounded).
+MAX_HEAD_BYTES = MAX_PARSED_BYTES + 1024 * 1024
 HEAD_END = re.compile(rb"</head\s*>|<body[\s>]", re.IGNORECASE)
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE
