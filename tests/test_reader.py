@@ -112,6 +112,20 @@ def test_a_refresh_in_a_noscript_of_the_head_is_a_redirect(html: str, url: str) 
     assert read_parts(HostPage(head, "")).refresh_url == url
 
 
+@pytest.mark.parametrize("body", [
+    '<noscript><meta http-equiv="refresh" content="0;url=/new/"></noscript><p>Redirecting</p>',
+    "<META HTTP-EQUIV='Refresh' CONTENT=\"0; URL = '/new/'\"><p>Moved</p>",
+], ids=["noscript-in-body", "bare-in-body"])
+def test_a_refresh_in_the_body_is_a_redirect(body: str) -> None:
+    """Browsers follow a meta refresh in the body: a JavaScript redirect's fallback stands
+    there; a reload without a target and an escaped one in a code block are no redirect."""
+    head = '<html><head><title>Moved</title><script>location.href="/new/"</script></head>'
+    assert parse(f"{head}<body>{body}</body></html>").refresh_url == "/new/"
+    shown = ('<body><meta http-equiv="refresh" content="30"><pre><code>&lt;meta '
+             'http-equiv="refresh" content="0; url=/x/"&gt;</code></pre></body>')
+    assert parse(head + shown).refresh_url is None
+
+
 def test_head_facts_in_order() -> None:
     """hreflang links, html lang, base href, dates, title, description and feeds."""
     record = parse(

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the same bytes would give another record, so that cached records and
 # recorded fingerprints of an older reader are never taken for this one's.
-READER_VERSION = "11"
+READER_VERSION = "12"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "7"
@@ -333,6 +333,7 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     markup, problem = _markup(raw, truncated=truncated)
     tree = LexborHTMLParser(markup)
     stated = read_stated(tree)  # before step 2 drops the headers and scripts it reads
+    refresh = _body_refresh(tree) if _REFRESH.search(raw) else None  # before step 2 too
     regions = main_regions(tree)
     scope = Scope(regions)
     body = tree.body
@@ -342,6 +343,8 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     record = _assemble(tree, regions, content_elements(scope), problem, home=home)
     if _is_template(raw, body):
         record = record._replace(problems=(*record.problems, _NOT_A_PAGE))
+    if record.refresh_url is None and refresh is not None:
+        record = record._replace(refresh_url=refresh)
     _hold(tree, len(raw))
     if stated is None:
         return record
@@ -351,6 +354,16 @@ def parse_html(raw: bytes, *, truncated: bool = False,
 
 
 _NOT_A_PAGE = ("not-a-page", "is a template file, not a page")
+_REFRESH = re.compile(rb"(?i)http-equiv\s*=\s*[\"']?\s*refresh")
+
+
+def _body_refresh(tree: LexborHTMLParser) -> str | None:
+    """The target of a meta refresh in the body (browsers follow it there too): a JavaScript
+    redirect's ``<noscript>`` fallback, as Docusaurus-like stubs write it."""
+    found = _Head()
+    for node in tree.css("body meta[http-equiv]"):
+        _http_equiv(node.attributes, found)
+    return found.refresh_url
 
 
 def _is_template(raw: bytes, body: LexborNode | None) -> bool:
