@@ -55,7 +55,7 @@ NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "7"
 # The rule book's data these versions were set for (tests/test_rulebook.py computes it).
-RULEBOOK_DIGEST = "d49829f71ddce225"
+RULEBOOK_DIGEST = "bcbd710fbe5fc055"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 # A head is read whole, up to its "</head>" (or the "<body>" that ends it), even past
 # MAX_PARSED_BYTES (inline JSON-LD or CSS before a robots meta or a canonical), up to a bound
@@ -341,7 +341,10 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     if chrome is not None and body is not None and is_whole_body(regions, body):
         drop_chrome(body, chrome)
     record = _assemble(tree, regions, content_elements(scope), problem, home=home)
-    if _is_template(raw, body):
+    title = record.title
+    if title is None and (node := tree.css_first("title")) is not None:
+        title = node.text()  # a <title> after text (a layout's front matter) stands in the body
+    if _is_template(raw, body, title):
         record = record._replace(problems=(*record.problems, _NOT_A_PAGE))
     if record.refresh_url is None and refresh is not None:
         record = record._replace(refresh_url=refresh)
@@ -366,14 +369,20 @@ def _body_refresh(tree: LexborHTMLParser) -> str | None:
     return found.refresh_url
 
 
-def _is_template(raw: bytes, body: LexborNode | None) -> bool:
+def _is_template(raw: bytes, body: LexborNode | None, title: str | None) -> bool:
     """Whether a file is a theme's template copied as is (:data:`.rulebook.TEMPLATE_SYNTAX`).
 
-    A page names its ``<html>``, ``<head>`` or ``<body>`` (a real one does at its start, where
-    the search stops); a template has its syntax in its own text, outside any element.
+    A fragment (no ``<html>``, ``<head>``, ``<body>`` or doctype: a partial) without a title or
+    with template syntax in its own text, outside any element; a layout with a template tag in
+    its title.
     """
-    return (rb.PAGE_ELEMENTS.search(raw) is None and body is not None
-            and rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None)
+    if title and rb.TEMPLATE_TAG.search(title):
+        return True
+    if body is None:
+        return False
+    if rb.PAGE_ELEMENTS.search(raw) is not None:
+        return False
+    return title is None or rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None
 
 
 def page_blocks(page: PageBytes) -> PageBlocks | None:

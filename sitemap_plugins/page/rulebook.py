@@ -17,8 +17,11 @@ import re
 # A file that names none of these elements and holds template syntax outside its tags is a
 # theme's template copied as is (pydata-sphinx-theme's _static/webpack-macros.html, a Jinja
 # macro file), not a page: Jinja/Nunjucks/Liquid "{%", "{{", "{#"; ERB/EJS/JSP "<%".
-PAGE_ELEMENTS = re.compile(rb"<(?:html|head|body)[\s/>]", re.IGNORECASE)
+# One that names none of them, nor a doctype or a <title>, is a partial (a menu, a footer).
+PAGE_ELEMENTS = re.compile(rb"<(?:html|head|body|!doctype)[\s/>]", re.IGNORECASE)
 TEMPLATE_SYNTAX = re.compile(r"\{[%{#]|<%")
+# A whole template tag in a page's <title> marks a layout file (Hugo's baseof, a Jekyll one).
+TEMPLATE_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|<%.*?%>|<\?(?:php|=)", re.DOTALL)
 
 # --- Head facts ---------------------------------------------------------------------------
 

@@ -561,7 +561,7 @@ def _validate_children(node: Node, spec: Element, problems: list[tuple[int, str]
                                          f"(the order is {sequence}"
                                          f"{', ...' if len(spec.children) > 5 else ''}"  # noqa: PLR2004
                                          f"{', then extensions' if spec.extensions else ''})")))
-        position = position if ignored else max(position, index)
+        position = max(position, index)
         _validate(child, ELEMENTS[child.tag], problems)
     for index, (child_name, least, _) in enumerate(spec.children):
         if counts[index] < least:
