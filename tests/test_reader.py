@@ -743,14 +743,14 @@ def test_what_a_head_lets_slip_into_the_body_is_not_the_host_s_content() -> None
     ("<nav class=menu><ul><li><a href='/'>Home</a></li></ul></nav>", True),
     ("<title>Notes</title><p>A short page, no template syntax.</p>", False),
     ("google-site-verification: google1234abcd.html", True),
-    ('<!DOCTYPE html><html lang="{{ .Site.LanguageCode }}"><head><title>{{ .Title }} | '
-     '{{ .Site.Title }}</title></head><body>{{ block "main" . }}{{ end }}</body></html>', True),
-    ("---\nlayout: default\n---\n<html><head><title>{{ page.title }}</title></head><body>"
-     "{% for p in site.posts %}{{ p.title }}{% endfor %}</body></html>", True),
+    (('<!DOCTYPE html><html lang="{{ .Site.LanguageCode }}"><head><title>{{ .Title }} | '
+      '{{ .Site.Title }}</title></head><body>{{ block "main" . }}{{ end }}</body></html>'), True),
+    (("---\nlayout: default\n---\n<html><head><title>{{ page.title }}</title></head><body>"
+      "{% for p in site.posts %}{{ p.title }}{% endfor %}</body></html>"), True),
     ("<html><head><title><%= @title %></title></head><body><p>x</p></body></html>", True),
     ("<html><head><title><?php echo $t; ?></title></head><body><p>x</p></body></html>", True),
-    ("<!doctype html><html><head><title>App</title></head><body><div id=app><p>{{ msg }}</p>"
-     "</div></body></html>", False),
+    (("<!doctype html><html><head><title>App</title></head><body><div id=app><p>{{ msg }}</p>"
+      "</div></body></html>"), False),
     ("<!doctype html><title>Use {{ in Jinja</title><p>An opener alone.</p>", False),
 ], ids=["jinja-macros", "jinja-comment", "erb", "syntax-in-text", "page-with-syntax",
         "partial", "titled-fragment", "plain-text", "hugo-baseof", "jekyll-layout", "erb-layout",

@@ -361,8 +361,10 @@ _REFRESH = re.compile(rb"(?i)http-equiv\s*=\s*[\"']?\s*refresh")
 
 
 def _body_refresh(tree: LexborHTMLParser) -> str | None:
-    """The target of a meta refresh in the body (browsers follow it there too): a JavaScript
-    redirect's ``<noscript>`` fallback, as Docusaurus-like stubs write it."""
+    """The target of a meta refresh in the body (browsers follow it there too).
+
+    A JavaScript redirect's ``<noscript>`` fallback stands there in some stubs.
+    """
     found = _Head()
     for node in tree.css("body meta[http-equiv]"):
         _http_equiv(node.attributes, found)
