@@ -82,6 +82,10 @@ CORPUS = [
             "</image:caption><image:title><![CDATA[Photo]]></image:title></image:image>")),
         head=XML + '<?xml-stylesheet type="text/xsl" href="//example.org/main-sitemap.xsl"?>\n')},
         valid=True),
+    # Gatsby's and Silverstripe's templates: the deprecated tags in the order of their words
+    Shape("image-title-before-caption", {"sitemap.xml": urlset(f"{SM} {IMAGE}", url(
+        HOME, "<image:image><image:loc>https://example.org/i.jpg</image:loc><image:title>T"
+              "</image:title><image:caption>C</image:caption></image:image>"))}, valid=True),
     Shape("image-geo-location-and-license", {"sitemap.xml": urlset(f"{SM} {IMAGE}", url(
         HOME, "<image:image><image:loc>https://example.org/i.jpg</image:loc><image:geo_location>"
               "Paris</image:geo_location><image:license>https://example.org/l</image:license>"

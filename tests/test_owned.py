@@ -252,6 +252,26 @@ def test_another_tools_sitemap_is_replaced_by_what_it_is(
     assert {n: (site / n).read_bytes() for n in kept} == kept
 
 
+@pytest.mark.parametrize(("name", "data", "foreign"), [
+    ("sitemap.xml", (b"<urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'><url><loc>"
+                     b"https://example.org/docs/../blog/</loc></url></urlset>"), False),
+    ("sitemap.txt", b"https://example.org/docs/%2e%2e/blog/\n", False),
+    ("sitemap.xml", (b"<urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'><url><loc>"
+                     b"https://EXAMPLE.org/docs/a/</loc></url></urlset>"), True),
+], ids=["dot-dot-xml", "escaped-dot-dot-txt", "upper-case-host"])
+def test_a_url_climbing_out_of_the_base_path_is_another_sites(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes, foreign: bool,
+) -> None:
+    """Under a base URL with a path, a URL whose text starts with it but climbs out (the blog
+    beside the docs) is not this site's: the file stays; a host in capitals is this site's."""
+    site = make_site(tmp_path / "site")
+    (site / name).write_bytes(data)
+    code = main(["build", str(site), "--base-url", "https://example.org/docs/",
+                 "--cache-dir", str(tmp_path / "cache")])
+    capsys.readouterr()
+    assert (code, (site / name).read_bytes() == data) == ((0, False) if foreign else (1, True))
+
+
 @pytest.mark.parametrize(("name", "options"), [
     ("sitemap-2.xml", {"max_urls": 2}),
     ("sitemap-news.xml", {"news": {"name": "Daily", "language": "en"}}),

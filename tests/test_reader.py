@@ -142,6 +142,18 @@ def test_a_template_that_names_a_page_element_in_a_comment_is_still_a_template(
     assert parse(text).template
     assert not parse("<!-- {% not a template %} --><html><body><p>{{ x }}</p></body></html>"
                      ).template
+@pytest.mark.parametrize("body", [
+    '<noscript><meta http-equiv="refresh" content="0;url=/new/"></noscript><p>Redirecting</p>',
+    "<META HTTP-EQUIV='Refresh' CONTENT=\"0; URL = '/new/'\"><p>Moved</p>",
+], ids=["noscript-in-body", "bare-in-body"])
+def test_a_refresh_in_the_body_is_a_redirect(body: str) -> None:
+    """Browsers follow a meta refresh in the body: a JavaScript redirect's fallback stands
+    there; a reload without a target and an escaped one in a code block are no redirect."""
+    head = '<html><head><title>Moved</title><script>location.href="/new/"</script></head>'
+    assert parse(f"{head}<body>{body}</body></html>").refresh_url == "/new/"
+    shown = ('<body><meta http-equiv="refresh" content="30"><pre><code>&lt;meta '
+             'http-equiv="refresh" content="0; url=/x/"&gt;</code></pre></body>')
+    assert parse(head + shown).refresh_url is None
 
 
 def test_head_facts_in_order() -> None:
@@ -670,7 +682,7 @@ def test_large_pages_of_long_attributes_are_read_whole() -> None:
 
 def test_ordinary_nesting_is_parsed_whole() -> None:
     """Thousands of tags at an ordinary depth are parsed as usual."""
-    raw = b"<main>" + b"<p><a href=/a/>x</a></p>" * 5_000 + b"</main>"
+    raw = b"<title>T</title><main>" + b"<p><a href=/a/>x</a></p>" * 5_000 + b"</main>"
     record = parse_html(raw)
     assert not record.problems
     assert not record.fingerprint.startswith("raw:")
@@ -762,8 +774,22 @@ def test_what_a_head_lets_slip_into_the_body_is_not_the_host_s_content() -> None
     ("<% if user %><p>Hi</p><% end %>", True),
     ("<!doctype html><title>Jinja</title><p>Write {{ name }} or {% if %}.</p>", False),
     ("<!doctype html><html><body>{{ left unrendered }}</body></html>", False),
-    ("<p>A fragment, no template syntax.</p>", False),
-], ids=["jinja-macros", "jinja-comment", "erb", "syntax-in-text", "page-with-syntax", "fragment"])
+    ("<nav class=menu><ul><li><a href='/'>Home</a></li></ul></nav>", False),
+    ("<title>Notes</title><p>A short page, no template syntax.</p>", False),
+    ("google-site-verification: google1234abcd.html", False),
+    (('<!DOCTYPE html><html lang="{{ .Site.LanguageCode }}"><head><title>{{ .Title }} | '
+      '{{ .Site.Title }}</title></head><body>{{ block "main" . }}{{ end }}</body></html>'), True),
+    (("---\nlayout: default\n---\n<html><head><title>{{ page.title }}</title></head><body>"
+      "{% for p in site.posts %}{{ p.title }}{% endfor %}</body></html>"), True),
+    ("<html><head><title><%= @title %></title></head><body><p>x</p></body></html>", True),
+    ("<html><head><title><?php echo $t; ?></title></head><body><p>x</p></body></html>", True),
+    (("<!doctype html><html><head><title>App</title></head><body><div id=app><p>{{ msg }}</p>"
+      "</div></body></html>"), False),
+    ("<!doctype html><title>Use {{ in Jinja</title><p>An opener alone.</p>", False),
+], ids=["jinja-macros", "jinja-comment", "erb", "syntax-in-text", "page-with-syntax",
+        "partial", "titled-fragment", "plain-text", "hugo-baseof", "jekyll-layout", "erb-layout",
+        "php-layout", "vue-app", "title-with-an-opener"])
 def test_a_template_file_is_not_a_page(markup: str, template: bool) -> None:
-    """A file naming no <html>, <head> or <body> with template syntax outside its tags."""
+    """A file naming no <html>, <head>, <body> or doctype with template syntax outside its
+    tags, or a layout whose title is a template tag; a fragment without syntax stays a page."""
     assert parse(markup).template is template

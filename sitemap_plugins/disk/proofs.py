@@ -14,6 +14,7 @@ from sitemap_plugins.entry.render import HTML_MAP_EARLIER_MARK, HTML_MAP_MARK, H
 from sitemap_plugins.entry.robots_txt import fragment_sitemap
 from sitemap_plugins.vocab.errors import Diagnostic, Level
 from sitemap_plugins.vocab.options import LLMS_MARK
+from sitemap_plugins.vocab.urls import is_under
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -86,7 +87,7 @@ def is_text_sitemap(lines: Iterable[bytes], base: str = "") -> bool:
             line = raw.decode("utf-8")
             url = line.rstrip("\r\n") if base else line[:-1]
             if ((not base and not line.endswith("\n"))
-                    or not url.startswith(base or ("https://", "http://"))
+                    or not (is_under(url, base) if base else url.startswith(("https://", "http://")))
                     or any(c.isspace() for c in url)):
                 return False
             found = True

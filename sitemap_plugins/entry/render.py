@@ -31,6 +31,7 @@ import markupsafe
 
 from sitemap_plugins.vocab.dates import Lastmod, format_w3c, sort_key
 from sitemap_plugins.vocab.errors import SitemapError
+from sitemap_plugins.vocab.urls import is_under
 from sitemap_plugins.vocab.values import xml_text
 
 if TYPE_CHECKING:
@@ -309,7 +310,7 @@ def lists_only_under(entries: Iterable[tuple[str, str, str]], base: str) -> bool
     listed = False
     try:
         for _, loc, _ in entries:
-            if not loc.startswith(base):
+            if not is_under(loc, base):  # "docs/../blog/" is not under "docs/"
                 return False
             listed = True
     except NotASitemapError:

@@ -42,13 +42,14 @@ from sitemap_plugins.vocab.values import is_language_tag
 if TYPE_CHECKING:
     from selectolax.lexbor import LexborNode
 
-# Bumped whenever the same bytes would give another record (invalidates caches).
-READER_VERSION = "11"
+# Bumped whenever the same bytes would give another record, so that cached records and
+# recorded fingerprints of an older reader are never taken for this one's.
+READER_VERSION = "12"
 NOTES = frozenset({"bad-lang"})
 """Codes of :attr:`PageRecord.problems` that are notes for the user, not warnings."""
 FINGERPRINT_VERSION = "7"
 # The rule book's data these versions were set for (tests/test_rulebook.py computes it).
-RULEBOOK_DIGEST = "503303805c00ed6d"
+RULEBOOK_DIGEST = "18465a7e6c6d2739"
 MAX_PARSED_BYTES = 4 * 1024 * 1024
 # A head cut inside an inline <script> or <style> (megabytes of JSON-LD or CSS) is read on past
 # that element's end, its body skipped, keeping at most this much more (memory stays bounded).
@@ -296,6 +297,7 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     markup, problem = _markup(raw, truncated=truncated)
     tree = LexborHTMLParser(markup)
     stated = read_stated(tree)  # before step 2 drops the headers and scripts it reads
+    refresh = _body_refresh(tree) if _REFRESH.search(raw) else None  # before step 2 too
     regions = main_regions(tree)
     scope = Scope(regions)
     body = tree.body
@@ -303,8 +305,13 @@ def parse_html(raw: bytes, *, truncated: bool = False,
     if chrome is not None and body is not None and is_whole_body(regions, body):
         drop_chrome(body, chrome)
     record = _assemble(tree, regions, content_elements(scope), problem, home=home)
-    if _is_template(raw, body):
+    title = record.title
+    if title is None and (node := tree.css_first("title")) is not None:
+        title = node.text()  # a <title> after text (a layout's front matter) stands in the body
+    if _is_template(raw, body, title):
         record = record._replace(problems=(*record.problems, _NOT_A_PAGE))
+    if record.refresh_url is None and refresh is not None:
+        record = record._replace(refresh_url=refresh)
     _hold(tree, len(raw))
     if stated is None:
         return record
@@ -314,12 +321,31 @@ def parse_html(raw: bytes, *, truncated: bool = False,
 
 
 _NOT_A_PAGE = ("not-a-page", "is a template file, not a page")
+_REFRESH = re.compile(rb"(?i)http-equiv\s*=\s*[\"']?\s*refresh")
 
 
-def _is_template(raw: bytes, body: LexborNode | None) -> bool:
-    """Whether a file holds template syntax and no ``<html>``/``<head>``/``<body>`` tag."""
-    return (body is not None and rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is not None
-            and rb.PAGE_ELEMENTS.search(rb.COMMENTS.sub(b"", raw)) is None)
+def _body_refresh(tree: LexborHTMLParser) -> str | None:
+    """The target of a meta refresh in the body (browsers follow it there too).
+
+    A JavaScript redirect's ``<noscript>`` fallback stands there in some stubs.
+    """
+    found = _Head()
+    for node in tree.css("body meta[http-equiv]"):
+        _http_equiv(node.attributes, found)
+    return found.refresh_url
+
+
+def _is_template(raw: bytes, body: LexborNode | None, title: str | None) -> bool:
+    """Whether a file is a theme's template copied as is (:data:`.rulebook.TEMPLATE_SYNTAX`).
+
+    Template syntax in its own text and no ``<html>``, ``<head>``, ``<body>`` or doctype outside
+    comments (a partial, a macro file); or a layout with a template tag in its title.
+    """
+    if title and rb.TEMPLATE_TAG.search(title):
+        return True
+    if body is None or rb.TEMPLATE_SYNTAX.search(body.text(deep=False)) is None:
+        return False
+    return rb.PAGE_ELEMENTS.search(rb.COMMENTS.sub(b"", raw)) is None
 
 
 def page_blocks(page: PageBytes) -> PageBlocks | None:

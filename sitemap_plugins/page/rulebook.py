@@ -13,10 +13,12 @@ import re
 
 # A file naming none of these elements, with template syntax outside its tags, is a theme's
 # template copied as is, not a page: Jinja/Nunjucks/Liquid "{%", "{{", "{#"; ERB/EJS/JSP "<%".
-PAGE_ELEMENTS = re.compile(rb"<(?:html|head|body)[\s/>]", re.IGNORECASE)
+PAGE_ELEMENTS = re.compile(rb"<(?:html|head|body|!doctype)[\s/>]", re.IGNORECASE)
 # Comments (HTML, Jinja) are no markup: "loaded after <body>" in one names no element.
 COMMENTS = re.compile(rb"<!--.*?(?:-->|\Z)|\{#.*?(?:#\}|\Z)", re.DOTALL)
 TEMPLATE_SYNTAX = re.compile(r"\{[%{#]|<%")
+# A whole template tag in a page's <title> marks a layout file (Hugo's baseof, a Jekyll one).
+TEMPLATE_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|<%.*?%>|<\?(?:php|=)", re.DOTALL)
 
 # --- Head facts ---------------------------------------------------------------------------
 
