@@ -371,3 +371,10 @@ def test_core_work_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert core_work("sphinx") == [
         "1: fnmatch", "2: from glob", "4: walk", "5: listdir", "6: open", "7: read_text",
         "8: fnmatch", "9: rglob"]
+
+
+def test_no_module_is_over_800_lines() -> None:
+    """A module past 800 lines is two rooms: split it by what it does (issue 39's cap)."""
+    sizes = {m: len(PACKAGE.joinpath(*m.split(".")).with_suffix(".py").read_text("utf-8")
+                    .splitlines()) for m in module_names()}
+    assert {m: n for m, n in sizes.items() if n > 800} == {}

@@ -129,10 +129,8 @@ log = logging.getLogger(__name__)
 
 REASON_NOT_BUILT = "not written by this build"
 REASON_HOOK = "left out by entry_hook"
-# Below this many pages a pool's start costs more CPU than it saves time.
-PARALLEL_THRESHOLD = 5_000
-# Pages a worker is sent at a time.
-_CHUNK = 256
+PARALLEL_THRESHOLD = 5_000  # below it, a pool's start costs more CPU than it saves time
+_CHUNK = 256  # pages a worker is sent at a time
 _NO_PAGE = PageRecord("")
 
 
@@ -354,18 +352,17 @@ class PageStep:
                         shown, decision.videos_skipped, entry.news, why)
 
 
+# One encoder for every decision: json.dumps with arguments builds a new one at each call.
+_DECISION_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def decision_text(reason: str, diagnostics: Iterable[Diagnostic], **found: object) -> str:
     """What ``explain`` tells of a page: one JSON object, without its empty values."""
     found = {"reason": reason, **found, "notes": [d.message for d in diagnostics]}
     return _DECISION_ENCODER.encode({key: value for key, value in found.items() if value})
 
 
-# One encoder for every decision: json.dumps with arguments builds a new one at each call.
-_DECISION_ENCODER = json.JSONEncoder(separators=(",", ":"))
-
-
-# The <urlset> around one entry, at most.
-_FRAME_BYTES = 1_024
+_FRAME_BYTES = 1_024  # the <urlset> around one entry, at most
 REASON_TOO_LARGE = "entry larger than max_bytes"
 
 
