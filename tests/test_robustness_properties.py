@@ -405,6 +405,10 @@ def test_canonical_and_hreflang_values_long(sitemap_urls, base, pages, data, hre
 
 # Examples the properties found, kept as plain tests (each was a bug, now fixed).
 FOUND = [
+    # a base spelled with an escaped backslash (%5C), and an index page whose canonical names
+    # its index.html form: the base was compared unnormalised, the canonical "off the base"
+    ("https://example.org/%5C/", "index.html", "https://example.org/%5C/index.html",
+     "https://example.org/%5C/index.html"),
     # base with "~" and a canonical that escapes it (%7E): was judged off the site, left out
     ("https://example.org/~user/", "a.html", "https://example.org/%7Euser/a.html",
      "https://example.org/~user/a.html"),
@@ -421,7 +425,8 @@ FOUND = [
 
 
 @pytest.mark.parametrize(("base", "name", "canonical", "url"), FOUND,
-                         ids=["escaped-tilde", "brackets", "nbsp-iri", "escaped-dots"])
+                         ids=["escaped-backslash-base", "escaped-tilde", "brackets", "nbsp-iri",
+                              "escaped-dots"])
 def test_found_examples(sitemap_urls, tmp_path: Path, base, name, canonical, url) -> None:
     """Canonicals that name the page itself in another spelling keep it listed, well-formed."""
     site = tmp_path / "site"

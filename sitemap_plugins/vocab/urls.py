@@ -338,7 +338,7 @@ def _dot_segment(segment: str) -> str:
 
 def is_under(url: str, prefix: str) -> bool:
     """Whether ``url`` lies in the folder URL ``prefix`` (a base URL), both in scope form."""
-    return scope_form(url).startswith(prefix)
+    return scope_form(url).startswith(scope_form(prefix))
 
 
 def is_within(url: str, base: BaseUrl) -> bool:
