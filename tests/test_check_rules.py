@@ -22,6 +22,7 @@ import pytest
 from sitemap_plugins import SitemapConfig
 from sitemap_plugins.cli import main
 from sitemap_plugins.products.check.checker import check_site
+from tests.foreign_sitemaps import FOREIGN, GENERATORS
 
 BASE = "https://example.org/"
 NOW = datetime(2024, 5, 7, 12, tzinfo=timezone.utc)
@@ -366,25 +367,16 @@ def test_a_byte_order_mark_is_a_warning(tmp_path: Path, name: str,
 
 # --- whose sitemap it is --------------------------------------------------------------------
 
-_FOREIGN = Path(__file__).parent / "data" / "foreign_sitemaps"
-_WHO = "another tool (the home page names {} as its generator)"
 
 
-@pytest.mark.parametrize(("folder", "name", "who"), [
-    ("jekyll", "sitemap.xml", _WHO.format("Jekyll v4.3.3")),
-    ("eleventy", "sitemap.xml", "another tool"),
-    ("zensical", "sitemap.xml", _WHO.format("zensical-0.0.51")),
-    ("docusaurus", "sitemap.xml", _WHO.format("Docusaurus v3.6.3")),
-    ("pelican-direct-templates", "sitemap.xml", _WHO.format("Pelican")),
-    ("astro", "sitemap-index.xml", _WHO.format("Astro v4.16.18")),
-], ids=lambda value: value if "/" not in value and " " not in value else "")
+@pytest.mark.parametrize(("folder", "name", "who"), GENERATORS, ids=lambda value: value if "/" not in value and " " not in value else "")
 def test_another_tools_sitemap_is_named_and_may_fail_the_check(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str, name: str, who: str,
 ) -> None:
     """A forgotten build step ships the generator's own sitemap: check says so in a warning
     naming it (exit 0 when nothing else is wrong), and fails on it with --fail-on-foreign."""
     site = tmp_path / "site"
-    shutil.copytree(_FOREIGN / folder, site)
+    shutil.copytree(FOREIGN / folder, site)
     for path in re.findall(r"<loc>https://example\.org/([^<]*)</loc>", "".join(
             p.read_text() for p in site.glob("*.xml"))):
         page = site / (path + "index.html" if path.endswith("/") or not path else path)
@@ -405,7 +397,7 @@ def test_a_sitemap_this_tool_wrote_is_not_another_tools(
 ) -> None:
     """After a build (which replaced Jekyll's sitemap), check is silent even when told to fail."""
     site = tmp_path / "site"
-    shutil.copytree(_FOREIGN / "jekyll", site)
+    shutil.copytree(FOREIGN / "jekyll", site)
     assert main(["build", str(site), "--base-url", BASE, "-q"]) == 0
     capsys.readouterr()
     assert main(["check", str(site), "--base-url", BASE, "--fail-on-foreign"]) == 0

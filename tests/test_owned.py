@@ -34,6 +34,7 @@ from sitemap_plugins.disk.owned import foreign_sitemap, identify
 from sitemap_plugins.entry.render import OWN
 from sitemap_plugins.vocab.errors import ConfigError, SitemapError
 from sitemap_plugins.vocab.options import own_file_pattern
+from tests.foreign_sitemaps import FOREIGN, GENERATORS
 
 BASE = "https://example.org/"
 HUGO = (b'<?xml version="1.0" encoding="utf-8" standalone="yes"?>\n'
@@ -55,7 +56,6 @@ HAND_WRITTEN = (b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset '
                 b'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
                 b"<url><loc>https://example.org/only-this/</loc></url>\n</urlset>\n")
 OTHER_SITE = HAND_WRITTEN.replace(b"https://example.org/", b"https://example.com/")
-FOREIGN = Path(__file__).parent / "data" / "foreign_sitemaps"
 
 
 def make_site(folder: Path, pages: int = 3) -> Path:
@@ -216,17 +216,9 @@ def test_another_generators_sitemap_is_replaced_with_a_warning(
             "generator's sitemap off so that one tool owns the file)")) in warnings
 
 
-_WHO = "another tool (the home page names {} as its generator)"
 
 
-@pytest.mark.parametrize(("folder", "name", "who"), [
-    ("jekyll", "sitemap.xml", _WHO.format("Jekyll v4.3.3")),
-    ("eleventy", "sitemap.xml", "another tool"),
-    ("zensical", "sitemap.xml", _WHO.format("zensical-0.0.51")),
-    ("docusaurus", "sitemap.xml", _WHO.format("Docusaurus v3.6.3")),
-    ("pelican-direct-templates", "sitemap.xml", _WHO.format("Pelican")),
-    ("astro", "sitemap-index.xml", _WHO.format("Astro v4.16.18")),
-], ids=lambda value: value if "/" not in value and " " not in value else "")
+@pytest.mark.parametrize(("folder", "name", "who"), GENERATORS, ids=lambda value: value if "/" not in value and " " not in value else "")
 def test_another_tools_sitemap_is_replaced_by_what_it_is(
     tmp_path: Path, folder: str, name: str, who: str,
 ) -> None:
